@@ -1,0 +1,57 @@
+//! Golden models: the executable specification of every gpu-sched-rtl unit.
+//!
+//! Each unit has a cycle-level model written from `SPEC.md` in plain Rust (queues, loops,
+//! iterators), never transliterated from the RTL. The models share one trait, [`CycleModel`], with
+//! the RustHDL adapters in `testbench`, so one lockstep runner serves every unit.
+//!
+//! ## Cycle convention (all units)
+//! [`CycleModel::step`] is one clock cycle: it receives the inputs driven during the cycle and
+//! returns the outputs visible during that same cycle *before* the rising edge (registered outputs
+//! show the previous edge's update; combinational outputs such as `ready` may also depend on the
+//! state), then it applies the rising edge. A synchronous reset is an ordinary input (`reset`) of
+//! every unit's input type.
+
+pub mod lock_unit;
+
+/// One clock cycle of a synchronous block.
+pub trait CycleModel {
+    /// Inputs driven during one cycle (including the synchronous `reset`).
+    type In: Clone + std::fmt::Debug + Default;
+    /// Outputs observed during one cycle, before the rising edge.
+    type Out: Clone + std::fmt::Debug + PartialEq;
+    /// Put the block into its documented idle state (same as holding `reset` for one cycle).
+    fn reset(&mut self);
+    /// Drive `input` for one cycle: return the outputs seen during the cycle, then clock.
+    fn step(&mut self, input: &Self::In) -> Self::Out;
+}
+
+/// Number of bits needed to index `n` items (`clog2`), at least 1 so that every port exists.
+pub const fn index_bits(n: usize) -> usize {
+    let mut b = 1;
+    while (1usize << b) < n {
+        b += 1;
+    }
+    b
+}
+
+/// `clog2(n + 1)`: bits needed to hold the values `0..=n`.
+pub const fn count_bits(n: usize) -> usize {
+    index_bits(n + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn index_bits_matches_clog2_with_floor_one() {
+        assert_eq!(index_bits(1), 1);
+        assert_eq!(index_bits(2), 1);
+        assert_eq!(index_bits(3), 2);
+        assert_eq!(index_bits(8), 3);
+        assert_eq!(index_bits(9), 4);
+        assert_eq!(index_bits(32), 5);
+        assert_eq!(count_bits(128), 8);
+        assert_eq!(count_bits(127), 7);
+        assert_eq!(count_bits(32), 6);
+    }
+}

@@ -1,0 +1,499 @@
+//! Warp lock unit (SPEC Unit 1, seed 000): the executable specification.
+//!
+//! Priority-aware mutual exclusion between the warps of one thread block. See the module doc of
+//! `hdl::lock_unit` for ports; this file decides the behaviour, cycle by cycle.
+//!
+//! ## One cycle, in order (SPEC: release → hold-limit revocation → arbiter → hand-off → acquire)
+//! Every step reads the state left by the steps before it in the same cycle, except where noted.
+//! CPR and `hold_limit` writes take effect at the end of the cycle (this cycle uses the old values).
+//!
+//! 1. **Release** (`rel_*`): the owner's lock word is cleared. Errors: `BAD_ID`, `NOT_OWNER`.
+//! 2. **Hold-limit revocation** (patent [0043]): a warp that still holds ≥ 1 lock after step 1,
+//!    has its `retire` bit set, and whose hold count + 1 reaches `hold_limit` (≠ 0) is revoked.
+//! 3. **Arbiter** (S103/S104, [0031]/[0042]): pops the FIFO head (one entry per cycle). An entry
+//!    whose requester was revoked since it was queued (or in step 2) is *dead* and is discarded.
+//!    Otherwise it re-reads the lock word:
+//!    - held by another warp `o`: if `cpr[r] < cpr[o]`, `o` is **revoked** and `r` granted; else `r`
+//!      **waits** (`deny`, all of `r`'s locks released, `waiting[r]` set on that lock);
+//!    - free, but with waiters (it was freed this cycle and its hand-off is pending): `r` is compared
+//!      with the best waiter's CPR the same way: strictly better → granted, else it waits too;
+//!    - free without waiters: granted.
+//! 4. **Hand-off** (beyond the patent): every lock that was free *at the start of the cycle* and has
+//!    waiters goes to the waiter with the smallest CPR; ties go round robin from the lock's
+//!    `rr_next` pointer. Locks freed during a cycle are therefore handed off in the next cycle
+//!    (grant visible 2 cycles after the freeing event: SPEC's bound). A lock whose requester won
+//!    in step 3 is not handed off.
+//! 5. **Acquire** (`acq_*`, accepted when `acq_ready` = FIFO not full): errors `BAD_ID`, `BUSY`
+//!    (the warp had a live queued request or was waiting at the start of the cycle). Otherwise:
+//!    own lock → granted again, no state change; free lock without waiters → granted at once
+//!    (grant strobe visible the next cycle); anything else (held, or free but reserved for a
+//!    waiter's hand-off, or the warp was revoked in this very cycle) → a (requester, holder, lock)
+//!    entry is queued.
+//!
+//! Revocation (steps 2 and 3) ends everything a warp had: its lock words clear, its queued entry
+//! dies (it still occupies its FIFO slot until it reaches the head, where it is dropped in one
+//! cycle without any strobe), its hold counter clears, `revoke[w]` strobes.
+//!
+//! Hold counters: a warp's counter adds its `retire` bit in every cycle in which it holds a lock
+//! after step 1 and is not revoked or told to wait; otherwise it clears. Counting therefore starts
+//! the cycle after the grant. The counter saturates (matters only when `hold_limit` = 0 = off).
+//!
+//! Errors (one per cycle, registered like the strobes): release's error wins over acquire's, which
+//! wins over a CPR write to a bad warp. Erroring requests change nothing.
+
+use crate::{index_bits, CycleModel};
+use std::collections::VecDeque;
+
+/// Error codes of the lock unit (`error_code` port).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum LockError {
+    /// Release of a lock the warp does not own.
+    NotOwner = 1,
+    /// Acquire from a warp that already has a request queued or is waiting.
+    Busy = 2,
+    /// Warp or lock index out of range.
+    BadId = 3,
+}
+
+/// Construction-time parameters of the lock unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LockConfig {
+    /// Warps W sharing the locks (≥ 1, ≤ 32).
+    pub warps: usize,
+    /// Locks L (≥ 1, ≤ 16).
+    pub locks: usize,
+    /// Width of a CPR (priority 0 is highest; reset value all ones = lowest).
+    pub prio_bits: usize,
+    /// Arbiter FIFO depth (≥ 1).
+    pub fifo_depth: usize,
+    /// Width of `hold_limit` and of each hold counter.
+    pub hold_bits: usize,
+}
+
+impl LockConfig {
+    /// Board config: W = 8, L = 4, 3-bit priorities, FIFO 4, 16-bit hold limit.
+    pub const fn board() -> Self {
+        Self { warps: 8, locks: 4, prio_bits: 3, fifo_depth: 4, hold_bits: 16 }
+    }
+    /// Full (patent-scale) config: W = 32, L = 16, 4-bit priorities, FIFO 8.
+    pub const fn full() -> Self {
+        Self { warps: 32, locks: 16, prio_bits: 4, fifo_depth: 8, hold_bits: 16 }
+    }
+    /// Width of a warp ID port (`clog2(W)`, at least 1). Derived.
+    pub const fn warp_bits(&self) -> usize {
+        index_bits(self.warps)
+    }
+    /// Width of a lock ID port. Derived.
+    pub const fn lock_bits(&self) -> usize {
+        index_bits(self.locks)
+    }
+    /// Width of one lock word: 1 locked bit + owner. Derived.
+    pub const fn word_bits(&self) -> usize {
+        1 + self.warp_bits()
+    }
+    /// Reset value of `hold_limit` (patent default 64).
+    pub const HOLD_LIMIT_RESET: u32 = 64;
+
+    /// Panics with a clear message when the configuration cannot be built.
+    pub fn validate(&self) {
+        assert!(self.warps >= 1 && self.warps <= 32, "lock_unit: warps must be 1..=32, got {}", self.warps);
+        assert!(self.locks >= 1 && self.locks <= 16, "lock_unit: locks must be 1..=16, got {}", self.locks);
+        assert!(self.prio_bits >= 1 && self.prio_bits <= 8, "lock_unit: prio_bits must be 1..=8");
+        assert!(self.fifo_depth >= 1 && self.fifo_depth <= 16, "lock_unit: fifo_depth must be 1..=16");
+        assert!(self.hold_bits >= 7 && self.hold_bits <= 16, "lock_unit: hold_bits must be 7..=16 (reset limit 64)");
+        assert!(self.locks * self.word_bits() <= 128, "lock_unit: lock_words must fit 128 bits");
+    }
+}
+
+/// Inputs of one cycle (port names of the exported top).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LockIn {
+    pub reset: bool,
+    pub cpr_we: bool,
+    pub cpr_warp: u32,
+    pub cpr_prio: u32,
+    pub cfg_we: bool,
+    pub cfg_hold_limit: u32,
+    pub acq_valid: bool,
+    pub acq_warp: u32,
+    pub acq_lock: u32,
+    pub rel_valid: bool,
+    pub rel_warp: u32,
+    pub rel_lock: u32,
+    /// Bit w: warp w retired an instruction this cycle.
+    pub retire: u64,
+}
+
+/// Outputs of one cycle.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LockOut {
+    /// Combinational: an acquire is accepted this cycle if valid (FIFO not full).
+    pub acq_ready: bool,
+    /// Strobe, bit per warp: granted the lock it asked for.
+    pub grant: u64,
+    /// Strobe: told to wait (its locks were released).
+    pub deny: u64,
+    /// Strobe: all its locks were taken away.
+    pub revoke: u64,
+    /// Level: warp waits for a hand-off.
+    pub waiting: u64,
+    /// Lock i at bits `word_bits*i ..`: bit `warp_bits` = locked, low bits = owner.
+    pub lock_words: u128,
+    pub error: bool,
+    pub error_code: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Entry {
+    req: usize,
+    /// Holder seen when queued (informational: the arbiter re-reads the lock word).
+    #[allow(dead_code)]
+    holder: Option<usize>,
+    lock: usize,
+    live: bool,
+}
+
+/// Cycle model of the lock unit.
+#[derive(Clone, Debug)]
+pub struct LockUnit {
+    cfg: LockConfig,
+    cpr: Vec<u32>,
+    hold_limit: u32,
+    owner: Vec<Option<usize>>,
+    fifo: VecDeque<Entry>,
+    waiting: Vec<Option<usize>>,
+    hold: Vec<u32>,
+    rr_next: Vec<usize>,
+    out: LockOut,
+}
+
+impl LockUnit {
+    pub fn new(cfg: LockConfig) -> Self {
+        cfg.validate();
+        let mut m = Self {
+            cfg,
+            cpr: vec![],
+            hold_limit: 0,
+            owner: vec![],
+            fifo: VecDeque::new(),
+            waiting: vec![],
+            hold: vec![],
+            rr_next: vec![],
+            out: LockOut::default(),
+        };
+        m.reset();
+        m
+    }
+
+    pub fn config(&self) -> &LockConfig {
+        &self.cfg
+    }
+
+    /// Current owner of lock `l` (host view of the lock word).
+    pub fn owner(&self, l: usize) -> Option<usize> {
+        self.owner[l]
+    }
+
+    /// Entries in the arbiter FIFO (live and dead).
+    pub fn fifo_len(&self) -> usize {
+        self.fifo.len()
+    }
+
+    /// Whether warp `w` has a live request queued in the arbiter FIFO.
+    pub fn queued(&self, w: usize) -> bool {
+        self.fifo.iter().any(|e| e.live && e.req == w)
+    }
+
+    fn prio_max(&self) -> u32 {
+        (1u32 << self.cfg.prio_bits) - 1
+    }
+
+    fn hold_max(&self) -> u32 {
+        (1u32 << self.cfg.hold_bits) - 1
+    }
+
+    fn lock_words(&self) -> u128 {
+        let wb = self.cfg.word_bits();
+        self.owner.iter().enumerate().fold(0u128, |acc, (i, o)| match o {
+            Some(w) => acc | (((1u128 << self.cfg.warp_bits()) | *w as u128) << (wb * i)),
+            None => acc,
+        })
+    }
+
+    fn waiting_mask(&self) -> u64 {
+        self.waiting
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.is_some())
+            .fold(0, |acc, (w, _)| acc | 1 << w)
+    }
+
+    fn visible_outputs(&self) -> LockOut {
+        LockOut {
+            acq_ready: self.fifo.len() < self.cfg.fifo_depth,
+            waiting: self.waiting_mask(),
+            lock_words: self.lock_words(),
+            ..self.out.clone()
+        }
+    }
+
+    /// Best waiter on lock `l` by (smallest CPR, round robin from `rr_next[l]`).
+    fn best_waiter(&self, l: usize) -> Option<usize> {
+        let w = self.cfg.warps;
+        (0..w)
+            .map(|k| (self.rr_next[l] + k) % w)
+            .filter(|&v| self.waiting[v] == Some(l))
+            .min_by_key(|&v| self.cpr[v]) // min_by_key keeps the first of equal keys
+    }
+}
+
+impl CycleModel for LockUnit {
+    type In = LockIn;
+    type Out = LockOut;
+
+    fn reset(&mut self) {
+        let c = self.cfg;
+        self.cpr = vec![self.prio_max(); c.warps];
+        self.hold_limit = LockConfig::HOLD_LIMIT_RESET;
+        self.owner = vec![None; c.locks];
+        self.fifo.clear();
+        self.waiting = vec![None; c.warps];
+        self.hold = vec![0; c.warps];
+        self.rr_next = vec![0; c.locks];
+        self.out = LockOut::default();
+    }
+
+    fn step(&mut self, i: &LockIn) -> LockOut {
+        let seen = self.visible_outputs();
+        if i.reset {
+            self.reset();
+            return seen;
+        }
+        let (nw, nl) = (self.cfg.warps, self.cfg.locks);
+        let start = self.clone(); // the state at the start of the cycle
+        let mut grant = 0u64;
+        let mut deny = 0u64;
+        let mut revoke = 0u64;
+        let mut rel_err: Option<LockError> = None;
+        let mut acq_err: Option<LockError> = None;
+        let mut cpr_err: Option<LockError> = None;
+
+        // 1. Release by the owner.
+        if i.rel_valid {
+            let (w, l) = (i.rel_warp as usize, i.rel_lock as usize);
+            if w >= nw || l >= nl {
+                rel_err = Some(LockError::BadId);
+            } else if self.owner[l] != Some(w) {
+                rel_err = Some(LockError::NotOwner);
+            } else {
+                self.owner[l] = None;
+            }
+        }
+        let holds = |owner: &[Option<usize>], w: usize| owner.contains(&Some(w));
+        let holds_after_release: Vec<bool> = (0..nw).map(|w| holds(&self.owner, w)).collect();
+
+        // 2. Hold-limit revocation (patent [0043]).
+        let mut revoked = vec![false; nw];
+        for w in 0..nw {
+            let retired = (i.retire >> w) & 1 == 1;
+            if self.hold_limit != 0
+                && holds_after_release[w]
+                && retired
+                && self.hold[w] + 1 >= self.hold_limit
+            {
+                revoked[w] = true;
+            }
+        }
+        let revoke_all = |m: &mut Self, w: usize| {
+            for o in m.owner.iter_mut() {
+                if *o == Some(w) {
+                    *o = None;
+                }
+            }
+            for e in m.fifo.iter_mut() {
+                if e.req == w {
+                    e.live = false;
+                }
+            }
+        };
+        for w in 0..nw {
+            if revoked[w] {
+                revoke_all(self, w);
+            }
+        }
+
+        // 3. Arbiter: one FIFO entry per cycle, against the current holder (S103/S104).
+        let mut denied = vec![false; nw];
+        let mut won_free_lock: Option<usize> = None;
+        if let Some(e) = self.fifo.pop_front() {
+            if e.live {
+                let (r, l) = (e.req, e.lock);
+                let better = |holder_prio: u32| self.cpr[r] < holder_prio;
+                let wins = match self.owner[l] {
+                    Some(o) if o == r => true,
+                    Some(o) => {
+                        if better(self.cpr[o]) {
+                            revoked[o] = true;
+                            revoke_all(self, o);
+                            true
+                        } else {
+                            false
+                        }
+                    }
+                    None => match start.best_waiter(l) {
+                        Some(b) => {
+                            let w = better(self.cpr[b]);
+                            if w {
+                                won_free_lock = Some(l);
+                            }
+                            w
+                        }
+                        None => true,
+                    },
+                };
+                if wins {
+                    self.owner[l] = Some(r);
+                    grant |= 1 << r;
+                } else {
+                    // [0034]: wait, and release everything already held.
+                    for o in self.owner.iter_mut() {
+                        if *o == Some(r) {
+                            *o = None;
+                        }
+                    }
+                    self.waiting[r] = Some(l);
+                    denied[r] = true;
+                    deny |= 1 << r;
+                }
+            }
+        }
+
+        // 4. Hand-off of locks that were free at the start of the cycle.
+        for l in 0..nl {
+            if start.owner[l].is_none() && won_free_lock != Some(l) {
+                if let Some(b) = start.best_waiter(l) {
+                    self.owner[l] = Some(b);
+                    self.waiting[b] = None;
+                    self.rr_next[l] = (b + 1) % nw;
+                    grant |= 1 << b;
+                }
+            }
+        }
+
+        // 5. New acquire.
+        if i.acq_valid && start.fifo.len() < self.cfg.fifo_depth {
+            let (w, l) = (i.acq_warp as usize, i.acq_lock as usize);
+            if w >= nw || l >= nl {
+                acq_err = Some(LockError::BadId);
+            } else if start.waiting[w].is_some() || start.queued(w) {
+                acq_err = Some(LockError::Busy);
+            } else {
+                let reserved = start.waiting.contains(&Some(l));
+                match self.owner[l] {
+                    Some(o) if o == w && !revoked[w] => grant |= 1 << w,
+                    None if !reserved && !revoked[w] => {
+                        self.owner[l] = Some(w);
+                        grant |= 1 << w;
+                    }
+                    holder => self.fifo.push_back(Entry { req: w, holder, lock: l, live: true }),
+                }
+            }
+        }
+
+        // CPR and configuration writes (take effect next cycle).
+        if i.cpr_we {
+            if (i.cpr_warp as usize) < nw {
+                self.cpr[i.cpr_warp as usize] = i.cpr_prio & self.prio_max();
+            } else {
+                cpr_err = Some(LockError::BadId);
+            }
+        }
+        if i.cfg_we {
+            self.hold_limit = i.cfg_hold_limit & self.hold_max();
+        }
+
+        // Hold counters: count while holding, clear otherwise.
+        for w in 0..nw {
+            let keeps = holds_after_release[w] && !revoked[w] && !denied[w];
+            self.hold[w] = if keeps {
+                (self.hold[w] + ((i.retire >> w) & 1) as u32).min(self.hold_max())
+            } else {
+                0
+            };
+        }
+
+        for w in 0..nw {
+            if revoked[w] {
+                revoke |= 1 << w;
+            }
+        }
+        let err = rel_err.or(acq_err).or(cpr_err);
+        self.out = LockOut {
+            grant,
+            deny,
+            revoke,
+            error: err.is_some(),
+            error_code: err.map_or(0, |e| e as u8),
+            ..LockOut::default()
+        };
+        self.check_invariants();
+        seen
+    }
+}
+
+impl LockUnit {
+    fn check_invariants(&self) {
+        for w in 0..self.cfg.warps {
+            debug_assert!(
+                !(self.waiting[w].is_some() && self.owner.contains(&Some(w))),
+                "lock_unit: warp {w} both waits and owns a lock"
+            );
+            debug_assert!(
+                self.fifo.iter().filter(|e| e.live && e.req == w).count() <= 1,
+                "lock_unit: warp {w} has two live requests"
+            );
+            debug_assert!(
+                !(self.out.revoke >> w & 1 == 1 && self.owner.contains(&Some(w))),
+                "lock_unit: warp {w} revoked this cycle but owns a lock"
+            );
+        }
+        debug_assert!(self.out.grant & self.out.deny == 0, "lock_unit: grant and deny together");
+        debug_assert!(self.out.grant & self.out.revoke == 0, "lock_unit: granted while revoked");
+        debug_assert!(self.fifo.len() <= self.cfg.fifo_depth, "lock_unit: FIFO overflow");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn idle() -> LockIn {
+        LockIn::default()
+    }
+    fn acq(w: u32, l: u32) -> LockIn {
+        LockIn { acq_valid: true, acq_warp: w, acq_lock: l, ..idle() }
+    }
+    fn cpr(w: u32, p: u32) -> LockIn {
+        LockIn { cpr_we: true, cpr_warp: w, cpr_prio: p, ..idle() }
+    }
+
+    /// Patent [0044]–[0052]: warp 1 (prio 1) holds the lock, warp 0 (prio 0) preempts it.
+    #[test]
+    fn patent_example_s1_to_s8() {
+        let mut m = LockUnit::new(LockConfig::board());
+        m.step(&cpr(0, 0)); // S1
+        m.step(&cpr(1, 1));
+        m.step(&acq(1, 0)); // S2
+        let o = m.step(&idle());
+        assert_eq!(o.grant, 0b10);
+        assert_eq!(o.lock_words & 0xf, 0b1001, "locked, owner 1");
+        m.step(&acq(0, 0)); // S3/S4: queued
+        let o = m.step(&idle()); // S5..S7: arbiter revokes warp 1
+        assert_eq!((o.grant, o.revoke), (0, 0));
+        let o = m.step(&idle()); // S8
+        assert_eq!(o.grant, 0b01);
+        assert_eq!(o.revoke, 0b10);
+        assert_eq!(o.lock_words & 0xf, 0b1000, "locked, owner 0");
+    }
+}
