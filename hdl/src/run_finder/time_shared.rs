@@ -1,0 +1,1 @@
+//! Time-shared finder (emb. 7): see the parent module.

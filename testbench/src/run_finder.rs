@@ -1,0 +1,163 @@
+//! Run finder family (SPEC Unit 2): RustHDL adapters, Verilator port maps, proptest strategies.
+//!
+//! Every variant shares one port list (`bits`, `need` → `max_run`, `fit_found`, `fit_start`) and
+//! the golden model's [`FinderIn`]/[`FinderOut`], so one lockstep runner and one Verilator port map
+//! serve all of them. Registered/pipelined forms add `clock` and `reset`.
+
+use crate::rtl::HdlDut;
+use crate::verilator::{Port, TracePorts};
+use golden_model::run_finder::{FinderIn, FinderOut};
+use golden_model::{count_bits, index_bits};
+use hdl::run_finder::*;
+use proptest::prelude::*;
+use rust_hdl::prelude::*;
+
+/// The low `N` bits of `x` as `Bits<N>`.
+pub fn to_bits<const N: usize>(x: u128) -> Bits<N> {
+    if N <= 64 {
+        Bits::<N>::from(x as u64)
+    } else {
+        let mut b = Bits::<N>::default();
+        for i in 0..N {
+            if (x >> i) & 1 == 1 {
+                b = b.replace_bit(i, true);
+            }
+        }
+        b
+    }
+}
+
+/// `Bits<N>` (N ≤ 64) as an integer.
+pub fn from_bits<const N: usize>(b: Bits<N>) -> usize {
+    u64::from(b) as usize
+}
+
+/// Implements [`HdlDut`] for a finder block with the shared port names (`comb`), or with
+/// `clock` and `reset` as well (`clocked`).
+macro_rules! finder_dut {
+    (@common $n:ident, $k:ident) => {
+        type In = FinderIn;
+        type Out = FinderOut;
+        fn sample(&self) -> FinderOut {
+            FinderOut {
+                max_run: from_bits(self.max_run.val()),
+                fit_found: self.fit_found.val(),
+                fit_start: from_bits(self.fit_start.val()),
+            }
+        }
+    };
+    (comb $ty:ident < $($p:ident),* >, $n:ident, $k:ident) => {
+        impl<$(const $p: usize),*> HdlDut for $ty<$($p),*> {
+            finder_dut!(@common $n, $k);
+            fn drive(&mut self, i: &FinderIn) {
+                self.bits.next = to_bits::<$n>(i.bits);
+                self.need.next = to_bits::<$k>(i.need as u128);
+            }
+            fn clock_signal(&mut self) -> Option<&mut Signal<In, Clock>> {
+                None
+            }
+        }
+    };
+    (clocked $ty:ident < $($p:ident),* >, $n:ident, $k:ident) => {
+        impl<$(const $p: usize),*> HdlDut for $ty<$($p),*> {
+            finder_dut!(@common $n, $k);
+            fn drive(&mut self, i: &FinderIn) {
+                self.reset.next = i.reset;
+                self.bits.next = to_bits::<$n>(i.bits);
+                self.need.next = to_bits::<$k>(i.need as u128);
+            }
+            fn clock_signal(&mut self) -> Option<&mut Signal<In, Clock>> {
+                Some(&mut self.clock)
+            }
+        }
+    };
+}
+
+finder_dut!(comb RunTree<N, M, K, S>, N, K);
+
+/// Verilator port map of an exported finder `top` (N-bit map; `clocked` adds `reset`).
+#[derive(Clone, Copy, Debug)]
+pub struct FinderPorts {
+    /// Blocks in the map.
+    pub n: usize,
+    /// Registered/pipelined top (has `clock` and `reset`).
+    pub clocked: bool,
+}
+
+impl TracePorts for FinderPorts {
+    type In = FinderIn;
+    type Out = FinderOut;
+    fn inputs(&self) -> Vec<Port> {
+        let mut v = Vec::new();
+        if self.clocked {
+            v.push(Port::new("reset", 1));
+        }
+        v.push(Port::new("bits", self.n));
+        v.push(Port::new("need", count_bits(self.n)));
+        v
+    }
+    fn outputs(&self) -> Vec<Port> {
+        vec![
+            Port::new("max_run", count_bits(self.n)),
+            Port::new("fit_found", 1),
+            Port::new("fit_start", index_bits(self.n)),
+        ]
+    }
+    fn encode(&self, i: &FinderIn) -> Vec<u128> {
+        let mask = if self.n == 128 { u128::MAX } else { (1u128 << self.n) - 1 };
+        let mut v = Vec::new();
+        if self.clocked {
+            v.push(i.reset as u128);
+        }
+        v.push(i.bits & mask);
+        v.push(i.need as u128);
+        v
+    }
+    fn decode(&self, v: &[u128]) -> FinderOut {
+        FinderOut { max_run: v[0] as usize, fit_found: v[1] != 0, fit_start: v[2] as usize }
+    }
+    fn has_clock(&self) -> bool {
+        self.clocked
+    }
+}
+
+/// Skewed free maps for an `n`-block map: uniform, long runs (OR of several words), sparse
+/// (AND of two words), all free, all used, single holes, one free run at a random place.
+pub fn free_map(n: usize) -> impl Strategy<Value = u128> {
+    let mask = if n == 128 { u128::MAX } else { (1u128 << n) - 1 };
+    let nn = n as u32;
+    prop_oneof![
+        3 => any::<u128>(),
+        3 => (any::<u128>(), any::<u128>(), any::<u128>()).prop_map(|(a, b, c)| a | b | c),
+        2 => (any::<u128>(), any::<u128>()).prop_map(|(a, b)| a & b),
+        1 => Just(u128::MAX),
+        1 => Just(0u128),
+        2 => (0..nn).prop_map(|h| !(1u128 << h)),
+        2 => (0..nn, 1..=nn).prop_map(|(s, l)| {
+            let run = if l >= 128 { u128::MAX } else { (1u128 << l) - 1 };
+            run << s
+        }),
+        2 => (0..nn, 0..nn).prop_map(|(a, b)| !(1u128 << a) & !(1u128 << b)),
+    ]
+    .prop_map(move |b| b & mask)
+}
+
+/// One cycle's input for an `n`-block finder: a skewed map and a `need` (small, any up to `n`,
+/// or anything the port can carry), reset low.
+pub fn finder_input(n: usize) -> impl Strategy<Value = FinderIn> {
+    let kmax = (1usize << count_bits(n)) - 1;
+    (free_map(n), prop_oneof![3 => 0..=n.min(8), 3 => 0..=n, 1 => 0..=kmax])
+        .prop_map(|(bits, need)| FinderIn { reset: false, bits, need })
+}
+
+/// A trace of up to `len` cycles with an occasional reset (for registered and pipelined forms).
+pub fn finder_trace(n: usize, len: usize) -> impl Strategy<Value = Vec<FinderIn>> {
+    proptest::collection::vec((finder_input(n), 0..20u8), 1..=len).prop_map(|v| {
+        v.into_iter()
+            .map(|(mut i, r)| {
+                i.reset = r == 0;
+                i
+            })
+            .collect()
+    })
+}
