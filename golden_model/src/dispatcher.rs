@@ -756,6 +756,8 @@ pub struct Stats {
     pub fail_cycles: u64,
     /// Heads (per cycle) that fit nowhere although some module had enough free blocks in total.
     pub frag_failures: u64,
+    /// Distinct WG ids that met such a fragmentation failure.
+    pub frag_wgs: std::collections::BTreeSet<u32>,
     /// Heads put into split mode.
     pub splits: u64,
 }
@@ -835,6 +837,17 @@ impl Dispatcher {
     /// Set the module policy directly (the evaluation uses this for the round-robin baseline).
     pub fn set_policy(&mut self, p: Policy) {
         self.regs.policy = p;
+    }
+
+    /// Fast co-model helper: push `wg` straight into `channel`'s FIFO (no port, no cycle).
+    /// Returns Ok(false) when the FIFO is full, the step-9 error for a bad descriptor.
+    pub fn enqueue(&mut self, channel: usize, wg: Wg) -> Result<bool, DispError> {
+        self.check_push(channel, &wg)?;
+        if !self.can_push(channel) {
+            return Ok(false);
+        }
+        self.fifo[channel].push_back(wg);
+        Ok(true)
     }
 
     /// Check a pushed descriptor (step 9).
@@ -920,6 +933,7 @@ impl Dispatcher {
                 if fits.is_empty() {
                     if (0..self.cfg.modules).any(|m| self.res.fits_by_count(m, &wg)) {
                         self.stats.frag_failures += 1;
+                        self.stats.frag_wgs.insert(wg.id);
                     }
                 } else {
                     cand.push((c, wg, sub, fits));
@@ -1100,9 +1114,6 @@ impl Dispatcher {
                 self.pw_cur[m] = 0;
             }
         }
-        if cfg!(debug_assertions) {
-            self.res.check_invariants();
-        }
         (accepted, dispatch, push_err.or(done_err).or(cfg_err))
     }
 
@@ -1185,6 +1196,9 @@ impl CycleModel for Dispatcher {
             return seen;
         }
         let (_, d, err) = self.cycle(i);
+        if cfg!(debug_assertions) {
+            self.res.check_invariants();
+        }
         let mut out = match &d {
             Some(d) => self.record(d),
             None => DispOut::default(),

@@ -1,1 +1,693 @@
-//! placeholder
+//! Cycle-level evaluation of the dispatcher against baselines (the `eval-dispatch` command).
+//!
+//! Synthetic workloads (mixed priorities and sizes, independent and dependent WGs, per-WG run
+//! times, per-module retire strobes) are run on:
+//! - the golden model under each module policy (`first`, `max_weighted_free`,
+//!   `min_power_history`) — the patent's scheduler: parallel match of all heads, time windows,
+//!   a42 tie marks, split after 256 failed cycles (all registers at their reset values);
+//! - **round-robin module choice**: the same scheduler with a rotating module pointer;
+//! - **strict priority, in order** ([0028]–[0029]): only the highest-priority head is considered
+//!   (ties: lowest channel); if it fits nowhere nothing is dispatched (head-of-line blocking);
+//!   first fitting module; no windows, no split;
+//! - **MIAOW-style**: one WG at a time through a locked pipeline — each decision occupies
+//!   [`MIAOW_STAGES`] cycles plus a walk of the module list ([`MIAOW_WALK_PER_CYCLE`] modules per
+//!   cycle) — taking the channel heads round robin, placing on the fitting module with the
+//!   largest free VGPR chunk; a head that fits nowhere is passed over until its next turn.
+//!
+//! Common harness (identical for every scheduler): per channel, WGs arrive (Bernoulli per cycle,
+//! same sequence for every scheduler) into an unbounded host queue and move into the channel FIFO
+//! (depth from the config) as room appears, one per channel per cycle; completions free resources
+//! at the start of a cycle; retire strobes are drawn per module from its wave occupancy (class c
+//! with probability load·(0.4 + 0.2c)).
+//!
+//! Metrics: throughput (WGs fully dispatched per 1k cycles; a split WG counts when its last
+//! sub-WG leaves), p50/p99 queueing delay (arrival in the host queue → dispatch) per priority,
+//! module load balance (max/mean of per-module wave-cycles, 1.00 = even), fragmentation failures
+//! (% of dispatched WGs that at least once fit no module although some module had enough free
+//! blocks in total — contiguity, not capacity, held them back), splits, and the mean wait from
+//! reaching a FIFO head to dispatch.
+
+use super::*;
+
+/// MIAOW baseline: cycles of the locked allocation pipeline per decision.
+pub const MIAOW_STAGES: u64 = 5;
+/// MIAOW baseline: modules whose free lists are walked per cycle after each decision.
+pub const MIAOW_WALK_PER_CYCLE: usize = 4;
+
+/// Deterministic xorshift64* generator (no external crates in the golden model).
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Self(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// Uniform in `lo..=hi`.
+    pub fn range(&mut self, lo: usize, hi: usize) -> usize {
+        lo + (self.next_u64() % (hi - lo + 1) as u64) as usize
+    }
+    /// True with probability `p`.
+    pub fn chance(&mut self, p: f64) -> bool {
+        ((self.next_u64() >> 11) as f64) / ((1u64 << 53) as f64) < p
+    }
+}
+
+/// One class of WGs that a channel emits (inclusive ranges).
+#[derive(Clone, Debug)]
+pub struct WgClass {
+    /// Relative frequency.
+    pub weight: u32,
+    pub prio: (usize, usize),
+    pub waves: (usize, usize),
+    pub vgpr: (usize, usize),
+    pub sgpr: (usize, usize),
+    pub lds: (usize, usize),
+    /// Probability that a WG is independent.
+    pub indep: f64,
+    /// Run time in cycles.
+    pub cycles: (usize, usize),
+}
+
+/// A synthetic workload: per channel an arrival rate and a mix of WG classes.
+#[derive(Clone, Debug)]
+pub struct Workload {
+    pub name: &'static str,
+    /// Per channel: (arrival probability per cycle, classes).
+    pub channels: Vec<(f64, Vec<WgClass>)>,
+    pub cycles: u64,
+    pub seed: u64,
+}
+
+/// The schedulers compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scheduler {
+    Patent(Policy),
+    StrictPriority,
+    Miaow,
+}
+
+impl Scheduler {
+    pub fn all() -> Vec<Scheduler> {
+        vec![
+            Scheduler::Patent(Policy::First),
+            Scheduler::Patent(Policy::MaxWeightedFree),
+            Scheduler::Patent(Policy::MinPowerHistory),
+            Scheduler::Patent(Policy::RoundRobin),
+            Scheduler::StrictPriority,
+            Scheduler::Miaow,
+        ]
+    }
+    pub fn name(&self) -> &'static str {
+        match self {
+            Scheduler::Patent(Policy::First) => "patent, first",
+            Scheduler::Patent(Policy::MaxWeightedFree) => "patent, max_weighted_free",
+            Scheduler::Patent(Policy::MinPowerHistory) => "patent, min_power_history",
+            Scheduler::Patent(Policy::RoundRobin) => "patent pick, round-robin module",
+            Scheduler::StrictPriority => "strict priority in order",
+            Scheduler::Miaow => "MIAOW one-at-a-time",
+        }
+    }
+}
+
+/// Results of one (config, workload, scheduler) run.
+#[derive(Clone, Debug)]
+pub struct EvalResult {
+    pub scheduler: &'static str,
+    pub workload: &'static str,
+    pub config: &'static str,
+    pub cycles: u64,
+    pub arrived: u64,
+    pub dispatched: u64,
+    /// WGs per 1k cycles.
+    pub throughput: f64,
+    /// Per priority: (p50, p99) queueing delay in cycles, None without samples.
+    pub delay: Vec<Option<(u64, u64)>>,
+    /// max/mean of per-module wave-cycles.
+    pub balance: f64,
+    /// WGs that met at least one fragmentation failure, % of dispatched WGs.
+    pub frag_pct: f64,
+    pub splits: u64,
+    /// Mean cycles from reaching a FIFO head to dispatch.
+    pub mean_head_wait: f64,
+}
+
+/// The baselines' own scheduling state (FIFOs + the shared resource model).
+struct Baseline {
+    kind: Scheduler,
+    cfg: DispatcherConfig,
+    fifo: Vec<VecDeque<Wg>>,
+    res: Resources,
+    busy_until: u64,
+    rr: usize,
+    frag: std::collections::BTreeSet<u32>,
+}
+
+impl Baseline {
+    fn fits(&self, wg: &Wg) -> Vec<(usize, Placement)> {
+        (0..self.cfg.modules)
+            .filter_map(|m| self.res.fit(m, wg).map(|p| (m, p)))
+            .collect()
+    }
+
+    fn note_frag(&mut self, wg: &Wg) {
+        if (0..self.cfg.modules).any(|m| self.res.fits_by_count(m, wg)) {
+            self.frag.insert(wg.id);
+        }
+    }
+
+    fn tick(&mut self, now: u64) -> Option<Dispatch> {
+        let slot = self.res.free_slot()?;
+        let (c, pl) = match self.kind {
+            Scheduler::StrictPriority => {
+                // the highest-priority head only; ties to the lowest channel
+                let c = (0..self.cfg.channels)
+                    .filter(|&c| !self.fifo[c].is_empty())
+                    .min_by_key(|&c| self.fifo[c][0].prio)?;
+                let wg = self.fifo[c][0];
+                let f = self.fits(&wg);
+                if f.is_empty() {
+                    self.note_frag(&wg);
+                    return None;
+                }
+                (c, f.into_iter().next().unwrap().1)
+            }
+            Scheduler::Miaow => {
+                if now < self.busy_until {
+                    return None;
+                }
+                let r = self.cfg.channels;
+                let c = (0..r)
+                    .map(|k| (self.rr + k) % r)
+                    .find(|&c| !self.fifo[c].is_empty())?;
+                self.rr = (c + 1) % r;
+                let walk = self.cfg.modules.div_ceil(MIAOW_WALK_PER_CYCLE) as u64;
+                self.busy_until = now + MIAOW_STAGES + walk;
+                let wg = self.fifo[c][0];
+                let f = self.fits(&wg);
+                if f.is_empty() {
+                    self.note_frag(&wg);
+                    return None;
+                }
+                let chunk =
+                    |m: usize| -> usize { self.res.vgpr[m].iter().map(|&x| max_run(x)).sum() };
+                // largest free VGPR chunk; ties to the lowest index
+                let best = f
+                    .iter()
+                    .map(|(m, _)| *m)
+                    .max_by_key(|&m| (chunk(m), usize::MAX - m))
+                    .unwrap();
+                (c, f.into_iter().find(|(m, _)| *m == best).unwrap().1)
+            }
+            Scheduler::Patent(_) => unreachable!("the patent scheduler is the golden model"),
+        };
+        let wg = self.fifo[c].pop_front().unwrap();
+        self.res.allocate(slot, pl.clone());
+        Some(Dispatch {
+            channel: c,
+            wg,
+            sub: false,
+            slot,
+            placement: pl,
+        })
+    }
+}
+
+enum Engine {
+    Model(Box<Dispatcher>),
+    Base(Box<Baseline>),
+}
+
+impl Engine {
+    fn res(&self) -> &Resources {
+        match self {
+            Engine::Model(d) => &d.res,
+            Engine::Base(b) => &b.res,
+        }
+    }
+    fn res_mut(&mut self) -> &mut Resources {
+        match self {
+            Engine::Model(d) => &mut d.res,
+            Engine::Base(b) => &mut b.res,
+        }
+    }
+    fn can_push(&self, c: usize) -> bool {
+        match self {
+            Engine::Model(d) => d.can_push(c),
+            Engine::Base(b) => b.fifo[c].len() < b.cfg.fifo_depth,
+        }
+    }
+    fn push(&mut self, c: usize, wg: Wg) {
+        match self {
+            Engine::Model(d) => assert_eq!(d.enqueue(c, wg), Ok(true)),
+            Engine::Base(b) => b.fifo[c].push_back(wg),
+        }
+    }
+    fn tick(&mut self, now: u64, retire: u64) -> Option<Dispatch> {
+        match self {
+            Engine::Model(d) => {
+                d.cycle(&DispIn {
+                    retire_class: retire,
+                    ..DispIn::default()
+                })
+                .1
+            }
+            Engine::Base(b) => b.tick(now),
+        }
+    }
+    fn head(&self, c: usize) -> Option<u32> {
+        match self {
+            Engine::Model(d) => d.fifo[c].front().map(|w| w.id),
+            Engine::Base(b) => b.fifo[c].front().map(|w| w.id),
+        }
+    }
+}
+
+fn percentile(sorted: &[u64], p: f64) -> u64 {
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
+}
+
+/// Run one workload on one scheduler.
+pub fn run(
+    cfg: DispatcherConfig,
+    cfg_name: &'static str,
+    w: &Workload,
+    s: Scheduler,
+) -> EvalResult {
+    let mut eng = match s {
+        Scheduler::Patent(p) => {
+            let mut d = Dispatcher::new(cfg);
+            d.set_policy(p);
+            Engine::Model(Box::new(d))
+        }
+        kind => Engine::Base(Box::new(Baseline {
+            kind,
+            cfg,
+            fifo: vec![VecDeque::new(); cfg.channels],
+            res: Resources::new(cfg),
+            busy_until: 0,
+            rr: 0,
+            frag: Default::default(),
+        })),
+    };
+    assert_eq!(
+        w.channels.len(),
+        cfg.channels,
+        "workload {} needs {} channels",
+        w.name,
+        cfg.channels
+    );
+    // one stream for arrivals (identical for every scheduler), one for retire strobes
+    let mut arr_rng = Rng::new(w.seed);
+    let mut run_rng = Rng::new(w.seed ^ 0x5555);
+    let mut host: Vec<VecDeque<Wg>> = vec![VecDeque::new(); cfg.channels];
+    // per WG id: (arrival cycle, prio, run cycles, sub-WGs left)
+    let mut info: Vec<(u64, usize, usize, usize)> = vec![];
+    let mut head_since: Vec<Option<(u32, u64)>> = vec![None; cfg.channels];
+    let mut head_wait_sum = 0u64;
+    let mut ends: std::collections::BinaryHeap<std::cmp::Reverse<(u64, usize)>> =
+        Default::default();
+    let mut delays: Vec<Vec<u64>> = vec![vec![]; cfg.prios];
+    let mut wave_cycles = vec![0u64; cfg.modules];
+    let mut dispatched = 0u64;
+    let slots_per_module = cfg.units * cfg.wave_slots;
+    for now in 0..w.cycles {
+        // arrivals
+        for (c, (rate, classes)) in w.channels.iter().enumerate() {
+            if arr_rng.chance(*rate) {
+                let total: u32 = classes.iter().map(|k| k.weight).sum();
+                let mut pick = (arr_rng.next_u64() % total as u64) as u32;
+                let k = classes
+                    .iter()
+                    .find(|k| {
+                        let hit = pick < k.weight;
+                        pick = pick.saturating_sub(k.weight);
+                        hit
+                    })
+                    .unwrap();
+                let waves = arr_rng.range(k.waves.0, k.waves.1);
+                // scale per-wave registers down so that the WG fits an empty module
+                let q = waves.div_ceil(cfg.units);
+                let wg = Wg {
+                    id: info.len() as u32,
+                    prio: arr_rng.range(k.prio.0, k.prio.1),
+                    waves,
+                    vgpr: arr_rng.range(k.vgpr.0, k.vgpr.1).min(cfg.vgpr_blocks / q),
+                    sgpr: arr_rng.range(k.sgpr.0, k.sgpr.1).min(cfg.sgpr_blocks / q),
+                    lds: arr_rng.range(k.lds.0, k.lds.1),
+                    indep: arr_rng.chance(k.indep),
+                };
+                let cycles = arr_rng.range(k.cycles.0, k.cycles.1);
+                assert!(
+                    Resources::fits_empty(&cfg, &wg),
+                    "workload {}: WG {wg:?} never fits",
+                    w.name
+                );
+                info.push((now, wg.prio, cycles, wg.waves));
+                host[c].push_back(wg);
+            }
+        }
+        // host queue -> channel FIFO
+        for (c, hq) in host.iter_mut().enumerate() {
+            if !hq.is_empty() && eng.can_push(c) {
+                eng.push(c, hq.pop_front().unwrap());
+            }
+        }
+        // completions due now
+        while let Some(std::cmp::Reverse((t, slot))) = ends.peek().copied() {
+            if t > now {
+                break;
+            }
+            ends.pop();
+            assert!(eng.res_mut().complete(slot));
+        }
+        // head tracking for the head-to-dispatch wait
+        for (c, hs) in head_since.iter_mut().enumerate() {
+            match (eng.head(c), *hs) {
+                (Some(id), Some((hid, _))) if id == hid => {}
+                (Some(id), _) => *hs = Some((id, now)),
+                (None, _) => *hs = None,
+            }
+        }
+        // retire strobes from occupancy
+        let mut retire = 0u64;
+        for (m, wc) in wave_cycles.iter_mut().enumerate() {
+            let busy: usize = eng.res().slots_free[m]
+                .iter()
+                .map(|&f| cfg.wave_slots - f)
+                .sum();
+            *wc += busy as u64;
+            let load = busy as f64 / slots_per_module as f64;
+            for c in 0..cfg.classes {
+                if run_rng.chance(load * (0.4 + 0.2 * c as f64)) {
+                    retire |= 1 << (cfg.classes * m + c);
+                }
+            }
+        }
+        if let Some(d) = eng.tick(now, retire) {
+            let id = d.wg.id as usize;
+            let (arrival, prio, cycles, left) = info[id];
+            ends.push(std::cmp::Reverse((now + 1 + cycles as u64, d.slot)));
+            let left = if d.sub { left - 1 } else { 0 };
+            info[id].3 = left;
+            if left == 0 {
+                dispatched += 1;
+                delays[prio].push(now - arrival);
+                if let Some((hid, since)) = head_since[d.channel] {
+                    if hid == d.wg.id {
+                        head_wait_sum += now - since;
+                    }
+                }
+            }
+        }
+    }
+    let (frag, splits) = match &eng {
+        Engine::Model(d) => (d.stats.frag_wgs.len() as u64, d.stats.splits),
+        Engine::Base(b) => (b.frag.len() as u64, 0),
+    };
+    let mean = wave_cycles.iter().sum::<u64>() as f64 / cfg.modules as f64;
+    let max = *wave_cycles.iter().max().unwrap() as f64;
+    let k = w.cycles as f64 / 1000.0;
+    EvalResult {
+        scheduler: s.name(),
+        workload: w.name,
+        config: cfg_name,
+        cycles: w.cycles,
+        arrived: info.len() as u64,
+        dispatched,
+        throughput: dispatched as f64 / k,
+        delay: delays
+            .iter_mut()
+            .map(|v| {
+                v.sort_unstable();
+                (!v.is_empty()).then(|| (percentile(v, 0.5), percentile(v, 0.99)))
+            })
+            .collect(),
+        balance: if mean > 0.0 { max / mean } else { 1.0 },
+        frag_pct: 100.0 * frag as f64 / dispatched.max(1) as f64,
+        splits,
+        mean_head_wait: head_wait_sum as f64 / dispatched.max(1) as f64,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn class(
+    weight: u32,
+    prio: (usize, usize),
+    waves: (usize, usize),
+    vgpr: (usize, usize),
+    lds: (usize, usize),
+    indep: f64,
+    cycles: (usize, usize),
+) -> WgClass {
+    let sgpr = (vgpr.0 / 2, (vgpr.1 / 2).max(vgpr.0 / 2));
+    WgClass {
+        weight,
+        prio,
+        waves,
+        vgpr,
+        sgpr,
+        lds,
+        indep,
+        cycles,
+    }
+}
+
+/// Arrival probability per cycle and channel that loads the machine to `rho` of its wave-slot
+/// capacity with `classes` (mean waves × mean run time per WG), spread over `channels`.
+fn rate_for(cfg: &DispatcherConfig, classes: &[WgClass], rho: f64, channels: usize) -> f64 {
+    let total: f64 = classes.iter().map(|k| k.weight as f64).sum();
+    let mid = |r: (usize, usize)| (r.0 + r.1) as f64 / 2.0;
+    let work: f64 = classes
+        .iter()
+        .map(|k| k.weight as f64 / total * mid(k.waves) * mid(k.cycles))
+        .sum();
+    let slots = (cfg.modules * cfg.units * cfg.wave_slots) as f64;
+    (rho * slots / work / channels as f64).min(0.9)
+}
+
+/// The standard workloads for a config (scaled to its size).
+pub fn workloads(cfg: &DispatcherConfig, cycles: u64) -> Vec<Workload> {
+    let big = cfg.max_waves();
+    let (vb, lb, r) = (cfg.vgpr_blocks, cfg.lds_blocks, cfg.channels);
+    let small = class(
+        3,
+        (1, 3),
+        (1, (big / 4).max(1)),
+        (1, vb / 8),
+        (0, lb / 8),
+        0.3,
+        (100, 400),
+    );
+    let medium = class(
+        2,
+        (0, 3),
+        (big / 4, big / 2),
+        (vb / 16, vb / 4),
+        (lb / 8, lb / 3),
+        0.3,
+        (200, 800),
+    );
+    let large = class(
+        1,
+        (0, 1),
+        (big / 2, big),
+        (vb / 8, vb / 4),
+        (lb / 4, lb / 2),
+        0.6,
+        (300, 1000),
+    );
+    let mix = vec![small, medium, large];
+    let mixed = Workload {
+        name: "mixed",
+        channels: (0..r)
+            .map(|_| (rate_for(cfg, &mix, 0.45, r), mix.clone()))
+            .collect(),
+        cycles,
+        seed: 1,
+    };
+    // head-of-line: channel 0 sends large high-priority WGs, the others small low-priority ones
+    let hol_big = vec![class(
+        1,
+        (0, 0),
+        (big * 3 / 4, big),
+        (vb / 4, vb / 4),
+        (lb / 2, lb),
+        0.5,
+        (400, 1200),
+    )];
+    let hol_small = vec![class(
+        1,
+        (2, 3),
+        (1, 2),
+        (1, vb / 16 + 1),
+        (0, 1),
+        0.0,
+        (100, 300),
+    )];
+    let hol = Workload {
+        name: "head-of-line",
+        channels: (0..r)
+            .map(|c| {
+                if c == 0 {
+                    (rate_for(cfg, &hol_big, 0.2, 1), hol_big.clone())
+                } else {
+                    (rate_for(cfg, &hol_small, 0.4, r - 1), hol_small.clone())
+                }
+            })
+            .collect(),
+        cycles,
+        seed: 2,
+    };
+    // fragmentation: long-lived small WGs interleaved with large independent ones
+    let frag_mix = vec![
+        class(
+            2,
+            (1, 3),
+            (1, 2),
+            (1, vb / 4),
+            (1, lb / 4),
+            0.0,
+            (500, 2000),
+        ),
+        class(
+            1,
+            (0, 2),
+            (big / 2, big),
+            (vb / 8, vb / 4),
+            (lb / 4, lb / 2),
+            1.0,
+            (200, 600),
+        ),
+    ];
+    let frag = Workload {
+        name: "fragmenting",
+        channels: (0..r)
+            .map(|_| (rate_for(cfg, &frag_mix, 0.5, r), frag_mix.clone()))
+            .collect(),
+        cycles,
+        seed: 3,
+    };
+    // dispatch-rate bound: many tiny short WGs, at most 0.8 arrivals per cycle in total
+    let tiny = vec![class(1, (0, 3), (1, 2), (1, 2), (0, 1), 0.0, (20, 60))];
+    let burst = Workload {
+        name: "tiny-burst",
+        channels: (0..r)
+            .map(|_| {
+                (
+                    rate_for(cfg, &tiny, 0.8, r).min(0.8 / r as f64),
+                    tiny.clone(),
+                )
+            })
+            .collect(),
+        cycles,
+        seed: 4,
+    };
+    vec![mixed, hol, frag, burst]
+}
+
+/// All schedulers on all workloads for one config.
+pub fn evaluate(cfg: DispatcherConfig, cfg_name: &'static str, cycles: u64) -> Vec<EvalResult> {
+    let mut out = vec![];
+    for w in workloads(&cfg, cycles) {
+        for s in Scheduler::all() {
+            out.push(run(cfg, cfg_name, &w, s));
+        }
+    }
+    out
+}
+
+/// The results as a Markdown table.
+pub fn markdown(results: &[EvalResult]) -> String {
+    let prios = results.first().map_or(0, |r| r.delay.len());
+    let mut s = String::from("| config | workload | scheduler | WGs/1k cyc | ");
+    for p in 0..prios {
+        s += &format!("P{p} delay p50/p99 | ");
+    }
+    s += "balance max/mean | frag-hit WGs % | splits | head wait |\n|---|---|---|---:|";
+    for _ in 0..prios {
+        s += "---:|";
+    }
+    s += "---:|---:|---:|---:|\n";
+    for r in results {
+        s += &format!(
+            "| {} | {} | {} | {:.1} | ",
+            r.config, r.workload, r.scheduler, r.throughput
+        );
+        for d in &r.delay {
+            s += &match d {
+                Some((a, b)) => format!("{a}/{b} | "),
+                None => "– | ".into(),
+            };
+        }
+        s += &format!(
+            "{:.2} | {:.1} | {} | {:.1} |\n",
+            r.balance, r.frag_pct, r.splits, r.mean_head_wait
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patent_passes_blocked_heads_where_strict_priority_blocks() {
+        let cfg = DispatcherConfig::board();
+        let w = &workloads(&cfg, 20_000)[1];
+        let p = run(cfg, "board", w, Scheduler::Patent(Policy::First));
+        let s = run(cfg, "board", w, Scheduler::StrictPriority);
+        // the small low-priority WGs wait less when they can pass a blocked big head
+        let (p3, s3) = (p.delay[3].unwrap().1, s.delay[3].unwrap().1);
+        assert!(p3 < s3, "p99 delay of priority 3: patent {p3}, strict {s3}");
+    }
+
+    #[test]
+    fn one_per_cycle_beats_miaow_on_tiny_wgs() {
+        let cfg = DispatcherConfig::full();
+        let w = &workloads(&cfg, 5_000)[3];
+        let p = run(cfg, "full", w, Scheduler::Patent(Policy::First));
+        let m = run(cfg, "full", w, Scheduler::Miaow);
+        assert!(
+            p.throughput > 2.0 * m.throughput,
+            "{} vs {}",
+            p.throughput,
+            m.throughput
+        );
+    }
+
+    #[test]
+    fn runs_are_deterministic() {
+        let cfg = DispatcherConfig::board();
+        let w = &workloads(&cfg, 3_000)[0];
+        let a = run(cfg, "board", w, Scheduler::Patent(Policy::MinPowerHistory));
+        let b = run(cfg, "board", w, Scheduler::Patent(Policy::MinPowerHistory));
+        assert_eq!(format!("{a:?}"), format!("{b:?}"));
+        assert!(a.dispatched > 0);
+    }
+
+    #[test]
+    #[ignore]
+    fn print_tables() {
+        for (cfg, name) in [
+            (DispatcherConfig::board(), "board"),
+            (DispatcherConfig::full(), "full"),
+        ] {
+            let t = std::time::Instant::now();
+            println!(
+                "{}",
+                markdown(&evaluate(
+                    cfg,
+                    name,
+                    if name == "full" { 20_000 } else { 50_000 }
+                ))
+            );
+            println!("{name}: {:?}", t.elapsed());
+        }
+    }
+}
