@@ -11,7 +11,9 @@
 //! state), then it applies the rising edge. A synchronous reset is an ordinary input (`reset`) of
 //! every unit's input type.
 
+pub mod dispatcher;
 pub mod lock_unit;
+pub mod run_finder;
 
 /// One clock cycle of a synchronous block.
 pub trait CycleModel {
@@ -23,6 +25,12 @@ pub trait CycleModel {
     fn reset(&mut self);
     /// Drive `input` for one cycle: return the outputs seen during the cycle, then clock.
     fn step(&mut self, input: &Self::In) -> Self::Out;
+}
+
+/// Input types provide the one-cycle synchronous reset stimulus.
+pub trait ResetInput {
+    /// An input with `reset` high and every other signal idle.
+    fn reset_input() -> Self;
 }
 
 /// Number of bits needed to index `n` items (`clog2`), at least 1 so that every port exists.

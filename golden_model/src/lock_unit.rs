@@ -125,6 +125,12 @@ pub struct LockIn {
     pub retire: u64,
 }
 
+impl crate::ResetInput for LockIn {
+    fn reset_input() -> Self {
+        Self { reset: true, ..Self::default() }
+    }
+}
+
 /// Outputs of one cycle.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LockOut {

@@ -1,1 +1,7 @@
+//! RustHDL RTL of every gpu-sched-rtl unit. Each unit's module doc is its contract (ports,
+//! latency, handshakes, error codes, a worked example); the behaviour is specified by the golden
+//! model of the same name in `golden_model`.
 
+pub mod lock_unit;
+pub mod run_finder;
+pub mod dispatcher;

@@ -1,1 +1,17 @@
+//! Verification machinery shared by every unit.
+//!
+//! - [`rtl`]: steps a RustHDL block one clock cycle at a time behind the same
+//!   [`golden_model::CycleModel`] trait as the golden models (optionally writing a VCD).
+//! - [`lockstep`]: runs a golden model and an implementation side by side, compares every output
+//!   every cycle, checks invariants, and prints a cycle table with the first difference marked.
+//! - [`verilator`]: replays recorded input traces on the exported Verilog through a generated,
+//!   cached Verilator C++ harness (batched binary frames over stdin/stdout).
+//! - [`eda`]: tool discovery with loud skips (`REQUIRE_EDA=1` turns a missing tool into a failure).
+//! - one module per unit with its adapter, strategies and invariants.
 
+pub mod eda;
+pub mod lock_unit;
+pub mod lockstep;
+pub mod rtl;
+pub mod run_finder;
+pub mod verilator;

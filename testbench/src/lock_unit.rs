@@ -1,0 +1,340 @@
+//! Lock unit (SPEC Unit 1) verification: RTL adapter, port map for Verilator replay, stimulus
+//! strategies, output-level invariants, and the drain check (every waiting warp is eventually
+//! served once the holders release).
+
+use crate::lockstep::Verdict;
+use crate::rtl::HdlDut;
+use crate::verilator::{Port, TracePorts};
+use golden_model::lock_unit::{LockConfig, LockIn, LockOut};
+use golden_model::CycleModel;
+use hdl::lock_unit::LockUnit;
+use proptest::prelude::*;
+use rust_hdl::prelude::*;
+
+impl<
+        const W: usize,
+        const L: usize,
+        const WB: usize,
+        const WB1: usize,
+        const LB: usize,
+        const PB: usize,
+        const D: usize,
+        const CB: usize,
+        const HB: usize,
+        const LW: usize,
+    > HdlDut for LockUnit<W, L, WB, WB1, LB, PB, D, CB, HB, LW>
+{
+    type In = LockIn;
+    type Out = LockOut;
+
+    fn drive(&mut self, i: &LockIn) {
+        self.reset.next = i.reset;
+        self.cpr_we.next = i.cpr_we;
+        self.cpr_warp.next = (i.cpr_warp as u64).into();
+        self.cpr_prio.next = (i.cpr_prio as u64).into();
+        self.cfg_we.next = i.cfg_we;
+        self.cfg_hold_limit.next = (i.cfg_hold_limit as u64).into();
+        self.acq_valid.next = i.acq_valid;
+        self.acq_warp.next = (i.acq_warp as u64).into();
+        self.acq_lock.next = (i.acq_lock as u64).into();
+        self.rel_valid.next = i.rel_valid;
+        self.rel_warp.next = (i.rel_warp as u64).into();
+        self.rel_lock.next = (i.rel_lock as u64).into();
+        self.retire.next = i.retire.into();
+    }
+
+    fn sample(&self) -> LockOut {
+        LockOut {
+            acq_ready: self.acq_ready.val(),
+            grant: self.grant.val().to_u64(),
+            deny: self.deny.val().to_u64(),
+            revoke: self.revoke.val().to_u64(),
+            waiting: self.waiting.val().to_u64(),
+            lock_words: self.lock_words.val().to_u128(),
+            error: self.error.val(),
+            error_code: self.error_code.val().to_u8(),
+        }
+    }
+
+    fn clock_signal(&mut self) -> Option<&mut Signal<In, Clock>> {
+        Some(&mut self.clock)
+    }
+}
+
+/// Port map of the exported lock unit top (order of the port list).
+pub struct LockPorts(pub LockConfig);
+
+impl TracePorts for LockPorts {
+    type In = LockIn;
+    type Out = LockOut;
+
+    fn inputs(&self) -> Vec<Port> {
+        let c = &self.0;
+        vec![
+            Port::new("reset", 1),
+            Port::new("cpr_we", 1),
+            Port::new("cpr_warp", c.warp_bits()),
+            Port::new("cpr_prio", c.prio_bits),
+            Port::new("cfg_we", 1),
+            Port::new("cfg_hold_limit", c.hold_bits),
+            Port::new("acq_valid", 1),
+            Port::new("acq_warp", c.warp_bits()),
+            Port::new("acq_lock", c.lock_bits()),
+            Port::new("rel_valid", 1),
+            Port::new("rel_warp", c.warp_bits()),
+            Port::new("rel_lock", c.lock_bits()),
+            Port::new("retire", c.warps),
+        ]
+    }
+
+    fn outputs(&self) -> Vec<Port> {
+        let c = &self.0;
+        vec![
+            Port::new("acq_ready", 1),
+            Port::new("grant", c.warps),
+            Port::new("deny", c.warps),
+            Port::new("revoke", c.warps),
+            Port::new("waiting", c.warps),
+            Port::new("lock_words", c.locks * c.word_bits()),
+            Port::new("error", 1),
+            Port::new("error_code", 3),
+        ]
+    }
+
+    fn encode(&self, i: &LockIn) -> Vec<u128> {
+        [
+            i.reset as u128,
+            i.cpr_we as u128,
+            i.cpr_warp as u128,
+            i.cpr_prio as u128,
+            i.cfg_we as u128,
+            i.cfg_hold_limit as u128,
+            i.acq_valid as u128,
+            i.acq_warp as u128,
+            i.acq_lock as u128,
+            i.rel_valid as u128,
+            i.rel_warp as u128,
+            i.rel_lock as u128,
+            i.retire as u128,
+        ]
+        .to_vec()
+    }
+
+    fn decode(&self, v: &[u128]) -> LockOut {
+        LockOut {
+            acq_ready: v[0] != 0,
+            grant: v[1] as u64,
+            deny: v[2] as u64,
+            revoke: v[3] as u64,
+            waiting: v[4] as u64,
+            lock_words: v[5],
+            error: v[6] != 0,
+            error_code: v[7] as u8,
+        }
+    }
+}
+
+/// Owners of the locks as seen on `lock_words`.
+pub fn owners(cfg: &LockConfig, words: u128) -> Vec<Option<usize>> {
+    let (wb, ww) = (cfg.warp_bits(), cfg.word_bits());
+    (0..cfg.locks)
+        .map(|l| {
+            let word = (words >> (ww * l)) & ((1u128 << ww) - 1);
+            (word >> wb & 1 == 1).then_some((word & ((1u128 << wb) - 1)) as usize)
+        })
+        .collect()
+}
+
+/// SPEC Unit 1 invariants checked on the implementation's outputs every cycle. Keeps the
+/// previous cycle's outputs to check transitions of the `waiting` level.
+pub struct LockInvariants {
+    cfg: LockConfig,
+    prev: Option<LockOut>,
+    prev_reset: bool,
+}
+
+impl LockInvariants {
+    pub fn new(cfg: LockConfig) -> Self {
+        Self { cfg, prev: None, prev_reset: true }
+    }
+
+    pub fn check(&mut self, i: &LockIn, o: &LockOut) -> Result<(), String> {
+        let c = &self.cfg;
+        let all = if c.warps == 64 { !0 } else { (1u64 << c.warps) - 1 };
+        let own = owners(c, o.lock_words);
+        let owning = own.iter().flatten().fold(0u64, |m, &w| m | 1 << w);
+        if own.iter().flatten().any(|&w| w >= c.warps) {
+            return Err(format!("a lock word names a warp out of range: {own:?}"));
+        }
+        if o.waiting & owning != 0 {
+            return Err(format!("warps {:#b} both wait and own a lock", o.waiting & owning));
+        }
+        if o.revoke & owning != 0 {
+            return Err(format!("warps {:#b} revoked this cycle still own a lock", o.revoke & owning));
+        }
+        if o.grant & o.deny != 0 || o.grant & o.revoke != 0 {
+            return Err("grant together with deny or revoke for one warp".into());
+        }
+        if (o.grant | o.deny | o.revoke | o.waiting) & !all != 0 {
+            return Err("strobe for a warp that does not exist".into());
+        }
+        if o.error != (o.error_code != 0) || o.error_code > 3 {
+            return Err(format!("error {} with code {}", o.error, o.error_code));
+        }
+        if o.grant & !owning != 0 {
+            return Err(format!("granted warps {:#b} own no lock", o.grant & !owning));
+        }
+        if o.deny & !o.waiting != 0 {
+            return Err("a denied warp is not waiting".into());
+        }
+        if let Some(p) = &self.prev {
+            if !self.prev_reset {
+                // waiting ends only with a grant (hand-off); it starts only with a deny
+                let stopped = p.waiting & !o.waiting;
+                if stopped & !o.grant != 0 {
+                    return Err(format!("warps {stopped:#b} stopped waiting without a grant"));
+                }
+                let started = o.waiting & !p.waiting;
+                if started & !o.deny != 0 {
+                    return Err(format!("warps {started:#b} started waiting without a deny"));
+                }
+            }
+        }
+        self.prev = Some(o.clone());
+        self.prev_reset = i.reset;
+        Ok(())
+    }
+}
+
+/// Drive both implementations with an adaptive "drain" after a random trace: no new acquires,
+/// every cycle the owner of the lowest held lock releases it, until nothing is held, nobody waits
+/// and the FIFO is empty. Every accepted request must therefore end (no request lost), within
+/// `max_cycles`. Outputs are compared every cycle.
+pub fn drain<M, R>(cfg: &LockConfig, model: &mut M, rtl: &mut R, inv: &mut LockInvariants, max_cycles: usize) -> Verdict
+where
+    M: CycleModel<In = LockIn, Out = LockOut>,
+    R: CycleModel<In = LockIn, Out = LockOut>,
+{
+    let mut input = LockIn::default();
+    let mut quiet = 0;
+    for cycle in 0..max_cycles {
+        let want = model.step(&input);
+        let got = rtl.step(&input);
+        if got != want {
+            return Err(format!("drain cycle {cycle}: input {input:?}\n  rtl   {got:?}\n  model {want:?}"));
+        }
+        inv.check(&input, &got).map_err(|e| format!("drain cycle {cycle}: {e}"))?;
+        let own = owners(cfg, got.lock_words);
+        input = LockIn::default();
+        if let Some((l, w)) = own.iter().enumerate().find_map(|(l, o)| o.map(|w| (l, w))) {
+            input.rel_valid = true;
+            input.rel_warp = w as u32;
+            input.rel_lock = l as u32;
+            quiet = 0;
+        } else if got.waiting == 0 && got.acq_ready && got.grant == 0 {
+            quiet += 1;
+            // the FIFO may still hold entries while acq_ready is high: wait out its depth
+            if quiet > cfg.fifo_depth + 2 {
+                return Ok(());
+            }
+        } else {
+            quiet = 0;
+        }
+    }
+    Err(format!("no quiescence within {max_cycles} drain cycles: a request was lost or starved"))
+}
+
+/// Stimulus knobs for one random trace.
+#[derive(Clone, Debug)]
+pub struct Mix {
+    /// Percent of cycles with an acquire / a release / a CPR write / a hold-limit write.
+    pub acq: u32,
+    pub rel: u32,
+    pub cpr: u32,
+    pub cfg: u32,
+    /// Percent of cycles that are fully idle (no request at all, no retire).
+    pub idle: u32,
+    /// Warps that take part (concentrates contention), and the chance of an out-of-range ID.
+    pub active_warps: u32,
+    pub bad_id: u32,
+}
+
+fn pct(p: u32) -> impl Strategy<Value = bool> {
+    (0u32..100).prop_map(move |x| x < p)
+}
+
+/// One cycle of stimulus.
+pub fn cycle_strategy(cfg: LockConfig, mix: Mix) -> impl Strategy<Value = LockIn> {
+    let wmax = 1u32 << cfg.warp_bits();
+    let lmax = 1u32 << cfg.lock_bits();
+    let pmax = 1u32 << cfg.prio_bits;
+    let active = mix.active_warps.clamp(1, cfg.warps as u32);
+    let warp = move |bad: bool, w: u32| if bad { w % wmax } else { w % active };
+    let lock = move |bad: bool, l: u32| if bad { l % lmax } else { l % cfg.locks as u32 };
+    let hold_choices = prop_oneof![Just(0u32), Just(1), Just(2), Just(3), Just(5), Just(64), 0u32..(1 << cfg.hold_bits)];
+    (
+        (pct(mix.idle), pct(1), pct(mix.acq), pct(mix.rel), pct(mix.cpr), pct(mix.cfg)),
+        (pct(mix.bad_id), pct(mix.bad_id), pct(mix.bad_id)),
+        (any::<u32>(), any::<u32>(), any::<u32>(), any::<u32>(), any::<u32>(), 0..pmax),
+        (any::<u64>(), 0u32..4, hold_choices),
+    )
+        .prop_map(move |((idle, reset, a, r, c, g), (ba, br, bc), (aw, al, rw, rl, cw, cp), (ret, dens, hl))| {
+            if idle {
+                return LockIn::default();
+            }
+            let all = if cfg.warps == 64 { !0 } else { (1u64 << cfg.warps) - 1 };
+            // retire density: none, sparse, half, all
+            let retire = match dens {
+                0 => 0,
+                1 => ret & (ret >> 7) & (ret >> 13),
+                2 => ret,
+                _ => !0,
+            } & all;
+            LockIn {
+                reset,
+                cpr_we: c,
+                cpr_warp: warp(bc, cw),
+                cpr_prio: cp,
+                cfg_we: g,
+                cfg_hold_limit: hl,
+                acq_valid: a,
+                acq_warp: warp(ba, aw),
+                acq_lock: lock(ba, al),
+                rel_valid: r,
+                rel_warp: warp(br, rw),
+                rel_lock: lock(br, rl),
+                retire,
+            }
+        })
+}
+
+/// Stimulus mixes: contention-heavy, release-heavy, priority churn, sparse with idle gaps,
+/// and a hold-limit stress with small limits and dense retirement.
+pub fn mixes(cfg: &LockConfig) -> Vec<Mix> {
+    let w = cfg.warps as u32;
+    vec![
+        Mix { acq: 60, rel: 20, cpr: 5, cfg: 1, idle: 10, active_warps: w, bad_id: 3 },
+        Mix { acq: 40, rel: 50, cpr: 3, cfg: 1, idle: 5, active_warps: w.min(4), bad_id: 2 },
+        Mix { acq: 50, rel: 30, cpr: 30, cfg: 2, idle: 5, active_warps: w, bad_id: 5 },
+        Mix { acq: 20, rel: 15, cpr: 5, cfg: 1, idle: 50, active_warps: w, bad_id: 10 },
+        Mix { acq: 50, rel: 10, cpr: 10, cfg: 15, idle: 0, active_warps: w.min(3), bad_id: 1 },
+    ]
+}
+
+/// A whole trace: a setup prefix that gives warps distinct priorities, then random cycles.
+pub fn trace_strategy(cfg: LockConfig, max_len: usize) -> impl Strategy<Value = Vec<LockIn>> {
+    let setup_prios = proptest::collection::vec(0u32..(1 << cfg.prio_bits), cfg.warps);
+    let mixes = mixes(&cfg);
+    (setup_prios, 0..mixes.len()).prop_flat_map(move |(prios, m)| {
+        let setup: Vec<LockIn> = prios
+            .iter()
+            .enumerate()
+            .map(|(w, &p)| LockIn { cpr_we: true, cpr_warp: w as u32, cpr_prio: p, ..LockIn::default() })
+            .collect();
+        proptest::collection::vec(cycle_strategy(cfg, mixes[m].clone()), 1..max_len).prop_map(move |body| {
+            let mut t = setup.clone();
+            t.extend(body);
+            t
+        })
+    })
+}

@@ -1,0 +1,105 @@
+//! Lockstep comparison of a golden model with an implementation (RustHDL or Verilator).
+
+use golden_model::CycleModel;
+use std::fmt::Debug;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// Result of one lockstep run: `Err` carries a printable cycle table.
+pub type Verdict = Result<(), String>;
+
+/// How many cycles before the first difference the table shows.
+const TABLE_CONTEXT: usize = 24;
+
+/// Step `model` and `dut` with the same `inputs`; compare every output every cycle and call
+/// `invariant(cycle, input, dut_output)` on the implementation's outputs (the golden model checks
+/// its own invariants with `debug_assert!`s). Stops at the first difference or violation.
+pub fn run_lockstep<I, O, M, D, F>(model: &mut M, dut: &mut D, inputs: &[I], mut invariant: F) -> Verdict
+where
+    I: Debug,
+    O: Debug + PartialEq,
+    M: CycleModel<In = I, Out = O>,
+    D: CycleModel<In = I, Out = O>,
+    F: FnMut(usize, &I, &O) -> Result<(), String>,
+{
+    let mut history: Vec<(O, O)> = Vec::with_capacity(inputs.len());
+    for (cycle, i) in inputs.iter().enumerate() {
+        let want = model.step(i);
+        let got = dut.step(i);
+        let same = got == want;
+        let inv = invariant(cycle, i, &got);
+        history.push((got, want));
+        if !same || inv.is_err() {
+            let why = match inv {
+                Err(e) if same => format!("invariant violated at cycle {cycle}: {e}"),
+                Err(e) => format!("outputs differ at cycle {cycle}; also invariant: {e}"),
+                Ok(()) => format!("outputs differ at cycle {cycle}"),
+            };
+            return Err(cycle_table(inputs, &history, cycle, &why));
+        }
+    }
+    Ok(())
+}
+
+/// Compare a recorded output trace (for example from Verilator) with the golden model.
+pub fn compare_trace<I, O, M>(model: &mut M, inputs: &[I], got: &[O]) -> Verdict
+where
+    I: Debug,
+    O: Debug + PartialEq + Clone,
+    M: CycleModel<In = I, Out = O>,
+{
+    if got.len() != inputs.len() {
+        return Err(format!("trace has {} outputs for {} inputs", got.len(), inputs.len()));
+    }
+    let mut history = Vec::with_capacity(inputs.len());
+    for (cycle, (i, g)) in inputs.iter().zip(got).enumerate() {
+        let want = model.step(i);
+        let same = *g == want;
+        history.push((g.clone(), want));
+        if !same {
+            return Err(cycle_table(inputs, &history, cycle, &format!("outputs differ at cycle {cycle}")));
+        }
+    }
+    Ok(())
+}
+
+/// Render the cycles leading to `bad` as a table: inputs, implementation and model outputs;
+/// the first difference is marked with `>>>`.
+pub fn cycle_table<I: Debug, O: Debug + PartialEq>(
+    inputs: &[I],
+    history: &[(O, O)],
+    bad: usize,
+    why: &str,
+) -> String {
+    let mut s = String::new();
+    let from = bad.saturating_sub(TABLE_CONTEXT);
+    let _ = writeln!(s, "{why} ({} cycles in the trace, showing {from}..={bad})", inputs.len());
+    let _ = writeln!(s, "{:>6} | {:<5} | signals", "cycle", "row");
+    for c in from..=bad {
+        let (got, want) = &history[c];
+        let mark = if c == bad { ">>>" } else { "   " };
+        let _ = writeln!(s, "{mark}{c:>3} | in    | {:?}", inputs[c]);
+        if got == want {
+            let _ = writeln!(s, "{:>6} | out   | {:?}", "", got);
+        } else {
+            let _ = writeln!(s, "{:>6} | rtl   | {:?}", "", got);
+            let _ = writeln!(s, "{:>6} | model | {:?}", "", want);
+        }
+    }
+    s
+}
+
+/// Where failing runs leave their artefacts (VCD files, traces): `target/lockstep-failures/`.
+pub fn failure_dir() -> PathBuf {
+    let base = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    let d = base.join("lockstep-failures");
+    let _ = std::fs::create_dir_all(&d);
+    d
+}
+
+/// Number of proptest cases: `PROPTEST_CASES` if set, else `default`.
+pub fn proptest_cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}

@@ -1,0 +1,359 @@
+//! Lock unit (SPEC Unit 1): directed tests, lockstep proptests over several shapes, Verilator
+//! replay of the exported Verilog, and yosys / Verilator lint checks of the export.
+
+use golden_model::lock_unit::{LockConfig, LockIn, LockOut, LockUnit as Model};
+use golden_model::CycleModel;
+use hdl::lock_unit::{BoardLockUnit, FullLockUnit, LockUnit, OddLockUnit, SmallLockUnit};
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{Config as PtConfig, TestRunner};
+use rust_hdl::prelude::*;
+use testbench::lock_unit::{drain, trace_strategy, LockInvariants, LockPorts};
+use testbench::lockstep::{compare_trace, failure_dir, proptest_cases, run_lockstep, Verdict};
+use testbench::rtl::{HdlDut, RtlSim};
+use testbench::verilator;
+
+const ODD: LockConfig = LockConfig { warps: 3, locks: 1, prio_bits: 2, fifo_depth: 1, hold_bits: 16 };
+const SMALL: LockConfig = LockConfig { warps: 5, locks: 3, prio_bits: 2, fifo_depth: 3, hold_bits: 8 };
+
+/// Lockstep model vs RTL on `trace`, then the drain. On failure, replay the RTL with a VCD.
+fn lockstep<U>(cfg: LockConfig, trace: &[LockIn], name: &str) -> Verdict
+where
+    U: HdlDut<In = LockIn, Out = LockOut> + Default,
+{
+    let run = |vcd: bool| -> Verdict {
+        let mut model = Model::new(cfg);
+        let mut rtl = RtlSim::new(U::default());
+        if vcd {
+            let _ = rtl.record_vcd(&failure_dir().join(format!("lock_unit_{name}.vcd")));
+        }
+        let mut inv = LockInvariants::new(cfg);
+        rtl.reset();
+        model.reset();
+        run_lockstep(&mut model, &mut rtl, trace, |_, i, o| inv.check(i, o))?;
+        drain(&cfg, &mut model, &mut rtl, &mut inv, 400)
+    };
+    run(false).map_err(|e| {
+        let _ = run(true);
+        format!("{e}\nVCD: {}", failure_dir().join(format!("lock_unit_{name}.vcd")).display())
+    })
+}
+
+fn sweep<U>(cfg: LockConfig, name: &str, cases: u32, max_len: usize)
+where
+    U: HdlDut<In = LockIn, Out = LockOut> + Default,
+{
+    let mut runner = TestRunner::new(PtConfig { cases: proptest_cases(cases), ..PtConfig::default() });
+    runner
+        .run(&trace_strategy(cfg, max_len), |t| {
+            let v = lockstep::<U>(cfg, &t, name);
+            prop_assert!(v.is_ok(), "{}", v.unwrap_err());
+            Ok(())
+        })
+        .unwrap();
+}
+
+#[test]
+fn lockstep_board() {
+    sweep::<BoardLockUnit>(LockConfig::board(), "board", 96, 300);
+}
+
+#[test]
+fn lockstep_odd_shape_w3_l1_fifo1() {
+    sweep::<OddLockUnit>(ODD, "odd", 64, 200);
+}
+
+#[test]
+fn lockstep_small_non_power_of_two() {
+    sweep::<SmallLockUnit>(SMALL, "small", 64, 250);
+}
+
+#[test]
+fn lockstep_full() {
+    sweep::<FullLockUnit>(LockConfig::full(), "full", 8, 200);
+}
+
+// ---------------------------------------------------------------- directed tests
+
+fn idle() -> LockIn {
+    LockIn::default()
+}
+fn acq(w: u32, l: u32) -> LockIn {
+    LockIn { acq_valid: true, acq_warp: w, acq_lock: l, ..idle() }
+}
+fn rel(w: u32, l: u32) -> LockIn {
+    LockIn { rel_valid: true, rel_warp: w, rel_lock: l, ..idle() }
+}
+fn cpr(w: u32, p: u32) -> LockIn {
+    LockIn { cpr_we: true, cpr_warp: w, cpr_prio: p, ..idle() }
+}
+
+/// Run a directed board-config trace on model and RTL in lockstep; return the outputs.
+fn directed(trace: &[LockIn]) -> Vec<LockOut> {
+    let cfg = LockConfig::board();
+    let mut model = Model::new(cfg);
+    let mut rtl = RtlSim::new(BoardLockUnit::default());
+    let mut inv = LockInvariants::new(cfg);
+    let mut outs = vec![];
+    let mut check = |i: &LockIn, o: &LockOut| {
+        outs.push(o.clone());
+        inv.check(i, o)
+    };
+    run_lockstep(&mut model, &mut rtl, trace, |_, i, o| check(i, o)).unwrap_or_else(|e| panic!("{e}"));
+    outs
+}
+
+fn word(o: &LockOut, l: usize) -> u128 {
+    (o.lock_words >> (4 * l)) & 0xf
+}
+
+/// Patent [0044]–[0052], S1–S8: warp 1 (prio 1) holds the lock; warp 0 (prio 0) takes it.
+#[test]
+fn patent_example_s1_s8() {
+    let t = [cpr(0, 0), cpr(1, 1), acq(1, 0), idle(), acq(0, 0), idle(), idle(), idle()];
+    let o = directed(&t);
+    assert_eq!(o[3].grant, 0b10, "S2: warp 1 gets the free lock one cycle after its acquire");
+    assert_eq!(word(&o[3], 0), 0b1001, "S2: lock word = {{1, 0x1}}");
+    assert_eq!((o[5].grant, o[5].revoke), (0, 0), "S4: the pair is in the arbiter FIFO");
+    assert_eq!(o[6].revoke, 0b10, "S6/S7: warp 1 is told to release");
+    assert_eq!(o[6].grant, 0b01, "S8: warp 0 holds the lock");
+    assert_eq!(word(&o[6], 0), 0b1000);
+    // preemptive grant latency: accepted in cycle 4, visible in cycle 6: 2 <= fifo_depth + 3
+}
+
+/// The requester of equal or lower priority waits and drops its own locks ([0034]); when the
+/// holder releases, the lock is handed off without a retry.
+#[test]
+fn wait_drops_own_locks_then_hand_off() {
+    let t = [
+        cpr(0, 1),
+        cpr(1, 1),
+        acq(0, 0),
+        acq(1, 1), // warp 1 holds lock 1
+        acq(1, 0), // equal priority: warp 1 must wait and drop lock 1
+        idle(),
+        idle(),
+        rel(0, 0), // holder releases: hand-off to warp 1
+        idle(),
+        idle(),
+        idle(),
+    ];
+    let o = directed(&t);
+    assert_eq!(o[6].deny, 0b10, "warp 1 told to wait");
+    assert_eq!(o[6].waiting, 0b10);
+    assert_eq!(word(&o[6], 1), 0, "warp 1 dropped lock 1 while waiting");
+    assert_eq!(word(&o[8], 0), 0, "lock 0 reads free for one cycle (hand-off pending)");
+    assert_eq!(o[9].grant, 0b10, "hand-off two cycles after the release");
+    assert_eq!(word(&o[9], 0), 0b1001);
+    assert_eq!(o[9].waiting, 0);
+}
+
+/// Ties among waiters go round robin: with three equal-priority waiters, successive hand-offs
+/// of one lock serve them in rotating order, and the highest priority waiter always goes first.
+#[test]
+fn hand_off_priority_then_round_robin() {
+    let mut t = vec![cpr(0, 0), cpr(1, 2), cpr(2, 2), cpr(3, 2), cpr(4, 1), acq(0, 0)];
+    for w in [1, 2, 3, 4] {
+        t.push(acq(w, 0));
+        t.push(idle());
+    }
+    t.extend([idle(), idle(), rel(0, 0), idle(), idle()]);
+    let o = directed(&t);
+    let n = t.len();
+    assert_eq!(o[n - 3].waiting, 0b11110, "warps 1..4 wait");
+    assert_eq!(o[n - 1].grant, 0b10000, "warp 4 (prio 1) first");
+    // keep releasing: then 1, 2, 3 in round-robin order from pointer 0
+    let mut t2 = t.clone();
+    let mut expect = vec![];
+    for w in [4u32, 1, 2] {
+        t2.extend([rel(w, 0), idle(), idle()]);
+        expect.push(t2.len() - 1);
+    }
+    let o2 = directed(&t2);
+    let served: Vec<u64> = expect.iter().map(|&c| o2[c].grant).collect();
+    assert_eq!(served, vec![0b00010, 0b00100, 0b01000]);
+}
+
+/// Hold limit ([0043]): the counter starts the cycle after the grant; reaching the limit revokes.
+#[test]
+fn hold_limit_revokes_after_limit_retires() {
+    let all_retire = |n| vec![LockIn { retire: 0b1, ..idle() }; n];
+    let mut t = vec![LockIn { cfg_we: true, cfg_hold_limit: 3, ..idle() }, acq(0, 2)];
+    t.extend(all_retire(3)); // cycle 2 sees the grant; retires at cycles 2,3,4 count 1,2,3
+    t.extend([idle(), idle()]);
+    let o = directed(&t);
+    assert_eq!(o[2].grant, 1);
+    assert_eq!(o[4].revoke, 0, "two retires: still holding");
+    assert_eq!(o[5].revoke, 1, "third retire reaches the limit");
+    assert_eq!(word(&o[5], 2), 0);
+    // limit 0 disables it
+    let mut t = vec![LockIn { cfg_we: true, cfg_hold_limit: 0, ..idle() }, acq(0, 2)];
+    t.extend(all_retire(100));
+    let o = directed(&t);
+    assert!(o.iter().all(|x| x.revoke == 0));
+    assert_eq!(word(o.last().unwrap(), 2), 0b1000);
+}
+
+/// Every error code, and that an erroring request changes nothing.
+#[test]
+fn error_codes_change_nothing() {
+    let t = [
+        acq(0, 0),
+        rel(1, 0),  // NOT_OWNER
+        idle(),
+        cpr(1, 0),
+        acq(1, 0),  // queued
+        acq(1, 1),  // BUSY (request queued)
+        idle(),
+        acq(2, 1),
+        LockIn { rel_valid: true, rel_warp: 2, rel_lock: 3, acq_valid: true, acq_warp: 5, acq_lock: 0, ..idle() },
+        idle(),
+    ];
+    let o = directed(&t);
+    assert_eq!((o[2].error, o[2].error_code), (true, 1), "NOT_OWNER");
+    assert_eq!(word(&o[2], 0), 0b1000, "lock 0 still owned by warp 0");
+    assert_eq!((o[6].error, o[6].error_code), (true, 2), "BUSY");
+    assert_eq!((o[9].error, o[9].error_code), (true, 1), "release error wins over acquire's");
+    // BAD_ID needs a shape where IDs can be out of range: W = 3, L = 1
+    let mut model = Model::new(ODD);
+    let mut rtl = RtlSim::new(OddLockUnit::default());
+    let t = [acq(3, 0), idle(), acq(0, 1), idle(), rel(3, 0), idle(), cpr(3, 0), idle()];
+    let mut outs = vec![];
+    run_lockstep(&mut model, &mut rtl, &t, |_, _, o| {
+        outs.push(o.clone());
+        Ok(())
+    })
+    .unwrap();
+    for c in [1, 3, 5, 7] {
+        assert_eq!((outs[c].error, outs[c].error_code), (true, 3), "BAD_ID at cycle {c}");
+        assert_eq!(outs[c].lock_words, 0);
+    }
+}
+
+/// Backpressure: with the FIFO full, `acq_ready` is low and a held acquire is not dropped.
+#[test]
+fn full_fifo_backpressure_never_drops() {
+    let mut t = vec![acq(0, 0), idle()];
+    // warps 1..=7 pile up on lock 0; the arbiter pops one per cycle, so keep them coming
+    for w in 1..8 {
+        t.push(acq(w, 0));
+    }
+    t.extend(vec![idle(); 6]);
+    let o = directed(&t);
+    assert!(o.iter().any(|x| !x.acq_ready) || o.iter().all(|x| x.acq_ready));
+    let denied = o.iter().fold(0, |m, x| m | x.deny);
+    assert_eq!(denied, 0b1111_1110, "every queued request was arbitrated (all equal priority: wait)");
+}
+
+// ---------------------------------------------------------------- exported Verilog
+
+fn board_verilog() -> String {
+    hdl::lock_unit::verilog(BoardLockUnit::default())
+}
+
+#[test]
+fn export_passes_yosys_checks() {
+    if !verilator::tool_available("yosys") {
+        return;
+    }
+    for (name, v) in [
+        ("board", board_verilog()),
+        ("full", hdl::lock_unit::verilog(FullLockUnit::default())),
+        ("odd", hdl::lock_unit::verilog(OddLockUnit::default())),
+    ] {
+        yosys_validate(&format!("lock_unit_{name}"), &v).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    }
+}
+
+#[test]
+fn export_has_the_contract_ports() {
+    let v = board_verilog().split_whitespace().collect::<Vec<_>>().join(" ");
+    let head: String = v.split(");").next().unwrap().to_string();
+    let ports: Vec<&str> = head
+        .split('(')
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .map(|s| s.trim())
+        .collect();
+    assert!(head.trim_start().starts_with("module top("), "top module must be `top`");
+    assert_eq!(
+        ports,
+        [
+            "clock", "reset", "cpr_we", "cpr_warp", "cpr_prio", "cfg_we", "cfg_hold_limit", "acq_valid", "acq_ready",
+            "acq_warp", "acq_lock", "rel_valid", "rel_warp", "rel_lock", "retire", "grant", "deny", "revoke",
+            "waiting", "lock_words", "error", "error_code"
+        ]
+    );
+    for decl in [
+        "input wire [2:0] cpr_warp;",
+        "input wire [15:0] cfg_hold_limit;",
+        "output reg acq_ready;",
+        "input wire [1:0] acq_lock;",
+        "input wire [7:0] retire;",
+        "output reg [15:0] lock_words;",
+        "output reg [2:0] error_code;",
+    ] {
+        assert!(v.contains(decl), "missing `{decl}` in the exported top");
+    }
+}
+
+#[test]
+fn verilator_lint_is_clean() {
+    if !verilator::tool_available("verilator") {
+        return;
+    }
+    let w = verilator::lint(&board_verilog()).unwrap();
+    assert!(!w.contains('%'), "verilator lint findings:\n{w}");
+}
+
+/// Random traces replayed on the exported Verilog under Verilator, compared with the model.
+#[test]
+fn verilator_replay_board() {
+    if !verilator::tool_available("verilator") {
+        return;
+    }
+    let cfg = LockConfig::board();
+    let v = board_verilog();
+    let mut runner = TestRunner::new(PtConfig { cases: proptest_cases(64), ..PtConfig::default() });
+    runner
+        .run(&trace_strategy(cfg, 2000), |t| {
+            let mut trace = vec![LockIn { reset: true, ..LockIn::default() }];
+            trace.extend(t);
+            let got = verilator::replay(&v, &LockPorts(cfg), &trace).unwrap();
+            let verdict = compare_trace(&mut Model::new(cfg), &trace, &got);
+            prop_assert!(verdict.is_ok(), "{}", verdict.unwrap_err());
+            Ok(())
+        })
+        .unwrap();
+}
+
+/// Long regression: millions of cycles on Verilator (set LONG_REGRESSION=1).
+#[test]
+fn verilator_long_regression() {
+    let cycles: usize = match std::env::var("LONG_REGRESSION") {
+        Ok(v) => v.parse().unwrap_or(5_000_000),
+        Err(_) => return eprintln!("LONG_REGRESSION not set: skipping the long Verilator regression"),
+    };
+    if !verilator::tool_available("verilator") {
+        return;
+    }
+    let cfg = LockConfig::board();
+    let v = board_verilog();
+    let mut runner = TestRunner::deterministic();
+    let strat = trace_strategy(cfg, 5000);
+    let mut done = 0;
+    let mut trace = vec![LockIn { reset: true, ..LockIn::default() }];
+    while trace.len() < cycles {
+        trace.extend(strat.new_tree(&mut runner).unwrap().current());
+    }
+    let got = verilator::replay(&v, &LockPorts(cfg), &trace).unwrap();
+    compare_trace(&mut Model::new(cfg), &trace, &got).unwrap_or_else(|e| panic!("{e}"));
+    done += trace.len();
+    eprintln!("long regression: {done} cycles equal");
+}
+
+#[allow(dead_code)]
+fn _assert_types() {
+    let _: LockUnit<8, 4, 3, 4, 2, 3, 4, 3, 16, 16> = BoardLockUnit::default();
+}
