@@ -1,25 +1,246 @@
 //! Run finder family (SPEC Unit 2): RustHDL and exported Verilog against the golden model.
+//!
+//! - golden model: every variant against the plain-loop reference, every map and need, N ≤ 16;
+//! - RustHDL simulation: exhaustive for N ≤ 16 (combinational forms), proptest lockstep with
+//!   skewed maps for N = 32, 64, 128, pipelined forms cycle for cycle including their latency;
+//! - exported Verilog: yosys check and Verilator replay against the golden model.
+//!
+//! Deeper runs: `PROPTEST_CASES=<n>`.
 
 use golden_model::run_finder::*;
 use hdl::run_finder::*;
-use testbench::lockstep::run_lockstep;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use rust_hdl::prelude::*;
+use testbench::lockstep::{compare_trace, proptest_cases, run_lockstep};
 use testbench::rtl::{HdlDut, RtlSim};
+use testbench::run_finder::*;
+use testbench::verilator::{replay, tool_available};
+
+fn cfg(n: usize, v: Variant) -> FinderConfig {
+    FinderConfig::new(n, v)
+}
+fn grouped(n: usize) -> FinderConfig {
+    cfg(n, Variant::Grouped { g: 4 })
+}
+fn sampled(n: usize) -> FinderConfig {
+    cfg(
+        n,
+        Variant::Sampled {
+            lengths: golden_model::run_finder::sample_lengths(n),
+        },
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Golden model vs reference, every N ≤ 16
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn golden_variants_vs_reference_exhaustive_n_le_16() {
+    for n in 1..=16usize {
+        let mut cfgs = vec![cfg(n, Variant::Exact), cfg(n, Variant::Tree), sampled(n)];
+        for g in [2, 4, 8] {
+            if n % g == 0 {
+                cfgs.push(cfg(n, Variant::Grouped { g }));
+            }
+        }
+        for c in cfgs {
+            for bits in 0..(1u128 << n) {
+                for need in 0..=n + 1 {
+                    let got = evaluate(&c, bits, need);
+                    let (mr, ff) = (max_run(bits, n), first_fit(bits, n, need));
+                    if matches!(c.variant, Variant::Exact | Variant::Tree) {
+                        assert_eq!(
+                            (got.max_run, got.fit_found, got.fit_start),
+                            (mr, ff.is_some(), ff.unwrap_or(0))
+                        );
+                    } else {
+                        assert!(got.max_run <= mr, "{c:?} {bits:b}");
+                        if got.fit_found && need > 0 {
+                            let w = ((1u128 << need) - 1) << got.fit_start;
+                            assert!(
+                                got.fit_start + need <= n && bits & w == w,
+                                "{c:?} {bits:b} {need}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// RustHDL simulation
+// ---------------------------------------------------------------------------------------------
 
 /// Every map and every need (0..=N+1) through a combinational block.
-fn exhaustive<D>(dut: D, cfg: FinderConfig)
-where
-    D: HdlDut<In = FinderIn, Out = FinderOut>,
-{
+fn exhaustive<D: HdlDut<In = FinderIn, Out = FinderOut>>(dut: D, cfg: FinderConfig) {
     let n = cfg.n;
     let mut rtl = RtlSim::new(dut);
     let mut model = FinderModel::new(cfg.clone());
     let inputs: Vec<FinderIn> = (0..1u128 << n)
-        .flat_map(|bits| (0..=n + 1).map(move |need| FinderIn { reset: false, bits, need }))
+        .flat_map(|bits| {
+            (0..=(n + 1).min((1 << golden_model::count_bits(n)) - 1)).map(move |need| FinderIn {
+                reset: false,
+                bits,
+                need,
+            })
+        })
         .collect();
-    run_lockstep(&mut model, &mut rtl, &inputs, |_, _, _| Ok(())).unwrap_or_else(|e| panic!("{cfg:?}\n{e}"));
+    run_lockstep(&mut model, &mut rtl, &inputs, |_, _, _| Ok(()))
+        .unwrap_or_else(|e| panic!("{cfg:?}\n{e}"));
 }
 
 #[test]
-fn tree_exhaustive_n8() {
-    exhaustive(RunTree::<8, 16, 4, 3>::default(), FinderConfig::new(8, Variant::Tree));
+fn tree_rtl_exhaustive() {
+    exhaustive(RunTree::<2, 4, 2, 1>::default(), cfg(2, Variant::Tree));
+    exhaustive(RunTree::<4, 8, 3, 2>::default(), cfg(4, Variant::Tree));
+    exhaustive(RunTree::<8, 16, 4, 3>::default(), cfg(8, Variant::Tree));
+    exhaustive(Tree16::default(), cfg(16, Variant::Tree));
+}
+
+#[test]
+fn exact_rtl_exhaustive() {
+    exhaustive(ShiftAnd::<1, 1, 1>::default(), cfg(1, Variant::Exact));
+    exhaustive(ShiftAnd::<3, 2, 2>::default(), cfg(3, Variant::Exact));
+    exhaustive(ShiftAnd::<5, 3, 3>::default(), cfg(5, Variant::Exact));
+    exhaustive(ShiftAnd::<8, 4, 3>::default(), cfg(8, Variant::Exact));
+    exhaustive(ShiftAnd::<12, 4, 4>::default(), cfg(12, Variant::Exact));
+    exhaustive(Exact16::default(), cfg(16, Variant::Exact));
+}
+
+#[test]
+fn grouped_rtl_exhaustive() {
+    exhaustive(
+        Grouped::<8, 2, 4, 4, 3, 3, 2>::default(),
+        cfg(8, Variant::Grouped { g: 2 }),
+    );
+    exhaustive(Grouped::<8, 4, 2, 4, 3, 2, 1>::default(), grouped(8));
+    exhaustive(Grouped::<12, 4, 3, 4, 4, 2, 2>::default(), grouped(12));
+    exhaustive(Grouped16::default(), grouped(16));
+}
+
+#[test]
+fn sampled_rtl_exhaustive() {
+    exhaustive(Sampled::<8, 8, 4, 3>::default(), sampled(8));
+    exhaustive(Sampled::<12, 10, 4, 4>::default(), sampled(12));
+    exhaustive(Sampled16::default(), sampled(16));
+}
+
+/// Proptest lockstep of a block against the golden model over skewed traces.
+fn lockstep_prop<D, F>(make: F, cfg: FinderConfig, cases: u32, len: usize)
+where
+    D: HdlDut<In = FinderIn, Out = FinderOut>,
+    F: Fn() -> D,
+{
+    let mut runner = TestRunner::new(Config {
+        cases: proptest_cases(cases),
+        ..Config::default()
+    });
+    let n = cfg.n;
+    runner
+        .run(&finder_trace(n, len), |trace| {
+            let mut model = FinderModel::new(cfg.clone());
+            let mut rtl = RtlSim::new(make());
+            run_lockstep(&mut model, &mut rtl, &trace, |_, _, _| Ok(()))
+                .map_err(|e| TestCaseError::fail(e))?;
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{cfg:?}: {e}"));
+}
+
+#[test]
+fn comb_rtl_proptest_32_64() {
+    lockstep_prop(Tree32::default, cfg(32, Variant::Tree), 24, 24);
+    lockstep_prop(Tree64::default, cfg(64, Variant::Tree), 12, 16);
+    lockstep_prop(Exact32::default, cfg(32, Variant::Exact), 24, 24);
+    lockstep_prop(Exact64::default, cfg(64, Variant::Exact), 8, 16);
+    lockstep_prop(Grouped32::default, grouped(32), 24, 24);
+    lockstep_prop(Grouped64::default, grouped(64), 12, 16);
+    lockstep_prop(Sampled32::default, sampled(32), 24, 24);
+    lockstep_prop(Sampled64::default, sampled(64), 8, 16);
+}
+
+#[test]
+fn comb_rtl_proptest_128() {
+    lockstep_prop(Tree128::default, cfg(128, Variant::Tree), 4, 8);
+    lockstep_prop(Grouped128::default, grouped(128), 4, 8);
+    lockstep_prop(Sampled128::default, sampled(128), 3, 8);
+    lockstep_prop(Exact128::default, cfg(128, Variant::Exact), 2, 4);
+}
+
+#[test]
+fn pipelined_rtl_proptest() {
+    lockstep_prop(
+        RunTreePipe::<8, 16, 4, 3>::default,
+        cfg(8, Variant::Tree).pipelined(4),
+        64,
+        40,
+    );
+    lockstep_prop(
+        RunTreePipe::<32, 64, 6, 5>::default,
+        cfg(32, Variant::Tree).pipelined(6),
+        16,
+        40,
+    );
+    lockstep_prop(
+        RunTreePipe::<128, 256, 8, 7>::default,
+        cfg(128, Variant::Tree).pipelined(8),
+        2,
+        16,
+    );
+    lockstep_prop(
+        RunTreeReg::<32, 64, 6, 5>::default,
+        cfg(32, Variant::Tree).pipelined(2),
+        8,
+        24,
+    );
+    lockstep_prop(
+        ShiftAndReg::<32, 6, 5>::default,
+        cfg(32, Variant::Exact).pipelined(2),
+        8,
+        24,
+    );
+    lockstep_prop(
+        GroupedReg::<32, 4, 8, 6, 5, 4, 3>::default,
+        grouped(32).pipelined(2),
+        8,
+        24,
+    );
+    lockstep_prop(
+        SampledReg::<32, 16, 6, 5>::default,
+        sampled(32).pipelined(2),
+        8,
+        24,
+    );
+}
+
+/// The worked example of the module doc.
+#[test]
+fn worked_example() {
+    let i = FinderIn {
+        reset: false,
+        bits: 0b0111_0110,
+        need: 3,
+    };
+    let mut t = RtlSim::new(RunTree::<8, 16, 4, 3>::default());
+    assert_eq!(
+        golden_model::CycleModel::step(&mut t, &i),
+        FinderOut {
+            max_run: 3,
+            fit_found: true,
+            fit_start: 4
+        }
+    );
+    let mut g = RtlSim::new(Grouped::<8, 4, 2, 4, 3, 2, 1>::default());
+    assert_eq!(
+        golden_model::CycleModel::step(&mut g, &i),
+        FinderOut {
+            max_run: 0,
+            fit_found: false,
+            fit_start: 0
+        }
+    );
 }

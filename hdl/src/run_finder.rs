@@ -72,8 +72,15 @@ fn clog2(x: usize) -> usize {
 }
 
 fn assert_widths(n: usize, k: usize, s: usize) {
-    assert!((1..=128).contains(&n), "run_finder: N = {n} must be in 1..=128");
-    assert_eq!(k, clog2(n + 1), "run_finder: K must be clog2(N + 1) for N = {n}");
+    assert!(
+        (1..=128).contains(&n),
+        "run_finder: N = {n} must be in 1..=128"
+    );
+    assert_eq!(
+        k,
+        clog2(n + 1),
+        "run_finder: K must be clog2(N + 1) for N = {n}"
+    );
     assert_eq!(s, clog2(n), "run_finder: S must be clog2(N) for N = {n}");
 }
 
@@ -125,10 +132,15 @@ fn locals<T: Default>(n: usize) -> Vec<T> {
     (0..n).map(|_| T::default()).collect()
 }
 
-impl<const N: usize, const M: usize, const K: usize, const S: usize> Default for RunTree<N, M, K, S> {
+impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
+    for RunTree<N, M, K, S>
+{
     fn default() -> Self {
         assert_widths(N, K, S);
-        assert!(N.is_power_of_two() && N >= 2, "RunTree: N = {N} must be a power of two ≥ 2");
+        assert!(
+            N.is_power_of_two() && N >= 2,
+            "RunTree: N = {N} must be a power of two ≥ 2"
+        );
         assert_eq!(M, 2 * N, "RunTree: M must be 2N");
         RunTree {
             bits: Default::default(),
@@ -168,14 +180,16 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for R
                 self.pre_end[j].next = self.leaf_hi[j].val();
                 self.suf_start[j].next = self.leaf_lo[j].val();
                 self.best[j].next = self.one.val();
-                self.found[j].next = self.need.val() <= self.one.val();
             }
+            // A leaf holds a window of `need` blocks iff need ≤ its free count (0 or 1).
+            self.found[j].next = self.need.val() <= self.best[j].val();
         }
         // Internal node nn + j combines children 2j (low half) and 2j + 1 (high half).
         // (`nn` is a one-value loop so that the node offset N is known to the Verilog generator.)
         for nn in N..(N + 1) {
             for j in 0..(N - 1) {
-                self.seg_all[nn + j].next = self.seg_all[2 * j].val() & self.seg_all[2 * j + 1].val();
+                self.seg_all[nn + j].next =
+                    self.seg_all[2 * j].val() & self.seg_all[2 * j + 1].val();
                 self.pre_end[nn + j].next = self.pre_end[2 * j].val();
                 if self.seg_all[2 * j].val() {
                     self.pre_end[nn + j].next = self.pre_end[2 * j + 1].val();
@@ -185,7 +199,8 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for R
                     self.suf_start[nn + j].next = self.suf_start[2 * j].val();
                 }
                 // The run crossing the middle, measured once here.
-                self.cross[nn + j].next = self.pre_end[2 * j + 1].val() - self.suf_start[2 * j].val();
+                self.cross[nn + j].next =
+                    self.pre_end[2 * j + 1].val() - self.suf_start[2 * j].val();
                 self.kid_best[nn + j].next = self.best[2 * j].val();
                 if self.best[2 * j + 1].val() > self.best[2 * j].val() {
                     self.kid_best[nn + j].next = self.best[2 * j + 1].val();
@@ -219,3 +234,644 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for R
         }
     }
 }
+
+/// The tree of [`RunTree`] with every level registered: latency log2(N) + 1, II = 1.
+///
+/// Stage 0 registers `bits` and `need`; stage *l* registers the nodes of tree level *l* (their
+/// `seg_all`, `pre_end`, `suf_start`, `best`, `found`, `fit` and the `need` they were computed
+/// with, so every stage works on its own request). The root's registers drive the outputs through
+/// one AND (`fit_start` reads 0 when nothing fits). `reset` clears every register: the outputs
+/// read 0 (`fit_found = 0`) for the following `latency` cycles. The per-node copies of `need`
+/// are identical within a level; synthesis merges them into one register per stage.
+#[derive(LogicBlock)]
+pub struct RunTreePipe<const N: usize, const M: usize, const K: usize, const S: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high: clears the pipeline.
+    pub reset: Signal<In, Bit>,
+    /// Free map, N bits, 1 = free.
+    pub bits: Signal<In, Bits<N>>,
+    /// Blocks requested, K = clog2(N+1) bits.
+    pub need: Signal<In, Bits<K>>,
+    /// Longest free run of the map presented `latency` cycles ago.
+    pub max_run: Signal<Out, Bits<K>>,
+    /// A run of at least `need` free blocks exists (same request).
+    pub fit_found: Signal<Out, Bit>,
+    /// Lowest start of such a run (0 if none).
+    pub fit_start: Signal<Out, Bits<S>>,
+    in_bits: DFF<Bits<N>>,
+    in_need: DFF<Bits<K>>,
+    leaf_lo: Vec<Constant<Bits<K>>>,
+    leaf_hi: Vec<Constant<Bits<K>>>,
+    one: Constant<Bits<K>>,
+    /// Node views: leaves are combinational from the input registers, internal nodes are the
+    /// outputs of their level's registers.
+    seg_all: Vec<Signal<Local, Bit>>,
+    pre_end: Vec<Signal<Local, Bits<K>>>,
+    suf_start: Vec<Signal<Local, Bits<K>>>,
+    best: Vec<Signal<Local, Bits<K>>>,
+    found: Vec<Signal<Local, Bit>>,
+    fit: Vec<Signal<Local, Bits<K>>>,
+    need_at: Vec<Signal<Local, Bits<K>>>,
+    /// Per internal node (index j = node N + j): combinational helpers.
+    cross: Vec<Signal<Local, Bits<K>>>,
+    kid_best: Vec<Signal<Local, Bits<K>>>,
+    /// Per internal node: the level registers.
+    r_all: Vec<DFF<Bit>>,
+    r_pre: Vec<DFF<Bits<K>>>,
+    r_suf: Vec<DFF<Bits<K>>>,
+    r_best: Vec<DFF<Bits<K>>>,
+    r_found: Vec<DFF<Bit>>,
+    r_fit: Vec<DFF<Bits<K>>>,
+    r_need: Vec<DFF<Bits<K>>>,
+}
+
+impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
+    for RunTreePipe<N, M, K, S>
+{
+    fn default() -> Self {
+        assert_widths(N, K, S);
+        assert!(
+            N.is_power_of_two() && N >= 2,
+            "RunTreePipe: N = {N} must be a power of two ≥ 2"
+        );
+        assert_eq!(M, 2 * N, "RunTreePipe: M must be 2N");
+        RunTreePipe {
+            clock: Default::default(),
+            reset: Default::default(),
+            bits: Default::default(),
+            need: Default::default(),
+            max_run: Default::default(),
+            fit_found: Default::default(),
+            fit_start: Default::default(),
+            in_bits: Default::default(),
+            in_need: Default::default(),
+            leaf_lo: const_vec(0..N as u64),
+            leaf_hi: const_vec(1..N as u64 + 1),
+            one: Constant::new(1u64.to_bits()),
+            seg_all: locals(M - 1),
+            pre_end: locals(M - 1),
+            suf_start: locals(M - 1),
+            best: locals(M - 1),
+            found: locals(M - 1),
+            fit: locals(M - 1),
+            need_at: locals(M - 1),
+            cross: locals(N - 1),
+            kid_best: locals(N - 1),
+            r_all: locals(N - 1),
+            r_pre: locals(N - 1),
+            r_suf: locals(N - 1),
+            r_best: locals(N - 1),
+            r_found: locals(N - 1),
+            r_fit: locals(N - 1),
+            r_need: locals(N - 1),
+        }
+    }
+}
+
+impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic
+    for RunTreePipe<N, M, K, S>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        // Stage 0: input registers.
+        dff_setup!(self, clock, in_bits, in_need);
+        self.in_bits.d.next = self.bits.val();
+        // `need` is stored inverted so that a cleared register means "need = all ones",
+        // which never fits: a cleared pipeline reads all-zero outputs.
+        self.in_need.d.next = !self.need.val();
+        if self.reset.val() {
+            self.in_bits.d.next = 0.into();
+            self.in_need.d.next = 0.into();
+        }
+        // Leaves, from the input registers.
+        for j in 0..N {
+            self.seg_all[j].next = self.in_bits.q.val().get_bit(j);
+            self.need_at[j].next = !self.in_need.q.val();
+            self.pre_end[j].next = self.leaf_lo[j].val();
+            self.suf_start[j].next = self.leaf_hi[j].val();
+            self.best[j].next = 0.into();
+            self.fit[j].next = self.leaf_lo[j].val();
+            if self.in_bits.q.val().get_bit(j) {
+                self.pre_end[j].next = self.leaf_hi[j].val();
+                self.suf_start[j].next = self.leaf_lo[j].val();
+                self.best[j].next = self.one.val();
+            }
+            self.found[j].next = self.need_at[j].val() <= self.best[j].val();
+        }
+        // Internal node nn + j: combine the children's views, register, expose the register.
+        for nn in N..(N + 1) {
+            for j in 0..(N - 1) {
+                self.r_all[j].clock.next = self.clock.val();
+                self.r_pre[j].clock.next = self.clock.val();
+                self.r_suf[j].clock.next = self.clock.val();
+                self.r_best[j].clock.next = self.clock.val();
+                self.r_found[j].clock.next = self.clock.val();
+                self.r_fit[j].clock.next = self.clock.val();
+                self.r_need[j].clock.next = self.clock.val();
+                self.r_need[j].d.next = !self.need_at[2 * j].val();
+                self.r_all[j].d.next = self.seg_all[2 * j].val() & self.seg_all[2 * j + 1].val();
+                self.r_pre[j].d.next = self.pre_end[2 * j].val();
+                if self.seg_all[2 * j].val() {
+                    self.r_pre[j].d.next = self.pre_end[2 * j + 1].val();
+                }
+                self.r_suf[j].d.next = self.suf_start[2 * j + 1].val();
+                if self.seg_all[2 * j + 1].val() {
+                    self.r_suf[j].d.next = self.suf_start[2 * j].val();
+                }
+                self.cross[j].next = self.pre_end[2 * j + 1].val() - self.suf_start[2 * j].val();
+                self.kid_best[j].next = self.best[2 * j].val();
+                if self.best[2 * j + 1].val() > self.best[2 * j].val() {
+                    self.kid_best[j].next = self.best[2 * j + 1].val();
+                }
+                self.r_best[j].d.next = self.kid_best[j].val();
+                if self.cross[j].val() > self.kid_best[j].val() {
+                    self.r_best[j].d.next = self.cross[j].val();
+                }
+                self.r_found[j].d.next = true;
+                self.r_fit[j].d.next = self.fit[2 * j + 1].val();
+                if self.found[2 * j].val() {
+                    self.r_fit[j].d.next = self.fit[2 * j].val();
+                } else if self.cross[j].val() >= self.need_at[2 * j].val() {
+                    self.r_fit[j].d.next = self.suf_start[2 * j].val();
+                } else {
+                    self.r_found[j].d.next = self.found[2 * j + 1].val();
+                }
+                if self.reset.val() {
+                    self.r_need[j].d.next = 0.into();
+                    self.r_all[j].d.next = false;
+                    self.r_pre[j].d.next = 0.into();
+                    self.r_suf[j].d.next = 0.into();
+                    self.r_best[j].d.next = 0.into();
+                    self.r_found[j].d.next = false;
+                    self.r_fit[j].d.next = 0.into();
+                }
+                self.seg_all[nn + j].next = self.r_all[j].q.val();
+                self.pre_end[nn + j].next = self.r_pre[j].q.val();
+                self.suf_start[nn + j].next = self.r_suf[j].q.val();
+                self.best[nn + j].next = self.r_best[j].q.val();
+                self.found[nn + j].next = self.r_found[j].q.val();
+                self.fit[nn + j].next = self.r_fit[j].q.val();
+                self.need_at[nn + j].next = !self.r_need[j].q.val();
+            }
+            self.max_run.next = self.best[2 * nn - 2].val();
+            self.fit_found.next = self.found[2 * nn - 2].val();
+            self.fit_start.next = self.fit[2 * nn - 2].val().get_bits::<S>(0);
+            if !self.found[2 * nn - 2].val() {
+                self.fit_start.next = 0.into();
+            }
+        }
+    }
+}
+
+// -------------------------------------------------------------------------------------------
+// Shift-AND triangle (exact, emb. 4)
+// -------------------------------------------------------------------------------------------
+
+/// The patent's exact finder (emb. 4, steps d1–d4), combinational.
+#[derive(LogicBlock)]
+pub struct ShiftAnd<const N: usize, const K: usize, const S: usize> {
+    /// Free map, N bits, 1 = free.
+    pub bits: Signal<In, Bits<N>>,
+    /// Blocks requested, K = clog2(N+1) bits.
+    pub need: Signal<In, Bits<K>>,
+    /// Longest free run.
+    pub max_run: Signal<Out, Bits<K>>,
+    /// A run of at least `need` free blocks exists.
+    pub fit_found: Signal<Out, Bit>,
+    /// Lowest start of such a run (0 if none).
+    pub fit_start: Signal<Out, Bits<S>>,
+    /// SA_i = S0 & S1 & … & S_i (d2–d3): bit s set ⇔ blocks s..=s+i free.
+    sa: Vec<Signal<Local, Bits<N>>>,
+    /// Shift amounts i. Derived.
+    shamt: Vec<Constant<Bits<8>>>,
+    /// Run length i + 1 read out for SAR_i. Derived.
+    len: Vec<Constant<Bits<K>>>,
+    /// Block index j. Derived.
+    idx: Vec<Constant<Bits<S>>>,
+    /// SA_{need−1}.
+    sel: Signal<Local, Bits<N>>,
+    /// Lowest set bit of `sel` (one-hot).
+    low: Signal<Local, Bits<N>>,
+}
+
+impl<const N: usize, const K: usize, const S: usize> Default for ShiftAnd<N, K, S> {
+    fn default() -> Self {
+        assert_widths(N, K, S);
+        ShiftAnd {
+            bits: Default::default(),
+            need: Default::default(),
+            max_run: Default::default(),
+            fit_found: Default::default(),
+            fit_start: Default::default(),
+            sa: locals(N),
+            shamt: const_vec(0..N as u64),
+            len: const_vec(1..N as u64 + 1),
+            idx: const_vec(0..N as u64),
+            sel: Default::default(),
+            low: Default::default(),
+        }
+    }
+}
+
+impl<const N: usize, const K: usize, const S: usize> Logic for ShiftAnd<N, K, S> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // d2–d3: shifted copies (vacated bits read "used") AND-accumulated.
+        self.sa[0].next = self.bits.val();
+        for i in 1..N {
+            self.sa[i].next = self.sa[i - 1].val() & (self.bits.val() >> self.shamt[i].val());
+        }
+        // d4 / d432–d433: thermometer read-out, the highest SAR_i = 1 gives i + 1.
+        self.max_run.next = 0.into();
+        for i in 0..N {
+            if self.sa[i].val().any() {
+                self.max_run.next = self.len[i].val();
+            }
+        }
+        // a43: first fit = lowest set bit of SA_{need−1}.
+        self.sel.next = 0.into();
+        for i in 0..N {
+            if self.need.val() == self.len[i].val() {
+                self.sel.next = self.sa[i].val();
+            }
+        }
+        self.low.next = self.sel.val() & (!self.sel.val() + 1);
+        self.fit_found.next = self.sel.val().any();
+        self.fit_start.next = 0.into();
+        for j in 0..N {
+            if self.low.val().get_bit(j) {
+                self.fit_start.next = self.idx[j].val();
+            }
+        }
+        if self.need.val() == 0 {
+            self.fit_found.next = true;
+            self.fit_start.next = 0.into();
+        }
+    }
+}
+
+// -------------------------------------------------------------------------------------------
+// Grouped (emb. 5)
+// -------------------------------------------------------------------------------------------
+
+/// Grouped finder (emb. 5): groups of G = N / Z blocks AND-reduced, [`ShiftAnd`] over the Z group
+/// bits, results scaled by G. `KZ`, `SZ` are the inner finder's widths (derived).
+#[derive(LogicBlock)]
+pub struct Grouped<
+    const N: usize,
+    const G: usize,
+    const Z: usize,
+    const K: usize,
+    const S: usize,
+    const KZ: usize,
+    const SZ: usize,
+> {
+    /// Free map, N bits, 1 = free.
+    pub bits: Signal<In, Bits<N>>,
+    /// Blocks requested (rounded up to whole groups inside).
+    pub need: Signal<In, Bits<K>>,
+    /// Longest run of whole free groups, times G.
+    pub max_run: Signal<Out, Bits<K>>,
+    /// Enough whole free groups for `need` blocks exist.
+    pub fit_found: Signal<Out, Bit>,
+    /// Start of the first such group run (a multiple of G; 0 if none).
+    pub fit_start: Signal<Out, Bits<S>>,
+    /// The exact finder over the group bits (e2–e33).
+    pub core: ShiftAnd<Z, KZ, SZ>,
+    gshift: Vec<Constant<Bits<8>>>,
+    glog: Constant<Bits<8>>,
+    gmask: Constant<Bits<K>>,
+    n_max: Constant<Bits<K>>,
+    /// Group bits 0..j packed (a chain of ORs that synthesis flattens).
+    gacc: Vec<Signal<Local, Bits<Z>>>,
+    /// 1 << j. Derived.
+    gone: Vec<Constant<Bits<Z>>>,
+    gbits: Signal<Local, Bits<Z>>,
+    need_groups: Signal<Local, Bits<K>>,
+}
+
+impl<
+        const N: usize,
+        const G: usize,
+        const Z: usize,
+        const K: usize,
+        const S: usize,
+        const KZ: usize,
+        const SZ: usize,
+    > Default for Grouped<N, G, Z, K, S, KZ, SZ>
+{
+    fn default() -> Self {
+        assert_widths(N, K, S);
+        assert!(
+            G.is_power_of_two(),
+            "Grouped: group size G = {G} must be a power of two"
+        );
+        assert_eq!(G * Z, N, "Grouped: G * Z must equal N");
+        assert_widths(Z, KZ, SZ);
+        Grouped {
+            bits: Default::default(),
+            need: Default::default(),
+            max_run: Default::default(),
+            fit_found: Default::default(),
+            fit_start: Default::default(),
+            core: Default::default(),
+            gshift: const_vec((0..Z as u64).map(|j| j * G as u64)),
+            glog: Constant::new((G.trailing_zeros() as u64).to_bits()),
+            gmask: Constant::new((G as u64 - 1).to_bits()),
+            n_max: Constant::new((N as u64).to_bits()),
+            gacc: locals(Z + 1),
+            gone: const_vec((0..Z).map(|j| 1u64 << j)),
+            gbits: Default::default(),
+            need_groups: Default::default(),
+        }
+    }
+}
+
+impl<
+        const N: usize,
+        const G: usize,
+        const Z: usize,
+        const K: usize,
+        const S: usize,
+        const KZ: usize,
+        const SZ: usize,
+    > Logic for Grouped<N, G, Z, K, S, KZ, SZ>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        // e2: AND-reduce each group of G blocks into one group bit.
+        self.gacc[0].next = 0.into();
+        for j in 0..Z {
+            self.gacc[j + 1].next = self.gacc[j].val();
+            if self
+                .bits
+                .val()
+                .get_bits::<G>(self.gshift[j].val().index())
+                .all()
+            {
+                self.gacc[j + 1].next = self.gacc[j].val() | self.gone[j].val();
+            }
+        }
+        for zz in Z..(Z + 1) {
+            self.gbits.next = self.gacc[zz].val();
+        }
+        // Round `need` up to whole groups.
+        self.need_groups.next = self.need.val() >> self.glog.val();
+        if (self.need.val() & self.gmask.val()).any() {
+            self.need_groups.next = (self.need.val() >> self.glog.val()) + 1;
+        }
+        self.core.bits.next = self.gbits.val();
+        self.core.need.next = self.need_groups.val().get_bits::<KZ>(0);
+        // e3331–e3332: x = j' · (N / Z).
+        self.max_run.next = bit_cast::<K, KZ>(self.core.max_run.val()) << self.glog.val();
+        self.fit_start.next = bit_cast::<S, SZ>(self.core.fit_start.val()) << self.glog.val();
+        self.fit_found.next = self.core.fit_found.val();
+        if self.need.val() > self.n_max.val() {
+            self.fit_found.next = false;
+            self.fit_start.next = 0.into();
+        }
+    }
+}
+
+// -------------------------------------------------------------------------------------------
+// Sampled (emb. 6)
+// -------------------------------------------------------------------------------------------
+
+/// The default sample set (same rule as `golden_model::run_finder::sample_lengths`): 1..8
+/// dense, then the step doubles whenever the length doubles (8, 10, …, 16, 20, …, 128), plus N.
+pub fn sample_lengths(n: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut l = 1;
+    while l <= n {
+        out.push(l);
+        let log = usize::BITS - 1 - l.leading_zeros();
+        l += if log >= 2 { 1 << (log - 2) } else { 1 };
+    }
+    if *out.last().unwrap() != n {
+        out.push(n);
+    }
+    out
+}
+
+/// Sampled finder (emb. 6) with T sampled run lengths (T = `sample_lengths(N).len()`: 8 for
+/// N = 8, 12 for 16, 16 for 32, 20 for 64, 24 for 128).
+#[derive(LogicBlock)]
+pub struct Sampled<const N: usize, const T: usize, const K: usize, const S: usize> {
+    /// Free map, N bits, 1 = free.
+    pub bits: Signal<In, Bits<N>>,
+    /// Blocks requested (rounded up to a sampled length inside).
+    pub need: Signal<In, Bits<K>>,
+    /// Largest sampled length ≤ the longest free run.
+    pub max_run: Signal<Out, Bits<K>>,
+    /// A free window of the rounded-up length exists.
+    pub fit_found: Signal<Out, Bit>,
+    /// Its lowest start (0 if none).
+    pub fit_start: Signal<Out, Bits<S>>,
+    /// W_t: bit s set ⇔ blocks s .. s + len_t free (f2–f3, sampled).
+    win: Vec<Signal<Local, Bits<N>>>,
+    /// len_t − len_{t−1}. Derived.
+    step: Vec<Constant<Bits<8>>>,
+    /// len_t and len_{t−1} (0 for t = 0). Derived.
+    slen: Vec<Constant<Bits<K>>>,
+    sprev: Vec<Constant<Bits<K>>>,
+    idx: Vec<Constant<Bits<S>>>,
+    sel: Signal<Local, Bits<N>>,
+    low: Signal<Local, Bits<N>>,
+}
+
+impl<const N: usize, const T: usize, const K: usize, const S: usize> Default
+    for Sampled<N, T, K, S>
+{
+    fn default() -> Self {
+        assert_widths(N, K, S);
+        let lens = sample_lengths(N);
+        assert_eq!(
+            T,
+            lens.len(),
+            "Sampled: T must be sample_lengths(N).len() = {}",
+            lens.len()
+        );
+        for t in 1..T {
+            assert!(
+                lens[t] - lens[t - 1] <= lens[t - 1],
+                "Sampled: step at {} exceeds the previous length",
+                lens[t]
+            );
+        }
+        Sampled {
+            bits: Default::default(),
+            need: Default::default(),
+            max_run: Default::default(),
+            fit_found: Default::default(),
+            fit_start: Default::default(),
+            win: locals(T),
+            step: const_vec((0..T).map(|t| {
+                if t == 0 {
+                    0
+                } else {
+                    (lens[t] - lens[t - 1]) as u64
+                }
+            })),
+            slen: const_vec(lens.iter().map(|&l| l as u64)),
+            sprev: const_vec((0..T).map(|t| if t == 0 { 0 } else { lens[t - 1] as u64 })),
+            idx: const_vec(0..N as u64),
+            sel: Default::default(),
+            low: Default::default(),
+        }
+    }
+}
+
+impl<const N: usize, const T: usize, const K: usize, const S: usize> Logic for Sampled<N, T, K, S> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // f3: W_t = W_{t−1} & (W_{t−1} >> d_t) extends the window from len_{t−1} to len_t.
+        self.win[0].next = self.bits.val();
+        for t in 1..T {
+            self.win[t].next =
+                self.win[t - 1].val() & (self.win[t - 1].val() >> self.step[t].val());
+        }
+        // f432–f433: the largest sampled length with a free window.
+        self.max_run.next = 0.into();
+        for t in 0..T {
+            if self.win[t].val().any() {
+                self.max_run.next = self.slen[t].val();
+            }
+        }
+        // First fit on the smallest sampled length ≥ need.
+        self.sel.next = 0.into();
+        for t in 0..T {
+            if (self.need.val() > self.sprev[t].val()) && (self.need.val() <= self.slen[t].val()) {
+                self.sel.next = self.win[t].val();
+            }
+        }
+        self.low.next = self.sel.val() & (!self.sel.val() + 1);
+        self.fit_found.next = self.sel.val().any();
+        self.fit_start.next = 0.into();
+        for j in 0..N {
+            if self.low.val().get_bit(j) {
+                self.fit_start.next = self.idx[j].val();
+            }
+        }
+        if self.need.val() == 0 {
+            self.fit_found.next = true;
+            self.fit_start.next = 0.into();
+        }
+    }
+}
+
+// -------------------------------------------------------------------------------------------
+// Registered forms (latency 2, II = 1)
+// -------------------------------------------------------------------------------------------
+
+macro_rules! registered {
+    ($(#[$doc:meta])* $name:ident, $core:ident < $($p:ident),* >, $n:ident, $k:ident, $s:ident) => {
+        $(#[$doc])*
+        ///
+        /// Input register → combinational core → output register: latency 2, II = 1. `reset`
+        /// clears both registers (outputs read 0 for two cycles).
+        #[derive(LogicBlock, Default)]
+        pub struct $name<$(const $p: usize),*> {
+            /// Clock.
+            pub clock: Signal<In, Clock>,
+            /// Synchronous reset, active high.
+            pub reset: Signal<In, Bit>,
+            /// Free map, 1 = free.
+            pub bits: Signal<In, Bits<$n>>,
+            /// Blocks requested.
+            pub need: Signal<In, Bits<$k>>,
+            /// `max_run` of the request presented two cycles ago.
+            pub max_run: Signal<Out, Bits<$k>>,
+            /// `fit_found` of the request presented two cycles ago.
+            pub fit_found: Signal<Out, Bit>,
+            /// `fit_start` of the request presented two cycles ago.
+            pub fit_start: Signal<Out, Bits<$s>>,
+            /// The combinational finder.
+            pub core: $core<$($p),*>,
+            in_bits: DFF<Bits<$n>>,
+            in_need: DFF<Bits<$k>>,
+            out_max: DFF<Bits<$k>>,
+            out_found: DFF<Bit>,
+            out_start: DFF<Bits<$s>>,
+        }
+
+        impl<$(const $p: usize),*> Logic for $name<$($p),*> {
+            #[hdl_gen]
+            fn update(&mut self) {
+                dff_setup!(self, clock, in_bits, in_need, out_max, out_found, out_start);
+                self.in_bits.d.next = self.bits.val();
+                // Stored inverted: a cleared register means "need = all ones" (never fits).
+                self.in_need.d.next = !self.need.val();
+                self.core.bits.next = self.in_bits.q.val();
+                self.core.need.next = !self.in_need.q.val();
+                self.out_max.d.next = self.core.max_run.val();
+                self.out_found.d.next = self.core.fit_found.val();
+                self.out_start.d.next = self.core.fit_start.val();
+                if self.reset.val() {
+                    self.in_bits.d.next = 0.into();
+                    self.in_need.d.next = 0.into();
+                    self.out_max.d.next = 0.into();
+                    self.out_found.d.next = false;
+                    self.out_start.d.next = 0.into();
+                }
+                self.max_run.next = self.out_max.q.val();
+                self.fit_found.next = self.out_found.q.val();
+                self.fit_start.next = self.out_start.q.val();
+            }
+        }
+    };
+}
+
+registered!(
+    /// [`RunTree`] between registers.
+    RunTreeReg, RunTree<N, M, K, S>, N, K, S
+);
+registered!(
+    /// [`ShiftAnd`] between registers (the patent's registered exact form).
+    ShiftAndReg, ShiftAnd<N, K, S>, N, K, S
+);
+registered!(
+    /// [`Grouped`] between registers.
+    GroupedReg, Grouped<N, G, Z, K, S, KZ, SZ>, N, K, S
+);
+registered!(
+    /// [`Sampled`] between registers.
+    SampledReg, Sampled<N, T, K, S>, N, K, S
+);
+
+// -------------------------------------------------------------------------------------------
+// Named configurations (the widths spelled out once)
+// -------------------------------------------------------------------------------------------
+
+/// Tree, N = 16.
+pub type Tree16 = RunTree<16, 32, 5, 4>;
+/// Tree, N = 32.
+pub type Tree32 = RunTree<32, 64, 6, 5>;
+/// Tree, N = 64.
+pub type Tree64 = RunTree<64, 128, 7, 6>;
+/// Tree, N = 128.
+pub type Tree128 = RunTree<128, 256, 8, 7>;
+/// Exact shift-AND, N = 16.
+pub type Exact16 = ShiftAnd<16, 5, 4>;
+/// Exact shift-AND, N = 32.
+pub type Exact32 = ShiftAnd<32, 6, 5>;
+/// Exact shift-AND, N = 64.
+pub type Exact64 = ShiftAnd<64, 7, 6>;
+/// Exact shift-AND, N = 128 (does not fit the HX8K).
+pub type Exact128 = ShiftAnd<128, 8, 7>;
+/// Grouped, g = 4, N = 16.
+pub type Grouped16 = Grouped<16, 4, 4, 5, 4, 3, 2>;
+/// Grouped, g = 4, N = 32.
+pub type Grouped32 = Grouped<32, 4, 8, 6, 5, 4, 3>;
+/// Grouped, g = 4, N = 64.
+pub type Grouped64 = Grouped<64, 4, 16, 7, 6, 5, 4>;
+/// Grouped, g = 4, N = 128 (the patent's example, [0151]).
+pub type Grouped128 = Grouped<128, 4, 32, 8, 7, 6, 5>;
+/// Sampled, default lengths, N = 16.
+pub type Sampled16 = Sampled<16, 12, 5, 4>;
+/// Sampled, default lengths, N = 32.
+pub type Sampled32 = Sampled<32, 16, 6, 5>;
+/// Sampled, default lengths, N = 64.
+pub type Sampled64 = Sampled<64, 20, 7, 6>;
+/// Sampled, default lengths, N = 128.
+pub type Sampled128 = Sampled<128, 24, 8, 7>;

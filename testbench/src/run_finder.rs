@@ -104,7 +104,11 @@ impl TracePorts for FinderPorts {
         ]
     }
     fn encode(&self, i: &FinderIn) -> Vec<u128> {
-        let mask = if self.n == 128 { u128::MAX } else { (1u128 << self.n) - 1 };
+        let mask = if self.n == 128 {
+            u128::MAX
+        } else {
+            (1u128 << self.n) - 1
+        };
         let mut v = Vec::new();
         if self.clocked {
             v.push(i.reset as u128);
@@ -114,7 +118,11 @@ impl TracePorts for FinderPorts {
         v
     }
     fn decode(&self, v: &[u128]) -> FinderOut {
-        FinderOut { max_run: v[0] as usize, fit_found: v[1] != 0, fit_start: v[2] as usize }
+        FinderOut {
+            max_run: v[0] as usize,
+            fit_found: v[1] != 0,
+            fit_start: v[2] as usize,
+        }
     }
     fn has_clock(&self) -> bool {
         self.clocked
@@ -124,7 +132,11 @@ impl TracePorts for FinderPorts {
 /// Skewed free maps for an `n`-block map: uniform, long runs (OR of several words), sparse
 /// (AND of two words), all free, all used, single holes, one free run at a random place.
 pub fn free_map(n: usize) -> impl Strategy<Value = u128> {
-    let mask = if n == 128 { u128::MAX } else { (1u128 << n) - 1 };
+    let mask = if n == 128 {
+        u128::MAX
+    } else {
+        (1u128 << n) - 1
+    };
     let nn = n as u32;
     prop_oneof![
         3 => any::<u128>(),
@@ -146,8 +158,15 @@ pub fn free_map(n: usize) -> impl Strategy<Value = u128> {
 /// or anything the port can carry), reset low.
 pub fn finder_input(n: usize) -> impl Strategy<Value = FinderIn> {
     let kmax = (1usize << count_bits(n)) - 1;
-    (free_map(n), prop_oneof![3 => 0..=n.min(8), 3 => 0..=n, 1 => 0..=kmax])
-        .prop_map(|(bits, need)| FinderIn { reset: false, bits, need })
+    (
+        free_map(n),
+        prop_oneof![3 => 0..=n.min(8), 3 => 0..=n, 1 => 0..=kmax],
+    )
+        .prop_map(|(bits, need)| FinderIn {
+            reset: false,
+            bits,
+            need,
+        })
 }
 
 /// A trace of up to `len` cycles with an occasional reset (for registered and pipelined forms).
@@ -161,3 +180,12 @@ pub fn finder_trace(n: usize, len: usize) -> impl Strategy<Value = Vec<FinderIn>
             .collect()
     })
 }
+
+finder_dut!(comb ShiftAnd<N, K, S>, N, K);
+finder_dut!(comb Grouped<N, G, Z, K, S, KZ, SZ>, N, K);
+finder_dut!(comb Sampled<N, T, K, S>, N, K);
+finder_dut!(clocked RunTreePipe<N, M, K, S>, N, K);
+finder_dut!(clocked RunTreeReg<N, M, K, S>, N, K);
+finder_dut!(clocked ShiftAndReg<N, K, S>, N, K);
+finder_dut!(clocked GroupedReg<N, G, Z, K, S, KZ, SZ>, N, K);
+finder_dut!(clocked SampledReg<N, T, K, S>, N, K);
