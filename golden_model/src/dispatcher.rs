@@ -1084,13 +1084,6 @@ impl Dispatcher {
                 }
             }
         }
-        // Configuration write.
-        let cfg_err = if i.cfg_we {
-            self.write_reg(i.cfg_addr, i.cfg_data).err()
-        } else {
-            None
-        };
-
         // Free-running state: time window, LFSR, power history (old register values this cycle).
         self.win_cnt += 1;
         if self.win_cnt >= self.regs.win_len[self.win].max(1) {
@@ -1114,6 +1107,12 @@ impl Dispatcher {
                 self.pw_cur[m] = 0;
             }
         }
+        // Configuration write (after the free-running updates: they used the old values).
+        let cfg_err = if i.cfg_we {
+            self.write_reg(i.cfg_addr, i.cfg_data).err()
+        } else {
+            None
+        };
         (accepted, dispatch, push_err.or(done_err).or(cfg_err))
     }
 

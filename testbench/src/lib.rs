@@ -9,6 +9,7 @@
 //! - [`eda`]: tool discovery with loud skips (`REQUIRE_EDA=1` turns a missing tool into a failure).
 //! - one module per unit with its adapter, strategies and invariants.
 
+pub mod dispatcher;
 pub mod eda;
 pub mod lock_unit;
 pub mod lockstep;

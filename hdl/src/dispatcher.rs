@@ -1,0 +1,1139 @@
+//! Workgroup dispatcher (SPEC Unit 3, seed 003 embodiments 1–3 and 8–10), board configuration.
+//!
+//! The behaviour, cycle by cycle, is specified by `golden_model::dispatcher` (its module doc is
+//! normative: the nine steps, the register map, the error codes, every decision SPEC left open);
+//! this block implements it for `DispatcherConfig::board()` and is checked against it every cycle.
+//!
+//! ## Ports (the exported module `top` has exactly these)
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clock`, `reset` | in | 1 | one clock; synchronous active-high reset |
+//! | `push_valid`, `push_ready` | in / out | 1 | WG stream into the FIFO of `push_channel`; `push_ready` = that FIFO is not full (combinational in `push_channel` and state) |
+//! | `push_channel` | in | 1 | task channel 0..2 |
+//! | `push_id` | in | 8 | WG id (payload, echoed in the dispatch record) |
+//! | `push_prio` | in | 2 | priority, 0 highest |
+//! | `push_waves` | in | 4 | waves 1..=8 |
+//! | `push_vgpr`, `push_sgpr` | in | 5, 4 | VGPR (0..=16) / SGPR (0..=8) blocks per wave |
+//! | `push_lds` | in | 5 | LDS blocks of the WG (0..=16) |
+//! | `push_indep` | in | 1 | waves are independent (may be split, emb. 3) |
+//! | `disp_valid` | out | 1 | strobe: one dispatch record |
+//! | `disp_id`, `disp_module`, `disp_slot`, `disp_sub` | out | 8, 1, 3, 1 | WG id, module, in-flight slot, 1 = one-wave sub-WG of a split WG |
+//! | `disp_waves` | out | 6 | waves on unit t at bits 3t+2..3t |
+//! | `disp_vgpr_base` | out | 8 | VGPR base of unit t at bits 4t+3..4t (0 when the unit's need is 0) |
+//! | `disp_sgpr_base` | out | 6 | SGPR base of unit t at bits 3t+2..3t (0 when the need is 0) |
+//! | `disp_lds_base` | out | 4 | LDS base (0 when the WG needs no LDS) |
+//! | `done_valid`, `done_slot` | in | 1, 3 | completion: free what slot `done_slot` took |
+//! | `cfg_we`, `cfg_addr`, `cfg_data` | in | 1, 4, 16 | register write (map below) |
+//! | `retire_class` | in | 8 | module m retired an instruction of class c at bit 4m+c (emb. 10) |
+//! | `error`, `error_code` | out | 1, 3 | strobe + code of a refused request (codes below) |
+//!
+//! A unit's VGPR region is `waves × push_vgpr` blocks from its base (SGPR likewise); the LDS region
+//! is `push_lds` blocks from `disp_lds_base`. Every output except `push_ready` is a register
+//! written by the same clock edge.
+//!
+//! ## Register map (`cfg_addr`; a write takes effect at the edge)
+//! | addr | name | reset | meaning |
+//! |---|---|---|---|
+//! | 0 | `POLICY` | 0 | module choice: 0 first, 1 max_weighted_free (emb. 9), 2 min_power_history (emb. 10); other values → `BAD_CFG` |
+//! | 1 | `SPLIT_THRESHOLD` | 256 | failed cycles before independent heads are split (emb. 3); 0 = never |
+//! | 2..=5 | `WIN_LEN[0..4]` | 512, 256, 128, 128 | time-window lengths in cycles (emb. 2; 0 acts as 1) |
+//! | 6 | `FREE_WEIGHTS` | 0x1111 | 4-bit a_h: [3:0] VGPR, [7:4] SGPR, [11:8] wave slots, [15:12] LDS |
+//! | 7 | `POWER_WEIGHTS` | 0x1111 | 4-bit b_c of instruction class c at [4c+3:4c] |
+//! | 8 | `POWER_WINDOW` | 1024 | nx: cycles per power-history window (tumbling; 0 acts as 1) |
+//! | 9..=15 | — | — | `BAD_CFG`, nothing written |
+//!
+//! ## Error codes (`error_code`, with the `error` strobe, the cycle after the request)
+//! 1 `NEVER_FITS` (the pushed WG cannot fit an empty module; it is consumed and dropped),
+//! 2 `ZERO_WAVES`, 3 `BAD_ID` (cannot occur on the board: every channel, priority and slot code is
+//! valid), 4 `IDLE_SLOT` (completion of a slot that is not in flight, e.g. a double completion),
+//! 5 `BAD_CFG`. The refused request changes nothing. Push beats completion beats config.
+//!
+//! ## Latency and throughput
+//! One decision per cycle from registered state only, so **one dispatch per cycle** while heads
+//! fit. A WG pushed in cycle t into an empty FIFO is a head in cycle t+1 and its record strobes in
+//! cycle t+2 (head → record: 1 cycle; SPEC goal ≤ 3). A completion in cycle t frees its blocks for
+//! the decision of cycle t+1. The price: the whole match → pick → first-fit → update path is one
+//! combinational cycle (not pipelined), see the Fmax in the unit table.
+//!
+//! ## Worked example
+//! Reset, then `push(ch 0, id 7, prio 0, waves 3, vgpr 2, sgpr 1, lds 3)` in cycle 0. Cycle 1: the
+//! head fits module 0 (first); the split table gives 2 + 1 waves rotated by module 0's pointer (0):
+//! unit 0 takes 2 waves (VGPR 4 blocks at 0, SGPR 2 at 0), unit 1 one wave (VGPR 2 at 0, SGPR 1 at
+//! 0), LDS 3 blocks at 0, slot 0. Cycle 2: `disp_valid = 1, disp_id = 7, disp_module = 0,
+//! disp_slot = 0, disp_waves = 6'b001_010, disp_vgpr_base = 0, disp_sgpr_base = 0,
+//! disp_lds_base = 0`; module 0's pointer moved to 1, so a second 3-wave WG would get 1 + 2.
+//!
+//! ## Structure
+//! - Channel FIFOs are shift queues (head always in entry 0, no read mux); a head in split mode
+//!   (`split_left` ≠ 0) presents one wave at priority 3.
+//! - Resource maps are stored as *used* bitmaps (1 = used, so the all-zero power-up state is the
+//!   idle state of SPEC §0), and registers whose reset value is not 0 are stored XOR their reset
+//!   value, for the same reason. Ports and the golden model see free maps and true values.
+//! - Per map, a forward scan computes the length of the free run ending at each block; its
+//!   maximum is the map's max run (Unit 2's question, asked once per map for all heads), and the
+//!   first end position whose run reaches the need gives the first-fit base (end + 1 − need).
+//! - Matching is done for every (head, module, unit) in parallel; the winner's allocation masks
+//!   are computed for both modules and the chosen one is applied.
+
+use rust_hdl::prelude::*;
+
+/// Board-config dispatcher (2 channels × FIFO 4, 2 modules × 2 units, 16 VGPR / 8 SGPR blocks and
+/// 4 wave slots per unit, 16 LDS blocks per module, 4 priorities, 8 in-flight slots).
+#[derive(LogicBlock, Default)]
+pub struct Dispatcher {
+    /// The one clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous active-high reset.
+    pub reset: Signal<In, Bit>,
+    /// A WG is offered to `push_channel`.
+    pub push_valid: Signal<In, Bit>,
+    /// Combinational: the FIFO of `push_channel` is not full.
+    pub push_ready: Signal<Out, Bit>,
+    /// Channel of the offered WG.
+    pub push_channel: Signal<In, Bit>,
+    /// WG id (payload).
+    pub push_id: Signal<In, Bits<8>>,
+    /// WG priority (0 highest).
+    pub push_prio: Signal<In, Bits<2>>,
+    /// Waves of the WG (1..=8).
+    pub push_waves: Signal<In, Bits<4>>,
+    /// VGPR blocks per wave (0..=16).
+    pub push_vgpr: Signal<In, Bits<5>>,
+    /// SGPR blocks per wave (0..=8).
+    pub push_sgpr: Signal<In, Bits<4>>,
+    /// LDS blocks of the WG (0..=16).
+    pub push_lds: Signal<In, Bits<5>>,
+    /// The WG's waves are independent.
+    pub push_indep: Signal<In, Bit>,
+    /// Strobe: dispatch record.
+    pub disp_valid: Signal<Out, Bit>,
+    /// Record: WG id.
+    pub disp_id: Signal<Out, Bits<8>>,
+    /// Record: module.
+    pub disp_module: Signal<Out, Bit>,
+    /// Record: in-flight slot (name it in the completion).
+    pub disp_slot: Signal<Out, Bits<3>>,
+    /// Record: one-wave sub-WG of a split WG.
+    pub disp_sub: Signal<Out, Bit>,
+    /// Record: waves of unit t at bits 3t+2..3t.
+    pub disp_waves: Signal<Out, Bits<6>>,
+    /// Record: VGPR base of unit t at bits 4t+3..4t.
+    pub disp_vgpr_base: Signal<Out, Bits<8>>,
+    /// Record: SGPR base of unit t at bits 3t+2..3t.
+    pub disp_sgpr_base: Signal<Out, Bits<6>>,
+    /// Record: LDS base.
+    pub disp_lds_base: Signal<Out, Bits<4>>,
+    /// A completion.
+    pub done_valid: Signal<In, Bit>,
+    /// The completed slot.
+    pub done_slot: Signal<In, Bits<3>>,
+    /// Register write strobe.
+    pub cfg_we: Signal<In, Bit>,
+    /// Register address.
+    pub cfg_addr: Signal<In, Bits<4>>,
+    /// Register data.
+    pub cfg_data: Signal<In, Bits<16>>,
+    /// Retire strobes: module m, instruction class c at bit 4m+c.
+    pub retire_class: Signal<In, Bits<8>>,
+    /// Strobe: a request of the previous cycle was refused.
+    pub error: Signal<Out, Bit>,
+    /// Why (0 when `error` is low).
+    pub error_code: Signal<Out, Bits<3>>,
+
+    // ---- state: channel FIFOs (entry c*4+e, head e = 0) ----
+    f_id: [DFF<Bits<8>>; 8],
+    f_prio: [DFF<Bits<2>>; 8],
+    f_waves: [DFF<Bits<4>>; 8],
+    f_vgpr: [DFF<Bits<5>>; 8],
+    f_sgpr: [DFF<Bits<4>>; 8],
+    f_lds: [DFF<Bits<5>>; 8],
+    f_indep: [DFF<Bit>; 8],
+    /// Occupancy per channel.
+    f_cnt: [DFF<Bits<3>>; 2],
+    /// Sub-WGs left of a head in split mode (0 = not split).
+    split_left: [DFF<Bits<4>>; 2],
+    // ---- state: resources (index m*2+u), stored as used maps ----
+    v_used: [DFF<Bits<16>>; 4],
+    s_used: [DFF<Bits<8>>; 4],
+    l_used: [DFF<Bits<16>>; 2],
+    /// Busy wave slots per unit.
+    w_used: [DFF<Bits<3>>; 4],
+    /// Split-table rotation pointer per module (emb. 8).
+    ptr: [DFF<Bit>; 2],
+    // ---- state: in-flight table ----
+    t_busy: DFF<Bits<8>>,
+    t_module: [DFF<Bit>; 8],
+    /// Waves per (slot, unit): index s*2+u.
+    t_waves: [DFF<Bits<3>>; 16],
+    t_vmask: [DFF<Bits<16>>; 16],
+    t_smask: [DFF<Bits<8>>; 16],
+    t_lmask: [DFF<Bits<16>>; 8],
+    // ---- state: registers (non-zero resets stored XOR reset) ----
+    policy: DFF<Bits<2>>,
+    thresh_x: DFF<Bits<16>>,
+    win_len_x: [DFF<Bits<16>>; 4],
+    fweights_x: DFF<Bits<16>>,
+    pweights_x: DFF<Bits<16>>,
+    nx_x: DFF<Bits<16>>,
+    // ---- state: free-running ----
+    win: DFF<Bits<2>>,
+    win_cnt: DFF<Bits<16>>,
+    lfsr_x: DFF<Bits<16>>,
+    marks0: DFF<Bits<4>>,
+    marks1: DFF<Bits<4>>,
+    fail_cnt: DFF<Bits<16>>,
+    pw_cnt: DFF<Bits<16>>,
+    pw_cur: [DFF<Bits<16>>; 2],
+    pw_prev: [DFF<Bits<16>>; 2],
+    // ---- output registers ----
+    o_valid: DFF<Bit>,
+    o_id: DFF<Bits<8>>,
+    o_module: DFF<Bit>,
+    o_slot: DFF<Bits<3>>,
+    o_sub: DFF<Bit>,
+    o_waves: DFF<Bits<6>>,
+    o_vbase: DFF<Bits<8>>,
+    o_sbase: DFF<Bits<6>>,
+    o_lbase: DFF<Bits<4>>,
+    o_err: DFF<Bit>,
+    o_code: DFF<Bits<3>>,
+
+    // ---- combinational working signals ----
+    thresh: Signal<Local, Bits<16>>,
+    win_len: [Signal<Local, Bits<16>>; 4],
+    fweights: Signal<Local, Bits<16>>,
+    pweights: Signal<Local, Bits<16>>,
+    nx: Signal<Local, Bits<16>>,
+    lfsr: Signal<Local, Bits<16>>,
+    /// Free-run length ending at block i of map k: VGPR index k*16+i, SGPR k*8+i, LDS k*16+i.
+    v_end: Vec<Signal<Local, Bits<8>>>,
+    s_end: [Signal<Local, Bits<8>>; 32],
+    l_end: [Signal<Local, Bits<8>>; 32],
+    v_max: [Signal<Local, Bits<8>>; 4],
+    s_max: [Signal<Local, Bits<8>>; 4],
+    l_max: [Signal<Local, Bits<8>>; 2],
+    acc: Signal<Local, Bits<8>>,
+    // heads
+    h_valid: [Signal<Local, Bit>; 2],
+    h_sub: [Signal<Local, Bit>; 2],
+    h_prio: [Signal<Local, Bits<2>>; 2],
+    h_waves: [Signal<Local, Bits<4>>; 2],
+    h_rank: [Signal<Local, Bits<2>>; 2],
+    h_fits: [Signal<Local, Bit>; 2],
+    /// Per channel: need × 1..4 of VGPR / SGPR per wave (index c*4 + k-1).
+    vx: [Signal<Local, Bits<8>>; 8],
+    sx: [Signal<Local, Bits<8>>; 8],
+    /// Per (channel, module, unit) = c*4+m*2+u: waves, VGPR and SGPR need, unit fits.
+    q: [Signal<Local, Bits<3>>; 8],
+    nv: [Signal<Local, Bits<8>>; 8],
+    ns: [Signal<Local, Bits<8>>; 8],
+    ufit: [Signal<Local, Bit>; 8],
+    /// Per (channel, module) = c*2+m: the head fits the module.
+    fit: [Signal<Local, Bit>; 4],
+    // pick
+    any_fit: Signal<Local, Bit>,
+    sel_c: Signal<Local, Bits<1>>,
+    tie: Signal<Local, Bit>,
+    tie_p: Signal<Local, Bits<2>>,
+    mk0: Signal<Local, Bit>,
+    mk1: Signal<Local, Bit>,
+    f0: Signal<Local, Bit>,
+    f1: Signal<Local, Bit>,
+    // module scores
+    pc: Signal<Local, Bits<12>>,
+    fr: [Signal<Local, Bits<12>>; 8],
+    wsc: [Signal<Local, Bits<12>>; 2],
+    hist: [Signal<Local, Bits<17>>; 2],
+    prefer1: Signal<Local, Bit>,
+    sel_m: Signal<Local, Bits<1>>,
+    // allocation
+    slot_free_any: Signal<Local, Bit>,
+    slot_sel: Signal<Local, Bits<3>>,
+    found: Signal<Local, Bit>,
+    go: Signal<Local, Bit>,
+    /// Selected channel's need and waves per (module, unit).
+    kv: [Signal<Local, Bits<8>>; 4],
+    ks: [Signal<Local, Bits<8>>; 4],
+    kq: [Signal<Local, Bits<3>>; 4],
+    kl: Signal<Local, Bits<8>>,
+    v_top: [Signal<Local, Bits<8>>; 4],
+    v_base: [Signal<Local, Bits<8>>; 4],
+    s_top: [Signal<Local, Bits<8>>; 4],
+    s_base: [Signal<Local, Bits<8>>; 4],
+    l_top: [Signal<Local, Bits<8>>; 2],
+    l_base: [Signal<Local, Bits<8>>; 2],
+    v_mask: [Signal<Local, Bits<16>>; 4],
+    s_mask: [Signal<Local, Bits<8>>; 4],
+    l_mask: [Signal<Local, Bits<16>>; 2],
+    // next-state working copies
+    n_vu: [Signal<Local, Bits<16>>; 4],
+    n_su: [Signal<Local, Bits<8>>; 4],
+    n_lu: [Signal<Local, Bits<16>>; 2],
+    n_wu: [Signal<Local, Bits<3>>; 4],
+    n_busy: Signal<Local, Bits<8>>,
+    pop: [Signal<Local, Bit>; 2],
+    push_ok: [Signal<Local, Bit>; 2],
+    pos: Signal<Local, Bits<3>>,
+    // push checks
+    qmax: Signal<Local, Bits<4>>,
+    pv: Signal<Local, Bits<8>>,
+    ps: Signal<Local, Bits<8>>,
+    never: Signal<Local, Bit>,
+    ready: Signal<Local, Bit>,
+    push_err: Signal<Local, Bits<3>>,
+    done_ok: Signal<Local, Bit>,
+    done_err: Signal<Local, Bits<3>>,
+    cfg_err: Signal<Local, Bits<3>>,
+    // counters
+    any_head: Signal<Local, Bit>,
+    g1: Signal<Local, Bits<16>>,
+    split_go: Signal<Local, Bit>,
+    wc1: Signal<Local, Bits<16>>,
+    cur_len: Signal<Local, Bits<16>>,
+    padd: Signal<Local, Bits<17>>,
+    pcnt1: Signal<Local, Bits<16>>,
+    n_cur: [Signal<Local, Bits<16>>; 2],
+    // scratch signals (bit_cast arguments cannot name loop variables)
+    tb3a: Signal<Local, Bits<3>>,
+    tb3b: Signal<Local, Bits<3>>,
+    tb4a: Signal<Local, Bits<4>>,
+    tb4b: Signal<Local, Bits<4>>,
+    tb5: Signal<Local, Bits<5>>,
+    tb16a: Signal<Local, Bits<16>>,
+    tb16b: Signal<Local, Bits<16>>,
+}
+
+impl Dispatcher {
+    /// A board-config dispatcher in its reset state (use this, not `Default`, which leaves the
+    /// run-length scratch vector empty).
+    pub fn new() -> Self {
+        let mut d = Self::default();
+        d.v_end = (0..64).map(|_| Default::default()).collect();
+        d
+    }
+}
+
+impl Logic for Dispatcher {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // ---- registers hold by default ----
+        dff_setup!(
+            self, clock, t_busy, policy, thresh_x, fweights_x, pweights_x, nx_x, win, win_cnt,
+            lfsr_x, marks0, marks1, fail_cnt, pw_cnt, o_valid, o_id, o_module, o_slot, o_sub,
+            o_waves, o_vbase, o_sbase, o_lbase, o_err, o_code
+        );
+        for i in 0..8 {
+            self.f_id[i].clock.next = self.clock.val();
+            self.f_id[i].d.next = self.f_id[i].q.val();
+            self.f_prio[i].clock.next = self.clock.val();
+            self.f_prio[i].d.next = self.f_prio[i].q.val();
+            self.f_waves[i].clock.next = self.clock.val();
+            self.f_waves[i].d.next = self.f_waves[i].q.val();
+            self.f_vgpr[i].clock.next = self.clock.val();
+            self.f_vgpr[i].d.next = self.f_vgpr[i].q.val();
+            self.f_sgpr[i].clock.next = self.clock.val();
+            self.f_sgpr[i].d.next = self.f_sgpr[i].q.val();
+            self.f_lds[i].clock.next = self.clock.val();
+            self.f_lds[i].d.next = self.f_lds[i].q.val();
+            self.f_indep[i].clock.next = self.clock.val();
+            self.f_indep[i].d.next = self.f_indep[i].q.val();
+            self.t_module[i].clock.next = self.clock.val();
+            self.t_module[i].d.next = self.t_module[i].q.val();
+            self.t_lmask[i].clock.next = self.clock.val();
+            self.t_lmask[i].d.next = self.t_lmask[i].q.val();
+        }
+        for i in 0..16 {
+            self.t_waves[i].clock.next = self.clock.val();
+            self.t_waves[i].d.next = self.t_waves[i].q.val();
+            self.t_vmask[i].clock.next = self.clock.val();
+            self.t_vmask[i].d.next = self.t_vmask[i].q.val();
+            self.t_smask[i].clock.next = self.clock.val();
+            self.t_smask[i].d.next = self.t_smask[i].q.val();
+        }
+        for i in 0..4 {
+            self.v_used[i].clock.next = self.clock.val();
+            self.v_used[i].d.next = self.v_used[i].q.val();
+            self.s_used[i].clock.next = self.clock.val();
+            self.s_used[i].d.next = self.s_used[i].q.val();
+            self.w_used[i].clock.next = self.clock.val();
+            self.w_used[i].d.next = self.w_used[i].q.val();
+            self.win_len_x[i].clock.next = self.clock.val();
+            self.win_len_x[i].d.next = self.win_len_x[i].q.val();
+        }
+        for i in 0..2 {
+            self.f_cnt[i].clock.next = self.clock.val();
+            self.f_cnt[i].d.next = self.f_cnt[i].q.val();
+            self.split_left[i].clock.next = self.clock.val();
+            self.split_left[i].d.next = self.split_left[i].q.val();
+            self.l_used[i].clock.next = self.clock.val();
+            self.l_used[i].d.next = self.l_used[i].q.val();
+            self.ptr[i].clock.next = self.clock.val();
+            self.ptr[i].d.next = self.ptr[i].q.val();
+            self.pw_cur[i].clock.next = self.clock.val();
+            self.pw_cur[i].d.next = self.pw_cur[i].q.val();
+            self.pw_prev[i].clock.next = self.clock.val();
+            self.pw_prev[i].d.next = self.pw_prev[i].q.val();
+        }
+
+        // ---- outputs: registered record and error ----
+        self.disp_valid.next = self.o_valid.q.val();
+        self.disp_id.next = self.o_id.q.val();
+        self.disp_module.next = self.o_module.q.val();
+        self.disp_slot.next = self.o_slot.q.val();
+        self.disp_sub.next = self.o_sub.q.val();
+        self.disp_waves.next = self.o_waves.q.val();
+        self.disp_vgpr_base.next = self.o_vbase.q.val();
+        self.disp_sgpr_base.next = self.o_sbase.q.val();
+        self.disp_lds_base.next = self.o_lbase.q.val();
+        self.error.next = self.o_err.q.val();
+        self.error_code.next = self.o_code.q.val();
+
+        // ---- scratch signals: defaults (no latches) ----
+        self.tb3a.next = 0.into();
+        self.tb3b.next = 0.into();
+        self.tb4a.next = 0.into();
+        self.tb4b.next = 0.into();
+        self.tb5.next = 0.into();
+        self.tb16a.next = 0.into();
+        self.tb16b.next = 0.into();
+
+        // ---- true register values ----
+        self.thresh.next = self.thresh_x.q.val() ^ 256;
+        self.win_len[0].next = self.win_len_x[0].q.val() ^ 512;
+        self.win_len[1].next = self.win_len_x[1].q.val() ^ 256;
+        self.win_len[2].next = self.win_len_x[2].q.val() ^ 128;
+        self.win_len[3].next = self.win_len_x[3].q.val() ^ 128;
+        self.fweights.next = self.fweights_x.q.val() ^ 0x1111;
+        self.pweights.next = self.pweights_x.q.val() ^ 0x1111;
+        self.nx.next = self.nx_x.q.val() ^ 1024;
+        self.lfsr.next = self.lfsr_x.q.val() ^ 0xACE1;
+
+        // ---- per map: free-run length ending at each block, and the max run ----
+        for k in 0..4 {
+            self.acc.next = 0.into();
+            self.v_max[k].next = 0.into();
+            for i in 0..16 {
+                if self.v_used[k].q.val().get_bit(i) {
+                    self.acc.next = 0.into();
+                } else {
+                    self.acc.next = self.acc.val() + 1;
+                }
+                self.v_end[k * 16 + i].next = self.acc.val();
+                if self.acc.val() > self.v_max[k].val() {
+                    self.v_max[k].next = self.acc.val();
+                }
+            }
+            self.acc.next = 0.into();
+            self.s_max[k].next = 0.into();
+            for i in 0..8 {
+                if self.s_used[k].q.val().get_bit(i) {
+                    self.acc.next = 0.into();
+                } else {
+                    self.acc.next = self.acc.val() + 1;
+                }
+                self.s_end[k * 8 + i].next = self.acc.val();
+                if self.acc.val() > self.s_max[k].val() {
+                    self.s_max[k].next = self.acc.val();
+                }
+            }
+        }
+        for k in 0..2 {
+            self.acc.next = 0.into();
+            self.l_max[k].next = 0.into();
+            for i in 0..16 {
+                if self.l_used[k].q.val().get_bit(i) {
+                    self.acc.next = 0.into();
+                } else {
+                    self.acc.next = self.acc.val() + 1;
+                }
+                self.l_end[k * 16 + i].next = self.acc.val();
+                if self.acc.val() > self.l_max[k].val() {
+                    self.l_max[k].next = self.acc.val();
+                }
+            }
+        }
+
+        // ---- S1 heads (a split head presents one wave at the lowest priority) ----
+        for c in 0..2 {
+            self.h_valid[c].next = self.f_cnt[c].q.val().any();
+            self.h_sub[c].next = self.split_left[c].q.val().any();
+            self.h_prio[c].next = self.f_prio[c * 4].q.val();
+            self.h_waves[c].next = self.f_waves[c * 4].q.val();
+            if self.h_sub[c].val() {
+                self.h_prio[c].next = 3.into();
+                self.h_waves[c].next = 1.into();
+            }
+            // need × 1..4 per wave
+            // (bit_cast arguments cannot name loop variables: go through scratch signals)
+            self.tb5.next = self.f_vgpr[c * 4].q.val();
+            self.vx[c * 4].next = bit_cast::<8, 5>(self.tb5.val());
+            self.vx[c * 4 + 1].next = self.vx[c * 4].val() + self.vx[c * 4].val();
+            self.vx[c * 4 + 2].next = self.vx[c * 4 + 1].val() + self.vx[c * 4].val();
+            self.vx[c * 4 + 3].next = self.vx[c * 4 + 1].val() + self.vx[c * 4 + 1].val();
+            self.tb4a.next = self.f_sgpr[c * 4].q.val();
+            self.sx[c * 4].next = bit_cast::<8, 4>(self.tb4a.val());
+            self.sx[c * 4 + 1].next = self.sx[c * 4].val() + self.sx[c * 4].val();
+            self.sx[c * 4 + 2].next = self.sx[c * 4 + 1].val() + self.sx[c * 4].val();
+            self.sx[c * 4 + 3].next = self.sx[c * 4 + 1].val() + self.sx[c * 4 + 1].val();
+            // emb. 2: effective rank in the current window
+            self.h_rank[c].next = self.h_prio[c].val();
+            if self.h_prio[c].val() < self.win.q.val() {
+                self.h_rank[c].next = self.h_prio[c].val() + 1;
+            }
+            if self.h_prio[c].val() == self.win.q.val() {
+                self.h_rank[c].next = 0.into();
+            }
+        }
+
+        // ---- S2/S3 split table rotated by the pointer, match all heads × modules × units ----
+        for c in 0..2 {
+            for m in 0..2 {
+                // unit u gets n div 2, plus the odd wave if u == ptr[m]
+                self.tb4a.next = self.h_waves[c].val() >> 1;
+                self.q[c * 4 + m * 2].next = bit_cast::<3, 4>(self.tb4a.val());
+                self.q[c * 4 + m * 2 + 1].next = bit_cast::<3, 4>(self.tb4a.val());
+                if self.h_waves[c].val().get_bit(0) {
+                    if self.ptr[m].q.val() {
+                        self.q[c * 4 + m * 2 + 1].next = self.q[c * 4 + m * 2 + 1].val() + 1;
+                    } else {
+                        self.q[c * 4 + m * 2].next = self.q[c * 4 + m * 2].val() + 1;
+                    }
+                }
+                for u in 0..2 {
+                    self.nv[c * 4 + m * 2 + u].next = 0.into();
+                    self.ns[c * 4 + m * 2 + u].next = 0.into();
+                    for k in 0..4 {
+                        if self.q[c * 4 + m * 2 + u].val().index() == k + 1 {
+                            self.nv[c * 4 + m * 2 + u].next = self.vx[c * 4 + k].val();
+                            self.ns[c * 4 + m * 2 + u].next = self.sx[c * 4 + k].val();
+                        }
+                    }
+                    self.ufit[c * 4 + m * 2 + u].next = ((bits::<3>(4)
+                        - self.w_used[m * 2 + u].q.val())
+                        >= self.q[c * 4 + m * 2 + u].val())
+                        & (self.v_max[m * 2 + u].val() >= self.nv[c * 4 + m * 2 + u].val())
+                        & (self.s_max[m * 2 + u].val() >= self.ns[c * 4 + m * 2 + u].val());
+                }
+                self.tb5.next = self.f_lds[c * 4].q.val();
+                self.fit[c * 2 + m].next = self.h_valid[c].val()
+                    & self.ufit[c * 4 + m * 2].val()
+                    & self.ufit[c * 4 + m * 2 + 1].val()
+                    & (self.l_max[m].val() >= bit_cast::<8, 5>(self.tb5.val()));
+            }
+            self.h_fits[c].next = self.fit[c * 2].val() | self.fit[c * 2 + 1].val();
+        }
+
+        // ---- S4 pick the WG: best effective rank; ties by marks and the LFSR (a41/a42) ----
+        self.any_fit.next = self.h_fits[0].val() | self.h_fits[1].val();
+        self.tie.next = false;
+        self.tie_p.next = self.h_prio[0].val();
+        self.mk0.next = self.marks0.q.val().get_bit(self.h_prio[0].val().index());
+        self.mk1.next = self.marks1.q.val().get_bit(self.h_prio[0].val().index());
+        self.sel_c.next = 0.into();
+        if self.h_fits[1].val() & !self.h_fits[0].val() {
+            self.sel_c.next = 1.into();
+        }
+        if self.h_fits[0].val() & self.h_fits[1].val() {
+            if self.h_rank[1].val() < self.h_rank[0].val() {
+                self.sel_c.next = 1.into();
+            }
+            if self.h_rank[1].val() == self.h_rank[0].val() {
+                self.tie.next = true;
+                if self.mk0.val() == self.mk1.val() {
+                    self.sel_c.next = self.lfsr.val().get_bits::<1>(0);
+                } else {
+                    self.sel_c.next = self.mk0.val().into();
+                }
+            }
+        }
+
+        // ---- S5 pick the module by the policy ----
+        self.f0.next = self.fit[0].val();
+        self.f1.next = self.fit[1].val();
+        if self.sel_c.val().any() {
+            self.f0.next = self.fit[2].val();
+            self.f1.next = self.fit[3].val();
+        }
+        // emb. 9: weighted free counts; fr[m*4+h] = free count of resource h in module m
+        for m in 0..2 {
+            self.pc.next = 0.into();
+            for i in 0..16 {
+                if !self.v_used[m * 2].q.val().get_bit(i) {
+                    self.pc.next = self.pc.val() + 1;
+                }
+                if !self.v_used[m * 2 + 1].q.val().get_bit(i) {
+                    self.pc.next = self.pc.val() + 1;
+                }
+            }
+            self.fr[m * 4].next = self.pc.val();
+            self.pc.next = 0.into();
+            for i in 0..8 {
+                if !self.s_used[m * 2].q.val().get_bit(i) {
+                    self.pc.next = self.pc.val() + 1;
+                }
+                if !self.s_used[m * 2 + 1].q.val().get_bit(i) {
+                    self.pc.next = self.pc.val() + 1;
+                }
+            }
+            self.fr[m * 4 + 1].next = self.pc.val();
+            self.tb3a.next = self.w_used[m * 2].q.val();
+            self.tb3b.next = self.w_used[m * 2 + 1].q.val();
+            self.fr[m * 4 + 2].next = bits::<12>(8)
+                - bit_cast::<12, 3>(self.tb3a.val())
+                - bit_cast::<12, 3>(self.tb3b.val());
+            self.pc.next = 0.into();
+            for i in 0..16 {
+                if !self.l_used[m].q.val().get_bit(i) {
+                    self.pc.next = self.pc.val() + 1;
+                }
+            }
+            self.fr[m * 4 + 3].next = self.pc.val();
+            self.wsc[m].next = 0.into();
+            for h in 0..4 {
+                if self.fweights.val().get_bit(h * 4) {
+                    self.wsc[m].next = self.wsc[m].val() + self.fr[m * 4 + h].val();
+                }
+                if self.fweights.val().get_bit(h * 4 + 1) {
+                    self.wsc[m].next = self.wsc[m].val() + (self.fr[m * 4 + h].val() << 1);
+                }
+                if self.fweights.val().get_bit(h * 4 + 2) {
+                    self.wsc[m].next = self.wsc[m].val() + (self.fr[m * 4 + h].val() << 2);
+                }
+                if self.fweights.val().get_bit(h * 4 + 3) {
+                    self.wsc[m].next = self.wsc[m].val() + (self.fr[m * 4 + h].val() << 3);
+                }
+            }
+            // emb. 10: power history of the last one to two windows
+            self.tb16a.next = self.pw_prev[m].q.val();
+            self.tb16b.next = self.pw_cur[m].q.val();
+            self.hist[m].next =
+                bit_cast::<17, 16>(self.tb16a.val()) + bit_cast::<17, 16>(self.tb16b.val());
+        }
+        self.prefer1.next = false;
+        if (self.policy.q.val() == 1) & (self.wsc[1].val() > self.wsc[0].val()) {
+            self.prefer1.next = true;
+        }
+        if (self.policy.q.val() == 2) & (self.hist[1].val() < self.hist[0].val()) {
+            self.prefer1.next = true;
+        }
+        self.sel_m.next = 0.into();
+        if self.f1.val() & (!self.f0.val() | self.prefer1.val()) {
+            self.sel_m.next = 1.into();
+        }
+
+        // ---- S6 allocate: lowest free slot, first-fit bases for both modules ----
+        self.slot_free_any.next = !self.t_busy.q.val().all();
+        self.found.next = false;
+        self.slot_sel.next = 0.into();
+        for s in 0..8 {
+            if !self.t_busy.q.val().get_bit(s) & !self.found.val() {
+                self.slot_sel.next = s.to_bits();
+                self.found.next = true;
+            }
+        }
+        self.go.next = self.any_fit.val() & self.slot_free_any.val();
+        for k in 0..4 {
+            self.kv[k].next = self.nv[k].val();
+            self.ks[k].next = self.ns[k].val();
+            self.kq[k].next = self.q[k].val();
+            if self.sel_c.val().any() {
+                self.kv[k].next = self.nv[4 + k].val();
+                self.ks[k].next = self.ns[4 + k].val();
+                self.kq[k].next = self.q[4 + k].val();
+            }
+        }
+        self.kl.next = bit_cast::<8, 5>(self.f_lds[0].q.val());
+        if self.sel_c.val().any() {
+            self.kl.next = bit_cast::<8, 5>(self.f_lds[4].q.val());
+        }
+        // first fit = the lowest end position whose run reaches the need; base = end + 1 - need
+        for k in 0..4 {
+            self.found.next = false;
+            self.v_top[k].next = 0.into();
+            for i in 0..16 {
+                if (self.v_end[k * 16 + i].val() >= self.kv[k].val()) & !self.found.val() {
+                    self.v_top[k].next = (i + 1).to_bits();
+                    self.found.next = true;
+                }
+            }
+            if !self.kv[k].val().any() {
+                self.v_top[k].next = 0.into();
+            }
+            self.v_base[k].next = self.v_top[k].val() - self.kv[k].val();
+            self.found.next = false;
+            self.s_top[k].next = 0.into();
+            for i in 0..8 {
+                if (self.s_end[k * 8 + i].val() >= self.ks[k].val()) & !self.found.val() {
+                    self.s_top[k].next = (i + 1).to_bits();
+                    self.found.next = true;
+                }
+            }
+            if !self.ks[k].val().any() {
+                self.s_top[k].next = 0.into();
+            }
+            self.s_base[k].next = self.s_top[k].val() - self.ks[k].val();
+            self.v_mask[k].next = 0.into();
+            for j in 0..16 {
+                if (self.v_base[k].val().index() <= j) & (j < self.v_top[k].val().index()) {
+                    self.v_mask[k].next = self.v_mask[k].val().replace_bit(j, true);
+                }
+            }
+            self.s_mask[k].next = 0.into();
+            for j in 0..8 {
+                if (self.s_base[k].val().index() <= j) & (j < self.s_top[k].val().index()) {
+                    self.s_mask[k].next = self.s_mask[k].val().replace_bit(j, true);
+                }
+            }
+        }
+        for k in 0..2 {
+            self.found.next = false;
+            self.l_top[k].next = 0.into();
+            for i in 0..16 {
+                if (self.l_end[k * 16 + i].val() >= self.kl.val()) & !self.found.val() {
+                    self.l_top[k].next = (i + 1).to_bits();
+                    self.found.next = true;
+                }
+            }
+            if !self.kl.val().any() {
+                self.l_top[k].next = 0.into();
+            }
+            self.l_base[k].next = self.l_top[k].val() - self.kl.val();
+            self.l_mask[k].next = 0.into();
+            for j in 0..16 {
+                if (self.l_base[k].val().index() <= j) & (j < self.l_top[k].val().index()) {
+                    self.l_mask[k].next = self.l_mask[k].val().replace_bit(j, true);
+                }
+            }
+        }
+
+        // ---- next state of the resources: S7 completion frees, S6 allocation takes ----
+        for k in 0..4 {
+            self.n_vu[k].next = self.v_used[k].q.val();
+            self.n_su[k].next = self.s_used[k].q.val();
+            self.n_wu[k].next = self.w_used[k].q.val();
+        }
+        for k in 0..2 {
+            self.n_lu[k].next = self.l_used[k].q.val();
+        }
+        self.done_ok.next = false;
+        for s in 0..8 {
+            if self.done_valid.val()
+                & (self.done_slot.val().index() == s)
+                & self.t_busy.q.val().get_bit(s)
+            {
+                self.done_ok.next = true;
+                for m in 0..2 {
+                    if self.t_module[s].q.val() == (m == 1) {
+                        self.n_lu[m].next = self.n_lu[m].val() & !self.t_lmask[s].q.val();
+                        for u in 0..2 {
+                            self.n_vu[m * 2 + u].next =
+                                self.n_vu[m * 2 + u].val() & !self.t_vmask[s * 2 + u].q.val();
+                            self.n_su[m * 2 + u].next =
+                                self.n_su[m * 2 + u].val() & !self.t_smask[s * 2 + u].q.val();
+                            self.n_wu[m * 2 + u].next =
+                                self.n_wu[m * 2 + u].val() - self.t_waves[s * 2 + u].q.val();
+                        }
+                    }
+                }
+            }
+        }
+        self.n_busy.next = self.t_busy.q.val();
+        if self.done_ok.val() {
+            self.n_busy.next = self
+                .t_busy
+                .q
+                .val()
+                .replace_bit(self.done_slot.val().index(), false);
+        }
+        if self.go.val() {
+            for m in 0..2 {
+                if self.sel_m.val().index() == m {
+                    self.n_lu[m].next = self.n_lu[m].val() | self.l_mask[m].val();
+                    for u in 0..2 {
+                        self.n_vu[m * 2 + u].next =
+                            self.n_vu[m * 2 + u].val() | self.v_mask[m * 2 + u].val();
+                        self.n_su[m * 2 + u].next =
+                            self.n_su[m * 2 + u].val() | self.s_mask[m * 2 + u].val();
+                        self.n_wu[m * 2 + u].next =
+                            self.n_wu[m * 2 + u].val() + self.kq[m * 2 + u].val();
+                    }
+                    // emb. 8: the pointer moves by n on the chosen module only
+                    if self.h_waves[0].val().get_bit(0) & !self.sel_c.val().any() {
+                        self.ptr[m].d.next = !self.ptr[m].q.val();
+                    }
+                    if self.h_waves[1].val().get_bit(0) & self.sel_c.val().any() {
+                        self.ptr[m].d.next = !self.ptr[m].q.val();
+                    }
+                }
+            }
+            for s in 0..8 {
+                if self.slot_sel.val().index() == s {
+                    self.n_busy.next = self.n_busy.val().replace_bit(s, true);
+                    self.t_module[s].d.next = self.sel_m.val().any();
+                    self.t_lmask[s].d.next = self.l_mask[0].val();
+                    if self.sel_m.val().any() {
+                        self.t_lmask[s].d.next = self.l_mask[1].val();
+                    }
+                    for u in 0..2 {
+                        self.t_waves[s * 2 + u].d.next = self.kq[u].val();
+                        self.t_vmask[s * 2 + u].d.next = self.v_mask[u].val();
+                        self.t_smask[s * 2 + u].d.next = self.s_mask[u].val();
+                        if self.sel_m.val().any() {
+                            self.t_waves[s * 2 + u].d.next = self.kq[2 + u].val();
+                            self.t_vmask[s * 2 + u].d.next = self.v_mask[2 + u].val();
+                            self.t_smask[s * 2 + u].d.next = self.s_mask[2 + u].val();
+                        }
+                    }
+                }
+            }
+            // a42 marks of the winner's priority
+            if self.tie.val() {
+                if !(self.mk0.val() & self.mk1.val()) {
+                    if self.sel_c.val().any() {
+                        self.marks1.d.next = self
+                            .marks1
+                            .q
+                            .val()
+                            .replace_bit(self.tie_p.val().index(), true);
+                    } else {
+                        self.marks0.d.next = self
+                            .marks0
+                            .q
+                            .val()
+                            .replace_bit(self.tie_p.val().index(), true);
+                    }
+                } else {
+                    if self.sel_c.val().any() {
+                        self.marks0.d.next = self
+                            .marks0
+                            .q
+                            .val()
+                            .replace_bit(self.tie_p.val().index(), false);
+                    } else {
+                        self.marks1.d.next = self
+                            .marks1
+                            .q
+                            .val()
+                            .replace_bit(self.tie_p.val().index(), false);
+                    }
+                }
+            }
+        }
+        self.t_busy.d.next = self.n_busy.val();
+        for k in 0..4 {
+            self.v_used[k].d.next = self.n_vu[k].val();
+            self.s_used[k].d.next = self.n_su[k].val();
+            self.w_used[k].d.next = self.n_wu[k].val();
+        }
+        for k in 0..2 {
+            self.l_used[k].d.next = self.n_lu[k].val();
+        }
+
+        // ---- S8 failure counter and split (emb. 3) ----
+        self.any_head.next = self.h_valid[0].val() | self.h_valid[1].val();
+        self.split_go.next = false;
+        self.g1.next = self.fail_cnt.q.val();
+        if !self.fail_cnt.q.val().all() {
+            self.g1.next = self.fail_cnt.q.val() + 1;
+        }
+        if self.go.val() {
+            self.fail_cnt.d.next = 0.into();
+        } else {
+            if self.any_head.val() & self.slot_free_any.val() {
+                if self.thresh.val().any() & (self.g1.val() >= self.thresh.val()) {
+                    self.split_go.next = true;
+                    self.fail_cnt.d.next = 0.into();
+                } else {
+                    self.fail_cnt.d.next = self.g1.val();
+                }
+            }
+        }
+
+        // ---- FIFOs: pop the dispatched head, split, push (S9 checks at the input) ----
+        for c in 0..2 {
+            self.pop[c].next = false;
+            if self.go.val() & (self.sel_c.val().index() == c) {
+                if self.h_sub[c].val() {
+                    self.split_left[c].d.next = self.split_left[c].q.val() - 1;
+                    if self.split_left[c].q.val() == 1 {
+                        self.pop[c].next = true;
+                    }
+                } else {
+                    self.pop[c].next = true;
+                }
+            }
+            if self.split_go.val()
+                & self.h_valid[c].val()
+                & !self.h_sub[c].val()
+                & self.f_indep[c * 4].q.val()
+                & (self.f_waves[c * 4].q.val() >= 2)
+            {
+                self.split_left[c].d.next = self.f_waves[c * 4].q.val();
+            }
+        }
+        // never-fits: ceil(n/2) waves per unit must fit an empty unit
+        self.qmax.next = (self.push_waves.val() >> 1) + self.push_waves.val().get_bit(0);
+        self.pv.next = 0.into();
+        self.ps.next = 0.into();
+        if self.qmax.val() == 1 {
+            self.pv.next = bit_cast::<8, 5>(self.push_vgpr.val());
+            self.ps.next = bit_cast::<8, 4>(self.push_sgpr.val());
+        }
+        if self.qmax.val() == 2 {
+            self.pv.next = bit_cast::<8, 5>(self.push_vgpr.val()) << 1;
+            self.ps.next = bit_cast::<8, 4>(self.push_sgpr.val()) << 1;
+        }
+        if self.qmax.val() == 3 {
+            self.pv.next = (bit_cast::<8, 5>(self.push_vgpr.val()) << 1)
+                + bit_cast::<8, 5>(self.push_vgpr.val());
+            self.ps.next = (bit_cast::<8, 4>(self.push_sgpr.val()) << 1)
+                + bit_cast::<8, 4>(self.push_sgpr.val());
+        }
+        if self.qmax.val() == 4 {
+            self.pv.next = bit_cast::<8, 5>(self.push_vgpr.val()) << 2;
+            self.ps.next = bit_cast::<8, 4>(self.push_sgpr.val()) << 2;
+        }
+        self.never.next = (self.qmax.val() > 4)
+            | (self.pv.val() > 16)
+            | (self.ps.val() > 8)
+            | (self.push_lds.val() > 16);
+        self.ready.next = true;
+        for c in 0..2 {
+            if (self.push_channel.val() == (c == 1)) & (self.f_cnt[c].q.val() == 4) {
+                self.ready.next = false;
+            }
+        }
+        self.push_ready.next = self.ready.val();
+        self.push_err.next = 0.into();
+        if self.push_valid.val() & self.ready.val() {
+            if !self.push_waves.val().any() {
+                self.push_err.next = 2.into();
+            } else {
+                if self.never.val() {
+                    self.push_err.next = 1.into();
+                }
+            }
+        }
+        for c in 0..2 {
+            self.push_ok[c].next = self.push_valid.val()
+                & self.ready.val()
+                & !self.push_err.val().any()
+                & (self.push_channel.val() == (c == 1));
+            // shift queue: entry e takes e+1 on a pop
+            if self.pop[c].val() {
+                for e in 0..3 {
+                    self.f_id[c * 4 + e].d.next = self.f_id[c * 4 + e + 1].q.val();
+                    self.f_prio[c * 4 + e].d.next = self.f_prio[c * 4 + e + 1].q.val();
+                    self.f_waves[c * 4 + e].d.next = self.f_waves[c * 4 + e + 1].q.val();
+                    self.f_vgpr[c * 4 + e].d.next = self.f_vgpr[c * 4 + e + 1].q.val();
+                    self.f_sgpr[c * 4 + e].d.next = self.f_sgpr[c * 4 + e + 1].q.val();
+                    self.f_lds[c * 4 + e].d.next = self.f_lds[c * 4 + e + 1].q.val();
+                    self.f_indep[c * 4 + e].d.next = self.f_indep[c * 4 + e + 1].q.val();
+                }
+            }
+            self.pos.next = self.f_cnt[c].q.val();
+            if self.pop[c].val() {
+                self.pos.next = self.f_cnt[c].q.val() - 1;
+            }
+            if self.push_ok[c].val() {
+                for e in 0..4 {
+                    if self.pos.val().index() == e {
+                        self.f_id[c * 4 + e].d.next = self.push_id.val();
+                        self.f_prio[c * 4 + e].d.next = self.push_prio.val();
+                        self.f_waves[c * 4 + e].d.next = self.push_waves.val();
+                        self.f_vgpr[c * 4 + e].d.next = self.push_vgpr.val();
+                        self.f_sgpr[c * 4 + e].d.next = self.push_sgpr.val();
+                        self.f_lds[c * 4 + e].d.next = self.push_lds.val();
+                        self.f_indep[c * 4 + e].d.next = self.push_indep.val();
+                    }
+                }
+                self.f_cnt[c].d.next = self.pos.val() + 1;
+            } else {
+                self.f_cnt[c].d.next = self.pos.val();
+            }
+        }
+
+        // ---- free-running: windows (emb. 2), LFSR, power history (emb. 10) ----
+        self.cur_len.next = self.win_len[0].val();
+        for y in 0..4 {
+            if self.win.q.val().index() == y {
+                self.cur_len.next = self.win_len[y].val();
+            }
+        }
+        self.wc1.next = self.win_cnt.q.val() + 1;
+        if self.wc1.val() >= self.cur_len.val() {
+            self.win.d.next = self.win.q.val() + 1;
+            self.win_cnt.d.next = 0.into();
+        } else {
+            self.win_cnt.d.next = self.wc1.val();
+        }
+        if self.lfsr.val().get_bit(0) {
+            self.lfsr_x.d.next = ((self.lfsr.val() >> 1) ^ 0xB400) ^ 0xACE1;
+        } else {
+            self.lfsr_x.d.next = (self.lfsr.val() >> 1) ^ 0xACE1;
+        }
+        self.pcnt1.next = self.pw_cnt.q.val() + 1;
+        for m in 0..2 {
+            self.tb16a.next = self.pw_cur[m].q.val();
+            self.padd.next = bit_cast::<17, 16>(self.tb16a.val());
+            for c in 0..4 {
+                if self.retire_class.val().get_bit(m * 4 + c) {
+                    self.tb4a.next = self.pweights.val().get_bits::<4>(c * 4);
+                    self.padd.next = self.padd.val() + bit_cast::<17, 4>(self.tb4a.val());
+                }
+            }
+            self.n_cur[m].next = self.padd.val().get_bits::<16>(0);
+            if self.padd.val().get_bit(16) {
+                self.n_cur[m].next = 0xFFFF.into();
+            }
+            if self.pcnt1.val() >= self.nx.val() {
+                self.pw_prev[m].d.next = self.n_cur[m].val();
+                self.pw_cur[m].d.next = 0.into();
+            } else {
+                self.pw_cur[m].d.next = self.n_cur[m].val();
+            }
+        }
+        if self.pcnt1.val() >= self.nx.val() {
+            self.pw_cnt.d.next = 0.into();
+        } else {
+            self.pw_cnt.d.next = self.pcnt1.val();
+        }
+
+        // ---- completion and config errors; config write ----
+        self.done_err.next = 0.into();
+        if self.done_valid.val() & !self.done_ok.val() {
+            self.done_err.next = 4.into();
+        }
+        self.cfg_err.next = 0.into();
+        if self.cfg_we.val() {
+            if (self.cfg_addr.val() > 8) | ((self.cfg_addr.val() == 0) & (self.cfg_data.val() > 2))
+            {
+                self.cfg_err.next = 5.into();
+            } else {
+                if self.cfg_addr.val() == 0 {
+                    self.policy.d.next = self.cfg_data.val().get_bits::<2>(0);
+                }
+                if self.cfg_addr.val() == 1 {
+                    self.thresh_x.d.next = self.cfg_data.val() ^ 256;
+                }
+                if self.cfg_addr.val() == 2 {
+                    self.win_len_x[0].d.next = self.cfg_data.val() ^ 512;
+                }
+                if self.cfg_addr.val() == 3 {
+                    self.win_len_x[1].d.next = self.cfg_data.val() ^ 256;
+                }
+                if self.cfg_addr.val() == 4 {
+                    self.win_len_x[2].d.next = self.cfg_data.val() ^ 128;
+                }
+                if self.cfg_addr.val() == 5 {
+                    self.win_len_x[3].d.next = self.cfg_data.val() ^ 128;
+                }
+                if self.cfg_addr.val() == 6 {
+                    self.fweights_x.d.next = self.cfg_data.val() ^ 0x1111;
+                }
+                if self.cfg_addr.val() == 7 {
+                    self.pweights_x.d.next = self.cfg_data.val() ^ 0x1111;
+                }
+                if self.cfg_addr.val() == 8 {
+                    self.nx_x.d.next = self.cfg_data.val() ^ 1024;
+                }
+            }
+        }
+
+        // ---- the registered record and error of this cycle ----
+        self.o_valid.d.next = self.go.val();
+        self.o_id.d.next = 0.into();
+        self.o_module.d.next = false;
+        self.o_slot.d.next = 0.into();
+        self.o_sub.d.next = false;
+        self.o_waves.d.next = 0.into();
+        self.o_vbase.d.next = 0.into();
+        self.o_sbase.d.next = 0.into();
+        self.o_lbase.d.next = 0.into();
+        if self.go.val() {
+            self.o_id.d.next = self.f_id[0].q.val();
+            self.o_sub.d.next = self.h_sub[0].val();
+            if self.sel_c.val().any() {
+                self.o_id.d.next = self.f_id[4].q.val();
+                self.o_sub.d.next = self.h_sub[1].val();
+            }
+            self.o_module.d.next = self.sel_m.val().any();
+            self.o_slot.d.next = self.slot_sel.val();
+            for m in 0..2 {
+                if self.sel_m.val().index() == m {
+                    self.tb3a.next = self.kq[m * 2].val();
+                    self.tb3b.next = self.kq[m * 2 + 1].val();
+                    self.o_waves.d.next = bit_cast::<6, 3>(self.tb3a.val())
+                        | (bit_cast::<6, 3>(self.tb3b.val()) << 3);
+                    self.tb4a.next = self.v_base[m * 2].val().get_bits::<4>(0);
+                    self.tb4b.next = self.v_base[m * 2 + 1].val().get_bits::<4>(0);
+                    self.o_vbase.d.next = bit_cast::<8, 4>(self.tb4a.val())
+                        | (bit_cast::<8, 4>(self.tb4b.val()) << 4);
+                    self.tb3a.next = self.s_base[m * 2].val().get_bits::<3>(0);
+                    self.tb3b.next = self.s_base[m * 2 + 1].val().get_bits::<3>(0);
+                    self.o_sbase.d.next = bit_cast::<6, 3>(self.tb3a.val())
+                        | (bit_cast::<6, 3>(self.tb3b.val()) << 3);
+                    self.o_lbase.d.next = self.l_base[m].val().get_bits::<4>(0);
+                }
+            }
+        }
+        self.o_err.d.next =
+            self.push_err.val().any() | self.done_err.val().any() | self.cfg_err.val().any();
+        self.o_code.d.next = self.cfg_err.val();
+        if self.done_err.val().any() {
+            self.o_code.d.next = self.done_err.val();
+        }
+        if self.push_err.val().any() {
+            self.o_code.d.next = self.push_err.val();
+        }
+
+        // ---- synchronous reset: the idle state (all-zero storage, see the module doc) ----
+        if self.reset.val() {
+            self.t_busy.d.next = 0.into();
+            self.policy.d.next = 0.into();
+            self.thresh_x.d.next = 0.into();
+            self.fweights_x.d.next = 0.into();
+            self.pweights_x.d.next = 0.into();
+            self.nx_x.d.next = 0.into();
+            self.win.d.next = 0.into();
+            self.win_cnt.d.next = 0.into();
+            self.lfsr_x.d.next = 0.into();
+            self.marks0.d.next = 0.into();
+            self.marks1.d.next = 0.into();
+            self.fail_cnt.d.next = 0.into();
+            self.pw_cnt.d.next = 0.into();
+            self.o_valid.d.next = false;
+            self.o_id.d.next = 0.into();
+            self.o_module.d.next = false;
+            self.o_slot.d.next = 0.into();
+            self.o_sub.d.next = false;
+            self.o_waves.d.next = 0.into();
+            self.o_vbase.d.next = 0.into();
+            self.o_sbase.d.next = 0.into();
+            self.o_lbase.d.next = 0.into();
+            self.o_err.d.next = false;
+            self.o_code.d.next = 0.into();
+            for i in 0..4 {
+                self.v_used[i].d.next = 0.into();
+                self.s_used[i].d.next = 0.into();
+                self.w_used[i].d.next = 0.into();
+                self.win_len_x[i].d.next = 0.into();
+            }
+            for i in 0..2 {
+                self.f_cnt[i].d.next = 0.into();
+                self.split_left[i].d.next = 0.into();
+                self.l_used[i].d.next = 0.into();
+                self.ptr[i].d.next = false;
+                self.pw_cur[i].d.next = 0.into();
+                self.pw_prev[i].d.next = 0.into();
+            }
+        }
+    }
+}
+
+/// The board dispatcher as Verilog (module `top`, the exported `dispatcher.v`).
+pub fn verilog() -> String {
+    let mut uut = Dispatcher::new();
+    uut.connect_all();
+    generate_verilog(&uut)
+}

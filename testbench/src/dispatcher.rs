@@ -1,0 +1,535 @@
+//! Workgroup dispatcher (SPEC Unit 3) verification: RTL adapter, port map for Verilator replay,
+//! stimulus strategies (random WG streams, completions of live slots, config writes, bad inputs,
+//! idle cycles), and a shadow of the resources built from the outputs alone, which checks the
+//! SPEC invariants every cycle (no block allocated twice, frees restore exactly, every dispatch
+//! fits its module, a slot is completed only while live).
+
+use crate::rtl::HdlDut;
+use crate::verilator::{Port, TracePorts};
+use golden_model::dispatcher::{DispIn, DispOut, DispatcherConfig};
+use hdl::dispatcher::Dispatcher;
+use proptest::prelude::*;
+use rust_hdl::prelude::*;
+
+impl HdlDut for Dispatcher {
+    type In = DispIn;
+    type Out = DispOut;
+
+    fn drive(&mut self, i: &DispIn) {
+        self.reset.next = i.reset;
+        self.push_valid.next = i.push_valid;
+        self.push_channel.next = i.push_channel & 1 == 1;
+        self.push_id.next = (i.push_id as u64 & 0xFF).into();
+        self.push_prio.next = (i.push_prio as u64 & 3).into();
+        self.push_waves.next = (i.push_waves as u64 & 15).into();
+        self.push_vgpr.next = (i.push_vgpr as u64 & 31).into();
+        self.push_sgpr.next = (i.push_sgpr as u64 & 15).into();
+        self.push_lds.next = (i.push_lds as u64 & 31).into();
+        self.push_indep.next = i.push_indep;
+        self.done_valid.next = i.done_valid;
+        self.done_slot.next = (i.done_slot as u64 & 7).into();
+        self.cfg_we.next = i.cfg_we;
+        self.cfg_addr.next = (i.cfg_addr as u64 & 15).into();
+        self.cfg_data.next = (i.cfg_data as u64 & 0xFFFF).into();
+        self.retire_class.next = (i.retire_class & 0xFF).into();
+    }
+
+    fn sample(&self) -> DispOut {
+        DispOut {
+            push_ready: self.push_ready.val(),
+            disp_valid: self.disp_valid.val(),
+            disp_id: self.disp_id.val().to_u32(),
+            disp_module: self.disp_module.val() as u32,
+            disp_slot: self.disp_slot.val().to_u32(),
+            disp_sub: self.disp_sub.val(),
+            disp_waves: self.disp_waves.val().to_u64(),
+            disp_vgpr_base: self.disp_vgpr_base.val().to_u64(),
+            disp_sgpr_base: self.disp_sgpr_base.val().to_u64(),
+            disp_lds_base: self.disp_lds_base.val().to_u32(),
+            error: self.error.val(),
+            error_code: self.error_code.val().to_u8(),
+        }
+    }
+
+    fn clock_signal(&mut self) -> Option<&mut Signal<In, Clock>> {
+        Some(&mut self.clock)
+    }
+}
+
+/// Port map of the exported board top (the port order).
+pub struct DispPorts;
+
+impl TracePorts for DispPorts {
+    type In = DispIn;
+    type Out = DispOut;
+
+    fn inputs(&self) -> Vec<Port> {
+        [
+            ("reset", 1),
+            ("push_valid", 1),
+            ("push_channel", 1),
+            ("push_id", 8),
+            ("push_prio", 2),
+            ("push_waves", 4),
+            ("push_vgpr", 5),
+            ("push_sgpr", 4),
+            ("push_lds", 5),
+            ("push_indep", 1),
+            ("done_valid", 1),
+            ("done_slot", 3),
+            ("cfg_we", 1),
+            ("cfg_addr", 4),
+            ("cfg_data", 16),
+            ("retire_class", 8),
+        ]
+        .iter()
+        .map(|&(n, w)| Port::new(n, w))
+        .collect()
+    }
+
+    fn outputs(&self) -> Vec<Port> {
+        [
+            ("push_ready", 1),
+            ("disp_valid", 1),
+            ("disp_id", 8),
+            ("disp_module", 1),
+            ("disp_slot", 3),
+            ("disp_sub", 1),
+            ("disp_waves", 6),
+            ("disp_vgpr_base", 8),
+            ("disp_sgpr_base", 6),
+            ("disp_lds_base", 4),
+            ("error", 1),
+            ("error_code", 3),
+        ]
+        .iter()
+        .map(|&(n, w)| Port::new(n, w))
+        .collect()
+    }
+
+    fn encode(&self, i: &DispIn) -> Vec<u128> {
+        vec![
+            i.reset as u128,
+            i.push_valid as u128,
+            (i.push_channel & 1) as u128,
+            (i.push_id & 0xFF) as u128,
+            (i.push_prio & 3) as u128,
+            (i.push_waves & 15) as u128,
+            (i.push_vgpr & 31) as u128,
+            (i.push_sgpr & 15) as u128,
+            (i.push_lds & 31) as u128,
+            i.push_indep as u128,
+            i.done_valid as u128,
+            (i.done_slot & 7) as u128,
+            i.cfg_we as u128,
+            (i.cfg_addr & 15) as u128,
+            (i.cfg_data & 0xFFFF) as u128,
+            (i.retire_class & 0xFF) as u128,
+        ]
+    }
+
+    fn decode(&self, v: &[u128]) -> DispOut {
+        DispOut {
+            push_ready: v[0] != 0,
+            disp_valid: v[1] != 0,
+            disp_id: v[2] as u32,
+            disp_module: v[3] as u32,
+            disp_slot: v[4] as u32,
+            disp_sub: v[5] != 0,
+            disp_waves: v[6] as u64,
+            disp_vgpr_base: v[7] as u64,
+            disp_sgpr_base: v[8] as u64,
+            disp_lds_base: v[9] as u32,
+            error: v[10] != 0,
+            error_code: v[11] as u8,
+        }
+    }
+}
+
+/// The resources as reconstructed from the port traffic only (pushes in, records out,
+/// completions in): checks SPEC Unit 3's invariants on any implementation.
+pub struct DispInvariants {
+    cfg: DispatcherConfig,
+    /// Accepted descriptors not yet fully dispatched, per channel in order: (id, waves, vgpr,
+    /// sgpr, lds, sub-WGs already dispatched).
+    queued: Vec<std::collections::VecDeque<[u32; 6]>>,
+    /// Per live slot: (module, per-unit VGPR masks, SGPR masks, waves, LDS mask).
+    live: Vec<Option<(usize, Vec<u128>, Vec<u128>, Vec<u32>, u128)>>,
+    v_used: Vec<u128>,
+    s_used: Vec<u128>,
+    w_used: Vec<u32>,
+    l_used: Vec<u128>,
+    /// Completions and pushes of the previous cycle (outputs are registered).
+    pending_push: Option<(usize, [u32; 6], bool)>,
+    pending_done: Option<usize>,
+    prev_reset: bool,
+}
+
+impl DispInvariants {
+    pub fn new(cfg: DispatcherConfig) -> Self {
+        let p = cfg.modules;
+        let q = cfg.units;
+        Self {
+            cfg,
+            queued: vec![Default::default(); cfg.channels],
+            live: vec![None; cfg.slots],
+            v_used: vec![0; p * q],
+            s_used: vec![0; p * q],
+            w_used: vec![0; p * q],
+            l_used: vec![0; p],
+            pending_push: None,
+            pending_done: None,
+            prev_reset: true,
+        }
+    }
+
+    fn clear(&mut self) {
+        *self = Self::new(self.cfg);
+    }
+
+    /// Check the outputs of one cycle (given that cycle's inputs).
+    pub fn check(&mut self, i: &DispIn, o: &DispOut) -> Result<(), String> {
+        let c = self.cfg;
+        if o.error != (o.error_code != 0) || o.error_code > 5 {
+            return Err(format!("error {} with code {}", o.error, o.error_code));
+        }
+        if self.prev_reset {
+            // outputs of the cycle after a reset describe nothing of the old state
+            self.clear();
+            if o.disp_valid || o.error {
+                return Err("record or error right after reset".into());
+            }
+        } else {
+            // the previous cycle's push: its error (if any) shows now; otherwise it was queued
+            if let Some((ch, d, _)) = self.pending_push.take() {
+                if !(o.error && (o.error_code == 1 || o.error_code == 2)) {
+                    self.queued[ch].push_back(d);
+                }
+            }
+            // a completion is judged against the live set at the start of its cycle, and frees
+            // at the edge after that cycle's decision (whose record shows now)
+            let done = self
+                .pending_done
+                .take()
+                .map(|s| (s, self.live[s].is_some()));
+            if o.disp_valid {
+                self.record(o)?;
+            }
+            if let Some((s, valid)) = done {
+                if valid {
+                    self.free(s);
+                } else if !(o.error && (o.error_code == 4 || o.error_code < 3)) {
+                    return Err(format!("completion of idle slot {s} was not refused"));
+                }
+            }
+        }
+        if i.reset {
+            self.prev_reset = true;
+            self.pending_push = None;
+            self.pending_done = None;
+            return Ok(());
+        }
+        self.prev_reset = false;
+        if i.push_valid && o.push_ready {
+            let ch = i.push_channel as usize % c.channels;
+            self.pending_push = Some((
+                ch,
+                [
+                    i.push_id & 0xFF,
+                    i.push_waves,
+                    i.push_vgpr,
+                    i.push_sgpr,
+                    i.push_lds,
+                    0,
+                ],
+                i.push_indep,
+            ));
+        } else if i.push_valid
+            && self.queued[i.push_channel as usize % c.channels].len() < c.fifo_depth
+        {
+            return Err("push_ready low although the channel FIFO has room".into());
+        }
+        if i.done_valid {
+            self.pending_done = Some(i.done_slot as usize % c.slots);
+        }
+        Ok(())
+    }
+
+    fn record(&mut self, o: &DispOut) -> Result<(), String> {
+        let c = self.cfg;
+        let (m, s) = (o.disp_module as usize, o.disp_slot as usize);
+        if m >= c.modules || s >= c.slots {
+            return Err(format!("record names module {m} / slot {s} out of range"));
+        }
+        if self.live[s].is_some() {
+            return Err(format!("slot {s} dispatched while live"));
+        }
+        // the record must belong to the head of some channel
+        let id = o.disp_id;
+        let ch = (0..c.channels)
+            .find(|&ch| self.queued[ch].front().is_some_and(|d| d[0] == id))
+            .ok_or_else(|| format!("record id {id} is not at any channel head"))?;
+        let d = *self.queued[ch].front().unwrap();
+        let (waves, vgpr, sgpr, lds) = (d[1], d[2] as u128, d[3] as u128, d[4] as u128);
+        let wb = c.unit_waves_bits();
+        let unit = |x: u64, w: usize, t: usize| (x >> (w * t)) & ((1 << w) - 1);
+        let per: Vec<u32> = (0..c.units)
+            .map(|t| unit(o.disp_waves, wb, t) as u32)
+            .collect();
+        let total: u32 = per.iter().sum();
+        if o.disp_sub {
+            if total != 1 {
+                return Err(format!("sub-WG record with {total} waves"));
+            }
+        } else if total != waves {
+            return Err(format!(
+                "record of WG {id} carries {total} waves, the WG has {waves}"
+            ));
+        }
+        if per.iter().max().unwrap() - per.iter().min().unwrap() > 1 {
+            return Err(format!("unbalanced split {per:?} (emb. 8)"));
+        }
+        let region = |base: u64, n: u128| -> u128 {
+            if n == 0 {
+                0
+            } else {
+                ((1u128 << n) - 1) << base
+            }
+        };
+        let mut vm = vec![];
+        let mut sm = vec![];
+        for t in 0..c.units {
+            let k = m * c.units + t;
+            let vb = unit(o.disp_vgpr_base, c.vgpr_base_bits(), t);
+            let sb = unit(o.disp_sgpr_base, c.sgpr_base_bits(), t);
+            let (nv, ns) = (per[t] as u128 * vgpr, per[t] as u128 * sgpr);
+            let (rv, rs) = (region(vb, nv), region(sb, ns));
+            if vb as u128 + nv > c.vgpr_blocks as u128 || sb as u128 + ns > c.sgpr_blocks as u128 {
+                return Err(format!("unit {t}: region beyond the map"));
+            }
+            if rv & self.v_used[k] != 0 || rs & self.s_used[k] != 0 {
+                return Err(format!("unit {t} of module {m}: block allocated twice"));
+            }
+            if self.w_used[k] + per[t] > c.wave_slots as u32 {
+                return Err(format!("unit {t} of module {m}: wave slots overdrawn"));
+            }
+            vm.push(rv);
+            sm.push(rs);
+        }
+        let rl = region(o.disp_lds_base as u64, lds);
+        if o.disp_lds_base as u128 + lds > c.lds_blocks as u128 || rl & self.l_used[m] != 0 {
+            return Err(format!(
+                "module {m}: LDS block allocated twice or out of range"
+            ));
+        }
+        for t in 0..c.units {
+            let k = m * c.units + t;
+            self.v_used[k] |= vm[t];
+            self.s_used[k] |= sm[t];
+            self.w_used[k] += per[t];
+        }
+        self.l_used[m] |= rl;
+        self.live[s] = Some((m, vm, sm, per, rl));
+        // the WG leaves its FIFO with its last (sub-)dispatch
+        let h = self.queued[ch].front_mut().unwrap();
+        if o.disp_sub {
+            h[5] += 1;
+            if h[5] == waves {
+                self.queued[ch].pop_front();
+            }
+        } else {
+            self.queued[ch].pop_front();
+        }
+        Ok(())
+    }
+
+    fn free(&mut self, s: usize) {
+        let (m, vm, sm, per, rl) = self.live[s].take().unwrap();
+        for t in 0..self.cfg.units {
+            let k = m * self.cfg.units + t;
+            self.v_used[k] &= !vm[t];
+            self.s_used[k] &= !sm[t];
+            self.w_used[k] -= per[t];
+        }
+        self.l_used[m] &= !rl;
+    }
+
+    /// Slots live according to the outputs seen so far.
+    pub fn live_slots(&self) -> Vec<usize> {
+        (0..self.cfg.slots)
+            .filter(|&s| self.live[s].is_some())
+            .collect()
+    }
+}
+
+/// Stimulus knobs for one random trace.
+#[derive(Clone, Debug)]
+pub struct Mix {
+    /// Percent of cycles with a push / a completion / a config write / fully idle.
+    pub push: u32,
+    pub done: u32,
+    pub cfg: u32,
+    pub idle: u32,
+    /// Percent of pushes with a bad descriptor (0 waves or never fits).
+    pub bad: u32,
+    /// Largest VGPR blocks per wave drawn for good descriptors (small = many fit).
+    pub vgpr_max: u32,
+    /// Percent of independent WGs.
+    pub indep: u32,
+}
+
+/// Stimulus mixes: fill-and-drain, small WGs (one per cycle), big WGs (fragmentation and
+/// split), config churn, sparse with idle gaps.
+pub fn mixes() -> Vec<Mix> {
+    vec![
+        Mix {
+            push: 60,
+            done: 30,
+            cfg: 2,
+            idle: 5,
+            bad: 5,
+            vgpr_max: 8,
+            indep: 30,
+        },
+        Mix {
+            push: 90,
+            done: 50,
+            cfg: 1,
+            idle: 0,
+            bad: 2,
+            vgpr_max: 2,
+            indep: 10,
+        },
+        Mix {
+            push: 50,
+            done: 15,
+            cfg: 5,
+            idle: 5,
+            bad: 5,
+            vgpr_max: 16,
+            indep: 70,
+        },
+        Mix {
+            push: 40,
+            done: 30,
+            cfg: 30,
+            idle: 5,
+            bad: 10,
+            vgpr_max: 6,
+            indep: 50,
+        },
+        Mix {
+            push: 20,
+            done: 20,
+            cfg: 3,
+            idle: 50,
+            bad: 10,
+            vgpr_max: 8,
+            indep: 30,
+        },
+    ]
+}
+
+fn pct(p: u32) -> impl Strategy<Value = bool> {
+    (0u32..100).prop_map(move |x| x < p)
+}
+
+/// A config write: mostly short windows and small thresholds so that the rotations and the split
+/// happen within a short trace; sometimes a bad address or policy value.
+fn cfg_write() -> impl Strategy<Value = (u32, u32)> {
+    prop_oneof![
+        (Just(0u32), 0u32..4),
+        (Just(1u32), prop_oneof![Just(0u32), 1u32..40, Just(256)]),
+        (2u32..6, prop_oneof![Just(0u32), 1u32..24, Just(512)]),
+        (6u32..8, any::<u16>().prop_map(u32::from)),
+        (Just(8u32), prop_oneof![Just(0u32), 1u32..40]),
+        (9u32..16, any::<u16>().prop_map(u32::from)),
+    ]
+}
+
+/// One cycle of stimulus. Completions name a slot; the trace runner maps them onto live slots
+/// (see [`bind_completions`]) so that most completions are valid and some are bad.
+pub fn cycle_strategy(mix: Mix) -> impl Strategy<Value = DispIn> {
+    (
+        (
+            pct(mix.idle),
+            pct(1),
+            pct(mix.push),
+            pct(mix.done),
+            pct(mix.cfg),
+            pct(mix.bad),
+        ),
+        (
+            0u32..2,
+            any::<u8>(),
+            0u32..4,
+            1u32..9,
+            0..=mix.vgpr_max,
+            0u32..5,
+            0u32..9,
+            pct(mix.indep),
+        ),
+        (0u32..8, cfg_write(), any::<u8>(), 0u32..3),
+    )
+        .prop_map(
+            move |(
+                (idle, reset, p, d, g, bad),
+                (ch, id, prio, waves, vgpr, sgpr, lds, indep),
+                (slot, (addr, data), ret, badk),
+            )| {
+                if idle {
+                    return DispIn::default();
+                }
+                let (waves, vgpr, sgpr, lds) = if bad {
+                    match badk {
+                        0 => (0, vgpr, sgpr, lds),
+                        1 => (waves, 17 + vgpr % 15, sgpr, lds),
+                        _ => (9 + waves % 7, vgpr, sgpr, lds),
+                    }
+                } else {
+                    // clamp to what fits an empty module: ceil(n/2) * per-wave need <= unit size
+                    let q = waves.div_ceil(2);
+                    (waves, vgpr.min(16 / q), sgpr.min(8 / q), lds * 2 % 17)
+                };
+                DispIn {
+                    reset,
+                    push_valid: p,
+                    push_channel: ch,
+                    push_id: id as u32,
+                    push_prio: prio,
+                    push_waves: waves,
+                    push_vgpr: vgpr,
+                    push_sgpr: sgpr,
+                    push_lds: lds,
+                    push_indep: indep,
+                    done_valid: d,
+                    done_slot: slot,
+                    cfg_we: g,
+                    cfg_addr: addr,
+                    cfg_data: data,
+                    retire_class: ret as u64,
+                }
+            },
+        )
+}
+
+/// A whole trace of random cycles from one mix.
+pub fn trace_strategy(max_len: usize) -> impl Strategy<Value = Vec<DispIn>> {
+    let mixes = mixes();
+    (0..mixes.len()).prop_flat_map(move |m| {
+        proptest::collection::vec(cycle_strategy(mixes[m].clone()), 1..max_len)
+    })
+}
+
+/// Completions in a random trace name arbitrary slots; re-target them while running so that
+/// most complete a live slot: `slot_hint` < 6 picks live slot number `hint mod live`, 6..8 keeps
+/// the raw (often idle: a bad completion) slot.
+/// Also gives every push a fresh id (`cycle mod 256`) so that records name their WG uniquely.
+pub fn bind_completion(i: &DispIn, live: &[usize], cycle: usize) -> DispIn {
+    let mut i = i.clone();
+    i.push_id = cycle as u32 & 0xFF;
+    if i.done_valid && i.done_slot < 6 && !live.is_empty() {
+        i.done_slot = live[i.done_slot as usize % live.len()] as u32;
+    }
+    i
+}
