@@ -1,2 +1,371 @@
-// NOTE FROM THE LEAD (00:33 UTC): a build script of mine ran in the wrong directory and replaced this file with a stub. I restored the last COMMITTED version where one existed; edits you had not committed yet were lost. Sorry: please re-check this file against what you expect, rewrite what is missing, then delete this note.
-//! stub
+//! Run finder family (issue 3): Verilog export and the iCE40 area/timing table.
+//!
+//! - [`export_all`] writes the combinational forms as `run_finder_<variant>_<N>.v` (variant in
+//!   exact, grouped (g = 4), sampled, tree; N in 32, 128): module `top`, ports `bits[N-1:0]`,
+//!   `need[K-1:0]`, `max_run[K-1:0]`, `fit_found`, `fit_start[S-1:0]`, K = clog2(N+1),
+//!   S = clog2(N). [`export_pipelined`] adds `run_finder_tree_pipe_<N>.v` (with `clock`, `reset`).
+//! - [`table`] synthesizes every variant for N in 16, 32, 64, 128 with yosys `synth_ice40` and
+//!   places and routes it with `nextpnr-ice40 --hx8k --package cb132 --freq 100`, and writes a
+//!   Markdown table (LCs, Fmax, latency, II). It takes tens of minutes: keep it out of `cargo test`.
+//!
+//! ## Timing harness
+//! A 128-bit map does not fit the CB132's 95 I/O pins, so every design is measured inside the same
+//! harness: a serial-in shift register (N + K bits, plus `reset` for clocked designs) drives the
+//! design's inputs from flip-flops, its outputs are registered, XOR-reduced and registered to one
+//! pin. Fmax is therefore flip-flop to flip-flop through the design; the LC count includes the
+//! harness (≈ N + K + 1 LCs of shift register that cannot share cells with logic, plus a few for the
+//! XOR), reported separately in the table as the `harness` row.
+
+use anyhow::{bail, Context, Result};
+use hdl::run_finder::*;
+use rust_hdl::prelude::*;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// RustHDL export of a block (module `top`).
+pub fn verilog_of<B: Block + Default>() -> String {
+    let mut b = B::default();
+    b.connect_all();
+    generate_verilog(&b)
+}
+
+/// The four variants of the export contract.
+pub const VARIANTS: [&str; 4] = ["exact", "grouped", "sampled", "tree"];
+
+/// Combinational form of `variant` for `n` in {16, 32, 64, 128}, or `None`.
+pub fn comb_verilog(variant: &str, n: usize) -> Option<String> {
+    Some(match (variant, n) {
+        ("exact", 16) => verilog_of::<Exact16>(),
+        ("exact", 32) => verilog_of::<Exact32>(),
+        ("exact", 64) => verilog_of::<Exact64>(),
+        ("exact", 128) => verilog_of::<Exact128>(),
+        ("grouped", 16) => verilog_of::<Grouped16>(),
+        ("grouped", 32) => verilog_of::<Grouped32>(),
+        ("grouped", 64) => verilog_of::<Grouped64>(),
+        ("grouped", 128) => verilog_of::<Grouped128>(),
+        ("sampled", 16) => verilog_of::<Sampled16>(),
+        ("sampled", 32) => verilog_of::<Sampled32>(),
+        ("sampled", 64) => verilog_of::<Sampled64>(),
+        ("sampled", 128) => verilog_of::<Sampled128>(),
+        ("tree", 16) => verilog_of::<Tree16>(),
+        ("tree", 32) => verilog_of::<Tree32>(),
+        ("tree", 64) => verilog_of::<Tree64>(),
+        ("tree", 128) => verilog_of::<Tree128>(),
+        _ => return None,
+    })
+}
+
+/// Pipelined tree for `n` in {16, 32, 64, 128}: (Verilog, latency).
+pub fn tree_pipe_verilog(n: usize) -> Option<(String, usize)> {
+    Some(match n {
+        16 => (verilog_of::<RunTreePipe<16, 32, 5, 4>>(), 5),
+        32 => (verilog_of::<RunTreePipe<32, 64, 6, 5>>(), 6),
+        64 => (verilog_of::<RunTreePipe<64, 128, 7, 6>>(), 7),
+        128 => (verilog_of::<RunTreePipe<128, 256, 8, 7>>(), 8),
+        _ => return None,
+    })
+}
+
+/// Write `run_finder_<variant>_<N>.v` for every variant and N in {32, 128} into `out_dir`.
+/// Returns (file stem, path) per file.
+pub fn export_all(out_dir: &Path) -> Result<Vec<(String, PathBuf)>> {
+    std::fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
+    let mut out = Vec::new();
+    for v in VARIANTS {
+        for n in [32, 128] {
+            let name = format!("run_finder_{v}_{n}");
+            let path = out_dir.join(format!("{name}.v"));
+            std::fs::write(
+                &path,
+                comb_verilog(v, n).expect("variant and N are in the table"),
+            )
+            .with_context(|| format!("writing {}", path.display()))?;
+            out.push((name, path));
+        }
+    }
+    Ok(out)
+}
+
+/// Write `run_finder_tree_pipe_<N>.v` (N in {32, 128}; ports as the combinational ones plus
+/// `clock` and `reset`; latency log2(N) + 1).
+pub fn export_pipelined(out_dir: &Path) -> Result<Vec<(String, PathBuf)>> {
+    std::fs::create_dir_all(out_dir)?;
+    let mut out = Vec::new();
+    for n in [32, 128] {
+        let name = format!("run_finder_tree_pipe_{n}");
+        let path = out_dir.join(format!("{name}.v"));
+        std::fs::write(&path, tree_pipe_verilog(n).unwrap().0)?;
+        out.push((name, path));
+    }
+    Ok(out)
+}
+
+fn clog2(x: usize) -> usize {
+    let mut b = 1;
+    while (1usize << b) < x {
+        b += 1;
+    }
+    b
+}
+
+/// The timing harness around an exported `top` (renamed `finder_dut`); `dut = None` measures the
+/// harness alone (the design's outputs replaced by its inputs' low bits).
+pub fn harness(dut: Option<&str>, n: usize, clocked: bool) -> String {
+    let (k, s) = (clog2(n + 1), clog2(n));
+    let w = n + k + clocked as usize;
+    let mut v = String::new();
+    let _ = writeln!(v, "module top(input clock, input din, output reg dout);");
+    let _ = writeln!(v, "  reg [{}:0] sh = 0;", w - 1);
+    let _ = writeln!(
+        v,
+        "  always @(posedge clock) sh <= {{sh[{}:0], din}};",
+        w - 2
+    );
+    let _ = writeln!(
+        v,
+        "  wire [{}:0] max_run; wire fit_found; wire [{}:0] fit_start;",
+        k - 1,
+        s - 1
+    );
+    if dut.is_some() {
+        let clk = if clocked {
+            format!(".clock(clock), .reset(sh[{}]), ", w - 1)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            v,
+            "  finder_dut dut({clk}.bits(sh[{}:0]), .need(sh[{}:{}]), .max_run(max_run), .fit_found(fit_found), .fit_start(fit_start));",
+            n - 1,
+            n + k - 1,
+            n
+        );
+    } else {
+        let _ = writeln!(v, "  assign max_run = sh[{}:0]; assign fit_found = sh[{k}]; assign fit_start = sh[{}:{}];", k - 1, k + s, k + 1);
+    }
+    let _ = writeln!(v, "  reg [{}:0] o = 0;", k + s);
+    let _ = writeln!(
+        v,
+        "  always @(posedge clock) begin o <= {{max_run, fit_found, fit_start}}; dout <= ^o; end"
+    );
+    let _ = writeln!(v, "endmodule");
+    if let Some(d) = dut {
+        v.push_str(&d.replacen("module top(", "module finder_dut(", 1));
+    }
+    v
+}
+
+/// One measured design.
+#[derive(Clone, Debug, Default)]
+pub struct SynthResult {
+    /// Packed logic cells after placement (`ICESTORM_LC`), or yosys' LUT4 count if not placed.
+    pub lcs: Option<usize>,
+    /// Post-route Fmax in MHz.
+    pub fmax_mhz: Option<f64>,
+    /// Anything unusual (does not fit, tool timeout).
+    pub note: String,
+}
+
+/// Synthesize and place-and-route `verilog` (a complete design with top `top`) in `dir`.
+pub fn synthesize(verilog: &str, dir: &Path) -> Result<SynthResult> {
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join("design.v"), verilog)?;
+    let y = Command::new("timeout")
+        .current_dir(dir)
+        .args([
+            "3600",
+            "yosys",
+            "-q",
+            "-l",
+            "yosys.log",
+            "-p",
+            "read_verilog design.v; synth_ice40 -top top -json design.json; stat",
+        ])
+        .output()
+        .context("running yosys")?;
+    if !y.status.success() {
+        bail!(
+            "yosys failed in {}: {}",
+            dir.display(),
+            String::from_utf8_lossy(&y.stderr)
+        );
+    }
+    let ylog = std::fs::read_to_string(dir.join("yosys.log")).unwrap_or_default();
+    let luts = ylog
+        .lines()
+        .filter(|l| l.trim_start().starts_with("SB_LUT4"))
+        .filter_map(|l| l.split_whitespace().nth(1)?.parse::<usize>().ok())
+        .last();
+    if luts.unwrap_or(0) > 7680 {
+        return Ok(SynthResult {
+            lcs: luts,
+            fmax_mhz: None,
+            note: format!("does not fit: {} LUT4 after yosys", luts.unwrap()),
+        });
+    }
+    let p = Command::new("timeout")
+        .current_dir(dir)
+        .args([
+            "3600",
+            "nextpnr-ice40",
+            "--hx8k",
+            "--package",
+            "cb132",
+            "--freq",
+            "100",
+            "--timing-allow-fail",
+            "--seed",
+            "1",
+            "--json",
+            "design.json",
+            "--log",
+            "nextpnr.log",
+        ])
+        .output()
+        .context("running nextpnr-ice40")?;
+    let log = std::fs::read_to_string(dir.join("nextpnr.log")).unwrap_or_default();
+    let lcs = log
+        .lines()
+        .filter(|l| l.contains("ICESTORM_LC:"))
+        .filter_map(|l| {
+            l.split("ICESTORM_LC:")
+                .nth(1)?
+                .trim()
+                .split('/')
+                .next()?
+                .trim()
+                .parse::<usize>()
+                .ok()
+        })
+        .last();
+    let fmax = log
+        .lines()
+        .filter(|l| l.contains("Max frequency for clock"))
+        .filter_map(|l| {
+            l.split(':')
+                .nth(1)?
+                .split_whitespace()
+                .next()?
+                .parse::<f64>()
+                .ok()
+        })
+        .last();
+    let note = if lcs.is_none() {
+        format!("place/route failed (exit {:?})", p.status.code())
+    } else {
+        String::new()
+    };
+    Ok(SynthResult {
+        lcs: lcs.or(luts),
+        fmax_mhz: fmax,
+        note,
+    })
+}
+
+/// One row of the table: (variant, form, N, latency, Verilog of the harnessed design).
+/// `variants` selects among `harness`, `tree`, `tree_pipe`, `grouped`, `sampled`, `exact`.
+pub fn table_designs(
+    ns: &[usize],
+    variants: &[&str],
+) -> Vec<(String, String, usize, usize, String)> {
+    let mut rows = Vec::new();
+    for &n in ns {
+        for &v in variants {
+            match v {
+                "harness" => rows.push((
+                    "harness".into(),
+                    "(shift register only)".into(),
+                    n,
+                    0,
+                    harness(None, n, false),
+                )),
+                "tree_pipe" => {
+                    let (d, lat) = tree_pipe_verilog(n).unwrap();
+                    rows.push((
+                        "tree".into(),
+                        "pipelined".into(),
+                        n,
+                        lat,
+                        harness(Some(&d), n, true),
+                    ));
+                }
+                _ => {
+                    let d = comb_verilog(v, n).unwrap();
+                    rows.push((v.into(), "comb".into(), n, 0, harness(Some(&d), n, false)));
+                }
+            }
+        }
+    }
+    rows
+}
+
+/// Every variant, in table order.
+pub const TABLE_VARIANTS: [&str; 6] = [
+    "harness",
+    "tree",
+    "tree_pipe",
+    "grouped",
+    "sampled",
+    "exact",
+];
+
+/// Synthesize every variant for N in {16, 32, 64, 128} and write the Markdown table to `out_md`
+/// (also returned). Work files go next to `out_md` in `run_finder_synth/`.
+pub fn table(out_md: &Path) -> Result<String> {
+    table_for(out_md, &[16, 32, 64, 128], &TABLE_VARIANTS)
+}
+
+/// [`table`] for a chosen set of N and variants (see [`table_designs`]).
+pub fn table_for(out_md: &Path, ns: &[usize], variants: &[&str]) -> Result<String> {
+    let work = out_md
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join("run_finder_synth");
+    let mut md = String::new();
+    let _ = writeln!(
+        md,
+        "# Run finder family on iCE40 HX8K (CB132, nextpnr --freq 100)\n"
+    );
+    let _ = writeln!(
+        md,
+        "Every design sits in the same harness (serial-in shift register → design → output register → \
+         XOR → pin), so Fmax is flip-flop to flip-flop through the design and LCs include the harness \
+         (its own row). `comb` designs answer in the cycle they are given (latency 0); the patent's \
+         registered form adds one cycle on each side (latency 2). II = 1 everywhere. Grouped: g = 4; \
+         sampled: lengths 1–8, then steps 2, 4, 8, 16.\n"
+    );
+    let _ = writeln!(
+        md,
+        "| variant | form | N | LCs | Fmax (MHz) | latency | II | note |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|");
+    for (v, form, n, lat, design) in table_designs(ns, variants) {
+        let dir = work.join(format!(
+            "{v}_{}_{n}",
+            form.split_whitespace().next().unwrap().trim_matches('(')
+        ));
+        eprintln!(
+            "run_finder table: synthesizing {v} {form} N={n} in {}",
+            dir.display()
+        );
+        let r = synthesize(&design, &dir).unwrap_or_else(|e| SynthResult {
+            note: format!("{e:#}"),
+            ..Default::default()
+        });
+        let _ = writeln!(
+            md,
+            "| {v} | {form} | {n} | {} | {} | {} | 1 | {} |",
+            r.lcs.map_or("–".into(), |x| x.to_string()),
+            r.fmax_mhz.map_or("–".into(), |f| format!("{f:.1}")),
+            if v == "harness" {
+                "–".to_string()
+            } else {
+                lat.to_string()
+            },
+            r.note
+        );
+        std::fs::write(out_md, &md)?;
+    }
+    Ok(md)
+}
