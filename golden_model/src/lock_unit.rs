@@ -106,8 +106,8 @@ impl LockConfig {
     }
 }
 
-/// Inputs of one cycle (port names of the exported top).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Inputs of one cycle (port names of the exported top). `Debug` prints only the active ports.
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct LockIn {
     pub reset: bool,
     pub cpr_we: bool,
@@ -131,8 +131,8 @@ impl crate::ResetInput for LockIn {
     }
 }
 
-/// Outputs of one cycle.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Outputs of one cycle. `Debug` prints the strobes in binary, lock words in hex.
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct LockOut {
     /// Combinational: an acquire is accepted this cycle if valid (FIFO not full).
     pub acq_ready: bool,
@@ -148,6 +148,76 @@ pub struct LockOut {
     pub lock_words: u128,
     pub error: bool,
     pub error_code: u8,
+}
+
+impl std::fmt::Debug for LockIn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut parts = vec![];
+        if self.reset {
+            parts.push("reset".to_string());
+        }
+        if self.cpr_we {
+            parts.push(format!("cpr[{}]={}", self.cpr_warp, self.cpr_prio));
+        }
+        if self.cfg_we {
+            parts.push(format!("hold_limit={}", self.cfg_hold_limit));
+        }
+        if self.acq_valid {
+            parts.push(format!("acq(w{},l{})", self.acq_warp, self.acq_lock));
+        }
+        if self.rel_valid {
+            parts.push(format!("rel(w{},l{})", self.rel_warp, self.rel_lock));
+        }
+        if self.retire != 0 {
+            parts.push(format!("retire={:#b}", self.retire));
+        }
+        if parts.is_empty() {
+            parts.push("idle".into());
+        }
+        write!(f, "{}", parts.join(" "))
+    }
+}
+
+impl std::fmt::Debug for LockOut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "rdy={} grant={:#b} deny={:#b} revoke={:#b} waiting={:#b} words={:#x}",
+            self.acq_ready as u8, self.grant, self.deny, self.revoke, self.waiting, self.lock_words
+        )?;
+        if self.error {
+            write!(f, " ERROR={}", self.error_code)?;
+        } else if self.error_code != 0 {
+            write!(f, " error_code={} (without error)", self.error_code)?;
+        }
+        Ok(())
+    }
+}
+
+/// Event counters of a model run (for coverage checks and benches; not part of the hardware).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LockStats {
+    /// Acquires granted at once (free lock or re-acquire).
+    pub direct_grants: u64,
+    /// Acquires queued in the arbiter FIFO.
+    pub enqueued: u64,
+    /// Arbiter decisions: granted a free lock / preempted the holder / requester waits.
+    pub arbiter_free_grants: u64,
+    pub preemptions: u64,
+    pub waits: u64,
+    /// Dead FIFO entries dropped at the head.
+    pub dead_dropped: u64,
+    /// Locks handed off to a waiter; of those, chosen among ≥ 2 equal-priority waiters.
+    pub hand_offs: u64,
+    pub tie_hand_offs: u64,
+    /// Warps revoked by the hold limit.
+    pub hold_revocations: u64,
+    /// Errors by code (index 1..=3).
+    pub errors: [u64; 4],
+    /// Cycles with `acq_valid` high while `acq_ready` was low (backpressure).
+    pub backpressured: u64,
+    /// Cycles stepped (reset cycles included).
+    pub cycles: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,6 +242,7 @@ pub struct LockUnit {
     hold: Vec<u32>,
     rr_next: Vec<usize>,
     out: LockOut,
+    stats: LockStats,
 }
 
 impl LockUnit {
@@ -187,6 +258,7 @@ impl LockUnit {
             hold: vec![],
             rr_next: vec![],
             out: LockOut::default(),
+            stats: LockStats::default(),
         };
         m.reset();
         m
@@ -199,6 +271,11 @@ impl LockUnit {
     /// Current owner of lock `l` (host view of the lock word).
     pub fn owner(&self, l: usize) -> Option<usize> {
         self.owner[l]
+    }
+
+    /// Event counters since construction.
+    pub fn stats(&self) -> &LockStats {
+        &self.stats
     }
 
     /// Entries in the arbiter FIFO (live and dead).
@@ -272,6 +349,10 @@ impl CycleModel for LockUnit {
 
     fn step(&mut self, i: &LockIn) -> LockOut {
         let seen = self.visible_outputs();
+        self.stats.cycles += 1;
+        if i.acq_valid && !seen.acq_ready {
+            self.stats.backpressured += 1;
+        }
         if i.reset {
             self.reset();
             return seen;
@@ -309,6 +390,7 @@ impl CycleModel for LockUnit {
                 && self.hold[w] + 1 >= self.hold_limit
             {
                 revoked[w] = true;
+                self.stats.hold_revocations += 1;
             }
         }
         let revoke_all = |m: &mut Self, w: usize| {
@@ -340,6 +422,7 @@ impl CycleModel for LockUnit {
                     Some(o) if o == r => true,
                     Some(o) => {
                         if better(self.cpr[o]) {
+                            self.stats.preemptions += 1;
                             revoked[o] = true;
                             revoke_all(self, o);
                             true
@@ -359,9 +442,13 @@ impl CycleModel for LockUnit {
                     },
                 };
                 if wins {
+                    if self.owner[l].is_none() {
+                        self.stats.arbiter_free_grants += 1;
+                    }
                     self.owner[l] = Some(r);
                     grant |= 1 << r;
                 } else {
+                    self.stats.waits += 1;
                     // [0034]: wait, and release everything already held.
                     for o in self.owner.iter_mut() {
                         if *o == Some(r) {
@@ -372,6 +459,8 @@ impl CycleModel for LockUnit {
                     denied[r] = true;
                     deny |= 1 << r;
                 }
+            } else {
+                self.stats.dead_dropped += 1;
             }
         }
 
@@ -379,6 +468,11 @@ impl CycleModel for LockUnit {
         for l in 0..nl {
             if start.owner[l].is_none() && won_free_lock != Some(l) {
                 if let Some(b) = start.best_waiter(l) {
+                    self.stats.hand_offs += 1;
+                    let tied = (0..nw).filter(|&v| start.waiting[v] == Some(l) && start.cpr[v] == start.cpr[b]).count();
+                    if tied >= 2 {
+                        self.stats.tie_hand_offs += 1;
+                    }
                     self.owner[l] = Some(b);
                     self.waiting[b] = None;
                     self.rr_next[l] = (b + 1) % nw;
@@ -397,12 +491,19 @@ impl CycleModel for LockUnit {
             } else {
                 let reserved = start.waiting.contains(&Some(l));
                 match self.owner[l] {
-                    Some(o) if o == w && !revoked[w] => grant |= 1 << w,
+                    Some(o) if o == w && !revoked[w] => {
+                        self.stats.direct_grants += 1;
+                        grant |= 1 << w;
+                    }
                     None if !reserved && !revoked[w] => {
+                        self.stats.direct_grants += 1;
                         self.owner[l] = Some(w);
                         grant |= 1 << w;
                     }
-                    holder => self.fifo.push_back(Entry { req: w, holder, lock: l, live: true }),
+                    holder => {
+                        self.stats.enqueued += 1;
+                        self.fifo.push_back(Entry { req: w, holder, lock: l, live: true });
+                    }
                 }
             }
         }
@@ -435,6 +536,9 @@ impl CycleModel for LockUnit {
             }
         }
         let err = rel_err.or(acq_err).or(cpr_err);
+        if let Some(e) = err {
+            self.stats.errors[e as usize] += 1;
+        }
         self.out = LockOut {
             grant,
             deny,

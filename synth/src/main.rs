@@ -1,1 +1,148 @@
-fn main(){}
+//! `synth`: the project's main job.
+//!
+//! ```text
+//! cargo run --release -p synth -- export --out build        # Verilog of every unit + manifest.json
+//! cargo run --release -p synth -- report --json build/report.json   # export + yosys/nextpnr table
+//! cargo run --release -p synth -- bench                      # simulation speeds and latencies
+//! ```
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use synth::flow::{self, PortDecl, SynthResult};
+
+#[derive(Parser)]
+#[command(name = "synth", about = "gpu-sched-rtl: Verilog export, iCE40 HX8K reports, benches")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Write the board-config Verilog of every unit as DIR/<unit>.v plus DIR/manifest.json.
+    Export {
+        #[arg(long, default_value = "build")]
+        out: PathBuf,
+    },
+    /// Export, then synthesize every unit for the iCE40 HX8K (CB132) and print LCs and Fmax.
+    Report {
+        /// Also write the table as a JSON array to this file.
+        #[arg(long)]
+        json: Option<PathBuf>,
+        /// Where the Verilog and the tool logs go.
+        #[arg(long, default_value = "build")]
+        out: PathBuf,
+        /// Target clock for nextpnr (the Alchitry Cu clock is 100 MHz).
+        #[arg(long, default_value_t = 100.0)]
+        freq: f64,
+        /// Only units whose name contains this string.
+        #[arg(long)]
+        only: Option<String>,
+    },
+    /// Simulation speeds (golden model, RustHDL, Verilator) and measured latencies.
+    Bench {
+        /// Cycles for the golden model run.
+        #[arg(long, default_value_t = 2_000_000)]
+        model_cycles: usize,
+        /// Cycles for the RustHDL simulation run.
+        #[arg(long, default_value_t = 100_000)]
+        rtl_cycles: usize,
+        /// Cycles for the Verilator run.
+        #[arg(long, default_value_t = 5_000_000)]
+        verilator_cycles: usize,
+    },
+}
+
+/// One exported unit.
+struct Exported {
+    unit: String,
+    /// Synthesized for area and timing by `report` (false: area only, does not fit the pins).
+    file: PathBuf,
+    verilog: String,
+    config: String,
+}
+
+#[derive(Serialize)]
+struct ManifestEntry {
+    unit: String,
+    file: String,
+    top: &'static str,
+    config: String,
+    ports: Vec<PortDecl>,
+}
+
+fn export(out: &Path) -> Result<Vec<Exported>> {
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let mut units = vec![Exported {
+        unit: "lock_unit".into(),
+        file: out.join("lock_unit.v"),
+        verilog: synth::lock_unit::board_verilog(),
+        config: "board: W=8 L=4 prio_bits=3 fifo_depth=4 hold_bits=16".into(),
+    }];
+    for u in &mut units {
+        std::fs::write(&u.file, &u.verilog)?;
+    }
+    let manifest: Vec<ManifestEntry> = units
+        .iter()
+        .map(|u| {
+            Ok(ManifestEntry {
+                unit: u.unit.clone(),
+                file: u.file.file_name().unwrap().to_string_lossy().into_owned(),
+                top: "top",
+                config: u.config.clone(),
+                ports: flow::top_ports(&u.verilog)?,
+            })
+        })
+        .collect::<Result<_>>()?;
+    std::fs::write(out.join("manifest.json"), serde_json::to_string_pretty(&manifest)?)?;
+    for u in &units {
+        println!("wrote {}", u.file.display());
+    }
+    println!("wrote {}", out.join("manifest.json").display());
+    Ok(units)
+}
+
+fn print_table(rows: &[SynthResult]) {
+    println!("\n| unit | LCs (of 7680) | Fmax MHz | meets 100 MHz | harness FFs |");
+    println!("|---|---:|---:|:---:|---:|");
+    for r in rows {
+        println!(
+            "| {} | {} | {:.1} | {} | {} |",
+            r.unit,
+            r.lcs,
+            r.fmax_mhz,
+            if r.meets_100mhz { "yes" } else { "no" },
+            r.harness_ffs
+        );
+    }
+}
+
+fn main() -> Result<()> {
+    match Cli::parse().cmd {
+        Cmd::Export { out } => {
+            export(&out)?;
+        }
+        Cmd::Report { json, out, freq, only } => {
+            let units = export(&out)?;
+            let work = out.join("synth");
+            let mut rows = vec![];
+            for u in units.iter().filter(|u| only.as_deref().is_none_or(|o| u.unit.contains(o))) {
+                eprintln!("synthesizing {} ...", u.unit);
+                let r = flow::synthesize(&u.unit, &u.verilog, &work, freq)?;
+                eprintln!("  {} LCs, {:.1} MHz", r.lcs, r.fmax_mhz);
+                rows.push(r);
+            }
+            print_table(&rows);
+            if let Some(j) = json {
+                std::fs::write(&j, serde_json::to_string_pretty(&rows)?)?;
+                println!("\nwrote {}", j.display());
+            }
+        }
+        Cmd::Bench { model_cycles, rtl_cycles, verilator_cycles } => {
+            println!("{}", synth::lock_unit::bench(model_cycles, rtl_cycles, verilator_cycles)?);
+        }
+    }
+    Ok(())
+}

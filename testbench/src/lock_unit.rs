@@ -2,7 +2,7 @@
 //! strategies, output-level invariants, and the drain check (every waiting warp is eventually
 //! served once the holders release).
 
-use crate::lockstep::Verdict;
+use crate::lockstep::{cycle_table, Verdict};
 use crate::rtl::HdlDut;
 use crate::verilator::{Port, TracePorts};
 use golden_model::lock_unit::{LockConfig, LockIn, LockOut};
@@ -209,27 +209,32 @@ impl LockInvariants {
 /// Drive both implementations with an adaptive "drain" after a random trace: no new acquires,
 /// every cycle the owner of the lowest held lock releases it, until nothing is held, nobody waits
 /// and the FIFO is empty. Every accepted request must therefore end (no request lost), within
-/// `max_cycles`. Outputs are compared every cycle.
+/// `max_cycles`. Outputs are compared every cycle; a failure prints the drain's cycle table.
 pub fn drain<M, R>(cfg: &LockConfig, model: &mut M, rtl: &mut R, inv: &mut LockInvariants, max_cycles: usize) -> Verdict
 where
     M: CycleModel<In = LockIn, Out = LockOut>,
     R: CycleModel<In = LockIn, Out = LockOut>,
 {
-    let mut input = LockIn::default();
+    let mut inputs = vec![LockIn::default()];
+    let mut history = vec![];
     let mut quiet = 0;
     for cycle in 0..max_cycles {
+        let input = inputs[cycle].clone();
         let want = model.step(&input);
         let got = rtl.step(&input);
-        if got != want {
-            return Err(format!("drain cycle {cycle}: input {input:?}\n  rtl   {got:?}\n  model {want:?}"));
+        let inv_result = inv.check(&input, &got);
+        let same = got == want;
+        history.push((got.clone(), want));
+        if !same || inv_result.is_err() {
+            let why = format!("drain: {}", inv_result.err().unwrap_or_else(|| "outputs differ".into()));
+            return Err(cycle_table(&inputs, &history, cycle, &why));
         }
-        inv.check(&input, &got).map_err(|e| format!("drain cycle {cycle}: {e}"))?;
         let own = owners(cfg, got.lock_words);
-        input = LockIn::default();
+        let mut next = LockIn::default();
         if let Some((l, w)) = own.iter().enumerate().find_map(|(l, o)| o.map(|w| (l, w))) {
-            input.rel_valid = true;
-            input.rel_warp = w as u32;
-            input.rel_lock = l as u32;
+            next.rel_valid = true;
+            next.rel_warp = w as u32;
+            next.rel_lock = l as u32;
             quiet = 0;
         } else if got.waiting == 0 && got.acq_ready && got.grant == 0 {
             quiet += 1;
@@ -240,8 +245,9 @@ where
         } else {
             quiet = 0;
         }
+        inputs.push(next);
     }
-    Err(format!("no quiescence within {max_cycles} drain cycles: a request was lost or starved"))
+    Err(format!("drain: no quiescence within {max_cycles} cycles: a request was lost or starved"))
 }
 
 /// Stimulus knobs for one random trace.

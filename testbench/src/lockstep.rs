@@ -103,3 +103,30 @@ pub fn failure_dir() -> PathBuf {
 pub fn proptest_cases(default: u32) -> u32 {
     std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
+
+/// Run a property over `cases` random inputs (overridable with `PROPTEST_CASES`), shrinking a
+/// failure to a minimal case. Panics with the minimal case's cycle table (not the raw input).
+pub fn run_cases<S, F>(cases: u32, strategy: &S, test: F)
+where
+    S: proptest::strategy::Strategy,
+    S::Value: Debug,
+    F: Fn(&S::Value) -> Verdict,
+{
+    use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
+    let config = Config {
+        cases: proptest_cases(cases),
+        max_shrink_iters: 4096,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let mut runner = TestRunner::new(config);
+    let result = runner.run(strategy, |v| test(&v).map_err(TestCaseError::fail));
+    match result {
+        Ok(()) => {}
+        Err(TestError::Fail(reason, value)) => {
+            let n = format!("{value:?}").len();
+            panic!("lockstep failure (minimal case shown; its Debug is {n} chars):\n{reason}");
+        }
+        Err(e) => panic!("{e}"),
+    }
+}

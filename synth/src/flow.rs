@@ -1,0 +1,220 @@
+//! The iCE40 flow: wrap an exported top in a measurement harness, synthesize with yosys
+//! (`synth_ice40`), place and route with nextpnr-ice40 for the HX8K in the CB132 package, and
+//! parse the utilisation and the achieved clock frequency. Every tool's exit code is checked.
+//!
+//! ## Why a harness
+//! A unit's top has more ports than the CB132 has pins (the lock unit: 101), and combinational
+//! blocks have no clock. The harness drives every input from a scan shift register fed by one
+//! pin, registers every output, and XOR-reduces the output registers to one pin so that nothing
+//! can be optimised away. All paths into and out of the unit are therefore register to register,
+//! as they would be inside a larger design. The harness costs one flip-flop per input and output
+//! bit plus an XOR tree (reported as `harness_ffs`); `lcs` includes it.
+
+use anyhow::{anyhow, bail, Context, Result};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A port of an exported top module.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PortDecl {
+    pub name: String,
+    /// "input" or "output".
+    pub dir: String,
+    pub width: usize,
+}
+
+/// Parse the port declarations of `module top` from RustHDL's Verilog.
+pub fn top_ports(verilog: &str) -> Result<Vec<PortDecl>> {
+    let start = verilog.find("module top(").ok_or_else(|| anyhow!("no `module top(` in the Verilog"))?;
+    let body = &verilog[start..];
+    let end = body.find("endmodule").unwrap_or(body.len());
+    let mut ports = vec![];
+    for line in body[..end].lines() {
+        let t: Vec<&str> = line.split_whitespace().collect();
+        if t.len() < 3 || !(t[0] == "input" || t[0] == "output") || !t.last().unwrap().ends_with(';') {
+            continue;
+        }
+        let name = t.last().unwrap().trim_end_matches(';').to_string();
+        let width = match t.iter().find(|x| x.starts_with('[')) {
+            Some(r) => {
+                let hi: usize = r.trim_start_matches('[').split(':').next().unwrap().parse()?;
+                hi + 1
+            }
+            None => 1,
+        };
+        ports.push(PortDecl { name, dir: t[0].to_string(), width });
+    }
+    if ports.is_empty() {
+        bail!("module top has no ports");
+    }
+    Ok(ports)
+}
+
+/// Verilog of the measurement harness around `module top` (see the module doc).
+pub fn harness(ports: &[PortDecl]) -> String {
+    let ins: Vec<&PortDecl> = ports.iter().filter(|p| p.dir == "input" && p.name != "clock").collect();
+    let outs: Vec<&PortDecl> = ports.iter().filter(|p| p.dir == "output").collect();
+    let nin: usize = ins.iter().map(|p| p.width).sum::<usize>().max(1);
+    let nout: usize = outs.iter().map(|p| p.width).sum::<usize>().max(1);
+    let shift = if nin == 1 { "sin".to_string() } else { format!("{{scan[{}:0], sin}}", nin - 2) };
+    let mut s = format!(
+        "module harness(input clk, input sin, output sout);\n  reg [{}:0] scan = 0;\n  always @(posedge clk) scan <= {shift};\n",
+        nin - 1
+    );
+    s += &format!("  wire [{}:0] outs;\n  reg [{}:0] captured = 0;\n", nout - 1, nout - 1);
+    s += "  always @(posedge clk) captured <= outs;\n  assign sout = ^captured;\n  top dut(\n";
+    let mut conns = vec![];
+    if ports.iter().any(|p| p.name == "clock") {
+        conns.push("    .clock(clk)".to_string());
+    }
+    let mut off = 0;
+    for p in &ins {
+        conns.push(format!("    .{}(scan[{}:{}])", p.name, off + p.width - 1, off));
+        off += p.width;
+    }
+    let mut off = 0;
+    for p in &outs {
+        conns.push(format!("    .{}(outs[{}:{}])", p.name, off + p.width - 1, off));
+        off += p.width;
+    }
+    s += &conns.join(",\n");
+    s += "\n  );\nendmodule\n";
+    s
+}
+
+/// Result of one synthesis + place-and-route run.
+#[derive(Clone, Debug, Serialize)]
+pub struct SynthResult {
+    pub unit: String,
+    /// Logic cells used (nextpnr `ICESTORM_LC`), harness included.
+    pub lcs: u32,
+    /// Logic cells of the device (HX8K: 7680).
+    pub lcs_total: u32,
+    /// Achieved clock frequency reported by nextpnr.
+    pub fmax_mhz: f64,
+    pub meets_100mhz: bool,
+    /// Flip-flops the harness adds (one per input and output bit).
+    pub harness_ffs: u32,
+    /// Target frequency given to nextpnr.
+    pub target_mhz: f64,
+}
+
+/// Which Debian packages provide a tool.
+fn require(tool: &str) -> Result<()> {
+    let ok = Command::new(tool).arg("-V").output().or_else(|_| Command::new(tool).arg("--version").output()).is_ok();
+    if !ok {
+        bail!(
+            "`{tool}` is not installed: apt-get install {}",
+            testbench::eda::DEBIAN_PACKAGES
+        );
+    }
+    Ok(())
+}
+
+fn run(cmd: &mut Command, what: &str, log: &Path) -> Result<std::process::Output> {
+    let out = cmd.output().with_context(|| format!("starting {what}"))?;
+    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text += &String::from_utf8_lossy(&out.stderr);
+    std::fs::write(log, &text)?;
+    if !out.status.success() {
+        let tail: Vec<&str> = text.lines().rev().take(15).collect::<Vec<_>>().into_iter().rev().collect();
+        bail!("{what} failed ({}), log {}:\n{}", out.status, log.display(), tail.join("\n"));
+    }
+    Ok(out)
+}
+
+/// Parse nextpnr's log: (LCs used, LCs total, max frequency of the clock in MHz).
+pub fn parse_nextpnr(log: &str) -> Result<(u32, u32, f64)> {
+    // "Info: 	         ICESTORM_LC:  1711/ 7680    22%" — the last such line is after routing
+    let lc_line = log
+        .lines()
+        .filter(|l| l.contains("ICESTORM_LC:"))
+        .last()
+        .ok_or_else(|| anyhow!("no ICESTORM_LC utilisation in the nextpnr log"))?;
+    let nums: Vec<u32> = lc_line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .filter_map(|s| s.parse().ok())
+        .collect();
+    let (lcs, total) = (nums[0], nums[1]);
+    // "Info: Max frequency for clock 'clk$SB_IO_IN_$glb_clk': 54.32 MHz (FAIL at 100.00 MHz)"
+    let f_line = log
+        .lines()
+        .filter(|l| l.contains("Max frequency for clock"))
+        .last()
+        .ok_or_else(|| anyhow!("no `Max frequency for clock` in the nextpnr log"))?;
+    let after = f_line.split("': ").nth(1).ok_or_else(|| anyhow!("cannot parse `{f_line}`"))?;
+    let fmax: f64 = after.split_whitespace().next().unwrap().parse()?;
+    Ok((lcs, total, fmax))
+}
+
+/// Synthesize `verilog` (module `top`) for the HX8K CB132 at `target_mhz`; work files go to
+/// `work/<unit>/`.
+pub fn synthesize(unit: &str, verilog: &str, work: &Path, target_mhz: f64) -> Result<SynthResult> {
+    require("yosys")?;
+    require("nextpnr-ice40")?;
+    let dir: PathBuf = work.join(unit);
+    std::fs::create_dir_all(&dir)?;
+    let ports = top_ports(verilog)?;
+    std::fs::write(dir.join("top.v"), verilog)?;
+    std::fs::write(dir.join("harness.v"), harness(&ports))?;
+    run(
+        Command::new("yosys")
+            .current_dir(&dir)
+            .args(["-q", "-p", "read_verilog top.v harness.v; synth_ice40 -top harness -json harness.json"]),
+        "yosys synth_ice40",
+        &dir.join("yosys.log"),
+    )?;
+    run(
+        Command::new("nextpnr-ice40").current_dir(&dir).args([
+            "--hx8k",
+            "--package",
+            "cb132",
+            "--freq",
+            &format!("{target_mhz}"),
+            "--timing-allow-fail",
+            "--seed",
+            "1",
+            "--json",
+            "harness.json",
+            "--asc",
+            "harness.asc",
+        ]),
+        "nextpnr-ice40",
+        &dir.join("nextpnr.log"),
+    )?;
+    let log = std::fs::read_to_string(dir.join("nextpnr.log"))?;
+    let (lcs, lcs_total, fmax_mhz) = parse_nextpnr(&log)?;
+    let harness_ffs = ports.iter().filter(|p| p.name != "clock").map(|p| p.width as u32).sum();
+    Ok(SynthResult {
+        unit: unit.to_string(),
+        lcs,
+        lcs_total,
+        fmax_mhz,
+        meets_100mhz: fmax_mhz >= 100.0,
+        harness_ffs,
+        target_mhz,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_nextpnr_report_lines() {
+        let log = "Info: \t         ICESTORM_LC:  1711/ 7680    22%\nInfo: Max frequency for clock 'clk$SB_IO_IN_$glb_clk': 54.32 MHz (FAIL at 100.00 MHz)\n";
+        assert_eq!(parse_nextpnr(log).unwrap(), (1711, 7680, 54.32));
+    }
+
+    #[test]
+    fn harness_connects_every_port() {
+        let v = "module top(clock,a,b,y);\n input wire clock;\n input wire [2:0] a;\n input wire b;\n output reg [1:0] y;\nendmodule\n";
+        let p = top_ports(v).unwrap();
+        assert_eq!(p.len(), 4);
+        let h = harness(&p);
+        assert!(h.contains(".a(scan[2:0])") && h.contains(".b(scan[3:3])") && h.contains(".y(outs[1:0])"));
+        assert!(h.contains(".clock(clk)"));
+    }
+}
