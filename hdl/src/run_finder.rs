@@ -88,11 +88,36 @@ fn assert_widths(n: usize, k: usize, s: usize) {
 // Tree (exact, log depth)
 // -------------------------------------------------------------------------------------------
 
+fn locals<T: Default>(n: usize) -> Vec<T> {
+    (0..n).map(|_| T::default()).collect()
+}
+
+/// Tree level (1 = just above the leaves) of every internal node j = 0..N−1 (node N + j, whose
+/// children are nodes 2j and 2j + 1).
+fn internal_levels(n: usize) -> Vec<u32> {
+    let mut lv = vec![0u32; 2 * n - 1];
+    for j in 0..n - 1 {
+        lv[n + j] = lv[2 * j].max(lv[2 * j + 1]) + 1;
+    }
+    lv[n..].to_vec()
+}
+
+fn check_tree(n: usize, m: usize, k: usize, s: usize) {
+    assert_widths(n, k, s);
+    assert!(
+        n.is_power_of_two() && n >= 2,
+        "run_finder tree: N = {n} must be a power of two ≥ 2"
+    );
+    assert_eq!(m, 2 * n, "run_finder tree: M must be 2N");
+}
+
 /// Exact log-depth segment-tree finder (combinational).
 ///
-/// Node layout (children always before parents, so the generated `always` block reads nothing
-/// before writing it): leaves are nodes 0..N (leaf j = block j); internal node N + j has children
-/// 2j and 2j + 1; the root is node 2N − 2. `M` = 2N (array length). Derived, do **not** choose.
+/// Node layout (children always before parents, so the generated `always` block never reads a
+/// value before writing it): leaves are nodes 0..N (leaf j = block j); internal node N + j has
+/// children 2j and 2j + 1; the root is node 2N − 2. `M` = 2N. Lengths are true lengths held in K
+/// bits but masked to their level's width (l + 1 bits at level l), so synthesis trims every adder
+/// and comparator to the width it needs.
 #[derive(LogicBlock)]
 pub struct RunTree<const N: usize, const M: usize, const K: usize, const S: usize> {
     /// Free map, N bits, 1 = free.
@@ -105,60 +130,65 @@ pub struct RunTree<const N: usize, const M: usize, const K: usize, const S: usiz
     pub fit_found: Signal<Out, Bit>,
     /// Lowest start of such a run (0 if none), S = clog2(N) bits.
     pub fit_start: Signal<Out, Bits<S>>,
-    /// Per leaf j: positions j and j + 1. Derived.
-    leaf_lo: Vec<Constant<Bits<K>>>,
-    leaf_hi: Vec<Constant<Bits<K>>>,
+    /// `need` = 0 and `need` = 1 (the only requests a single block can satisfy).
+    need_zero: Signal<Local, Bit>,
+    need_one: Signal<Local, Bit>,
     /// Constant 1 (K bits).
     one: Constant<Bits<K>>,
+    /// Per internal node j (level l): 2^(l−1), 2^l, 2^l + 1, 2^(l+1) − 1. Derived.
+    half: Vec<Constant<Bits<K>>>,
+    full: Vec<Constant<Bits<K>>>,
+    fullp1: Vec<Constant<Bits<K>>>,
+    lmask: Vec<Constant<Bits<K>>>,
     /// Per node: segment all free.
     seg_all: Vec<Signal<Local, Bit>>,
-    /// Per node: position just after its free prefix.
-    pre_end: Vec<Signal<Local, Bits<K>>>,
-    /// Per node: position where its free suffix starts.
-    suf_start: Vec<Signal<Local, Bits<K>>>,
-    /// Per node: length of the free run crossing its middle.
-    cross: Vec<Signal<Local, Bits<K>>>,
-    /// Per node: max of the children's best runs.
-    kid_best: Vec<Signal<Local, Bits<K>>>,
+    /// Per node: free prefix length (true length, ≤ segment length).
+    plen: Vec<Signal<Local, Bits<K>>>,
+    /// Per node: free suffix length.
+    slen: Vec<Signal<Local, Bits<K>>>,
+    /// Per node: start of the free suffix, relative to the segment start (= length − slen).
+    sufrel: Vec<Signal<Local, Bits<K>>>,
     /// Per node: longest free run inside the segment.
     best: Vec<Signal<Local, Bits<K>>>,
     /// Per node: a window of `need` free blocks lies inside the segment.
     found: Vec<Signal<Local, Bit>>,
-    /// Per node: lowest such window start.
-    fit: Vec<Signal<Local, Bits<K>>>,
-}
-
-fn locals<T: Default>(n: usize) -> Vec<T> {
-    (0..n).map(|_| T::default()).collect()
+    /// Per node: lowest such window start, relative to the segment start.
+    fitrel: Vec<Signal<Local, Bits<K>>>,
+    /// Per internal node: the crossing run, max of the children's best, clipped `need`.
+    cross: Vec<Signal<Local, Bits<K>>>,
+    kid_best: Vec<Signal<Local, Bits<K>>>,
+    needc: Vec<Signal<Local, Bits<K>>>,
 }
 
 impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
     for RunTree<N, M, K, S>
 {
     fn default() -> Self {
-        assert_widths(N, K, S);
-        assert!(
-            N.is_power_of_two() && N >= 2,
-            "RunTree: N = {N} must be a power of two ≥ 2"
-        );
-        assert_eq!(M, 2 * N, "RunTree: M must be 2N");
+        check_tree(N, M, K, S);
+        let levels = internal_levels(N);
         RunTree {
             bits: Default::default(),
             need: Default::default(),
             max_run: Default::default(),
             fit_found: Default::default(),
             fit_start: Default::default(),
-            leaf_lo: const_vec(0..N as u64),
-            leaf_hi: const_vec(1..N as u64 + 1),
+            need_zero: Default::default(),
+            need_one: Default::default(),
             one: Constant::new(1u64.to_bits()),
+            half: const_vec(levels.iter().map(|&l| 1u64 << (l - 1))),
+            full: const_vec(levels.iter().map(|&l| 1u64 << l)),
+            fullp1: const_vec(levels.iter().map(|&l| (1u64 << l) + 1)),
+            lmask: const_vec(levels.iter().map(|&l| (1u64 << (l + 1)) - 1)),
             seg_all: locals(M - 1),
-            pre_end: locals(M - 1),
-            suf_start: locals(M - 1),
-            cross: locals(M - 1),
-            kid_best: locals(M - 1),
+            plen: locals(M - 1),
+            slen: locals(M - 1),
+            sufrel: locals(M - 1),
             best: locals(M - 1),
             found: locals(M - 1),
-            fit: locals(M - 1),
+            fitrel: locals(M - 1),
+            cross: locals(N - 1),
+            kid_best: locals(N - 1),
+            needc: locals(N - 1),
         }
     }
 }
@@ -166,56 +196,78 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
 impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for RunTree<N, M, K, S> {
     #[hdl_gen]
     fn update(&mut self) {
+        self.need_zero.next = self.need.val() == 0;
+        self.need_one.next = self.need.val() == 1;
         // Leaves: one block each.
         for j in 0..N {
             self.seg_all[j].next = self.bits.val().get_bit(j);
-            self.pre_end[j].next = self.leaf_lo[j].val();
-            self.suf_start[j].next = self.leaf_hi[j].val();
-            self.cross[j].next = 0.into();
-            self.kid_best[j].next = 0.into();
+            self.plen[j].next = 0.into();
+            self.slen[j].next = 0.into();
             self.best[j].next = 0.into();
-            self.found[j].next = false;
-            self.fit[j].next = self.leaf_lo[j].val();
+            self.sufrel[j].next = self.one.val();
+            self.fitrel[j].next = 0.into();
+            self.found[j].next = self.need_zero.val();
             if self.bits.val().get_bit(j) {
-                self.pre_end[j].next = self.leaf_hi[j].val();
-                self.suf_start[j].next = self.leaf_lo[j].val();
+                self.plen[j].next = self.one.val();
+                self.slen[j].next = self.one.val();
                 self.best[j].next = self.one.val();
+                self.sufrel[j].next = 0.into();
+                self.found[j].next = self.need_zero.val() | self.need_one.val();
             }
-            // A leaf holds a window of `need` blocks iff need ≤ its free count (0 or 1).
-            self.found[j].next = self.need.val() <= self.best[j].val();
         }
-        // Internal node nn + j combines children 2j (low half) and 2j + 1 (high half).
-        // (`nn` is a one-value loop so that the node offset N is known to the Verilog generator.)
+        // Internal nodes (`nn` is a one-value loop so that the offset N is known to the Verilog
+        // generator, which evaluates index expressions from loop variables only).
         for nn in N..(N + 1) {
             for j in 0..(N - 1) {
+                // Node nn + j: children 2j (low half L) and 2j + 1 (high half R).
                 self.seg_all[nn + j].next =
                     self.seg_all[2 * j].val() & self.seg_all[2 * j + 1].val();
-                self.pre_end[nn + j].next = self.pre_end[2 * j].val();
+                // Prefix: L's, or all of L plus R's prefix (h + x is h | x because x < h).
+                self.plen[nn + j].next = self.plen[2 * j].val();
                 if self.seg_all[2 * j].val() {
-                    self.pre_end[nn + j].next = self.pre_end[2 * j + 1].val();
+                    self.plen[nn + j].next = self.plen[2 * j + 1].val() | self.half[j].val();
+                    if self.seg_all[2 * j + 1].val() {
+                        self.plen[nn + j].next = self.full[j].val();
+                    }
                 }
-                self.suf_start[nn + j].next = self.suf_start[2 * j + 1].val();
+                self.slen[nn + j].next = self.slen[2 * j + 1].val();
                 if self.seg_all[2 * j + 1].val() {
-                    self.suf_start[nn + j].next = self.suf_start[2 * j].val();
+                    self.slen[nn + j].next = self.slen[2 * j].val() | self.half[j].val();
+                    if self.seg_all[2 * j].val() {
+                        self.slen[nn + j].next = self.full[j].val();
+                    }
+                }
+                self.sufrel[nn + j].next = self.sufrel[2 * j + 1].val() | self.half[j].val();
+                if (self.sufrel[2 * j + 1].val() & self.half[j].val()).any() {
+                    self.sufrel[nn + j].next = self.full[j].val();
+                }
+                if self.seg_all[2 * j + 1].val() {
+                    self.sufrel[nn + j].next = self.sufrel[2 * j].val();
                 }
                 // The run crossing the middle, measured once here.
-                self.cross[nn + j].next =
-                    self.pre_end[2 * j + 1].val() - self.suf_start[2 * j].val();
-                self.kid_best[nn + j].next = self.best[2 * j].val();
+                self.cross[j].next =
+                    (self.slen[2 * j].val() + self.plen[2 * j + 1].val()) & self.lmask[j].val();
+                self.kid_best[j].next = self.best[2 * j].val();
                 if self.best[2 * j + 1].val() > self.best[2 * j].val() {
-                    self.kid_best[nn + j].next = self.best[2 * j + 1].val();
+                    self.kid_best[j].next = self.best[2 * j + 1].val();
                 }
-                self.best[nn + j].next = self.kid_best[nn + j].val();
-                if self.cross[nn + j].val() > self.kid_best[nn + j].val() {
-                    self.best[nn + j].next = self.cross[nn + j].val();
+                self.best[nn + j].next = self.kid_best[j].val();
+                if self.cross[j].val() > self.kid_best[j].val() {
+                    self.best[nn + j].next = self.cross[j].val();
                 }
-                // First fit: low child, else the crossing run, else the high child.
+                // `need` clipped to this level's width (full + 1 means "never"), so that the
+                // compare is only as wide as the lengths.
+                self.needc[j].next = self.need.val() & self.lmask[j].val();
+                if self.need.val() > self.full[j].val() {
+                    self.needc[j].next = self.fullp1[j].val();
+                }
+                // First fit: low half, else the crossing run, else the high half.
                 self.found[nn + j].next = true;
-                self.fit[nn + j].next = self.fit[2 * j + 1].val();
+                self.fitrel[nn + j].next = self.fitrel[2 * j + 1].val() | self.half[j].val();
                 if self.found[2 * j].val() {
-                    self.fit[nn + j].next = self.fit[2 * j].val();
-                } else if self.cross[nn + j].val() >= self.need.val() {
-                    self.fit[nn + j].next = self.suf_start[2 * j].val();
+                    self.fitrel[nn + j].next = self.fitrel[2 * j].val();
+                } else if self.cross[j].val() >= self.needc[j].val() {
+                    self.fitrel[nn + j].next = self.sufrel[2 * j].val();
                 } else {
                     self.found[nn + j].next = self.found[2 * j + 1].val();
                 }
@@ -223,26 +275,22 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for R
             // Root = node 2N − 2.
             self.max_run.next = self.best[2 * nn - 2].val();
             self.fit_found.next = self.found[2 * nn - 2].val();
-            self.fit_start.next = self.fit[2 * nn - 2].val().get_bits::<S>(0);
+            self.fit_start.next = self.fitrel[2 * nn - 2].val().get_bits::<S>(0);
             if !self.found[2 * nn - 2].val() {
                 self.fit_start.next = 0.into();
             }
-        }
-        if self.need.val() == 0 {
-            self.fit_found.next = true;
-            self.fit_start.next = 0.into();
         }
     }
 }
 
 /// The tree of [`RunTree`] with every level registered: latency log2(N) + 1, II = 1.
 ///
-/// Stage 0 registers `bits` and `need`; stage *l* registers the nodes of tree level *l* (their
-/// `seg_all`, `pre_end`, `suf_start`, `best`, `found`, `fit` and the `need` they were computed
-/// with, so every stage works on its own request). The root's registers drive the outputs through
-/// one AND (`fit_start` reads 0 when nothing fits). `reset` clears every register: the outputs
-/// read 0 (`fit_found = 0`) for the following `latency` cycles. The per-node copies of `need`
-/// are identical within a level; synthesis merges them into one register per stage.
+/// Stage 0 registers `bits` and `need`; stage *l* registers the fields of tree level *l* and the
+/// `need` they were computed with, so every stage works on its own request. The root's registers
+/// drive the outputs through one AND (`fit_start` reads 0 when nothing fits). `need` travels
+/// inverted, so a cleared register means "need = all ones", which never fits: `reset` clears
+/// every register and the outputs then read 0 (`fit_found = 0`) for `latency` cycles. The per-node
+/// copies of `need` are identical within a level; synthesis merges them into one per stage.
 #[derive(LogicBlock)]
 pub struct RunTreePipe<const N: usize, const M: usize, const K: usize, const S: usize> {
     /// Clock.
@@ -255,47 +303,65 @@ pub struct RunTreePipe<const N: usize, const M: usize, const K: usize, const S: 
     pub need: Signal<In, Bits<K>>,
     /// Longest free run of the map presented `latency` cycles ago.
     pub max_run: Signal<Out, Bits<K>>,
-    /// A run of at least `need` free blocks exists (same request).
+    /// A run of at least `need` free blocks exists.
     pub fit_found: Signal<Out, Bit>,
-    /// Lowest start of such a run (0 if none).
+    /// Lowest start of such a run (0 if none), S = clog2(N) bits.
     pub fit_start: Signal<Out, Bits<S>>,
     in_bits: DFF<Bits<N>>,
-    in_need: DFF<Bits<K>>,
-    leaf_lo: Vec<Constant<Bits<K>>>,
-    leaf_hi: Vec<Constant<Bits<K>>>,
+    in_need_n: DFF<Bits<K>>,
+    need_zero: Signal<Local, Bit>,
+    need_one: Signal<Local, Bit>,
+    /// Constant 1 (K bits).
     one: Constant<Bits<K>>,
-    /// Node views: leaves are combinational from the input registers, internal nodes are the
-    /// outputs of their level's registers.
+    /// Per internal node j (level l): 2^(l−1), 2^l, 2^l + 1, 2^(l+1) − 1. Derived.
+    half: Vec<Constant<Bits<K>>>,
+    full: Vec<Constant<Bits<K>>>,
+    fullp1: Vec<Constant<Bits<K>>>,
+    lmask: Vec<Constant<Bits<K>>>,
+    /// Per node (leaves: from the input registers; internal: register outputs): segment all free.
     seg_all: Vec<Signal<Local, Bit>>,
-    pre_end: Vec<Signal<Local, Bits<K>>>,
-    suf_start: Vec<Signal<Local, Bits<K>>>,
+    /// Per node (leaves: from the input registers; internal: register outputs): free prefix length (true length, ≤ segment length).
+    plen: Vec<Signal<Local, Bits<K>>>,
+    /// Per node (leaves: from the input registers; internal: register outputs): free suffix length.
+    slen: Vec<Signal<Local, Bits<K>>>,
+    /// Per node (leaves: from the input registers; internal: register outputs): start of the free suffix, relative to the segment start (= length − slen).
+    sufrel: Vec<Signal<Local, Bits<K>>>,
+    /// Per node (leaves: from the input registers; internal: register outputs): longest free run inside the segment.
     best: Vec<Signal<Local, Bits<K>>>,
+    /// Per node (leaves: from the input registers; internal: register outputs): a window of `need` free blocks lies inside the segment.
     found: Vec<Signal<Local, Bit>>,
-    fit: Vec<Signal<Local, Bits<K>>>,
+    /// Per node (leaves: from the input registers; internal: register outputs): lowest such window start, relative to the segment start.
+    fitrel: Vec<Signal<Local, Bits<K>>>,
+    /// Per node: the request this node's fields belong to.
     need_at: Vec<Signal<Local, Bits<K>>>,
-    /// Per internal node (index j = node N + j): combinational helpers.
+    /// Per internal node: the crossing run, max of the children's best, clipped `need`.
     cross: Vec<Signal<Local, Bits<K>>>,
     kid_best: Vec<Signal<Local, Bits<K>>>,
-    /// Per internal node: the level registers.
-    r_all: Vec<DFF<Bit>>,
-    r_pre: Vec<DFF<Bits<K>>>,
-    r_suf: Vec<DFF<Bits<K>>>,
+    needc: Vec<Signal<Local, Bits<K>>>,
+    /// Level register of `seg_all` per internal node.
+    r_seg_all: Vec<DFF<Bit>>,
+    /// Level register of `plen` per internal node.
+    r_plen: Vec<DFF<Bits<K>>>,
+    /// Level register of `slen` per internal node.
+    r_slen: Vec<DFF<Bits<K>>>,
+    /// Level register of `sufrel` per internal node.
+    r_sufrel: Vec<DFF<Bits<K>>>,
+    /// Level register of `best` per internal node.
     r_best: Vec<DFF<Bits<K>>>,
+    /// Level register of `found` per internal node.
     r_found: Vec<DFF<Bit>>,
-    r_fit: Vec<DFF<Bits<K>>>,
-    r_need: Vec<DFF<Bits<K>>>,
+    /// Level register of `fitrel` per internal node.
+    r_fitrel: Vec<DFF<Bits<K>>>,
+    /// Level register of `!need` per internal node.
+    r_need_n: Vec<DFF<Bits<K>>>,
 }
 
 impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
     for RunTreePipe<N, M, K, S>
 {
     fn default() -> Self {
-        assert_widths(N, K, S);
-        assert!(
-            N.is_power_of_two() && N >= 2,
-            "RunTreePipe: N = {N} must be a power of two ≥ 2"
-        );
-        assert_eq!(M, 2 * N, "RunTreePipe: M must be 2N");
+        check_tree(N, M, K, S);
+        let levels = internal_levels(N);
         RunTreePipe {
             clock: Default::default(),
             reset: Default::default(),
@@ -305,26 +371,33 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
             fit_found: Default::default(),
             fit_start: Default::default(),
             in_bits: Default::default(),
-            in_need: Default::default(),
-            leaf_lo: const_vec(0..N as u64),
-            leaf_hi: const_vec(1..N as u64 + 1),
+            in_need_n: Default::default(),
+            need_zero: Default::default(),
+            need_one: Default::default(),
             one: Constant::new(1u64.to_bits()),
+            half: const_vec(levels.iter().map(|&l| 1u64 << (l - 1))),
+            full: const_vec(levels.iter().map(|&l| 1u64 << l)),
+            fullp1: const_vec(levels.iter().map(|&l| (1u64 << l) + 1)),
+            lmask: const_vec(levels.iter().map(|&l| (1u64 << (l + 1)) - 1)),
             seg_all: locals(M - 1),
-            pre_end: locals(M - 1),
-            suf_start: locals(M - 1),
+            plen: locals(M - 1),
+            slen: locals(M - 1),
+            sufrel: locals(M - 1),
             best: locals(M - 1),
             found: locals(M - 1),
-            fit: locals(M - 1),
-            need_at: locals(M - 1),
+            fitrel: locals(M - 1),
             cross: locals(N - 1),
             kid_best: locals(N - 1),
-            r_all: locals(N - 1),
-            r_pre: locals(N - 1),
-            r_suf: locals(N - 1),
+            needc: locals(N - 1),
+            need_at: locals(M - 1),
+            r_seg_all: locals(N - 1),
+            r_plen: locals(N - 1),
+            r_slen: locals(N - 1),
+            r_sufrel: locals(N - 1),
             r_best: locals(N - 1),
             r_found: locals(N - 1),
-            r_fit: locals(N - 1),
-            r_need: locals(N - 1),
+            r_fitrel: locals(N - 1),
+            r_need_n: locals(N - 1),
         }
     }
 }
@@ -335,51 +408,74 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic
     #[hdl_gen]
     fn update(&mut self) {
         // Stage 0: input registers.
-        dff_setup!(self, clock, in_bits, in_need);
+        dff_setup!(self, clock, in_bits, in_need_n);
         self.in_bits.d.next = self.bits.val();
-        // `need` is stored inverted so that a cleared register means "need = all ones",
-        // which never fits: a cleared pipeline reads all-zero outputs.
-        self.in_need.d.next = !self.need.val();
+        self.in_need_n.d.next = !self.need.val();
         if self.reset.val() {
             self.in_bits.d.next = 0.into();
-            self.in_need.d.next = 0.into();
+            self.in_need_n.d.next = 0.into();
         }
-        // Leaves, from the input registers.
+        self.need_zero.next = self.in_need_n.q.val().all();
+        self.need_one.next = (!self.in_need_n.q.val()) == 1;
+        // Leaves: one block each.
         for j in 0..N {
             self.seg_all[j].next = self.in_bits.q.val().get_bit(j);
-            self.need_at[j].next = !self.in_need.q.val();
-            self.pre_end[j].next = self.leaf_lo[j].val();
-            self.suf_start[j].next = self.leaf_hi[j].val();
+            self.plen[j].next = 0.into();
+            self.slen[j].next = 0.into();
             self.best[j].next = 0.into();
-            self.fit[j].next = self.leaf_lo[j].val();
+            self.sufrel[j].next = self.one.val();
+            self.fitrel[j].next = 0.into();
+            self.found[j].next = self.need_zero.val();
             if self.in_bits.q.val().get_bit(j) {
-                self.pre_end[j].next = self.leaf_hi[j].val();
-                self.suf_start[j].next = self.leaf_lo[j].val();
+                self.plen[j].next = self.one.val();
+                self.slen[j].next = self.one.val();
                 self.best[j].next = self.one.val();
+                self.sufrel[j].next = 0.into();
+                self.found[j].next = self.need_zero.val() | self.need_one.val();
             }
-            self.found[j].next = self.need_at[j].val() <= self.best[j].val();
         }
-        // Internal node nn + j: combine the children's views, register, expose the register.
+        for j in 0..N {
+            self.need_at[j].next = !self.in_need_n.q.val();
+        }
         for nn in N..(N + 1) {
             for j in 0..(N - 1) {
-                self.r_all[j].clock.next = self.clock.val();
-                self.r_pre[j].clock.next = self.clock.val();
-                self.r_suf[j].clock.next = self.clock.val();
+                self.r_seg_all[j].clock.next = self.clock.val();
+                self.r_plen[j].clock.next = self.clock.val();
+                self.r_slen[j].clock.next = self.clock.val();
+                self.r_sufrel[j].clock.next = self.clock.val();
                 self.r_best[j].clock.next = self.clock.val();
                 self.r_found[j].clock.next = self.clock.val();
-                self.r_fit[j].clock.next = self.clock.val();
-                self.r_need[j].clock.next = self.clock.val();
-                self.r_need[j].d.next = !self.need_at[2 * j].val();
-                self.r_all[j].d.next = self.seg_all[2 * j].val() & self.seg_all[2 * j + 1].val();
-                self.r_pre[j].d.next = self.pre_end[2 * j].val();
+                self.r_fitrel[j].clock.next = self.clock.val();
+                self.r_need_n[j].clock.next = self.clock.val();
+                self.r_need_n[j].d.next = !self.need_at[2 * j].val();
+                // Node nn + j: children 2j (low half L) and 2j + 1 (high half R).
+                self.r_seg_all[j].d.next =
+                    self.seg_all[2 * j].val() & self.seg_all[2 * j + 1].val();
+                // Prefix: L's, or all of L plus R's prefix (h + x is h | x because x < h).
+                self.r_plen[j].d.next = self.plen[2 * j].val();
                 if self.seg_all[2 * j].val() {
-                    self.r_pre[j].d.next = self.pre_end[2 * j + 1].val();
+                    self.r_plen[j].d.next = self.plen[2 * j + 1].val() | self.half[j].val();
+                    if self.seg_all[2 * j + 1].val() {
+                        self.r_plen[j].d.next = self.full[j].val();
+                    }
                 }
-                self.r_suf[j].d.next = self.suf_start[2 * j + 1].val();
+                self.r_slen[j].d.next = self.slen[2 * j + 1].val();
                 if self.seg_all[2 * j + 1].val() {
-                    self.r_suf[j].d.next = self.suf_start[2 * j].val();
+                    self.r_slen[j].d.next = self.slen[2 * j].val() | self.half[j].val();
+                    if self.seg_all[2 * j].val() {
+                        self.r_slen[j].d.next = self.full[j].val();
+                    }
                 }
-                self.cross[j].next = self.pre_end[2 * j + 1].val() - self.suf_start[2 * j].val();
+                self.r_sufrel[j].d.next = self.sufrel[2 * j + 1].val() | self.half[j].val();
+                if (self.sufrel[2 * j + 1].val() & self.half[j].val()).any() {
+                    self.r_sufrel[j].d.next = self.full[j].val();
+                }
+                if self.seg_all[2 * j + 1].val() {
+                    self.r_sufrel[j].d.next = self.sufrel[2 * j].val();
+                }
+                // The run crossing the middle, measured once here.
+                self.cross[j].next =
+                    (self.slen[2 * j].val() + self.plen[2 * j + 1].val()) & self.lmask[j].val();
                 self.kid_best[j].next = self.best[2 * j].val();
                 if self.best[2 * j + 1].val() > self.best[2 * j].val() {
                     self.kid_best[j].next = self.best[2 * j + 1].val();
@@ -388,35 +484,45 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic
                 if self.cross[j].val() > self.kid_best[j].val() {
                     self.r_best[j].d.next = self.cross[j].val();
                 }
+                // `need` clipped to this level's width (full + 1 means "never"), so that the
+                // compare is only as wide as the lengths.
+                self.needc[j].next = self.need_at[2 * j].val() & self.lmask[j].val();
+                if self.need_at[2 * j].val() > self.full[j].val() {
+                    self.needc[j].next = self.fullp1[j].val();
+                }
+                // First fit: low half, else the crossing run, else the high half.
                 self.r_found[j].d.next = true;
-                self.r_fit[j].d.next = self.fit[2 * j + 1].val();
+                self.r_fitrel[j].d.next = self.fitrel[2 * j + 1].val() | self.half[j].val();
                 if self.found[2 * j].val() {
-                    self.r_fit[j].d.next = self.fit[2 * j].val();
-                } else if self.cross[j].val() >= self.need_at[2 * j].val() {
-                    self.r_fit[j].d.next = self.suf_start[2 * j].val();
+                    self.r_fitrel[j].d.next = self.fitrel[2 * j].val();
+                } else if self.cross[j].val() >= self.needc[j].val() {
+                    self.r_fitrel[j].d.next = self.sufrel[2 * j].val();
                 } else {
                     self.r_found[j].d.next = self.found[2 * j + 1].val();
                 }
                 if self.reset.val() {
-                    self.r_need[j].d.next = 0.into();
-                    self.r_all[j].d.next = false;
-                    self.r_pre[j].d.next = 0.into();
-                    self.r_suf[j].d.next = 0.into();
+                    self.r_seg_all[j].d.next = false;
+                    self.r_plen[j].d.next = 0.into();
+                    self.r_slen[j].d.next = 0.into();
+                    self.r_sufrel[j].d.next = 0.into();
                     self.r_best[j].d.next = 0.into();
                     self.r_found[j].d.next = false;
-                    self.r_fit[j].d.next = 0.into();
+                    self.r_fitrel[j].d.next = 0.into();
+                    self.r_need_n[j].d.next = 0.into();
                 }
-                self.seg_all[nn + j].next = self.r_all[j].q.val();
-                self.pre_end[nn + j].next = self.r_pre[j].q.val();
-                self.suf_start[nn + j].next = self.r_suf[j].q.val();
+                self.seg_all[nn + j].next = self.r_seg_all[j].q.val();
+                self.plen[nn + j].next = self.r_plen[j].q.val();
+                self.slen[nn + j].next = self.r_slen[j].q.val();
+                self.sufrel[nn + j].next = self.r_sufrel[j].q.val();
                 self.best[nn + j].next = self.r_best[j].q.val();
                 self.found[nn + j].next = self.r_found[j].q.val();
-                self.fit[nn + j].next = self.r_fit[j].q.val();
-                self.need_at[nn + j].next = !self.r_need[j].q.val();
+                self.fitrel[nn + j].next = self.r_fitrel[j].q.val();
+                self.need_at[nn + j].next = !self.r_need_n[j].q.val();
             }
+            // Root = node 2N − 2.
             self.max_run.next = self.best[2 * nn - 2].val();
             self.fit_found.next = self.found[2 * nn - 2].val();
-            self.fit_start.next = self.fit[2 * nn - 2].val().get_bits::<S>(0);
+            self.fit_start.next = self.fitrel[2 * nn - 2].val().get_bits::<S>(0);
             if !self.found[2 * nn - 2].val() {
                 self.fit_start.next = 0.into();
             }

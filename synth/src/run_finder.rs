@@ -243,7 +243,7 @@ pub fn synthesize(verilog: &str, dir: &Path) -> Result<SynthResult> {
         .lines()
         .filter(|l| l.contains("Max frequency for clock"))
         .filter_map(|l| {
-            l.split(':')
+            l.split("': ")
                 .nth(1)?
                 .split_whitespace()
                 .next()?
