@@ -404,3 +404,80 @@ fn exported_verilog_replays_under_verilator() {
 fn exported_verilog_replays_under_verilator_deep() {
     replay_all(exported_deep());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Time-shared finder (emb. 7)
+// ---------------------------------------------------------------------------------------------
+
+use hdl::run_finder::time_shared::TimeShared128;
+
+/// The patent's example: 128 in cycle 0, 64 ‖ 48 side by side in cycle 1; the masks keep the two
+/// all-free maps apart (64 and 48, not 112).
+#[test]
+fn time_shared_patent_example_rtl() {
+    use golden_model::CycleModel;
+    let mut rtl = RtlSim::new(TimeShared128::default());
+    let maps = vec![((1u128 << 100) - 1) << 20, u128::MAX, u128::MAX];
+    let i = TimeSharedIn { reset: false, maps };
+    assert_eq!(
+        rtl.step(&i),
+        TimeSharedOut {
+            slot_cycle: 0,
+            max_run: vec![0, 0, 0]
+        }
+    );
+    assert_eq!(
+        rtl.step(&i),
+        TimeSharedOut {
+            slot_cycle: 1,
+            max_run: vec![100, 0, 0]
+        }
+    );
+    assert_eq!(
+        rtl.step(&i),
+        TimeSharedOut {
+            slot_cycle: 0,
+            max_run: vec![100, 64, 48]
+        }
+    );
+}
+
+#[test]
+fn time_shared_rtl_proptest() {
+    let mut runner = TestRunner::new(Config {
+        cases: proptest_cases(3),
+        ..Config::default()
+    });
+    runner
+        .run(&time_shared_trace(12), |trace| {
+            let mut model = TimeSharedModel::new(TimeShared::patent_example());
+            let mut rtl = RtlSim::new(TimeShared128::default());
+            run_lockstep(&mut model, &mut rtl, &trace, |_, _, _| Ok(()))
+                .map_err(TestCaseError::fail)?;
+            Ok(())
+        })
+        .unwrap();
+}
+
+#[test]
+fn time_shared_verilog_replays_under_verilator() {
+    if !tool_available("verilator") || !tool_available("yosys") {
+        return;
+    }
+    let v = verilog_of::<TimeShared128>();
+    yosys_validate("run_finder_time_shared", &v).unwrap_or_else(|e| panic!("{e:?}"));
+    use proptest::strategy::ValueTree;
+    let mut runner = TestRunner::deterministic();
+    let mut inputs = Vec::new();
+    while inputs.len() < proptest_cases(400) as usize {
+        inputs.extend(
+            time_shared_trace(32)
+                .new_tree(&mut runner)
+                .unwrap()
+                .current(),
+        );
+    }
+    let got = replay(&v, &TimeSharedPorts, &inputs).unwrap();
+    let mut model = TimeSharedModel::new(TimeShared::patent_example());
+    compare_trace(&mut model, &inputs, &got).unwrap_or_else(|e| panic!("{e}"));
+}

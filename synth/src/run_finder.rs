@@ -101,6 +101,20 @@ pub fn export_pipelined(out_dir: &Path) -> Result<Vec<(String, PathBuf)>> {
     Ok(out)
 }
 
+/// Write `run_finder_time_shared_128.v`: the patent's time-shared finder (emb. 7; ports `clock`,
+/// `reset`, `map0[127:0]`, `map1[63:0]`, `map2[47:0]`, `slot_cycle`, `max_run0[7:0]`,
+/// `max_run1[6:0]`, `max_run2[5:0]`). Too large for the HX8K (one 128-bit shift-AND triangle).
+pub fn export_time_shared(out_dir: &Path) -> Result<(String, PathBuf)> {
+    std::fs::create_dir_all(out_dir)?;
+    let name = "run_finder_time_shared_128".to_string();
+    let path = out_dir.join(format!("{name}.v"));
+    std::fs::write(
+        &path,
+        verilog_of::<hdl::run_finder::time_shared::TimeShared128>(),
+    )?;
+    Ok((name, path))
+}
+
 fn clog2(x: usize) -> usize {
     let mut b = 1;
     while (1usize << b) < x {

@@ -189,3 +189,91 @@ finder_dut!(clocked RunTreeReg<N, M, K, S>, N, K);
 finder_dut!(clocked ShiftAndReg<N, K, S>, N, K);
 finder_dut!(clocked GroupedReg<N, G, Z, K, S, KZ, SZ>, N, K);
 finder_dut!(clocked SampledReg<N, T, K, S>, N, K);
+
+// ---------------------------------------------------------------------------------------------
+// Time-shared finder (emb. 7, the patent's 128 | 64 ‖ 48 example)
+// ---------------------------------------------------------------------------------------------
+
+use golden_model::run_finder::{TimeSharedIn, TimeSharedOut};
+use hdl::run_finder::time_shared::TimeShared128;
+
+impl HdlDut for TimeShared128 {
+    type In = TimeSharedIn;
+    type Out = TimeSharedOut;
+    fn drive(&mut self, i: &TimeSharedIn) {
+        let m = |r: usize| i.maps.get(r).copied().unwrap_or(0);
+        self.reset.next = i.reset;
+        self.map0.next = to_bits::<128>(m(0));
+        self.map1.next = to_bits::<64>(m(1));
+        self.map2.next = to_bits::<48>(m(2));
+    }
+    fn sample(&self) -> TimeSharedOut {
+        TimeSharedOut {
+            slot_cycle: self.slot_cycle.val() as usize,
+            max_run: vec![
+                from_bits(self.max_run0.val()),
+                from_bits(self.max_run1.val()),
+                from_bits(self.max_run2.val()),
+            ],
+        }
+    }
+    fn clock_signal(&mut self) -> Option<&mut Signal<In, Clock>> {
+        Some(&mut self.clock)
+    }
+}
+
+/// Verilator port map of the exported [`TimeShared128`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TimeSharedPorts;
+
+impl TracePorts for TimeSharedPorts {
+    type In = TimeSharedIn;
+    type Out = TimeSharedOut;
+    fn inputs(&self) -> Vec<Port> {
+        vec![
+            Port::new("reset", 1),
+            Port::new("map0", 128),
+            Port::new("map1", 64),
+            Port::new("map2", 48),
+        ]
+    }
+    fn outputs(&self) -> Vec<Port> {
+        vec![
+            Port::new("slot_cycle", 1),
+            Port::new("max_run0", 8),
+            Port::new("max_run1", 7),
+            Port::new("max_run2", 6),
+        ]
+    }
+    fn encode(&self, i: &TimeSharedIn) -> Vec<u128> {
+        let m = |r: usize| i.maps.get(r).copied().unwrap_or(0);
+        vec![
+            i.reset as u128,
+            m(0),
+            m(1) & ((1 << 64) - 1),
+            m(2) & ((1 << 48) - 1),
+        ]
+    }
+    fn decode(&self, v: &[u128]) -> TimeSharedOut {
+        TimeSharedOut {
+            slot_cycle: v[0] as usize,
+            max_run: vec![v[1] as usize, v[2] as usize, v[3] as usize],
+        }
+    }
+}
+
+/// Traces for the time-shared finder: three skewed maps per cycle, occasional resets.
+pub fn time_shared_trace(len: usize) -> impl Strategy<Value = Vec<TimeSharedIn>> {
+    proptest::collection::vec(
+        (free_map(128), free_map(64), free_map(48), 0..16u8),
+        1..=len,
+    )
+    .prop_map(|v| {
+        v.into_iter()
+            .map(|(a, b, c, r)| TimeSharedIn {
+                reset: r == 0,
+                maps: vec![a, b, c],
+            })
+            .collect()
+    })
+}
