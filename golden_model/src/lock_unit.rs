@@ -3,40 +3,52 @@
 //! Priority-aware mutual exclusion between the warps of one thread block. See the module doc of
 //! `hdl::lock_unit` for ports; this file decides the behaviour, cycle by cycle.
 //!
-//! ## One cycle, in order (SPEC: release → hold-limit revocation → arbiter → hand-off → acquire)
-//! Every step reads the state left by the steps before it in the same cycle, except where noted.
-//! CPR and `hold_limit` writes take effect at the end of the cycle (this cycle uses the old values).
+//! ## One cycle (SPEC order: release → hold-limit revocation → arbiter → hand-off → acquire)
+//! Decisions read the state at the **start** of the cycle (S), except the arbiter, which sees the
+//! lock word after this cycle's release and hold-limit revocation. Where the acquire could race
+//! an earlier event of the same cycle on the same lock or warp, it is queued instead, so the
+//! arbiter decides it next cycle against the state that event leaves. This keeps each decision a
+//! shallow function of registers while honouring the order. CPR and `hold_limit` writes take
+//! effect at the end of the cycle.
 //!
-//! 1. **Release** (`rel_*`): the owner's lock word is cleared. Errors: `BAD_ID`, `NOT_OWNER`.
-//! 2. **Hold-limit revocation** (patent [0043]): a warp that still holds ≥ 1 lock after step 1,
-//!    has its `retire` bit set, and whose hold count + 1 reaches `hold_limit` (≠ 0) is revoked.
-//! 3. **Arbiter** (S103/S104, [0031]/[0042]): pops the FIFO head (one entry per cycle). An entry
-//!    whose requester was revoked since it was queued (or in step 2) is *dead* and is discarded.
-//!    Otherwise it re-reads the lock word:
-//!    - held by another warp `o`: if `cpr[r] < cpr[o]`, `o` is **revoked** and `r` granted; else `r`
-//!      **waits** (`deny`, all of `r`'s locks released, `waiting[r]` set on that lock);
-//!    - free, but with waiters (it was freed this cycle and its hand-off is pending): `r` is compared
-//!      with the best waiter's CPR the same way: strictly better → granted, else it waits too;
-//!    - free without waiters: granted.
-//! 4. **Hand-off** (beyond the patent): every lock that was free *at the start of the cycle* and has
-//!    waiters goes to the waiter with the smallest CPR; ties go round robin from the lock's
-//!    `rr_next` pointer. Locks freed during a cycle are therefore handed off in the next cycle
-//!    (grant visible 2 cycles after the freeing event: SPEC's bound). A lock whose requester won
-//!    in step 3 is not handed off.
+//! 1. **Release** (`rel_*`): if S says the warp owns the lock, the lock word clears.
+//!    Errors: `BAD_ID`, `NOT_OWNER`.
+//! 2. **Hold-limit revocation** (patent [0043]): a warp that holds ≥ 1 lock in S, has its
+//!    `retire` bit set, and whose hold count + 1 reaches `hold_limit` (≠ 0) is revoked.
+//! 3. **Arbiter** (S103/S104, [0031]/[0042]): pops the FIFO head (one entry per cycle).
+//!    - An entry whose requester was revoked since it was queued (or in step 2) is *dead*: it is
+//!      dropped (no strobe).
+//!    - Otherwise it re-reads the lock word as steps 1–2 leave it. Held by another warp `o`:
+//!      `cpr[r] < cpr[o]` → `o` is **revoked** and `r` granted; else `r` **waits** (`deny`, all of
+//!      `r`'s locks released — [0034] — and `waiting[r]` set on that lock). Free but with waiters
+//!      (a hand-off is pending): `r` is granted only if it beats every waiter, else it waits too.
+//!      Free without waiters: granted.
+//! 4. **Hand-off** (beyond the patent): every lock free in S that has waiters goes to the waiter
+//!    with the smallest CPR; ties go round robin from the lock's `rr_next` pointer. A lock freed
+//!    during a cycle is thus handed off in the next one (grant strobe 2 cycles after the
+//!    release). A lock the arbiter gave to a better requester in step 3 is not handed off.
 //! 5. **Acquire** (`acq_*`, accepted when `acq_ready` = FIFO not full): errors `BAD_ID`, `BUSY`
-//!    (the warp had a live queued request or was waiting at the start of the cycle). Otherwise:
-//!    own lock → granted again, no state change; free lock without waiters → granted at once
-//!    (grant strobe visible the next cycle); anything else (held, or free but reserved for a
-//!    waiter's hand-off, or the warp was revoked in this very cycle) → a (requester, holder, lock)
-//!    entry is queued.
+//!    (the warp has a live queued request or waits, in S). Otherwise it is granted at once
+//!    (strobe next cycle) — own lock: again, no state change; free lock without waiters: taken —
+//!    unless something else of this cycle may touch that lock or warp: the FIFO head names the
+//!    same lock, a release names it, the warp is revoked by its hold limit, or the warp holds the
+//!    lock of the FIFO head (it may be preempted). Then, and whenever the lock is held or
+//!    reserved for a hand-off, a (requester, holder, lock) entry is queued.
 //!
 //! Revocation (steps 2 and 3) ends everything a warp had: its lock words clear, its queued entry
-//! dies (it still occupies its FIFO slot until it reaches the head, where it is dropped in one
-//! cycle without any strobe), its hold counter clears, `revoke[w]` strobes.
+//! dies (it keeps its FIFO slot until it reaches the head, where it is dropped in one cycle),
+//! `revoke[w]` strobes; its hold counter clears in the next cycle.
 //!
-//! Hold counters: a warp's counter adds its `retire` bit in every cycle in which it holds a lock
-//! after step 1 and is not revoked or told to wait; otherwise it clears. Counting therefore starts
-//! the cycle after the grant. The counter saturates (matters only when `hold_limit` = 0 = off).
+//! Hold counters: a warp that starts a cycle holding a lock adds its `retire` bit; one that starts
+//! a cycle holding none clears. Counting therefore starts the cycle after the grant, and the
+//! counter also keeps running when a warp releases its last lock and takes another in the same
+//! cycle (it never held nothing at a cycle boundary). It saturates (matters only for limit 0 = off).
+//!
+//! FIFO occupancy: the arbiter retires one entry per cycle and the acquire port adds at most one,
+//! so at most one entry is ever queued: `acq_ready` falls only with `fifo_depth = 1`, in the cycle
+//! after an acquire was queued. Deeper FIFOs (the patent's structure, board depth 4) are never
+//! more than one entry full with a single acquire port; they matter once several acquire ports
+//! feed one arbiter.
 //!
 //! Errors (one per cycle, registered like the strobes): release's error wins over acquire's, which
 //! wins over a CPR write to a bad warp. Erroring requests change nothing.
@@ -74,11 +86,23 @@ pub struct LockConfig {
 impl LockConfig {
     /// Board config: W = 8, L = 4, 3-bit priorities, FIFO 4, 16-bit hold limit.
     pub const fn board() -> Self {
-        Self { warps: 8, locks: 4, prio_bits: 3, fifo_depth: 4, hold_bits: 16 }
+        Self {
+            warps: 8,
+            locks: 4,
+            prio_bits: 3,
+            fifo_depth: 4,
+            hold_bits: 16,
+        }
     }
     /// Full (patent-scale) config: W = 32, L = 16, 4-bit priorities, FIFO 8.
     pub const fn full() -> Self {
-        Self { warps: 32, locks: 16, prio_bits: 4, fifo_depth: 8, hold_bits: 16 }
+        Self {
+            warps: 32,
+            locks: 16,
+            prio_bits: 4,
+            fifo_depth: 8,
+            hold_bits: 16,
+        }
     }
     /// Width of a warp ID port (`clog2(W)`, at least 1). Derived.
     pub const fn warp_bits(&self) -> usize {
@@ -97,12 +121,32 @@ impl LockConfig {
 
     /// Panics with a clear message when the configuration cannot be built.
     pub fn validate(&self) {
-        assert!(self.warps >= 1 && self.warps <= 32, "lock_unit: warps must be 1..=32, got {}", self.warps);
-        assert!(self.locks >= 1 && self.locks <= 16, "lock_unit: locks must be 1..=16, got {}", self.locks);
-        assert!(self.prio_bits >= 1 && self.prio_bits <= 8, "lock_unit: prio_bits must be 1..=8");
-        assert!(self.fifo_depth >= 1 && self.fifo_depth <= 16, "lock_unit: fifo_depth must be 1..=16");
-        assert!(self.hold_bits >= 7 && self.hold_bits <= 16, "lock_unit: hold_bits must be 7..=16 (reset limit 64)");
-        assert!(self.locks * self.word_bits() <= 128, "lock_unit: lock_words must fit 128 bits");
+        assert!(
+            self.warps >= 1 && self.warps <= 32,
+            "lock_unit: warps must be 1..=32, got {}",
+            self.warps
+        );
+        assert!(
+            self.locks >= 1 && self.locks <= 16,
+            "lock_unit: locks must be 1..=16, got {}",
+            self.locks
+        );
+        assert!(
+            self.prio_bits >= 1 && self.prio_bits <= 8,
+            "lock_unit: prio_bits must be 1..=8"
+        );
+        assert!(
+            self.fifo_depth >= 1 && self.fifo_depth <= 16,
+            "lock_unit: fifo_depth must be 1..=16"
+        );
+        assert!(
+            self.hold_bits >= 7 && self.hold_bits <= 16,
+            "lock_unit: hold_bits must be 7..=16 (reset limit 64)"
+        );
+        assert!(
+            self.locks * self.word_bits() <= 128,
+            "lock_unit: lock_words must fit 128 bits"
+        );
     }
 }
 
@@ -127,7 +171,10 @@ pub struct LockIn {
 
 impl crate::ResetInput for LockIn {
     fn reset_input() -> Self {
-        Self { reset: true, ..Self::default() }
+        Self {
+            reset: true,
+            ..Self::default()
+        }
     }
 }
 
@@ -298,10 +345,13 @@ impl LockUnit {
 
     fn lock_words(&self) -> u128 {
         let wb = self.cfg.word_bits();
-        self.owner.iter().enumerate().fold(0u128, |acc, (i, o)| match o {
-            Some(w) => acc | (((1u128 << self.cfg.warp_bits()) | *w as u128) << (wb * i)),
-            None => acc,
-        })
+        self.owner
+            .iter()
+            .enumerate()
+            .fold(0u128, |acc, (i, o)| match o {
+                Some(w) => acc | (((1u128 << self.cfg.warp_bits()) | *w as u128) << (wb * i)),
+                None => acc,
+            })
     }
 
     fn waiting_mask(&self) -> u64 {
@@ -358,41 +408,36 @@ impl CycleModel for LockUnit {
             return seen;
         }
         let (nw, nl) = (self.cfg.warps, self.cfg.locks);
-        let start = self.clone(); // the state at the start of the cycle
+        let s = self.clone(); // the state at the start of the cycle: every decision reads it
         let mut grant = 0u64;
         let mut deny = 0u64;
-        let mut revoke = 0u64;
         let mut rel_err: Option<LockError> = None;
         let mut acq_err: Option<LockError> = None;
         let mut cpr_err: Option<LockError> = None;
+        let owns = |w: usize| s.owner.contains(&Some(w));
+        let bit = |v: u64, w: usize| (v >> w) & 1 == 1;
 
         // 1. Release by the owner.
         if i.rel_valid {
             let (w, l) = (i.rel_warp as usize, i.rel_lock as usize);
             if w >= nw || l >= nl {
                 rel_err = Some(LockError::BadId);
-            } else if self.owner[l] != Some(w) {
+            } else if s.owner[l] != Some(w) {
                 rel_err = Some(LockError::NotOwner);
             } else {
                 self.owner[l] = None;
             }
         }
-        let holds = |owner: &[Option<usize>], w: usize| owner.contains(&Some(w));
-        let holds_after_release: Vec<bool> = (0..nw).map(|w| holds(&self.owner, w)).collect();
 
-        // 2. Hold-limit revocation (patent [0043]).
-        let mut revoked = vec![false; nw];
-        for w in 0..nw {
-            let retired = (i.retire >> w) & 1 == 1;
-            if self.hold_limit != 0
-                && holds_after_release[w]
-                && retired
-                && self.hold[w] + 1 >= self.hold_limit
-            {
-                revoked[w] = true;
-                self.stats.hold_revocations += 1;
-            }
-        }
+        // 2. Hold-limit revocation (patent [0043]): a retire that brings a holding warp's count
+        //    to the limit.
+        let hold_rev: Vec<bool> = (0..nw)
+            .map(|w| {
+                s.hold_limit != 0 && owns(w) && bit(i.retire, w) && s.hold[w] + 1 >= s.hold_limit
+            })
+            .collect();
+        let mut revoked = hold_rev.clone();
+        self.stats.hold_revocations += hold_rev.iter().filter(|&&x| x).count() as u64;
         let revoke_all = |m: &mut Self, w: usize| {
             for o in m.owner.iter_mut() {
                 if *o == Some(w) {
@@ -405,51 +450,51 @@ impl CycleModel for LockUnit {
                 }
             }
         };
-        for w in 0..nw {
-            if revoked[w] {
-                revoke_all(self, w);
-            }
+        for w in (0..nw).filter(|&w| hold_rev[w]) {
+            revoke_all(self, w);
         }
 
-        // 3. Arbiter: one FIFO entry per cycle, against the current holder (S103/S104).
+        // 3. Arbiter (S103/S104): the head entry against the lock word as steps 1 and 2 leave it.
         let mut denied = vec![false; nw];
         let mut won_free_lock: Option<usize> = None;
         if let Some(e) = self.fifo.pop_front() {
-            if e.live {
-                let (r, l) = (e.req, e.lock);
-                let better = |holder_prio: u32| self.cpr[r] < holder_prio;
-                let wins = match self.owner[l] {
+            let (r, l) = (e.req, e.lock);
+            let holder = self.owner[l];
+            if !e.live || hold_rev[r] {
+                self.stats.dead_dropped += 1;
+            } else {
+                let beats = |other: usize| s.cpr[r] < s.cpr[other];
+                let wins = match holder {
                     Some(o) if o == r => true,
-                    Some(o) => {
-                        if better(self.cpr[o]) {
-                            self.stats.preemptions += 1;
-                            revoked[o] = true;
-                            revoke_all(self, o);
+                    Some(o) if beats(o) => {
+                        self.stats.preemptions += 1;
+                        revoked[o] = true;
+                        revoke_all(self, o);
+                        true
+                    }
+                    Some(_) => false,
+                    None => {
+                        let waiters: Vec<usize> =
+                            (0..nw).filter(|&w| s.waiting[w] == Some(l)).collect();
+                        if waiters.is_empty() {
+                            true
+                        } else if waiters.iter().all(|&w| beats(w)) {
+                            won_free_lock = Some(l);
                             true
                         } else {
                             false
                         }
                     }
-                    None => match start.best_waiter(l) {
-                        Some(b) => {
-                            let w = better(self.cpr[b]);
-                            if w {
-                                won_free_lock = Some(l);
-                            }
-                            w
-                        }
-                        None => true,
-                    },
                 };
                 if wins {
-                    if self.owner[l].is_none() {
+                    if holder.is_none() {
                         self.stats.arbiter_free_grants += 1;
                     }
                     self.owner[l] = Some(r);
                     grant |= 1 << r;
                 } else {
-                    self.stats.waits += 1;
                     // [0034]: wait, and release everything already held.
+                    self.stats.waits += 1;
                     for o in self.owner.iter_mut() {
                         if *o == Some(r) {
                             *o = None;
@@ -459,17 +504,17 @@ impl CycleModel for LockUnit {
                     denied[r] = true;
                     deny |= 1 << r;
                 }
-            } else {
-                self.stats.dead_dropped += 1;
             }
         }
 
         // 4. Hand-off of locks that were free at the start of the cycle.
         for l in 0..nl {
-            if start.owner[l].is_none() && won_free_lock != Some(l) {
-                if let Some(b) = start.best_waiter(l) {
+            if s.owner[l].is_none() && won_free_lock != Some(l) {
+                if let Some(b) = s.best_waiter(l) {
                     self.stats.hand_offs += 1;
-                    let tied = (0..nw).filter(|&v| start.waiting[v] == Some(l) && start.cpr[v] == start.cpr[b]).count();
+                    let tied = (0..nw)
+                        .filter(|&v| s.waiting[v] == Some(l) && s.cpr[v] == s.cpr[b])
+                        .count();
                     if tied >= 2 {
                         self.stats.tie_hand_offs += 1;
                     }
@@ -481,28 +526,40 @@ impl CycleModel for LockUnit {
             }
         }
 
-        // 5. New acquire.
-        if i.acq_valid && start.fifo.len() < self.cfg.fifo_depth {
+        // 5. New acquire, against the start-of-cycle state. It is granted at once only when no
+        //    other event of this cycle can touch the same lock or warp; otherwise it is queued
+        //    and the arbiter decides it after those events.
+        if i.acq_valid && s.fifo.len() < self.cfg.fifo_depth {
             let (w, l) = (i.acq_warp as usize, i.acq_lock as usize);
             if w >= nw || l >= nl {
                 acq_err = Some(LockError::BadId);
-            } else if start.waiting[w].is_some() || start.queued(w) {
+            } else if s.waiting[w].is_some() || s.queued(w) {
                 acq_err = Some(LockError::Busy);
             } else {
-                let reserved = start.waiting.contains(&Some(l));
-                match self.owner[l] {
-                    Some(o) if o == w && !revoked[w] => {
+                let head = s.fifo.front().map(|e| e.lock);
+                let conflict = head == Some(l)
+                    || (i.rel_valid && i.rel_lock as usize == l)
+                    || hold_rev[w]
+                    || head.is_some_and(|hl| s.owner[hl] == Some(w));
+                let reserved = s.waiting.contains(&Some(l));
+                match s.owner[l] {
+                    Some(o) if o == w && !conflict => {
                         self.stats.direct_grants += 1;
                         grant |= 1 << w;
                     }
-                    None if !reserved && !revoked[w] => {
+                    None if !reserved && !conflict => {
                         self.stats.direct_grants += 1;
                         self.owner[l] = Some(w);
                         grant |= 1 << w;
                     }
                     holder => {
                         self.stats.enqueued += 1;
-                        self.fifo.push_back(Entry { req: w, holder, lock: l, live: true });
+                        self.fifo.push_back(Entry {
+                            req: w,
+                            holder,
+                            lock: l,
+                            live: true,
+                        });
                     }
                 }
             }
@@ -520,21 +577,19 @@ impl CycleModel for LockUnit {
             self.hold_limit = i.cfg_hold_limit & self.hold_max();
         }
 
-        // Hold counters: count while holding, clear otherwise.
+        // Hold counters: count the retires of a warp that starts the cycle holding a lock;
+        // clear in a cycle that starts with the warp holding none.
         for w in 0..nw {
-            let keeps = holds_after_release[w] && !revoked[w] && !denied[w];
-            self.hold[w] = if keeps {
-                (self.hold[w] + ((i.retire >> w) & 1) as u32).min(self.hold_max())
+            self.hold[w] = if owns(w) {
+                (s.hold[w] + bit(i.retire, w) as u32).min(self.hold_max())
             } else {
                 0
             };
         }
 
-        for w in 0..nw {
-            if revoked[w] {
-                revoke |= 1 << w;
-            }
-        }
+        let revoke = (0..nw)
+            .filter(|&w| revoked[w])
+            .fold(0u64, |m, w| m | 1 << w);
         let err = rel_err.or(acq_err).or(cpr_err);
         if let Some(e) = err {
             self.stats.errors[e as usize] += 1;
@@ -547,13 +602,19 @@ impl CycleModel for LockUnit {
             error_code: err.map_or(0, |e| e as u8),
             ..LockOut::default()
         };
-        self.check_invariants();
+        self.check_invariants(&denied);
         seen
     }
 }
 
 impl LockUnit {
-    fn check_invariants(&self) {
+    fn check_invariants(&self, denied: &[bool]) {
+        for (w, &d) in denied.iter().enumerate() {
+            debug_assert!(
+                !d || self.waiting[w].is_some(),
+                "lock_unit: warp {w} denied but not waiting"
+            );
+        }
         for w in 0..self.cfg.warps {
             debug_assert!(
                 !(self.waiting[w].is_some() && self.owner.contains(&Some(w))),
@@ -568,9 +629,18 @@ impl LockUnit {
                 "lock_unit: warp {w} revoked this cycle but owns a lock"
             );
         }
-        debug_assert!(self.out.grant & self.out.deny == 0, "lock_unit: grant and deny together");
-        debug_assert!(self.out.grant & self.out.revoke == 0, "lock_unit: granted while revoked");
-        debug_assert!(self.fifo.len() <= self.cfg.fifo_depth, "lock_unit: FIFO overflow");
+        debug_assert!(
+            self.out.grant & self.out.deny == 0,
+            "lock_unit: grant and deny together"
+        );
+        debug_assert!(
+            self.out.grant & self.out.revoke == 0,
+            "lock_unit: granted while revoked"
+        );
+        debug_assert!(
+            self.fifo.len() <= self.cfg.fifo_depth,
+            "lock_unit: FIFO overflow"
+        );
     }
 }
 
@@ -582,10 +652,20 @@ mod tests {
         LockIn::default()
     }
     fn acq(w: u32, l: u32) -> LockIn {
-        LockIn { acq_valid: true, acq_warp: w, acq_lock: l, ..idle() }
+        LockIn {
+            acq_valid: true,
+            acq_warp: w,
+            acq_lock: l,
+            ..idle()
+        }
     }
     fn cpr(w: u32, p: u32) -> LockIn {
-        LockIn { cpr_we: true, cpr_warp: w, cpr_prio: p, ..idle() }
+        LockIn {
+            cpr_we: true,
+            cpr_warp: w,
+            cpr_prio: p,
+            ..idle()
+        }
     }
 
     /// Patent [0044]–[0052]: warp 1 (prio 1) holds the lock, warp 0 (prio 0) preempts it.

@@ -34,11 +34,18 @@
 //! cycle 5: `revoke = 0b10`, `grant = 0b01`, `lock_words[3:0] = 4'b1000`.
 //!
 //! ## Structure and cost
-//! The arbiter FIFO is a shift queue (the head is always slot 0, so the arbiter reads it without a
-//! read mux; entries of revoked warps are marked dead in place and dropped at the head). Each lock
-//! has a best-waiter selector (min-CPR over W warps, then a round-robin pick among ties from the
-//! lock's `rr_next` pointer) that reads only registered state. The next-state logic is one
-//! combinational pass in SPEC order (release → hold-limit → arbiter → hand-off → acquire).
+//! Everything the next-state logic needs is kept in a form that makes each decision a shallow
+//! AND-OR of registers (4-input LUTs):
+//! - lock words as one-hot owner vectors (`own_oh[l]`, W bits, zero = free); the binary
+//!   `lock_words` output is encoded from them;
+//! - waiting warps as one-hot lock vectors (`wait_oh[w]`, L bits);
+//! - a W×W priority matrix `beats[a]` (bit b: CPR a < CPR b), rewritten from the next CPR values
+//!   whenever a CPR is written — W² flip-flops instead of comparators on the critical path;
+//! - FIFO entries with one-hot requester and lock;
+//! - the hold limit as `limit − 1` and a non-zero flag, so the limit check is one comparison.
+//! The best waiter of every lock (no other waiter beats it; ties round robin from `rr_next`) and
+//! the arbiter's verdict are computed in parallel from these registers. Cost: W² + W·L + L·W
+//! flip-flops of state beyond the lock words (board: 64 + 32 + 32).
 
 use rust_hdl::prelude::*;
 
@@ -107,26 +114,29 @@ pub struct LockUnit<
     // ---- state ----
     /// Competitive Priority Register per warp (reset all ones).
     cpr: [DFFWithInit<Bits<PB>>; W],
+    /// `beats[a]` bit b: CPR a < CPR b (a would preempt b). All CPRs equal at reset: zero.
+    beats: [DFF<Bits<W>>; W],
     /// `hold_limit` run-time register (reset 64).
     hold_limit: DFFWithInit<Bits<HB>>,
-    /// Lock word MSBs: lock l is held.
-    locked: DFF<Bits<L>>,
-    /// Lock word low bits: owner of lock l (meaningful while locked).
-    owner: [DFF<Bits<WB>>; L],
-    /// Warp waits for a hand-off of `wait_lock[w]`.
-    waiting_q: DFF<Bits<W>>,
-    /// The lock a waiting warp waits for.
-    wait_lock: [DFF<Bits<LB>>; W],
-    /// Retired instructions since the warp first held a lock (saturating).
+    /// `hold_limit − 1` (reset 63).
+    limit_m1: DFFWithInit<Bits<HB>>,
+    /// `hold_limit ≠ 0` (reset 1).
+    limit_on: DFFWithInit<Bit>,
+    /// Lock word of lock l as a one-hot owner vector; zero when free.
+    own_oh: [DFF<Bits<W>>; L],
+    /// The lock warp w waits for, one-hot; zero when not waiting.
+    wait_oh: [DFF<Bits<L>>; W],
+    /// Retires counted while holding (saturating).
     hold_count: [DFF<Bits<HB>>; W],
     /// Per lock, where the round-robin tie search among equal-priority waiters starts.
     rr_next: [DFF<Bits<WB>>; L],
-    /// Arbiter FIFO (shift queue, head = slot 0): requester.
-    fifo_req: [DFF<Bits<WB>>; D],
-    /// Arbiter FIFO: holder when queued (the patent's ID pair; the arbiter re-reads the lock word).
-    fifo_holder: [DFF<Bits<WB>>; D],
-    /// Arbiter FIFO: lock.
-    fifo_lock: [DFF<Bits<LB>>; D],
+    /// Arbiter FIFO (shift queue, head = slot 0): requester, one-hot.
+    fifo_req: [DFF<Bits<W>>; D],
+    /// Arbiter FIFO: holder when queued, one-hot (the patent's ID pair; the arbiter re-reads the
+    /// lock word, so synthesis trims this field).
+    fifo_holder: [DFF<Bits<W>>; D],
+    /// Arbiter FIFO: lock, one-hot.
+    fifo_lock: [DFF<Bits<L>>; D],
     /// Arbiter FIFO: slot holds a live entry (cleared when its requester is revoked).
     fifo_live: DFF<Bits<D>>,
     /// Arbiter FIFO occupancy (live and dead entries).
@@ -149,48 +159,54 @@ pub struct LockUnit<
     rr_succ: [Constant<Bits<WB>>; W],
 
     // ---- combinational working variables (Local signals read back what was just written) ----
-    rel_ids_ok: Signal<Local, Bit>,
+    acq_warp_oh: Signal<Local, Bits<W>>,
+    acq_lock_oh: Signal<Local, Bits<L>>,
+    rel_warp_oh: Signal<Local, Bits<W>>,
+    rel_lock_oh: Signal<Local, Bits<L>>,
+    cpr_warp_oh: Signal<Local, Bits<W>>,
+    cpr_next: [Signal<Local, Bits<PB>>; W],
+    beats_row: Signal<Local, Bits<W>>,
+    owns: Signal<Local, Bits<W>>,
+    waiting_v: Signal<Local, Bits<W>>,
+    queued: Signal<Local, Bits<W>>,
     rel_hit: Signal<Local, Bits<L>>,
-    lk: Signal<Local, Bits<L>>,
-    own: [Signal<Local, Bits<WB>>; L],
-    owns_after_rel: Signal<Local, Bits<W>>,
-    limit_m1: Signal<Local, Bits<HB>>,
     hold_rev: Signal<Local, Bits<W>>,
+    own: [Signal<Local, Bits<W>>; L],
     revoked: Signal<Local, Bits<W>>,
-    denied: Signal<Local, Bits<W>>,
     grant_v: Signal<Local, Bits<W>>,
     deny_v: Signal<Local, Bits<W>>,
-    wait_v: Signal<Local, Bits<W>>,
-    has_waiter: Signal<Local, Bits<L>>,
-    best_prio: [Signal<Local, Bits<PB>>; L],
-    pick: [Signal<Local, Bits<WB>>; L],
-    found: Signal<Local, Bit>,
-    a_valid: Signal<Local, Bit>,
-    a_req: Signal<Local, Bits<WB>>,
-    a_lock: Signal<Local, Bits<LB>>,
-    a_held: Signal<Local, Bit>,
-    a_owner: Signal<Local, Bits<WB>>,
-    a_has_waiter: Signal<Local, Bit>,
-    a_best: Signal<Local, Bits<PB>>,
-    a_cpr_req: Signal<Local, Bits<PB>>,
-    a_cpr_owner: Signal<Local, Bits<PB>>,
+    // arbiter
+    nonempty: Signal<Local, Bit>,
+    a_req: Signal<Local, Bits<W>>,
+    a_lock: Signal<Local, Bits<L>>,
+    a_row: Signal<Local, Bits<W>>,
+    a_holder_s: Signal<Local, Bits<W>>,
+    a_holder: Signal<Local, Bits<W>>,
+    a_waiters: Signal<Local, Bits<W>>,
+    a_dead: Signal<Local, Bit>,
+    a_go: Signal<Local, Bit>,
     a_win: Signal<Local, Bit>,
-    a_lose: Signal<Local, Bit>,
     a_preempt: Signal<Local, Bit>,
+    a_lose: Signal<Local, Bit>,
     a_won_free: Signal<Local, Bit>,
-    queued: Signal<Local, Bits<W>>,
+    // hand-off
+    l_waiters: Signal<Local, Bits<W>>,
+    beaten: Signal<Local, Bits<W>>,
+    tied: Signal<Local, Bits<W>>,
+    tied_hi: Signal<Local, Bits<W>>,
+    pick: [Signal<Local, Bits<W>>; L],
+    found: Signal<Local, Bit>,
+    handoff: Signal<Local, Bits<L>>,
+    // acquire
     q_accept: Signal<Local, Bit>,
-    q_ids_ok: Signal<Local, Bit>,
-    q_busy: Signal<Local, Bit>,
-    q_revoked: Signal<Local, Bit>,
-    q_held: Signal<Local, Bit>,
-    q_owner: Signal<Local, Bits<WB>>,
+    q_ok: Signal<Local, Bit>,
+    q_owner: Signal<Local, Bits<W>>,
     q_reserved: Signal<Local, Bit>,
+    q_conflict: Signal<Local, Bit>,
     push: Signal<Local, Bit>,
-    pop: Signal<Local, Bit>,
     push_pos: Signal<Local, Bits<CB>>,
     live: Signal<Local, Bits<D>>,
-    cpr_ids_ok: Signal<Local, Bit>,
+    // outputs
     word: Signal<Local, Bits<WB1>>,
     word_owner: Signal<Local, Bits<WB>>,
     words_acc: Signal<Local, Bits<LW>>,
@@ -224,9 +240,15 @@ impl<
         assert_eq!(WB1, WB + 1, "lock_unit: WB1 must be WB + 1");
         assert_eq!(LB, clog2(L), "lock_unit: LB must be clog2(L) (at least 1)");
         assert!((1..=8).contains(&PB), "lock_unit: PB must be 1..=8");
-        assert!((1..=16).contains(&D), "lock_unit: D (FIFO depth) must be 1..=16");
+        assert!(
+            (1..=16).contains(&D),
+            "lock_unit: D (FIFO depth) must be 1..=16"
+        );
         assert_eq!(CB, clog2(D + 1), "lock_unit: CB must be clog2(D + 1)");
-        assert!((7..=16).contains(&HB), "lock_unit: HB must be 7..=16 (reset hold limit is 64)");
+        assert!(
+            (7..=16).contains(&HB),
+            "lock_unit: HB must be 7..=16 (reset hold limit is 64)"
+        );
         assert_eq!(LW, L * WB1, "lock_unit: LW must be L * (WB + 1)");
         Self {
             clock: Default::default(),
@@ -252,11 +274,12 @@ impl<
             error: Default::default(),
             error_code: Default::default(),
             cpr: std::array::from_fn(|_| DFFWithInit::new(Bits::<PB>::mask())),
+            beats: std::array::from_fn(|_| Default::default()),
             hold_limit: DFFWithInit::new(Bits::<HB>::from(64u64)),
-            locked: Default::default(),
-            owner: std::array::from_fn(|_| Default::default()),
-            waiting_q: Default::default(),
-            wait_lock: std::array::from_fn(|_| Default::default()),
+            limit_m1: DFFWithInit::new(Bits::<HB>::from(63u64)),
+            limit_on: DFFWithInit::new(true),
+            own_oh: std::array::from_fn(|_| Default::default()),
+            wait_oh: std::array::from_fn(|_| Default::default()),
             hold_count: std::array::from_fn(|_| Default::default()),
             rr_next: std::array::from_fn(|_| Default::default()),
             fifo_req: std::array::from_fn(|_| Default::default()),
@@ -276,48 +299,50 @@ impl<
             top_offset: Constant::new(((LW - WB1) as u64).into()),
             locked_bit: Constant::new((1u64 << WB).into()),
             rr_succ: std::array::from_fn(|w| Constant::new((((w + 1) % W) as u64).into())),
-            rel_ids_ok: Default::default(),
+            acq_warp_oh: Default::default(),
+            acq_lock_oh: Default::default(),
+            rel_warp_oh: Default::default(),
+            rel_lock_oh: Default::default(),
+            cpr_warp_oh: Default::default(),
+            cpr_next: std::array::from_fn(|_| Default::default()),
+            beats_row: Default::default(),
+            owns: Default::default(),
+            waiting_v: Default::default(),
+            queued: Default::default(),
             rel_hit: Default::default(),
-            lk: Default::default(),
-            own: std::array::from_fn(|_| Default::default()),
-            owns_after_rel: Default::default(),
-            limit_m1: Default::default(),
             hold_rev: Default::default(),
+            own: std::array::from_fn(|_| Default::default()),
             revoked: Default::default(),
-            denied: Default::default(),
             grant_v: Default::default(),
             deny_v: Default::default(),
-            wait_v: Default::default(),
-            has_waiter: Default::default(),
-            best_prio: std::array::from_fn(|_| Default::default()),
-            pick: std::array::from_fn(|_| Default::default()),
-            found: Default::default(),
-            a_valid: Default::default(),
+            nonempty: Default::default(),
             a_req: Default::default(),
             a_lock: Default::default(),
-            a_held: Default::default(),
-            a_owner: Default::default(),
-            a_has_waiter: Default::default(),
-            a_best: Default::default(),
-            a_cpr_req: Default::default(),
-            a_cpr_owner: Default::default(),
+            a_row: Default::default(),
+            a_holder_s: Default::default(),
+            a_holder: Default::default(),
+            a_waiters: Default::default(),
+            a_dead: Default::default(),
+            a_go: Default::default(),
             a_win: Default::default(),
-            a_lose: Default::default(),
             a_preempt: Default::default(),
+            a_lose: Default::default(),
             a_won_free: Default::default(),
-            queued: Default::default(),
+            l_waiters: Default::default(),
+            beaten: Default::default(),
+            tied: Default::default(),
+            tied_hi: Default::default(),
+            pick: std::array::from_fn(|_| Default::default()),
+            found: Default::default(),
+            handoff: Default::default(),
             q_accept: Default::default(),
-            q_ids_ok: Default::default(),
-            q_busy: Default::default(),
-            q_revoked: Default::default(),
-            q_held: Default::default(),
+            q_ok: Default::default(),
             q_owner: Default::default(),
             q_reserved: Default::default(),
+            q_conflict: Default::default(),
             push: Default::default(),
-            pop: Default::default(),
             push_pos: Default::default(),
             live: Default::default(),
-            cpr_ids_ok: Default::default(),
             word: Default::default(),
             word_owner: Default::default(),
             words_acc: Default::default(),
@@ -362,8 +387,6 @@ impl<
         dff_setup!(
             self,
             clock,
-            locked,
-            waiting_q,
             fifo_live,
             fifo_count,
             grant_q,
@@ -374,17 +397,23 @@ impl<
         );
         self.hold_limit.clock.next = self.clock.val();
         self.hold_limit.d.next = self.hold_limit.q.val();
+        self.limit_m1.clock.next = self.clock.val();
+        self.limit_m1.d.next = self.limit_m1.q.val();
+        self.limit_on.clock.next = self.clock.val();
+        self.limit_on.d.next = self.limit_on.q.val();
         for w in 0..W {
             self.cpr[w].clock.next = self.clock.val();
             self.cpr[w].d.next = self.cpr[w].q.val();
-            self.wait_lock[w].clock.next = self.clock.val();
-            self.wait_lock[w].d.next = self.wait_lock[w].q.val();
+            self.beats[w].clock.next = self.clock.val();
+            self.beats[w].d.next = self.beats[w].q.val();
+            self.wait_oh[w].clock.next = self.clock.val();
+            self.wait_oh[w].d.next = self.wait_oh[w].q.val();
             self.hold_count[w].clock.next = self.clock.val();
             self.hold_count[w].d.next = self.hold_count[w].q.val();
         }
         for l in 0..L {
-            self.owner[l].clock.next = self.clock.val();
-            self.owner[l].d.next = self.owner[l].q.val();
+            self.own_oh[l].clock.next = self.clock.val();
+            self.own_oh[l].d.next = self.own_oh[l].q.val();
             self.rr_next[l].clock.next = self.clock.val();
             self.rr_next[l].d.next = self.rr_next[l].q.val();
         }
@@ -397,270 +426,248 @@ impl<
             self.fifo_lock[k].d.next = self.fifo_lock[k].q.val();
         }
 
-        // ---- working copies of the lock words ----
-        self.lk.next = self.locked.q.val();
+        // ---- decode the request IDs (an out-of-range ID decodes to zero: BAD_ID) ----
+        self.acq_warp_oh.next = 0.into();
+        self.rel_warp_oh.next = 0.into();
+        self.cpr_warp_oh.next = 0.into();
+        for w in 0..W {
+            if self.acq_warp.val().index() == w {
+                self.acq_warp_oh.next = self.acq_warp_oh.val().replace_bit(w, true);
+            }
+            if self.rel_warp.val().index() == w {
+                self.rel_warp_oh.next = self.rel_warp_oh.val().replace_bit(w, true);
+            }
+            if self.cpr_warp.val().index() == w {
+                self.cpr_warp_oh.next = self.cpr_warp_oh.val().replace_bit(w, true);
+            }
+        }
+        self.acq_lock_oh.next = 0.into();
+        self.rel_lock_oh.next = 0.into();
         for l in 0..L {
-            self.own[l].next = self.owner[l].q.val();
+            if self.acq_lock.val().index() == l {
+                self.acq_lock_oh.next = self.acq_lock_oh.val().replace_bit(l, true);
+            }
+            if self.rel_lock.val().index() == l {
+                self.rel_lock_oh.next = self.rel_lock_oh.val().replace_bit(l, true);
+            }
+        }
+
+        // ---- views of the start-of-cycle state ----
+        self.owns.next = 0.into();
+        for l in 0..L {
+            self.owns.next = self.owns.val() | self.own_oh[l].q.val();
+            self.own[l].next = self.own_oh[l].q.val();
+        }
+        self.waiting_v.next = 0.into();
+        for w in 0..W {
+            if self.wait_oh[w].q.val().any() {
+                self.waiting_v.next = self.waiting_v.val().replace_bit(w, true);
+            }
+        }
+        self.queued.next = 0.into();
+        for k in 0..D {
+            if self.fifo_live.q.val().get_bit(k) {
+                self.queued.next = self.queued.val() | self.fifo_req[k].q.val();
+            }
         }
         self.grant_v.next = 0.into();
         self.deny_v.next = 0.into();
-        self.denied.next = 0.into();
-        self.wait_v.next = self.waiting_q.q.val();
-
-        // ---- best waiter per lock, from registered state only ----
-        // minimum CPR among the lock's waiters ...
-        self.has_waiter.next = 0.into();
-        for l in 0..L {
-            self.best_prio[l].next = self.prio_lowest.val();
-            for w in 0..W {
-                if self.waiting_q.q.val().get_bit(w) & (self.wait_lock[w].q.val().index() == l) {
-                    if !self.has_waiter.val().get_bit(l) | (self.cpr[w].q.val() < self.best_prio[l].val()) {
-                        self.best_prio[l].next = self.cpr[w].q.val();
-                    }
-                    self.has_waiter.next = self.has_waiter.val().replace_bit(l, true);
-                }
-            }
-        }
-        // ... then the first tied waiter at or after rr_next[l], wrapping around.
-        for l in 0..L {
-            self.found.next = false;
-            self.pick[l].next = 0.into();
-            for w in 0..W {
-                if self.waiting_q.q.val().get_bit(w)
-                    & (self.wait_lock[w].q.val().index() == l)
-                    & (self.cpr[w].q.val() == self.best_prio[l].val())
-                    & (self.rr_next[l].q.val().index() <= w)
-                    & !self.found.val()
-                {
-                    self.pick[l].next = w.to_bits();
-                    self.found.next = true;
-                }
-            }
-            for w in 0..W {
-                if self.waiting_q.q.val().get_bit(w)
-                    & (self.wait_lock[w].q.val().index() == l)
-                    & (self.cpr[w].q.val() == self.best_prio[l].val())
-                    & !self.found.val()
-                {
-                    self.pick[l].next = w.to_bits();
-                    self.found.next = true;
-                }
-            }
-        }
 
         // ---- 1. release by the owner ----
-        self.rel_ids_ok.next = false;
-        for w in 0..W {
-            for l in 0..L {
-                if (self.rel_warp.val().index() == w) & (self.rel_lock.val().index() == l) {
-                    self.rel_ids_ok.next = true;
-                }
-            }
-        }
         self.rel_hit.next = 0.into();
         for l in 0..L {
             if self.rel_valid.val()
-                & self.rel_ids_ok.val()
-                & (self.rel_lock.val().index() == l)
-                & self.locked.q.val().get_bit(l)
-                & (self.owner[l].q.val() == self.rel_warp.val())
+                & self.rel_lock_oh.val().get_bit(l)
+                & (self.own_oh[l].q.val() & self.rel_warp_oh.val()).any()
             {
                 self.rel_hit.next = self.rel_hit.val().replace_bit(l, true);
-            }
-        }
-        self.lk.next = self.lk.val() & !self.rel_hit.val();
-        self.owns_after_rel.next = 0.into();
-        for l in 0..L {
-            for w in 0..W {
-                if self.lk.val().get_bit(l) & (self.own[l].val().index() == w) {
-                    self.owns_after_rel.next = self.owns_after_rel.val().replace_bit(w, true);
-                }
+                self.own[l].next = 0.into();
             }
         }
 
         // ---- 2. hold-limit revocation (patent [0043]) ----
-        self.limit_m1.next = self.hold_limit.q.val() - self.hold_one.val();
         self.hold_rev.next = 0.into();
         for w in 0..W {
-            if self.hold_limit.q.val().any()
+            if self.limit_on.q.val()
                 & self.retire.val().get_bit(w)
-                & self.owns_after_rel.val().get_bit(w)
-                & (self.hold_count[w].q.val() >= self.limit_m1.val())
+                & self.owns.val().get_bit(w)
+                & (self.hold_count[w].q.val() >= self.limit_m1.q.val())
             {
                 self.hold_rev.next = self.hold_rev.val().replace_bit(w, true);
             }
         }
         for l in 0..L {
-            for w in 0..W {
-                if self.hold_rev.val().get_bit(w) & (self.own[l].val().index() == w) {
-                    self.lk.next = self.lk.val().replace_bit(l, false);
-                }
+            if (self.own_oh[l].q.val() & self.hold_rev.val()).any() {
+                self.own[l].next = 0.into();
             }
         }
         self.revoked.next = self.hold_rev.val();
 
-        // ---- 3. arbiter: FIFO head against the current holder (S103/S104) ----
-        self.pop.next = self.fifo_count.q.val().any();
+        // ---- 3. arbiter: the FIFO head against the lock word after steps 1-2 (S103/S104) ----
+        self.nonempty.next = self.fifo_count.q.val().any();
         self.a_req.next = self.fifo_req[0].q.val();
         self.a_lock.next = self.fifo_lock[0].q.val();
-        self.a_valid.next = self.pop.val() & self.fifo_live.q.val().get_bit(0);
+        self.a_row.next = 0.into();
         for w in 0..W {
-            if (self.a_req.val().index() == w) & self.hold_rev.val().get_bit(w) {
-                self.a_valid.next = false;
+            if self.a_req.val().get_bit(w) {
+                self.a_row.next = self.a_row.val() | self.beats[w].q.val();
             }
         }
-        self.a_held.next = false;
-        self.a_owner.next = 0.into();
-        self.a_has_waiter.next = false;
-        self.a_best.next = self.prio_lowest.val();
+        self.a_holder_s.next = 0.into();
+        self.a_holder.next = 0.into();
         for l in 0..L {
-            if self.a_lock.val().index() == l {
-                self.a_held.next = self.lk.val().get_bit(l);
-                self.a_owner.next = self.own[l].val();
-                self.a_has_waiter.next = self.has_waiter.val().get_bit(l);
-                self.a_best.next = self.best_prio[l].val();
+            if self.a_lock.val().get_bit(l) {
+                self.a_holder_s.next = self.own_oh[l].q.val();
+                self.a_holder.next = self.own[l].val();
             }
         }
-        self.a_cpr_req.next = self.prio_lowest.val();
-        self.a_cpr_owner.next = self.prio_lowest.val();
+        self.a_waiters.next = 0.into();
         for w in 0..W {
-            if self.a_req.val().index() == w {
-                self.a_cpr_req.next = self.cpr[w].q.val();
-            }
-            if self.a_owner.val().index() == w {
-                self.a_cpr_owner.next = self.cpr[w].q.val();
+            if (self.wait_oh[w].q.val() & self.a_lock.val()).any() {
+                self.a_waiters.next = self.a_waiters.val().replace_bit(w, true);
             }
         }
+        self.a_dead.next =
+            !self.fifo_live.q.val().get_bit(0) | (self.a_req.val() & self.hold_rev.val()).any();
+        self.a_go.next = self.nonempty.val() & !self.a_dead.val();
         self.a_win.next = false;
-        self.a_lose.next = false;
         self.a_preempt.next = false;
         self.a_won_free.next = false;
-        if self.a_valid.val() {
-            if self.a_held.val() {
-                if self.a_owner.val() == self.a_req.val() {
-                    self.a_win.next = true;
-                } else if self.a_cpr_req.val() < self.a_cpr_owner.val() {
-                    self.a_win.next = true;
-                    self.a_preempt.next = true;
-                } else {
-                    self.a_lose.next = true;
-                }
-            } else if self.a_has_waiter.val() {
-                if self.a_cpr_req.val() < self.a_best.val() {
-                    self.a_win.next = true;
-                    self.a_won_free.next = true;
-                } else {
-                    self.a_lose.next = true;
-                }
-            } else {
+        if self.a_holder.val().any() {
+            if (self.a_holder.val() & self.a_req.val()).any() {
                 self.a_win.next = true;
+            } else if (self.a_holder.val() & self.a_row.val()).any() {
+                self.a_win.next = true;
+                self.a_preempt.next = true;
             }
+        } else if !self.a_waiters.val().any() {
+            self.a_win.next = true;
+        } else if !(self.a_waiters.val() & !self.a_row.val()).any() {
+            self.a_win.next = true;
+            self.a_won_free.next = true;
         }
-        // preempted holder: revoke it and clear all its lock words
-        for w in 0..W {
-            if self.a_preempt.val() & (self.a_owner.val().index() == w) {
-                self.revoked.next = self.revoked.val().replace_bit(w, true);
-            }
-        }
-        for l in 0..L {
-            if self.a_preempt.val() & self.lk.val().get_bit(l) & (self.own[l].val() == self.a_owner.val()) {
-                self.lk.next = self.lk.val().replace_bit(l, false);
-            }
-            // [0034] a requester that must wait releases everything it holds
-            if self.a_lose.val() & self.lk.val().get_bit(l) & (self.own[l].val() == self.a_req.val()) {
-                self.lk.next = self.lk.val().replace_bit(l, false);
-            }
-            if self.a_win.val() & (self.a_lock.val().index() == l) {
-                self.lk.next = self.lk.val().replace_bit(l, true);
-                self.own[l].next = self.a_req.val();
-            }
-        }
-        for w in 0..W {
-            if self.a_req.val().index() == w {
-                if self.a_win.val() {
-                    self.grant_v.next = self.grant_v.val().replace_bit(w, true);
+        self.a_lose.next = self.a_go.val() & !self.a_win.val();
+        self.a_win.next = self.a_go.val() & self.a_win.val();
+        self.a_preempt.next = self.a_go.val() & self.a_preempt.val();
+        self.a_won_free.next = self.a_go.val() & self.a_won_free.val();
+        if self.a_preempt.val() {
+            // the preempted holder loses every lock it has
+            self.revoked.next = self.revoked.val() | self.a_holder.val();
+            for l in 0..L {
+                if (self.own[l].val() & self.a_holder.val()).any() {
+                    self.own[l].next = 0.into();
                 }
-                if self.a_lose.val() {
-                    self.deny_v.next = self.deny_v.val().replace_bit(w, true);
-                    self.denied.next = self.denied.val().replace_bit(w, true);
-                    self.wait_v.next = self.wait_v.val().replace_bit(w, true);
-                    self.wait_lock[w].d.next = self.a_lock.val();
+            }
+        }
+        if self.a_lose.val() {
+            // [0034] a requester that must wait releases everything it holds
+            for l in 0..L {
+                if (self.own[l].val() & self.a_req.val()).any() {
+                    self.own[l].next = 0.into();
+                }
+            }
+            self.deny_v.next = self.a_req.val();
+            for w in 0..W {
+                if self.a_req.val().get_bit(w) {
+                    self.wait_oh[w].d.next = self.a_lock.val();
+                }
+            }
+        }
+        if self.a_win.val() {
+            self.grant_v.next = self.a_req.val();
+            for l in 0..L {
+                if self.a_lock.val().get_bit(l) {
+                    self.own[l].next = self.a_req.val();
                 }
             }
         }
 
         // ---- 4. hand-off of locks free at the start of the cycle ----
+        // best waiters: waiting on the lock, and no other waiter on it beats them
+        self.handoff.next = 0.into();
         for l in 0..L {
-            if !self.locked.q.val().get_bit(l)
-                & self.has_waiter.val().get_bit(l)
-                & !(self.a_won_free.val() & (self.a_lock.val().index() == l))
+            self.l_waiters.next = 0.into();
+            for w in 0..W {
+                if self.wait_oh[w].q.val().get_bit(l) {
+                    self.l_waiters.next = self.l_waiters.val().replace_bit(w, true);
+                }
+            }
+            self.beaten.next = 0.into();
+            for b in 0..W {
+                if self.l_waiters.val().get_bit(b) {
+                    self.beaten.next = self.beaten.val() | self.beats[b].q.val();
+                }
+            }
+            self.tied.next = self.l_waiters.val() & !self.beaten.val();
+            // round robin: the first tied waiter at or after rr_next, else the first one
+            self.tied_hi.next = 0.into();
+            for w in 0..W {
+                if self.tied.val().get_bit(w) & (self.rr_next[l].q.val().index() <= w) {
+                    self.tied_hi.next = self.tied_hi.val().replace_bit(w, true);
+                }
+            }
+            if !self.tied_hi.val().any() {
+                self.tied_hi.next = self.tied.val();
+            }
+            self.pick[l].next = 0.into();
+            self.found.next = false;
+            for w in 0..W {
+                if self.tied_hi.val().get_bit(w) & !self.found.val() {
+                    self.pick[l].next = self.pick[l].val().replace_bit(w, true);
+                    self.found.next = true;
+                }
+            }
+            if !self.own_oh[l].q.val().any()
+                & self.l_waiters.val().any()
+                & !(self.a_won_free.val() & self.a_lock.val().get_bit(l))
             {
-                self.lk.next = self.lk.val().replace_bit(l, true);
+                self.handoff.next = self.handoff.val().replace_bit(l, true);
                 self.own[l].next = self.pick[l].val();
+                self.grant_v.next = self.grant_v.val() | self.pick[l].val();
                 for w in 0..W {
-                    if self.pick[l].val().index() == w {
-                        self.wait_v.next = self.wait_v.val().replace_bit(w, false);
-                        self.grant_v.next = self.grant_v.val().replace_bit(w, true);
+                    if self.pick[l].val().get_bit(w) {
+                        self.wait_oh[w].d.next = 0.into();
                         self.rr_next[l].d.next = self.rr_succ[w].val();
                     }
                 }
             }
         }
 
-        // ---- 5. new acquire ----
+        // ---- 5. new acquire, against the start-of-cycle state ----
         self.acq_ready.next = self.fifo_count.q.val() < self.depth.val();
         self.q_accept.next = self.acq_valid.val() & (self.fifo_count.q.val() < self.depth.val());
-        self.queued.next = 0.into();
-        for k in 0..D {
-            for w in 0..W {
-                if self.fifo_live.q.val().get_bit(k) & (self.fifo_req[k].q.val().index() == w) {
-                    self.queued.next = self.queued.val().replace_bit(w, true);
-                }
-            }
-        }
-        self.q_ids_ok.next = false;
-        self.q_busy.next = false;
-        self.q_revoked.next = false;
-        for w in 0..W {
-            if self.acq_warp.val().index() == w {
-                self.q_busy.next = self.waiting_q.q.val().get_bit(w) | self.queued.val().get_bit(w);
-                self.q_revoked.next = self.revoked.val().get_bit(w);
-                for l in 0..L {
-                    if self.acq_lock.val().index() == l {
-                        self.q_ids_ok.next = true;
-                    }
-                }
-            }
-        }
-        self.q_held.next = false;
+        self.q_ok.next = self.q_accept.val()
+            & self.acq_warp_oh.val().any()
+            & self.acq_lock_oh.val().any()
+            & !((self.waiting_v.val() | self.queued.val()) & self.acq_warp_oh.val()).any();
         self.q_owner.next = 0.into();
         self.q_reserved.next = false;
         for l in 0..L {
-            if self.acq_lock.val().index() == l {
-                self.q_held.next = self.lk.val().get_bit(l);
-                self.q_owner.next = self.own[l].val();
-                self.q_reserved.next = self.has_waiter.val().get_bit(l);
+            if self.acq_lock_oh.val().get_bit(l) {
+                self.q_owner.next = self.own_oh[l].q.val();
             }
         }
+        for w in 0..W {
+            if (self.wait_oh[w].q.val() & self.acq_lock_oh.val()).any() {
+                self.q_reserved.next = true;
+            }
+        }
+        // something else of this cycle may touch the lock or the warp: queue instead
+        self.q_conflict.next = (self.nonempty.val()
+            & (self.a_lock.val() & self.acq_lock_oh.val()).any())
+            | (self.rel_valid.val() & (self.rel_lock_oh.val() & self.acq_lock_oh.val()).any())
+            | (self.hold_rev.val() & self.acq_warp_oh.val()).any()
+            | (self.nonempty.val() & (self.a_holder_s.val() & self.acq_warp_oh.val()).any());
         self.push.next = false;
-        if self.q_accept.val() & self.q_ids_ok.val() & !self.q_busy.val() {
-            if !self.q_revoked.val() & self.q_held.val() & (self.q_owner.val() == self.acq_warp.val()) {
+        if self.q_ok.val() {
+            if !self.q_conflict.val() & (self.q_owner.val() & self.acq_warp_oh.val()).any() {
                 // re-acquire of an owned lock: granted again, no state change
-                for w in 0..W {
-                    if self.acq_warp.val().index() == w {
-                        self.grant_v.next = self.grant_v.val().replace_bit(w, true);
-                    }
-                }
-            } else if !self.q_revoked.val() & !self.q_held.val() & !self.q_reserved.val() {
+                self.grant_v.next = self.grant_v.val() | self.acq_warp_oh.val();
+            } else if !self.q_conflict.val() & !self.q_owner.val().any() & !self.q_reserved.val() {
+                self.grant_v.next = self.grant_v.val() | self.acq_warp_oh.val();
                 for l in 0..L {
-                    if self.acq_lock.val().index() == l {
-                        self.lk.next = self.lk.val().replace_bit(l, true);
-                        self.own[l].next = self.acq_warp.val();
-                    }
-                }
-                for w in 0..W {
-                    if self.acq_warp.val().index() == w {
-                        self.grant_v.next = self.grant_v.val().replace_bit(w, true);
+                    if self.acq_lock_oh.val().get_bit(l) {
+                        self.own[l].next = self.acq_warp_oh.val();
                     }
                 }
             } else {
@@ -671,14 +678,12 @@ impl<
         // ---- arbiter FIFO: kill entries of revoked warps, pop the head, push ----
         self.live.next = self.fifo_live.q.val();
         for k in 0..D {
-            for w in 0..W {
-                if self.revoked.val().get_bit(w) & (self.fifo_req[k].q.val().index() == w) {
-                    self.live.next = self.live.val().replace_bit(k, false);
-                }
+            if (self.fifo_req[k].q.val() & self.revoked.val()).any() {
+                self.live.next = self.live.val().replace_bit(k, false);
             }
         }
         self.push_pos.next = self.fifo_count.q.val();
-        if self.pop.val() {
+        if self.nonempty.val() {
             self.live.next = self.live.val() >> 1;
             self.push_pos.next = self.fifo_count.q.val() - 1;
             for k in 0..(D - 1) {
@@ -690,24 +695,24 @@ impl<
         if self.push.val() {
             for k in 0..D {
                 if self.push_pos.val().index() == k {
-                    self.fifo_req[k].d.next = self.acq_warp.val();
+                    self.fifo_req[k].d.next = self.acq_warp_oh.val();
                     self.fifo_holder[k].d.next = self.q_owner.val();
-                    self.fifo_lock[k].d.next = self.acq_lock.val();
+                    self.fifo_lock[k].d.next = self.acq_lock_oh.val();
                     self.live.next = self.live.val().replace_bit(k, true);
                 }
             }
         }
         self.fifo_live.d.next = self.live.val();
-        if self.push.val() & !self.pop.val() {
+        if self.push.val() & !self.nonempty.val() {
             self.fifo_count.d.next = self.fifo_count.q.val() + 1;
         }
-        if !self.push.val() & self.pop.val() {
+        if !self.push.val() & self.nonempty.val() {
             self.fifo_count.d.next = self.fifo_count.q.val() - 1;
         }
 
-        // ---- hold counters: count while holding, clear otherwise ----
+        // ---- hold counters: count while the cycle starts holding, else clear ----
         for w in 0..W {
-            if self.owns_after_rel.val().get_bit(w) & !self.revoked.val().get_bit(w) & !self.denied.val().get_bit(w) {
+            if self.owns.val().get_bit(w) {
                 if self.retire.val().get_bit(w) & !self.hold_count[w].q.val().all() {
                     self.hold_count[w].d.next = self.hold_count[w].q.val() + 1;
                 }
@@ -716,35 +721,46 @@ impl<
             }
         }
 
-        // ---- host writes (effective next cycle) ----
-        self.cpr_ids_ok.next = false;
+        // ---- host writes (effective next cycle); the priority matrix follows the CPRs ----
         for w in 0..W {
-            if self.cpr_warp.val().index() == w {
-                self.cpr_ids_ok.next = true;
-                if self.cpr_we.val() {
-                    self.cpr[w].d.next = self.cpr_prio.val();
+            self.cpr_next[w].next = self.cpr[w].q.val();
+            if self.cpr_we.val() & self.cpr_warp_oh.val().get_bit(w) {
+                self.cpr_next[w].next = self.cpr_prio.val();
+            }
+            self.cpr[w].d.next = self.cpr_next[w].val();
+        }
+        for a in 0..W {
+            self.beats_row.next = 0.into();
+            for b in 0..W {
+                if self.cpr_next[a].val() < self.cpr_next[b].val() {
+                    self.beats_row.next = self.beats_row.val().replace_bit(b, true);
                 }
             }
+            self.beats[a].d.next = self.beats_row.val();
         }
         if self.cfg_we.val() {
             self.hold_limit.d.next = self.cfg_hold_limit.val();
+            self.limit_m1.d.next = self.cfg_hold_limit.val() - self.hold_one.val();
+            self.limit_on.d.next = self.cfg_hold_limit.val().any();
         }
 
         // ---- errors: release's beats acquire's beats the CPR port's ----
         self.error_q.d.next = false;
         self.error_code_q.d.next = 0.into();
-        if self.cpr_we.val() & !self.cpr_ids_ok.val() {
+        if self.cpr_we.val() & !self.cpr_warp_oh.val().any() {
             self.error_q.d.next = true;
             self.error_code_q.d.next = 3.into();
         }
-        if self.q_accept.val() & !self.q_ids_ok.val() {
+        if self.q_accept.val() & !(self.acq_warp_oh.val().any() & self.acq_lock_oh.val().any()) {
             self.error_q.d.next = true;
             self.error_code_q.d.next = 3.into();
-        } else if self.q_accept.val() & self.q_busy.val() {
+        } else if self.q_accept.val()
+            & ((self.waiting_v.val() | self.queued.val()) & self.acq_warp_oh.val()).any()
+        {
             self.error_q.d.next = true;
             self.error_code_q.d.next = 2.into();
         }
-        if self.rel_valid.val() & !self.rel_ids_ok.val() {
+        if self.rel_valid.val() & !(self.rel_warp_oh.val().any() & self.rel_lock_oh.val().any()) {
             self.error_q.d.next = true;
             self.error_code_q.d.next = 3.into();
         } else if self.rel_valid.val() & !self.rel_hit.val().any() {
@@ -753,19 +769,15 @@ impl<
         }
 
         // ---- state and strobe registers ----
-        self.locked.d.next = self.lk.val();
         for l in 0..L {
-            self.owner[l].d.next = self.own[l].val();
+            self.own_oh[l].d.next = self.own[l].val();
         }
-        self.waiting_q.d.next = self.wait_v.val();
         self.grant_q.d.next = self.grant_v.val();
         self.deny_q.d.next = self.deny_v.val();
         self.revoke_q.d.next = self.revoked.val();
 
         // ---- synchronous reset (values equal the DFF init values) ----
         if self.reset.val() {
-            self.locked.d.next = 0.into();
-            self.waiting_q.d.next = 0.into();
             self.fifo_live.d.next = 0.into();
             self.fifo_count.d.next = 0.into();
             self.grant_q.d.next = 0.into();
@@ -774,13 +786,16 @@ impl<
             self.error_q.d.next = false;
             self.error_code_q.d.next = 0.into();
             self.hold_limit.d.next = 64.into();
+            self.limit_m1.d.next = 63.into();
+            self.limit_on.d.next = true;
             for w in 0..W {
                 self.cpr[w].d.next = self.prio_lowest.val();
-                self.wait_lock[w].d.next = 0.into();
+                self.beats[w].d.next = 0.into();
+                self.wait_oh[w].d.next = 0.into();
                 self.hold_count[w].d.next = 0.into();
             }
             for l in 0..L {
-                self.owner[l].d.next = 0.into();
+                self.own_oh[l].d.next = 0.into();
                 self.rr_next[l].d.next = 0.into();
             }
             for k in 0..D {
@@ -796,13 +811,18 @@ impl<
         self.revoke.next = self.revoke_q.q.val();
         self.error.next = self.error_q.q.val();
         self.error_code.next = self.error_code_q.q.val();
-        self.waiting.next = self.waiting_q.q.val();
+        self.waiting.next = self.waiting_v.val();
         // pack lock words: shift right by one word per lock so that lock 0 ends at the bottom
         self.words_acc.next = 0.into();
         for l in 0..L {
+            self.word_owner.next = 0.into();
+            for w in 0..W {
+                if self.own_oh[l].q.val().get_bit(w) {
+                    self.word_owner.next = w.to_bits();
+                }
+            }
             self.word.next = 0.into();
-            self.word_owner.next = self.owner[l].q.val();
-            if self.locked.q.val().get_bit(l) {
+            if self.own_oh[l].q.val().any() {
                 self.word.next = self.locked_bit.val() | bit_cast::<WB1, WB>(self.word_owner.val());
             }
             self.words_acc.next = (self.words_acc.val() >> self.word_width.val())
