@@ -26,24 +26,38 @@ pub struct PortDecl {
 
 /// Parse the port declarations of `module top` from RustHDL's Verilog.
 pub fn top_ports(verilog: &str) -> Result<Vec<PortDecl>> {
-    let start = verilog.find("module top(").ok_or_else(|| anyhow!("no `module top(` in the Verilog"))?;
+    let start = verilog
+        .find("module top(")
+        .ok_or_else(|| anyhow!("no `module top(` in the Verilog"))?;
     let body = &verilog[start..];
     let end = body.find("endmodule").unwrap_or(body.len());
     let mut ports = vec![];
     for line in body[..end].lines() {
         let t: Vec<&str> = line.split_whitespace().collect();
-        if t.len() < 3 || !(t[0] == "input" || t[0] == "output") || !t.last().unwrap().ends_with(';') {
+        if t.len() < 3
+            || !(t[0] == "input" || t[0] == "output")
+            || !t.last().unwrap().ends_with(';')
+        {
             continue;
         }
         let name = t.last().unwrap().trim_end_matches(';').to_string();
         let width = match t.iter().find(|x| x.starts_with('[')) {
             Some(r) => {
-                let hi: usize = r.trim_start_matches('[').split(':').next().unwrap().parse()?;
+                let hi: usize = r
+                    .trim_start_matches('[')
+                    .split(':')
+                    .next()
+                    .unwrap()
+                    .parse()?;
                 hi + 1
             }
             None => 1,
         };
-        ports.push(PortDecl { name, dir: t[0].to_string(), width });
+        ports.push(PortDecl {
+            name,
+            dir: t[0].to_string(),
+            width,
+        });
     }
     if ports.is_empty() {
         bail!("module top has no ports");
@@ -53,16 +67,27 @@ pub fn top_ports(verilog: &str) -> Result<Vec<PortDecl>> {
 
 /// Verilog of the measurement harness around `module top` (see the module doc).
 pub fn harness(ports: &[PortDecl]) -> String {
-    let ins: Vec<&PortDecl> = ports.iter().filter(|p| p.dir == "input" && p.name != "clock").collect();
+    let ins: Vec<&PortDecl> = ports
+        .iter()
+        .filter(|p| p.dir == "input" && p.name != "clock")
+        .collect();
     let outs: Vec<&PortDecl> = ports.iter().filter(|p| p.dir == "output").collect();
     let nin: usize = ins.iter().map(|p| p.width).sum::<usize>().max(1);
     let nout: usize = outs.iter().map(|p| p.width).sum::<usize>().max(1);
-    let shift = if nin == 1 { "sin".to_string() } else { format!("{{scan[{}:0], sin}}", nin - 2) };
+    let shift = if nin == 1 {
+        "sin".to_string()
+    } else {
+        format!("{{scan[{}:0], sin}}", nin - 2)
+    };
     let mut s = format!(
         "module harness(input clk, input sin, output sout);\n  reg [{}:0] scan = 0;\n  always @(posedge clk) scan <= {shift};\n",
         nin - 1
     );
-    s += &format!("  wire [{}:0] outs;\n  reg [{}:0] captured = 0;\n", nout - 1, nout - 1);
+    s += &format!(
+        "  wire [{}:0] outs;\n  reg [{}:0] captured = 0;\n",
+        nout - 1,
+        nout - 1
+    );
     s += "  always @(posedge clk) captured <= outs;\n  assign sout = ^captured;\n  top dut(\n";
     let mut conns = vec![];
     if ports.iter().any(|p| p.name == "clock") {
@@ -70,12 +95,22 @@ pub fn harness(ports: &[PortDecl]) -> String {
     }
     let mut off = 0;
     for p in &ins {
-        conns.push(format!("    .{}(scan[{}:{}])", p.name, off + p.width - 1, off));
+        conns.push(format!(
+            "    .{}(scan[{}:{}])",
+            p.name,
+            off + p.width - 1,
+            off
+        ));
         off += p.width;
     }
     let mut off = 0;
     for p in &outs {
-        conns.push(format!("    .{}(outs[{}:{}])", p.name, off + p.width - 1, off));
+        conns.push(format!(
+            "    .{}(outs[{}:{}])",
+            p.name,
+            off + p.width - 1,
+            off
+        ));
         off += p.width;
     }
     s += &conns.join(",\n");
@@ -102,7 +137,11 @@ pub struct SynthResult {
 
 /// Which Debian packages provide a tool.
 fn require(tool: &str) -> Result<()> {
-    let ok = Command::new(tool).arg("-V").output().or_else(|_| Command::new(tool).arg("--version").output()).is_ok();
+    let ok = Command::new(tool)
+        .arg("-V")
+        .output()
+        .or_else(|_| Command::new(tool).arg("--version").output())
+        .is_ok();
     if !ok {
         bail!(
             "`{tool}` is not installed: apt-get install {}",
@@ -118,8 +157,20 @@ fn run(cmd: &mut Command, what: &str, log: &Path) -> Result<std::process::Output
     text += &String::from_utf8_lossy(&out.stderr);
     std::fs::write(log, &text)?;
     if !out.status.success() {
-        let tail: Vec<&str> = text.lines().rev().take(15).collect::<Vec<_>>().into_iter().rev().collect();
-        bail!("{what} failed ({}), log {}:\n{}", out.status, log.display(), tail.join("\n"));
+        let tail: Vec<&str> = text
+            .lines()
+            .rev()
+            .take(15)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        bail!(
+            "{what} failed ({}), log {}:\n{}",
+            out.status,
+            log.display(),
+            tail.join("\n")
+        );
     }
     Ok(out)
 }
@@ -144,7 +195,10 @@ pub fn parse_nextpnr(log: &str) -> Result<(u32, u32, f64)> {
         .filter(|l| l.contains("Max frequency for clock"))
         .last()
         .ok_or_else(|| anyhow!("no `Max frequency for clock` in the nextpnr log"))?;
-    let after = f_line.split("': ").nth(1).ok_or_else(|| anyhow!("cannot parse `{f_line}`"))?;
+    let after = f_line
+        .split("': ")
+        .nth(1)
+        .ok_or_else(|| anyhow!("cannot parse `{f_line}`"))?;
     let fmax: f64 = after.split_whitespace().next().unwrap().parse()?;
     Ok((lcs, total, fmax))
 }
@@ -160,9 +214,11 @@ pub fn synthesize(unit: &str, verilog: &str, work: &Path, target_mhz: f64) -> Re
     std::fs::write(dir.join("top.v"), verilog)?;
     std::fs::write(dir.join("harness.v"), harness(&ports))?;
     run(
-        Command::new("yosys")
-            .current_dir(&dir)
-            .args(["-q", "-p", "read_verilog top.v harness.v; synth_ice40 -top harness -json harness.json"]),
+        Command::new("yosys").current_dir(&dir).args([
+            "-q",
+            "-p",
+            "read_verilog top.v harness.v; synth_ice40 -top harness -json harness.json",
+        ]),
         "yosys synth_ice40",
         &dir.join("yosys.log"),
     )?;
@@ -186,7 +242,11 @@ pub fn synthesize(unit: &str, verilog: &str, work: &Path, target_mhz: f64) -> Re
     )?;
     let log = std::fs::read_to_string(dir.join("nextpnr.log"))?;
     let (lcs, lcs_total, fmax_mhz) = parse_nextpnr(&log)?;
-    let harness_ffs = ports.iter().filter(|p| p.name != "clock").map(|p| p.width as u32).sum();
+    let harness_ffs = ports
+        .iter()
+        .filter(|p| p.name != "clock")
+        .map(|p| p.width as u32)
+        .sum();
     Ok(SynthResult {
         unit: unit.to_string(),
         lcs,
@@ -214,7 +274,11 @@ mod tests {
         let p = top_ports(v).unwrap();
         assert_eq!(p.len(), 4);
         let h = harness(&p);
-        assert!(h.contains(".a(scan[2:0])") && h.contains(".b(scan[3:3])") && h.contains(".y(outs[1:0])"));
+        assert!(
+            h.contains(".a(scan[2:0])")
+                && h.contains(".b(scan[3:3])")
+                && h.contains(".y(outs[1:0])")
+        );
         assert!(h.contains(".clock(clk)"));
     }
 }

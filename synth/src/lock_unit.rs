@@ -25,7 +25,10 @@ pub fn full_verilog() -> String {
 pub fn random_trace(cfg: LockConfig, cycles: usize) -> Vec<LockIn> {
     let mut runner = TestRunner::deterministic();
     let strat = trace_strategy(cfg, 3000);
-    let mut trace = vec![LockIn { reset: true, ..LockIn::default() }];
+    let mut trace = vec![LockIn {
+        reset: true,
+        ..LockIn::default()
+    }];
     while trace.len() < cycles {
         trace.extend(strat.new_tree(&mut runner).expect("strategy").current());
     }
@@ -92,7 +95,8 @@ pub fn latencies(cfg: &LockConfig, trace: &[LockIn], outs: &[LockOut]) -> Latenc
                 released_at[l] = None;
             }
         }
-        let accepted = i.acq_valid && o.acq_ready && (i.acq_warp as usize) < cfg.warps && !next.error;
+        let accepted =
+            i.acq_valid && o.acq_ready && (i.acq_warp as usize) < cfg.warps && !next.error;
         if accepted && pending[i.acq_warp as usize].is_none() {
             pending[i.acq_warp as usize] = Some((t, false));
         }
@@ -113,7 +117,10 @@ fn rate(cycles: usize, secs: f64) -> String {
 pub fn bench(model_cycles: usize, rtl_cycles: usize, verilator_cycles: usize) -> Result<String> {
     let cfg = LockConfig::board();
     let mut s = String::new();
-    writeln!(s, "## Lock unit bench (board config: W=8, L=4, prio 3 bits, FIFO 4)\n")?;
+    writeln!(
+        s,
+        "## Lock unit bench (board config: W=8, L=4, prio 3 bits, FIFO 4)\n"
+    )?;
     writeln!(s, "| what | cycles | speed |\n|---|---:|---:|")?;
 
     let trace = random_trace(cfg, model_cycles);
@@ -123,7 +130,12 @@ pub fn bench(model_cycles: usize, rtl_cycles: usize, verilator_cycles: usize) ->
     for i in &trace {
         model_outs.push(model.step(i));
     }
-    writeln!(s, "| golden model | {} | {} |", trace.len(), rate(trace.len(), t0.elapsed().as_secs_f64()))?;
+    writeln!(
+        s,
+        "| golden model | {} | {} |",
+        trace.len(),
+        rate(trace.len(), t0.elapsed().as_secs_f64())
+    )?;
 
     let rtl_trace = &trace[..rtl_cycles.min(trace.len())];
     let mut rtl = RtlSim::new(BoardLockUnit::default());
@@ -133,8 +145,16 @@ pub fn bench(model_cycles: usize, rtl_cycles: usize, verilator_cycles: usize) ->
         rtl_outs.push(rtl.step(i));
     }
     let rtl_secs = t0.elapsed().as_secs_f64();
-    anyhow::ensure!(rtl_outs[..] == model_outs[..rtl_outs.len()], "RustHDL outputs differ from the model");
-    writeln!(s, "| RustHDL simulation | {} | {} |", rtl_trace.len(), rate(rtl_trace.len(), rtl_secs))?;
+    anyhow::ensure!(
+        rtl_outs[..] == model_outs[..rtl_outs.len()],
+        "RustHDL outputs differ from the model"
+    );
+    writeln!(
+        s,
+        "| RustHDL simulation | {} | {} |",
+        rtl_trace.len(),
+        rate(rtl_trace.len(), rtl_secs)
+    )?;
 
     if testbench::eda::tool_available("verilator") {
         let vtrace = random_trace(cfg, verilator_cycles);
@@ -147,17 +167,29 @@ pub fn bench(model_cycles: usize, rtl_cycles: usize, verilator_cycles: usize) ->
             true,
         )?;
         let frames = testbench::verilator::encode_frames(&ports, &vtrace);
-        let out_bytes: usize = testbench::verilator::TracePorts::outputs(&ports).iter().map(|p| p.width.div_ceil(8)).sum();
+        let out_bytes: usize = testbench::verilator::TracePorts::outputs(&ports)
+            .iter()
+            .map(|p| p.width.div_ceil(8))
+            .sum();
         let t0 = Instant::now();
         let raw = testbench::verilator::run_frames(&exe, frames, out_bytes)?;
         let secs = t0.elapsed().as_secs_f64();
         let got = testbench::verilator::decode_frames(&ports, &raw);
-        testbench::lockstep::compare_trace(&mut Model::new(cfg), &vtrace, &got).map_err(anyhow::Error::msg)?;
-        writeln!(s, "| Verilator (exported Verilog, incl. frame I/O) | {} | {} |", vtrace.len(), rate(vtrace.len(), secs))?;
+        testbench::lockstep::compare_trace(&mut Model::new(cfg), &vtrace, &got)
+            .map_err(anyhow::Error::msg)?;
+        writeln!(
+            s,
+            "| Verilator (exported Verilog, incl. frame I/O) | {} | {} |",
+            vtrace.len(),
+            rate(vtrace.len(), secs)
+        )?;
     }
 
     let lat = latencies(&cfg, &trace, &model_outs);
-    writeln!(s, "\n| latency (measured on the random trace) | cycles |\n|---|---:|")?;
+    writeln!(
+        s,
+        "\n| latency (measured on the random trace) | cycles |\n|---|---:|"
+    )?;
     let free = lat.grant_without_wait.keys().next().copied().unwrap_or(0);
     writeln!(s, "| acquire of a free lock → `grant` | {free} |")?;
     writeln!(
@@ -166,8 +198,21 @@ pub fn bench(model_cycles: usize, rtl_cycles: usize, verilator_cycles: usize) ->
         cfg.fifo_depth + 3,
         lat.worst_grant_without_wait
     )?;
-    writeln!(s, "| worst release → hand-off `grant` to a waiter (SPEC: within 2) | {} |", lat.worst_hand_off)?;
-    writeln!(s, "\nGrant-without-wait latency histogram: {:?}", lat.grant_without_wait)?;
-    writeln!(s, "Hand-offs observed: {}. Model events: {:?}", lat.hand_offs, model.stats())?;
+    writeln!(
+        s,
+        "| worst release → hand-off `grant` to a waiter (SPEC: within 2) | {} |",
+        lat.worst_hand_off
+    )?;
+    writeln!(
+        s,
+        "\nGrant-without-wait latency histogram: {:?}",
+        lat.grant_without_wait
+    )?;
+    writeln!(
+        s,
+        "Hand-offs observed: {}. Model events: {:?}",
+        lat.hand_offs,
+        model.stats()
+    )?;
     Ok(s)
 }

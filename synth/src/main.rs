@@ -13,7 +13,10 @@ use std::path::{Path, PathBuf};
 use synth::flow::{self, PortDecl, SynthResult};
 
 #[derive(Parser)]
-#[command(name = "synth", about = "gpu-sched-rtl: Verilog export, iCE40 HX8K reports, benches")]
+#[command(
+    name = "synth",
+    about = "gpu-sched-rtl: Verilog export, iCE40 HX8K reports, benches"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -96,7 +99,10 @@ fn export(out: &Path) -> Result<Vec<Exported>> {
             })
         })
         .collect::<Result<_>>()?;
-    std::fs::write(out.join("manifest.json"), serde_json::to_string_pretty(&manifest)?)?;
+    std::fs::write(
+        out.join("manifest.json"),
+        serde_json::to_string_pretty(&manifest)?,
+    )?;
     for u in &units {
         println!("wrote {}", u.file.display());
     }
@@ -124,11 +130,19 @@ fn main() -> Result<()> {
         Cmd::Export { out } => {
             export(&out)?;
         }
-        Cmd::Report { json, out, freq, only } => {
+        Cmd::Report {
+            json,
+            out,
+            freq,
+            only,
+        } => {
             let units = export(&out)?;
             let work = out.join("synth");
             let mut rows = vec![];
-            for u in units.iter().filter(|u| only.as_deref().is_none_or(|o| u.unit.contains(o))) {
+            for u in units
+                .iter()
+                .filter(|u| only.as_deref().is_none_or(|o| u.unit.contains(o)))
+            {
                 eprintln!("synthesizing {} ...", u.unit);
                 let r = flow::synthesize(&u.unit, &u.verilog, &work, freq)?;
                 eprintln!("  {} LCs, {:.1} MHz", r.lcs, r.fmax_mhz);
@@ -140,8 +154,15 @@ fn main() -> Result<()> {
                 println!("\nwrote {}", j.display());
             }
         }
-        Cmd::Bench { model_cycles, rtl_cycles, verilator_cycles } => {
-            println!("{}", synth::lock_unit::bench(model_cycles, rtl_cycles, verilator_cycles)?);
+        Cmd::Bench {
+            model_cycles,
+            rtl_cycles,
+            verilator_cycles,
+        } => {
+            println!(
+                "{}",
+                synth::lock_unit::bench(model_cycles, rtl_cycles, verilator_cycles)?
+            );
         }
     }
     Ok(())

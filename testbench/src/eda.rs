@@ -9,7 +9,11 @@ pub const DEBIAN_PACKAGES: &str = "yosys nextpnr-ice40 fpga-icestorm verilator i
 /// Is `tool` on the PATH? Panics when it is missing and `REQUIRE_EDA=1`.
 pub fn tool_available(tool: &str) -> bool {
     let found = Command::new(tool)
-        .arg(if tool == "iverilog" { "-V" } else { "--version" })
+        .arg(if tool == "iverilog" {
+            "-V"
+        } else {
+            "--version"
+        })
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()

@@ -155,22 +155,36 @@ pub struct LockInvariants {
 
 impl LockInvariants {
     pub fn new(cfg: LockConfig) -> Self {
-        Self { cfg, prev: None, prev_reset: true }
+        Self {
+            cfg,
+            prev: None,
+            prev_reset: true,
+        }
     }
 
     pub fn check(&mut self, i: &LockIn, o: &LockOut) -> Result<(), String> {
         let c = &self.cfg;
-        let all = if c.warps == 64 { !0 } else { (1u64 << c.warps) - 1 };
+        let all = if c.warps == 64 {
+            !0
+        } else {
+            (1u64 << c.warps) - 1
+        };
         let own = owners(c, o.lock_words);
         let owning = own.iter().flatten().fold(0u64, |m, &w| m | 1 << w);
         if own.iter().flatten().any(|&w| w >= c.warps) {
             return Err(format!("a lock word names a warp out of range: {own:?}"));
         }
         if o.waiting & owning != 0 {
-            return Err(format!("warps {:#b} both wait and own a lock", o.waiting & owning));
+            return Err(format!(
+                "warps {:#b} both wait and own a lock",
+                o.waiting & owning
+            ));
         }
         if o.revoke & owning != 0 {
-            return Err(format!("warps {:#b} revoked this cycle still own a lock", o.revoke & owning));
+            return Err(format!(
+                "warps {:#b} revoked this cycle still own a lock",
+                o.revoke & owning
+            ));
         }
         if o.grant & o.deny != 0 || o.grant & o.revoke != 0 {
             return Err("grant together with deny or revoke for one warp".into());
@@ -182,7 +196,10 @@ impl LockInvariants {
             return Err(format!("error {} with code {}", o.error, o.error_code));
         }
         if o.grant & !owning != 0 {
-            return Err(format!("granted warps {:#b} own no lock", o.grant & !owning));
+            return Err(format!(
+                "granted warps {:#b} own no lock",
+                o.grant & !owning
+            ));
         }
         if o.deny & !o.waiting != 0 {
             return Err("a denied warp is not waiting".into());
@@ -192,7 +209,9 @@ impl LockInvariants {
                 // waiting ends only with a grant (hand-off); it starts only with a deny
                 let stopped = p.waiting & !o.waiting;
                 if stopped & !o.grant != 0 {
-                    return Err(format!("warps {stopped:#b} stopped waiting without a grant"));
+                    return Err(format!(
+                        "warps {stopped:#b} stopped waiting without a grant"
+                    ));
                 }
                 let started = o.waiting & !p.waiting;
                 if started & !o.deny != 0 {
@@ -210,7 +229,13 @@ impl LockInvariants {
 /// every cycle the owner of the lowest held lock releases it, until nothing is held, nobody waits
 /// and the FIFO is empty. Every accepted request must therefore end (no request lost), within
 /// `max_cycles`. Outputs are compared every cycle; a failure prints the drain's cycle table.
-pub fn drain<M, R>(cfg: &LockConfig, model: &mut M, rtl: &mut R, inv: &mut LockInvariants, max_cycles: usize) -> Verdict
+pub fn drain<M, R>(
+    cfg: &LockConfig,
+    model: &mut M,
+    rtl: &mut R,
+    inv: &mut LockInvariants,
+    max_cycles: usize,
+) -> Verdict
 where
     M: CycleModel<In = LockIn, Out = LockOut>,
     R: CycleModel<In = LockIn, Out = LockOut>,
@@ -226,7 +251,10 @@ where
         let same = got == want;
         history.push((got.clone(), want));
         if !same || inv_result.is_err() {
-            let why = format!("drain: {}", inv_result.err().unwrap_or_else(|| "outputs differ".into()));
+            let why = format!(
+                "drain: {}",
+                inv_result.err().unwrap_or_else(|| "outputs differ".into())
+            );
             return Err(cycle_table(&inputs, &history, cycle, &why));
         }
         let own = owners(cfg, got.lock_words);
@@ -247,7 +275,9 @@ where
         }
         inputs.push(next);
     }
-    Err(format!("drain: no quiescence within {max_cycles} cycles: a request was lost or starved"))
+    Err(format!(
+        "drain: no quiescence within {max_cycles} cycles: a request was lost or starved"
+    ))
 }
 
 /// Stimulus knobs for one random trace.
@@ -277,41 +307,74 @@ pub fn cycle_strategy(cfg: LockConfig, mix: Mix) -> impl Strategy<Value = LockIn
     let active = mix.active_warps.clamp(1, cfg.warps as u32);
     let warp = move |bad: bool, w: u32| if bad { w % wmax } else { w % active };
     let lock = move |bad: bool, l: u32| if bad { l % lmax } else { l % cfg.locks as u32 };
-    let hold_choices = prop_oneof![Just(0u32), Just(1), Just(2), Just(3), Just(5), Just(64), 0u32..(1 << cfg.hold_bits)];
+    let hold_choices = prop_oneof![
+        Just(0u32),
+        Just(1),
+        Just(2),
+        Just(3),
+        Just(5),
+        Just(64),
+        0u32..(1 << cfg.hold_bits)
+    ];
     (
-        (pct(mix.idle), pct(1), pct(mix.acq), pct(mix.rel), pct(mix.cpr), pct(mix.cfg)),
+        (
+            pct(mix.idle),
+            pct(1),
+            pct(mix.acq),
+            pct(mix.rel),
+            pct(mix.cpr),
+            pct(mix.cfg),
+        ),
         (pct(mix.bad_id), pct(mix.bad_id), pct(mix.bad_id)),
-        (any::<u32>(), any::<u32>(), any::<u32>(), any::<u32>(), any::<u32>(), 0..pmax),
+        (
+            any::<u32>(),
+            any::<u32>(),
+            any::<u32>(),
+            any::<u32>(),
+            any::<u32>(),
+            0..pmax,
+        ),
         (any::<u64>(), 0u32..4, hold_choices),
     )
-        .prop_map(move |((idle, reset, a, r, c, g), (ba, br, bc), (aw, al, rw, rl, cw, cp), (ret, dens, hl))| {
-            if idle {
-                return LockIn::default();
-            }
-            let all = if cfg.warps == 64 { !0 } else { (1u64 << cfg.warps) - 1 };
-            // retire density: none, sparse, half, all
-            let retire = match dens {
-                0 => 0,
-                1 => ret & (ret >> 7) & (ret >> 13),
-                2 => ret,
-                _ => !0,
-            } & all;
-            LockIn {
-                reset,
-                cpr_we: c,
-                cpr_warp: warp(bc, cw),
-                cpr_prio: cp,
-                cfg_we: g,
-                cfg_hold_limit: hl,
-                acq_valid: a,
-                acq_warp: warp(ba, aw),
-                acq_lock: lock(ba, al),
-                rel_valid: r,
-                rel_warp: warp(br, rw),
-                rel_lock: lock(br, rl),
-                retire,
-            }
-        })
+        .prop_map(
+            move |(
+                (idle, reset, a, r, c, g),
+                (ba, br, bc),
+                (aw, al, rw, rl, cw, cp),
+                (ret, dens, hl),
+            )| {
+                if idle {
+                    return LockIn::default();
+                }
+                let all = if cfg.warps == 64 {
+                    !0
+                } else {
+                    (1u64 << cfg.warps) - 1
+                };
+                // retire density: none, sparse, half, all
+                let retire = match dens {
+                    0 => 0,
+                    1 => ret & (ret >> 7) & (ret >> 13),
+                    2 => ret,
+                    _ => !0,
+                } & all;
+                LockIn {
+                    reset,
+                    cpr_we: c,
+                    cpr_warp: warp(bc, cw),
+                    cpr_prio: cp,
+                    cfg_we: g,
+                    cfg_hold_limit: hl,
+                    acq_valid: a,
+                    acq_warp: warp(ba, aw),
+                    acq_lock: lock(ba, al),
+                    rel_valid: r,
+                    rel_warp: warp(br, rw),
+                    rel_lock: lock(br, rl),
+                    retire,
+                }
+            },
+        )
 }
 
 /// Stimulus mixes: contention-heavy, release-heavy, priority churn, sparse with idle gaps,
@@ -319,11 +382,51 @@ pub fn cycle_strategy(cfg: LockConfig, mix: Mix) -> impl Strategy<Value = LockIn
 pub fn mixes(cfg: &LockConfig) -> Vec<Mix> {
     let w = cfg.warps as u32;
     vec![
-        Mix { acq: 60, rel: 20, cpr: 5, cfg: 1, idle: 10, active_warps: w, bad_id: 3 },
-        Mix { acq: 40, rel: 50, cpr: 3, cfg: 1, idle: 5, active_warps: w.min(4), bad_id: 2 },
-        Mix { acq: 50, rel: 30, cpr: 30, cfg: 2, idle: 5, active_warps: w, bad_id: 5 },
-        Mix { acq: 20, rel: 15, cpr: 5, cfg: 1, idle: 50, active_warps: w, bad_id: 10 },
-        Mix { acq: 50, rel: 10, cpr: 10, cfg: 15, idle: 0, active_warps: w.min(3), bad_id: 1 },
+        Mix {
+            acq: 60,
+            rel: 20,
+            cpr: 5,
+            cfg: 1,
+            idle: 10,
+            active_warps: w,
+            bad_id: 3,
+        },
+        Mix {
+            acq: 40,
+            rel: 50,
+            cpr: 3,
+            cfg: 1,
+            idle: 5,
+            active_warps: w.min(4),
+            bad_id: 2,
+        },
+        Mix {
+            acq: 50,
+            rel: 30,
+            cpr: 30,
+            cfg: 2,
+            idle: 5,
+            active_warps: w,
+            bad_id: 5,
+        },
+        Mix {
+            acq: 20,
+            rel: 15,
+            cpr: 5,
+            cfg: 1,
+            idle: 50,
+            active_warps: w,
+            bad_id: 10,
+        },
+        Mix {
+            acq: 50,
+            rel: 10,
+            cpr: 10,
+            cfg: 15,
+            idle: 0,
+            active_warps: w.min(3),
+            bad_id: 1,
+        },
     ]
 }
 
@@ -335,12 +438,19 @@ pub fn trace_strategy(cfg: LockConfig, max_len: usize) -> impl Strategy<Value = 
         let setup: Vec<LockIn> = prios
             .iter()
             .enumerate()
-            .map(|(w, &p)| LockIn { cpr_we: true, cpr_warp: w as u32, cpr_prio: p, ..LockIn::default() })
+            .map(|(w, &p)| LockIn {
+                cpr_we: true,
+                cpr_warp: w as u32,
+                cpr_prio: p,
+                ..LockIn::default()
+            })
             .collect();
-        proptest::collection::vec(cycle_strategy(cfg, mixes[m].clone()), 1..max_len).prop_map(move |body| {
-            let mut t = setup.clone();
-            t.extend(body);
-            t
-        })
+        proptest::collection::vec(cycle_strategy(cfg, mixes[m].clone()), 1..max_len).prop_map(
+            move |body| {
+                let mut t = setup.clone();
+                t.extend(body);
+                t
+            },
+        )
     })
 }

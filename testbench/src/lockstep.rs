@@ -14,7 +14,12 @@ const TABLE_CONTEXT: usize = 24;
 /// Step `model` and `dut` with the same `inputs`; compare every output every cycle and call
 /// `invariant(cycle, input, dut_output)` on the implementation's outputs (the golden model checks
 /// its own invariants with `debug_assert!`s). Stops at the first difference or violation.
-pub fn run_lockstep<I, O, M, D, F>(model: &mut M, dut: &mut D, inputs: &[I], mut invariant: F) -> Verdict
+pub fn run_lockstep<I, O, M, D, F>(
+    model: &mut M,
+    dut: &mut D,
+    inputs: &[I],
+    mut invariant: F,
+) -> Verdict
 where
     I: Debug,
     O: Debug + PartialEq,
@@ -49,7 +54,11 @@ where
     M: CycleModel<In = I, Out = O>,
 {
     if got.len() != inputs.len() {
-        return Err(format!("trace has {} outputs for {} inputs", got.len(), inputs.len()));
+        return Err(format!(
+            "trace has {} outputs for {} inputs",
+            got.len(),
+            inputs.len()
+        ));
     }
     let mut history = Vec::with_capacity(inputs.len());
     for (cycle, (i, g)) in inputs.iter().zip(got).enumerate() {
@@ -57,7 +66,12 @@ where
         let same = *g == want;
         history.push((g.clone(), want));
         if !same {
-            return Err(cycle_table(inputs, &history, cycle, &format!("outputs differ at cycle {cycle}")));
+            return Err(cycle_table(
+                inputs,
+                &history,
+                cycle,
+                &format!("outputs differ at cycle {cycle}"),
+            ));
         }
     }
     Ok(())
@@ -73,7 +87,11 @@ pub fn cycle_table<I: Debug, O: Debug + PartialEq>(
 ) -> String {
     let mut s = String::new();
     let from = bad.saturating_sub(TABLE_CONTEXT);
-    let _ = writeln!(s, "{why} ({} cycles in the trace, showing {from}..={bad})", inputs.len());
+    let _ = writeln!(
+        s,
+        "{why} ({} cycles in the trace, showing {from}..={bad})",
+        inputs.len()
+    );
     let _ = writeln!(s, "{:>6} | {:<5} | signals", "cycle", "row");
     for c in from..=bad {
         let (got, want) = &history[c];
@@ -101,7 +119,10 @@ pub fn failure_dir() -> PathBuf {
 
 /// Number of proptest cases: `PROPTEST_CASES` if set, else `default`.
 pub fn proptest_cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 /// Run a property over `cases` random inputs (overridable with `PROPTEST_CASES`), shrinking a

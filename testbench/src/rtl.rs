@@ -38,7 +38,11 @@ impl<D: HdlDut> RtlSim<D> {
     pub fn new(mut dut: D) -> Self {
         dut.connect_all();
         check_all(&dut).expect("RustHDL check_all failed");
-        let mut s = Self { dut, vcd: None, cycle: 0 };
+        let mut s = Self {
+            dut,
+            vcd: None,
+            cycle: 0,
+        };
         if let Some(c) = s.dut.clock_signal() {
             c.next = Clock { clk: false };
         }
@@ -64,7 +68,9 @@ impl<D: HdlDut> RtlSim<D> {
                 return;
             }
         }
-        panic!("RTL did not settle within {MAX_SETTLE_ITERATIONS} delta cycles (combinational loop?)");
+        panic!(
+            "RTL did not settle within {MAX_SETTLE_ITERATIONS} delta cycles (combinational loop?)"
+        );
     }
 
     fn dump(&mut self, t: u64) {

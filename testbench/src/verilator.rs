@@ -25,7 +25,10 @@ pub struct Port {
 impl Port {
     pub fn new(name: impl Into<String>, width: usize) -> Self {
         assert!((1..=128).contains(&width), "port width 1..=128 supported");
-        Self { name: name.into(), width }
+        Self {
+            name: name.into(),
+            width,
+        }
     }
     fn bytes(&self) -> usize {
         self.width.div_ceil(8)
@@ -92,10 +95,21 @@ int main(int argc, char** argv) {{\n  Verilated::commandArgs(argc, argv);\n  Vto
         if cxx_type(p.width) == "WData" {
             for w in 0..p.width.div_ceil(32) {
                 let n = (p.bytes() - 4 * w).min(4);
-                let _ = writeln!(s, "      top->{}[{w}] = (IData)get(p + {}, {n});", p.name, off + 4 * w);
+                let _ = writeln!(
+                    s,
+                    "      top->{}[{w}] = (IData)get(p + {}, {n});",
+                    p.name,
+                    off + 4 * w
+                );
             }
         } else {
-            let _ = writeln!(s, "      top->{} = ({})get(p + {off}, {});", p.name, cxx_type(p.width), p.bytes());
+            let _ = writeln!(
+                s,
+                "      top->{} = ({})get(p + {off}, {});",
+                p.name,
+                cxx_type(p.width),
+                p.bytes()
+            );
         }
         off += p.bytes();
     }
@@ -108,7 +122,12 @@ int main(int argc, char** argv) {{\n  Verilated::commandArgs(argc, argv);\n  Vto
         if cxx_type(p.width) == "WData" {
             for w in 0..p.width.div_ceil(32) {
                 let n = (p.bytes() - 4 * w).min(4);
-                let _ = writeln!(s, "      put(q + {}, {n}, top->{}[{w}]);", off + 4 * w, p.name);
+                let _ = writeln!(
+                    s,
+                    "      put(q + {}, {n}, top->{}[{w}]);",
+                    off + 4 * w,
+                    p.name
+                );
             }
         } else {
             let _ = writeln!(s, "      put(q + {off}, {}, top->{});", p.bytes(), p.name);
@@ -130,7 +149,12 @@ fn cache_root() -> PathBuf {
 }
 
 /// Build (or reuse) the Verilated simulator of `verilog` for the given ports; returns the binary.
-pub fn build_harness(verilog: &str, inputs: &[Port], outputs: &[Port], has_clock: bool) -> Result<PathBuf> {
+pub fn build_harness(
+    verilog: &str,
+    inputs: &[Port],
+    outputs: &[Port],
+    has_clock: bool,
+) -> Result<PathBuf> {
     let harness = harness_source(inputs, outputs, has_clock);
     let dir = cache_root().join(format!("{:016x}", fnv1a(&[verilog, &harness])));
     let exe = dir.join("obj").join("Vtop");
@@ -145,8 +169,29 @@ pub fn build_harness(verilog: &str, inputs: &[Port], outputs: &[Port], has_clock
     std::fs::write(tmp.join("harness.cpp"), &harness)?;
     let out = Command::new("verilator")
         .current_dir(&tmp)
-        .args(["--cc", "--exe", "--build", "-O3", "--top-module", "top", "-Wno-fatal", "-Wno-lint", "-Wno-style"])
-        .args(["--x-assign", "fast", "--x-initial", "fast", "-Mdir", "obj", "-CFLAGS", "-O2", "-j", "2"])
+        .args([
+            "--cc",
+            "--exe",
+            "--build",
+            "-O3",
+            "--top-module",
+            "top",
+            "-Wno-fatal",
+            "-Wno-lint",
+            "-Wno-style",
+        ])
+        .args([
+            "--x-assign",
+            "fast",
+            "--x-initial",
+            "fast",
+            "-Mdir",
+            "obj",
+            "-CFLAGS",
+            "-O2",
+            "-j",
+            "2",
+        ])
         .args(["top.v", "harness.cpp"])
         .output()
         .context("running verilator")?;
@@ -180,7 +225,10 @@ pub fn run_frames(exe: &Path, frames: Vec<u8>, out_frame_bytes: usize) -> Result
     let writer = std::thread::spawn(move || stdin.write_all(&frames));
     let mut out = Vec::new();
     child.stdout.take().expect("stdout").read_to_end(&mut out)?;
-    writer.join().expect("writer thread").context("writing frames")?;
+    writer
+        .join()
+        .expect("writer thread")
+        .context("writing frames")?;
     let status = child.wait()?;
     if !status.success() {
         bail!("verilated simulator exited with {status}");
@@ -197,7 +245,11 @@ pub fn encode_frames<P: TracePorts>(ports: &P, inputs: &[P::In]) -> Vec<u8> {
     let mut frames = Vec::with_capacity(inputs.len() * ins.iter().map(Port::bytes).sum::<usize>());
     for i in inputs {
         let vals = ports.encode(i);
-        assert_eq!(vals.len(), ins.len(), "encode must return one value per input port");
+        assert_eq!(
+            vals.len(),
+            ins.len(),
+            "encode must return one value per input port"
+        );
         for (p, v) in ins.iter().zip(vals) {
             frames.extend_from_slice(&v.to_le_bytes()[..p.bytes()]);
         }
@@ -230,7 +282,11 @@ pub fn decode_frames<P: TracePorts>(ports: &P, raw: &[u8]) -> Vec<P::Out> {
 pub fn replay<P: TracePorts>(verilog: &str, ports: &P, inputs: &[P::In]) -> Result<Vec<P::Out>> {
     let (ins, outs) = (ports.inputs(), ports.outputs());
     let exe = build_harness(verilog, &ins, &outs, ports.has_clock())?;
-    let raw = run_frames(&exe, encode_frames(ports, inputs), outs.iter().map(Port::bytes).sum())?;
+    let raw = run_frames(
+        &exe,
+        encode_frames(ports, inputs),
+        outs.iter().map(Port::bytes).sum(),
+    )?;
     Ok(decode_frames(ports, &raw))
 }
 
@@ -243,7 +299,16 @@ pub fn lint(verilog: &str) -> Result<String> {
     std::fs::write(dir.join("top.v"), verilog)?;
     let out = Command::new("verilator")
         .current_dir(&dir)
-        .args(["--lint-only", "-Wall", "-Wno-DECLFILENAME", "-Wno-UNUSED", "-Wno-WIDTH", "--top-module", "top", "top.v"])
+        .args([
+            "--lint-only",
+            "-Wall",
+            "-Wno-DECLFILENAME",
+            "-Wno-UNUSED",
+            "-Wno-WIDTH",
+            "--top-module",
+            "top",
+            "top.v",
+        ])
         .output()
         .context("running verilator --lint-only")?;
     Ok(String::from_utf8_lossy(&out.stderr).into_owned())
