@@ -22,8 +22,8 @@
 //!   `cross = pre_end(R) − suf_start(L)`; `best = max(best(L), best(R), cross)`. First fit keeps
 //!   one position per node: `fit = found(L) ? fit(L) : cross ≥ need ? suf_start(L) : fit(R)`.
 //!   Depth log2 N. N must be a power of two (pad a map with used blocks otherwise).
-//! - [`RunTreePipe`]: the same tree with every level registered: **latency = log2(N) + 1**
-//!   (input register + one tree level per stage), II = 1.
+//! - [`RunTreePipe`]: the same tree with every level registered: **latency = log2(N) − 1**
+//!   (input register, then one stage per tree level above the 4-block leaf groups: 6 stages at N = 128), II = 1.
 //! - [`ShiftAnd`] (**exact**, emb. 4 steps d1–d4): `SA_0 = bits`, `SA_i = SA_{i−1} & (bits >> i)`
 //!   (the logical shift fills the vacated top bits with "used"); `SAR_i = |SA_i` is a thermometer
 //!   code and `max_run = i' + 1` for the highest `SAR_{i'} = 1` (d432–d433). First fit selects
@@ -92,10 +92,10 @@ fn locals<T: Default>(n: usize) -> Vec<T> {
     (0..n).map(|_| T::default()).collect()
 }
 
-/// Tree level (1 = just above the leaves) of every internal node j = 0..N−1 (node N + j, whose
-/// children are nodes 2j and 2j + 1).
+/// Tree level of every internal node j = 0..G−1 (node G + j, whose children are nodes 2j and
+/// 2j + 1) over G leaf groups of 4 blocks (level 2: a group is 2² blocks long).
 fn internal_levels(n: usize) -> Vec<u32> {
-    let mut lv = vec![0u32; 2 * n - 1];
+    let mut lv = vec![2u32; 2 * n - 1];
     for j in 0..n - 1 {
         lv[n + j] = lv[2 * j].max(lv[2 * j + 1]) + 1;
     }
@@ -105,19 +105,52 @@ fn internal_levels(n: usize) -> Vec<u32> {
 fn check_tree(n: usize, m: usize, k: usize, s: usize) {
     assert_widths(n, k, s);
     assert!(
-        n.is_power_of_two() && n >= 2,
-        "run_finder tree: N = {n} must be a power of two ≥ 2"
+        n.is_power_of_two() && n >= 8,
+        "run_finder tree: N = {n} must be a power of two ≥ 8"
     );
     assert_eq!(m, 2 * n, "run_finder tree: M must be 2N");
+}
+
+/// (free prefix, free suffix, longest run, suffix start) of a 4-block group `v` (bit i = block i).
+fn leaf_fields(v: usize) -> (usize, usize, usize, usize) {
+    let free = |i: usize| (v >> i) & 1 == 1;
+    let plen = (0..4).take_while(|&i| free(i)).count();
+    let slen = (0..4).rev().take_while(|&i| free(i)).count();
+    let best = (0..4)
+        .map(|s| (s..4).take_while(|&i| free(i)).count())
+        .max()
+        .unwrap();
+    (plen, slen, best, 4 - slen)
+}
+
+/// Lowest offset of a window for request class `c` (need = c for c ≤ 4, more for c = 5).
+fn leaf_fit(v: usize, c: usize) -> Option<usize> {
+    match c {
+        0 => Some(0),
+        1..=4 => (0..=4 - c).find(|&p| (p..p + c).all(|i| (v >> i) & 1 == 1)),
+        _ => None,
+    }
+}
+
+/// A 16-entry truth table: bit v set iff `f(v)`.
+fn table16(f: impl Fn(usize) -> bool) -> Constant<Bits<16>> {
+    Constant::new(((0..16).filter(|&v| f(v)).fold(0u64, |a, v| a | 1 << v)).to_bits())
+}
+
+/// One table per value w = 0..=4: bit v set iff `f(v) == w`.
+fn leaf_tables(f: impl Fn(usize) -> usize) -> Vec<Constant<Bits<16>>> {
+    (0..5).map(|w| table16(|v| f(v) == w)).collect()
 }
 
 /// Exact log-depth segment-tree finder (combinational).
 ///
 /// Node layout (children always before parents, so the generated `always` block never reads a
-/// value before writing it): leaves are nodes 0..N (leaf j = block j); internal node N + j has
-/// children 2j and 2j + 1; the root is node 2N − 2. `M` = 2N. Lengths are true lengths held in K
-/// bits but masked to their level's width (l + 1 bits at level l), so synthesis trims every adder
-/// and comparator to the width it needs.
+/// value before writing it): the leaves are G = N/4 groups of 4 blocks (nodes 0..G, group g =
+/// blocks 4g..4g+4), whose fields come from 16-entry truth tables (one LUT4 per bit instead of
+/// three tree nodes); internal node G + j has children 2j and 2j + 1; the root is node 2G − 2.
+/// `M` = 2N (derived, kept for the type's shape). Lengths are true lengths held in K bits but
+/// masked to their level's width (l + 1 bits at level l), so synthesis trims every adder and
+/// comparator to the width it needs. N is a power of two ≥ 8.
 #[derive(LogicBlock)]
 pub struct RunTree<const N: usize, const M: usize, const K: usize, const S: usize> {
     /// Free map, N bits, 1 = free.
@@ -130,11 +163,22 @@ pub struct RunTree<const N: usize, const M: usize, const K: usize, const S: usiz
     pub fit_found: Signal<Out, Bit>,
     /// Lowest start of such a run (0 if none), S = clog2(N) bits.
     pub fit_start: Signal<Out, Bits<S>>,
-    /// `need` = 0 and `need` = 1 (the only requests a single block can satisfy).
-    need_zero: Signal<Local, Bit>,
-    need_one: Signal<Local, Bit>,
-    /// Constant 1 (K bits).
-    one: Constant<Bits<K>>,
+    /// One-hot request class for the 4-block leaves: need = 0, 1, 2, 3, 4, more.
+    need_cls: Vec<Signal<Local, Bit>>,
+    /// Per leaf group: its 4 blocks.
+    grp: Vec<Signal<Local, Bits<4>>>,
+    /// Constants 0..=4 and 0..=5 (K bits), group offsets 4g. Derived.
+    wconst: Vec<Constant<Bits<K>>>,
+    goff: Vec<Constant<Bits<8>>>,
+    /// Leaf truth tables over the 16 group values: bit v of `t_plen[w]` is set iff group value
+    /// v has a free prefix of w blocks (likewise suffix, best, suffix start); `t_found[c]`,
+    /// `t_fit[4c + p]`: a request of class c fits, at offset p. Derived.
+    t_plen: Vec<Constant<Bits<16>>>,
+    t_slen: Vec<Constant<Bits<16>>>,
+    t_best: Vec<Constant<Bits<16>>>,
+    t_sufrel: Vec<Constant<Bits<16>>>,
+    t_found: Vec<Constant<Bits<16>>>,
+    t_fit: Vec<Constant<Bits<16>>>,
     /// Per internal node j (level l): 2^(l−1), 2^l, 2^l + 1, 2^(l+1) − 1. Derived.
     half: Vec<Constant<Bits<K>>>,
     full: Vec<Constant<Bits<K>>>,
@@ -165,30 +209,41 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
 {
     fn default() -> Self {
         check_tree(N, M, K, S);
-        let levels = internal_levels(N);
+        let levels = internal_levels(N / 4);
         RunTree {
             bits: Default::default(),
             need: Default::default(),
             max_run: Default::default(),
             fit_found: Default::default(),
             fit_start: Default::default(),
-            need_zero: Default::default(),
-            need_one: Default::default(),
-            one: Constant::new(1u64.to_bits()),
+            need_cls: locals(6),
+            grp: locals(N / 4),
+            wconst: const_vec(0..6),
+            goff: const_vec((0..N as u64 / 4).map(|g| 4 * g)),
+            t_plen: leaf_tables(|v| leaf_fields(v).0),
+            t_slen: leaf_tables(|v| leaf_fields(v).1),
+            t_best: leaf_tables(|v| leaf_fields(v).2),
+            t_sufrel: leaf_tables(|v| leaf_fields(v).3),
+            t_found: (0..6)
+                .map(|c| table16(|v| leaf_fit(v, c).is_some()))
+                .collect(),
+            t_fit: (0..24)
+                .map(|i| table16(|v| leaf_fit(v, i / 4) == Some(i % 4)))
+                .collect(),
             half: const_vec(levels.iter().map(|&l| 1u64 << (l - 1))),
             full: const_vec(levels.iter().map(|&l| 1u64 << l)),
             fullp1: const_vec(levels.iter().map(|&l| (1u64 << l) + 1)),
             lmask: const_vec(levels.iter().map(|&l| (1u64 << (l + 1)) - 1)),
-            seg_all: locals(M - 1),
-            plen: locals(M - 1),
-            slen: locals(M - 1),
-            sufrel: locals(M - 1),
-            best: locals(M - 1),
-            found: locals(M - 1),
-            fitrel: locals(M - 1),
-            cross: locals(N - 1),
-            kid_best: locals(N - 1),
-            needc: locals(N - 1),
+            seg_all: locals(N / 2 - 1),
+            plen: locals(N / 2 - 1),
+            slen: locals(N / 2 - 1),
+            sufrel: locals(N / 2 - 1),
+            best: locals(N / 2 - 1),
+            found: locals(N / 2 - 1),
+            fitrel: locals(N / 2 - 1),
+            cross: locals(N / 4 - 1),
+            kid_best: locals(N / 4 - 1),
+            needc: locals(N / 4 - 1),
         }
     }
 }
@@ -196,29 +251,54 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
 impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for RunTree<N, M, K, S> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.need_zero.next = self.need.val() == 0;
-        self.need_one.next = self.need.val() == 1;
-        // Leaves: one block each.
-        for j in 0..N {
-            self.seg_all[j].next = self.bits.val().get_bit(j);
-            self.plen[j].next = 0.into();
-            self.slen[j].next = 0.into();
-            self.best[j].next = 0.into();
-            self.sufrel[j].next = self.one.val();
-            self.fitrel[j].next = 0.into();
-            self.found[j].next = self.need_zero.val();
-            if self.bits.val().get_bit(j) {
-                self.plen[j].next = self.one.val();
-                self.slen[j].next = self.one.val();
-                self.best[j].next = self.one.val();
-                self.sufrel[j].next = 0.into();
-                self.found[j].next = self.need_zero.val() | self.need_one.val();
+        for c in 0..5 {
+            self.need_cls[c].next = self.need.val() == self.wconst[c].val();
+        }
+        self.need_cls[5].next = self.need.val() > self.wconst[4].val();
+        // Leaves: groups of 4 blocks (tree levels 1 and 2 folded into truth tables, one LUT4 per
+        // output bit); `grp` selects one table bit per field.
+        for g in 0..(N / 4) {
+            self.grp[g].next = self.bits.val().get_bits::<4>(self.goff[g].val().index());
+            self.seg_all[g].next = self.grp[g].val().all();
+            self.plen[g].next = 0.into();
+            self.slen[g].next = 0.into();
+            self.best[g].next = 0.into();
+            self.sufrel[g].next = 0.into();
+            for w in 0..5 {
+                if self.t_plen[w].val().get_bit(self.grp[g].val().index()) {
+                    self.plen[g].next = self.wconst[w].val();
+                }
+                if self.t_slen[w].val().get_bit(self.grp[g].val().index()) {
+                    self.slen[g].next = self.wconst[w].val();
+                }
+                if self.t_best[w].val().get_bit(self.grp[g].val().index()) {
+                    self.best[g].next = self.wconst[w].val();
+                }
+                if self.t_sufrel[w].val().get_bit(self.grp[g].val().index()) {
+                    self.sufrel[g].next = self.wconst[w].val();
+                }
+            }
+            // First fit inside the group, per request class (need = 0, 1, 2, 3, 4, more).
+            self.found[g].next = false;
+            self.fitrel[g].next = 0.into();
+            for c in 0..6 {
+                if self.need_cls[c].val() {
+                    self.found[g].next = self.t_found[c].val().get_bit(self.grp[g].val().index());
+                    for p in 0..4 {
+                        if self.t_fit[4 * c + p]
+                            .val()
+                            .get_bit(self.grp[g].val().index())
+                        {
+                            self.fitrel[g].next = self.wconst[p].val();
+                        }
+                    }
+                }
             }
         }
-        // Internal nodes (`nn` is a one-value loop so that the offset N is known to the Verilog
+        // Internal nodes (`nn` is a one-value loop so that the offset G is known to the Verilog
         // generator, which evaluates index expressions from loop variables only).
-        for nn in N..(N + 1) {
-            for j in 0..(N - 1) {
+        for nn in (N / 4)..(N / 4 + 1) {
+            for j in 0..(N / 4 - 1) {
                 // Node nn + j: children 2j (low half L) and 2j + 1 (high half R).
                 self.seg_all[nn + j].next =
                     self.seg_all[2 * j].val() & self.seg_all[2 * j + 1].val();
@@ -272,7 +352,7 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for R
                     self.found[nn + j].next = self.found[2 * j + 1].val();
                 }
             }
-            // Root = node 2N − 2.
+            // Root = node 2G − 2.
             self.max_run.next = self.best[2 * nn - 2].val();
             self.fit_found.next = self.found[2 * nn - 2].val();
             self.fit_start.next = self.fitrel[2 * nn - 2].val().get_bits::<S>(0);
@@ -283,9 +363,9 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for R
     }
 }
 
-/// The tree of [`RunTree`] with every level registered: latency log2(N) + 1, II = 1.
+/// The tree of [`RunTree`] with every level registered: latency log2(N) − 1 (input register + one stage per internal tree level above the 4-block leaf groups), II = 1.
 ///
-/// Stage 0 registers `bits` and `need`; stage *l* registers the fields of tree level *l* and the
+/// Stage 0 registers `bits` and `need`; each following stage registers the fields of tree level *l* and the
 /// `need` they were computed with, so every stage works on its own request. The root's registers
 /// drive the outputs through one AND (`fit_start` reads 0 when nothing fits). `need` travels
 /// inverted, so a cleared register means "need = all ones", which never fits: `reset` clears
@@ -309,10 +389,20 @@ pub struct RunTreePipe<const N: usize, const M: usize, const K: usize, const S: 
     pub fit_start: Signal<Out, Bits<S>>,
     in_bits: DFF<Bits<N>>,
     in_need_n: DFF<Bits<K>>,
-    need_zero: Signal<Local, Bit>,
-    need_one: Signal<Local, Bit>,
-    /// Constant 1 (K bits).
-    one: Constant<Bits<K>>,
+    need_cls: Vec<Signal<Local, Bit>>,
+    grp: Vec<Signal<Local, Bits<4>>>,
+    /// Constants 0..=4 and 0..=5 (K bits), group offsets 4g. Derived.
+    wconst: Vec<Constant<Bits<K>>>,
+    goff: Vec<Constant<Bits<8>>>,
+    /// Leaf truth tables over the 16 group values: bit v of `t_plen[w]` is set iff group value
+    /// v has a free prefix of w blocks (likewise suffix, best, suffix start); `t_found[c]`,
+    /// `t_fit[4c + p]`: a request of class c fits, at offset p. Derived.
+    t_plen: Vec<Constant<Bits<16>>>,
+    t_slen: Vec<Constant<Bits<16>>>,
+    t_best: Vec<Constant<Bits<16>>>,
+    t_sufrel: Vec<Constant<Bits<16>>>,
+    t_found: Vec<Constant<Bits<16>>>,
+    t_fit: Vec<Constant<Bits<16>>>,
     /// Per internal node j (level l): 2^(l−1), 2^l, 2^l + 1, 2^(l+1) − 1. Derived.
     half: Vec<Constant<Bits<K>>>,
     full: Vec<Constant<Bits<K>>>,
@@ -361,7 +451,7 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
 {
     fn default() -> Self {
         check_tree(N, M, K, S);
-        let levels = internal_levels(N);
+        let levels = internal_levels(N / 4);
         RunTreePipe {
             clock: Default::default(),
             reset: Default::default(),
@@ -372,32 +462,43 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
             fit_start: Default::default(),
             in_bits: Default::default(),
             in_need_n: Default::default(),
-            need_zero: Default::default(),
-            need_one: Default::default(),
-            one: Constant::new(1u64.to_bits()),
+            need_cls: locals(6),
+            grp: locals(N / 4),
+            wconst: const_vec(0..6),
+            goff: const_vec((0..N as u64 / 4).map(|g| 4 * g)),
+            t_plen: leaf_tables(|v| leaf_fields(v).0),
+            t_slen: leaf_tables(|v| leaf_fields(v).1),
+            t_best: leaf_tables(|v| leaf_fields(v).2),
+            t_sufrel: leaf_tables(|v| leaf_fields(v).3),
+            t_found: (0..6)
+                .map(|c| table16(|v| leaf_fit(v, c).is_some()))
+                .collect(),
+            t_fit: (0..24)
+                .map(|i| table16(|v| leaf_fit(v, i / 4) == Some(i % 4)))
+                .collect(),
             half: const_vec(levels.iter().map(|&l| 1u64 << (l - 1))),
             full: const_vec(levels.iter().map(|&l| 1u64 << l)),
             fullp1: const_vec(levels.iter().map(|&l| (1u64 << l) + 1)),
             lmask: const_vec(levels.iter().map(|&l| (1u64 << (l + 1)) - 1)),
-            seg_all: locals(M - 1),
-            plen: locals(M - 1),
-            slen: locals(M - 1),
-            sufrel: locals(M - 1),
-            best: locals(M - 1),
-            found: locals(M - 1),
-            fitrel: locals(M - 1),
-            cross: locals(N - 1),
-            kid_best: locals(N - 1),
-            needc: locals(N - 1),
-            need_at: locals(M - 1),
-            r_seg_all: locals(N - 1),
-            r_plen: locals(N - 1),
-            r_slen: locals(N - 1),
-            r_sufrel: locals(N - 1),
-            r_best: locals(N - 1),
-            r_found: locals(N - 1),
-            r_fitrel: locals(N - 1),
-            r_need_n: locals(N - 1),
+            seg_all: locals(N / 2 - 1),
+            plen: locals(N / 2 - 1),
+            slen: locals(N / 2 - 1),
+            sufrel: locals(N / 2 - 1),
+            best: locals(N / 2 - 1),
+            found: locals(N / 2 - 1),
+            fitrel: locals(N / 2 - 1),
+            cross: locals(N / 4 - 1),
+            kid_best: locals(N / 4 - 1),
+            needc: locals(N / 4 - 1),
+            need_at: locals(N / 2 - 1),
+            r_seg_all: locals(N / 4 - 1),
+            r_plen: locals(N / 4 - 1),
+            r_slen: locals(N / 4 - 1),
+            r_sufrel: locals(N / 4 - 1),
+            r_best: locals(N / 4 - 1),
+            r_found: locals(N / 4 - 1),
+            r_fitrel: locals(N / 4 - 1),
+            r_need_n: locals(N / 4 - 1),
         }
     }
 }
@@ -415,30 +516,59 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic
             self.in_bits.d.next = 0.into();
             self.in_need_n.d.next = 0.into();
         }
-        self.need_zero.next = self.in_need_n.q.val().all();
-        self.need_one.next = (!self.in_need_n.q.val()) == 1;
-        // Leaves: one block each.
-        for j in 0..N {
-            self.seg_all[j].next = self.in_bits.q.val().get_bit(j);
-            self.plen[j].next = 0.into();
-            self.slen[j].next = 0.into();
-            self.best[j].next = 0.into();
-            self.sufrel[j].next = self.one.val();
-            self.fitrel[j].next = 0.into();
-            self.found[j].next = self.need_zero.val();
-            if self.in_bits.q.val().get_bit(j) {
-                self.plen[j].next = self.one.val();
-                self.slen[j].next = self.one.val();
-                self.best[j].next = self.one.val();
-                self.sufrel[j].next = 0.into();
-                self.found[j].next = self.need_zero.val() | self.need_one.val();
+        for c in 0..5 {
+            self.need_cls[c].next = !self.in_need_n.q.val() == self.wconst[c].val();
+        }
+        self.need_cls[5].next = !self.in_need_n.q.val() > self.wconst[4].val();
+        // Leaves: groups of 4 blocks (tree levels 1 and 2 folded into truth tables, one LUT4 per
+        // output bit); `grp` selects one table bit per field.
+        for g in 0..(N / 4) {
+            self.grp[g].next = self
+                .in_bits
+                .q
+                .val()
+                .get_bits::<4>(self.goff[g].val().index());
+            self.seg_all[g].next = self.grp[g].val().all();
+            self.plen[g].next = 0.into();
+            self.slen[g].next = 0.into();
+            self.best[g].next = 0.into();
+            self.sufrel[g].next = 0.into();
+            for w in 0..5 {
+                if self.t_plen[w].val().get_bit(self.grp[g].val().index()) {
+                    self.plen[g].next = self.wconst[w].val();
+                }
+                if self.t_slen[w].val().get_bit(self.grp[g].val().index()) {
+                    self.slen[g].next = self.wconst[w].val();
+                }
+                if self.t_best[w].val().get_bit(self.grp[g].val().index()) {
+                    self.best[g].next = self.wconst[w].val();
+                }
+                if self.t_sufrel[w].val().get_bit(self.grp[g].val().index()) {
+                    self.sufrel[g].next = self.wconst[w].val();
+                }
+            }
+            // First fit inside the group, per request class (need = 0, 1, 2, 3, 4, more).
+            self.found[g].next = false;
+            self.fitrel[g].next = 0.into();
+            for c in 0..6 {
+                if self.need_cls[c].val() {
+                    self.found[g].next = self.t_found[c].val().get_bit(self.grp[g].val().index());
+                    for p in 0..4 {
+                        if self.t_fit[4 * c + p]
+                            .val()
+                            .get_bit(self.grp[g].val().index())
+                        {
+                            self.fitrel[g].next = self.wconst[p].val();
+                        }
+                    }
+                }
             }
         }
-        for j in 0..N {
-            self.need_at[j].next = !self.in_need_n.q.val();
+        for g in 0..(N / 4) {
+            self.need_at[g].next = !self.in_need_n.q.val();
         }
-        for nn in N..(N + 1) {
-            for j in 0..(N - 1) {
+        for nn in (N / 4)..(N / 4 + 1) {
+            for j in 0..(N / 4 - 1) {
                 self.r_seg_all[j].clock.next = self.clock.val();
                 self.r_plen[j].clock.next = self.clock.val();
                 self.r_slen[j].clock.next = self.clock.val();
@@ -519,7 +649,7 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic
                 self.fitrel[nn + j].next = self.r_fitrel[j].q.val();
                 self.need_at[nn + j].next = !self.r_need_n[j].q.val();
             }
-            // Root = node 2N − 2.
+            // Root = node 2G − 2.
             self.max_run.next = self.best[2 * nn - 2].val();
             self.fit_found.next = self.found[2 * nn - 2].val();
             self.fit_start.next = self.fitrel[2 * nn - 2].val().get_bits::<S>(0);
