@@ -128,6 +128,10 @@ pub struct LockUnit<
     wait_oh: [DFF<Bits<L>>; W],
     /// Retires counted while holding (saturating).
     hold_count: [DFF<Bits<HB>>; W],
+    /// `hold_limit ≠ 0 && hold_count ≥ hold_limit − 1`: the warp's next counted retire revokes
+    /// it. Kept as a register (computed from the next counter and limit) to take the 16-bit
+    /// comparison off the critical path.
+    at_limit: DFF<Bits<W>>,
     /// Per lock, where the round-robin tie search among equal-priority waiters starts.
     rr_next: [DFF<Bits<WB>>; L],
     /// Arbiter FIFO (shift queue, head = slot 0): requester, one-hot.
@@ -165,6 +169,10 @@ pub struct LockUnit<
     rel_lock_oh: Signal<Local, Bits<L>>,
     cpr_warp_oh: Signal<Local, Bits<W>>,
     cpr_next: [Signal<Local, Bits<PB>>; W],
+    hold_next: [Signal<Local, Bits<HB>>; W],
+    limit_m1_next: Signal<Local, Bits<HB>>,
+    limit_on_next: Signal<Local, Bit>,
+    at_limit_next: Signal<Local, Bits<W>>,
     beats_row: Signal<Local, Bits<W>>,
     owns: Signal<Local, Bits<W>>,
     waiting_v: Signal<Local, Bits<W>>,
@@ -281,6 +289,7 @@ impl<
             own_oh: std::array::from_fn(|_| Default::default()),
             wait_oh: std::array::from_fn(|_| Default::default()),
             hold_count: std::array::from_fn(|_| Default::default()),
+            at_limit: Default::default(),
             rr_next: std::array::from_fn(|_| Default::default()),
             fifo_req: std::array::from_fn(|_| Default::default()),
             fifo_holder: std::array::from_fn(|_| Default::default()),
@@ -305,6 +314,10 @@ impl<
             rel_lock_oh: Default::default(),
             cpr_warp_oh: Default::default(),
             cpr_next: std::array::from_fn(|_| Default::default()),
+            hold_next: std::array::from_fn(|_| Default::default()),
+            limit_m1_next: Default::default(),
+            limit_on_next: Default::default(),
+            at_limit_next: Default::default(),
             beats_row: Default::default(),
             owns: Default::default(),
             waiting_v: Default::default(),
@@ -393,7 +406,8 @@ impl<
             deny_q,
             revoke_q,
             error_q,
-            error_code_q
+            error_code_q,
+            at_limit
         );
         self.hold_limit.clock.next = self.clock.val();
         self.hold_limit.d.next = self.hold_limit.q.val();
@@ -488,11 +502,7 @@ impl<
         // ---- 2. hold-limit revocation (patent [0043]) ----
         self.hold_rev.next = 0.into();
         for w in 0..W {
-            if self.limit_on.q.val()
-                & self.retire.val().get_bit(w)
-                & self.owns.val().get_bit(w)
-                & (self.hold_count[w].q.val() >= self.limit_m1.q.val())
-            {
+            if self.at_limit.q.val().get_bit(w) & self.retire.val().get_bit(w) & self.owns.val().get_bit(w) {
                 self.hold_rev.next = self.hold_rev.val().replace_bit(w, true);
             }
         }
@@ -711,15 +721,27 @@ impl<
         }
 
         // ---- hold counters: count while the cycle starts holding, else clear ----
+        self.limit_m1_next.next = self.limit_m1.q.val();
+        self.limit_on_next.next = self.limit_on.q.val();
+        if self.cfg_we.val() {
+            self.limit_m1_next.next = self.cfg_hold_limit.val() - self.hold_one.val();
+            self.limit_on_next.next = self.cfg_hold_limit.val().any();
+        }
+        self.at_limit_next.next = 0.into();
         for w in 0..W {
+            self.hold_next[w].next = 0.into();
             if self.owns.val().get_bit(w) {
+                self.hold_next[w].next = self.hold_count[w].q.val();
                 if self.retire.val().get_bit(w) & !self.hold_count[w].q.val().all() {
-                    self.hold_count[w].d.next = self.hold_count[w].q.val() + 1;
+                    self.hold_next[w].next = self.hold_count[w].q.val() + 1;
                 }
-            } else {
-                self.hold_count[w].d.next = 0.into();
+            }
+            self.hold_count[w].d.next = self.hold_next[w].val();
+            if self.limit_on_next.val() & (self.hold_next[w].val() >= self.limit_m1_next.val()) {
+                self.at_limit_next.next = self.at_limit_next.val().replace_bit(w, true);
             }
         }
+        self.at_limit.d.next = self.at_limit_next.val();
 
         // ---- host writes (effective next cycle); the priority matrix follows the CPRs ----
         for w in 0..W {
@@ -740,9 +762,9 @@ impl<
         }
         if self.cfg_we.val() {
             self.hold_limit.d.next = self.cfg_hold_limit.val();
-            self.limit_m1.d.next = self.cfg_hold_limit.val() - self.hold_one.val();
-            self.limit_on.d.next = self.cfg_hold_limit.val().any();
         }
+        self.limit_m1.d.next = self.limit_m1_next.val();
+        self.limit_on.d.next = self.limit_on_next.val();
 
         // ---- errors: release's beats acquire's beats the CPR port's ----
         self.error_q.d.next = false;
@@ -788,6 +810,7 @@ impl<
             self.hold_limit.d.next = 64.into();
             self.limit_m1.d.next = 63.into();
             self.limit_on.d.next = true;
+            self.at_limit.d.next = 0.into();
             for w in 0..W {
                 self.cpr[w].d.next = self.prio_lowest.val();
                 self.beats[w].d.next = 0.into();
