@@ -61,13 +61,19 @@ pub fn latencies(cfg: &LockConfig, trace: &[LockIn], outs: &[LockOut]) -> Latenc
             released_at.iter_mut().for_each(|p| *p = None);
             continue;
         }
+        // an acquire accepted in cycle t (and not refused: no error reported for cycle t)
+        let accepted =
+            i.acq_valid && o.acq_ready && (i.acq_warp as usize) < cfg.warps && !next.error;
+        if accepted && pending[i.acq_warp as usize].is_none() {
+            pending[i.acq_warp as usize] = Some((t, false));
+        }
         // effects of cycle t are visible in next
         for w in 0..cfg.warps {
             let bit = 1u64 << w;
             if next.grant & bit != 0 {
                 if let Some((at, denied)) = pending[w].take() {
                     if !denied {
-                        let d = (t + 1 - at) as u64;
+                        let d = (t + 1 - at) as u64; // accepted in cycle `at`, strobe seen in t + 1
                         *lat.grant_without_wait.entry(d).or_default() += 1;
                         lat.worst_grant_without_wait = lat.worst_grant_without_wait.max(d);
                     }
@@ -94,11 +100,6 @@ pub fn latencies(cfg: &LockConfig, trace: &[LockIn], outs: &[LockOut]) -> Latenc
                 }
                 released_at[l] = None;
             }
-        }
-        let accepted =
-            i.acq_valid && o.acq_ready && (i.acq_warp as usize) < cfg.warps && !next.error;
-        if accepted && pending[i.acq_warp as usize].is_none() {
-            pending[i.acq_warp as usize] = Some((t, false));
         }
     }
     lat
