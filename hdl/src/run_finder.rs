@@ -198,10 +198,12 @@ pub struct RunTree<const N: usize, const M: usize, const K: usize, const S: usiz
     found: Vec<Signal<Local, Bit>>,
     /// Per node: lowest such window start, relative to the segment start.
     fitrel: Vec<Signal<Local, Bits<K>>>,
-    /// Per internal node: the crossing run, max of the children's best, clipped `need`.
+    /// Per internal node: the crossing run, clipped `need`, and the three compares of the max.
     cross: Vec<Signal<Local, Bits<K>>>,
-    kid_best: Vec<Signal<Local, Bits<K>>>,
     needc: Vec<Signal<Local, Bits<K>>>,
+    r_gt_l: Vec<Signal<Local, Bit>>,
+    x_gt_l: Vec<Signal<Local, Bit>>,
+    x_gt_r: Vec<Signal<Local, Bit>>,
 }
 
 impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
@@ -242,8 +244,10 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
             found: locals(N / 2 - 1),
             fitrel: locals(N / 2 - 1),
             cross: locals(N / 4 - 1),
-            kid_best: locals(N / 4 - 1),
             needc: locals(N / 4 - 1),
+            r_gt_l: locals(N / 4 - 1),
+            x_gt_l: locals(N / 4 - 1),
+            x_gt_r: locals(N / 4 - 1),
         }
     }
 }
@@ -327,12 +331,15 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for R
                 // The run crossing the middle, measured once here.
                 self.cross[j].next =
                     (self.slen[2 * j].val() + self.plen[2 * j + 1].val()) & self.lmask[j].val();
-                self.kid_best[j].next = self.best[2 * j].val();
-                if self.best[2 * j + 1].val() > self.best[2 * j].val() {
-                    self.kid_best[j].next = self.best[2 * j + 1].val();
+                // best = max(best(L), best(R), cross): three compares side by side, one select.
+                self.r_gt_l[j].next = self.best[2 * j + 1].val() > self.best[2 * j].val();
+                self.x_gt_l[j].next = self.cross[j].val() > self.best[2 * j].val();
+                self.x_gt_r[j].next = self.cross[j].val() > self.best[2 * j + 1].val();
+                self.best[nn + j].next = self.best[2 * j].val();
+                if self.r_gt_l[j].val() {
+                    self.best[nn + j].next = self.best[2 * j + 1].val();
                 }
-                self.best[nn + j].next = self.kid_best[j].val();
-                if self.cross[j].val() > self.kid_best[j].val() {
+                if self.x_gt_l[j].val() & self.x_gt_r[j].val() {
                     self.best[nn + j].next = self.cross[j].val();
                 }
                 // `need` clipped to this level's width (full + 1 means "never"), so that the
@@ -367,10 +374,12 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for R
 ///
 /// Stage 0 registers `bits` and `need`; each following stage registers the fields of tree level *l* and the
 /// `need` they were computed with, so every stage works on its own request. The root's registers
-/// drive the outputs through one AND (`fit_start` reads 0 when nothing fits). `need` travels
-/// inverted, so a cleared register means "need = all ones", which never fits: `reset` clears
-/// every register and the outputs then read 0 (`fit_found = 0`) for `latency` cycles. The per-node
-/// copies of `need` are identical within a level; synthesis merges them into one per stage.
+/// drive the outputs through one AND (`fit_start` reads 0 when nothing fits). The data registers
+/// have no reset (so they pack freely with the LUTs that feed them); a `valid` bit travels with
+/// every request instead, is cleared by `reset` (and at power-up), and forces the outputs to 0
+/// while the pipeline refills: after `reset` the outputs read 0 for `latency` cycles. The
+/// per-node copies of `need` and `valid` are identical within a level; synthesis merges them into
+/// one per stage.
 #[derive(LogicBlock)]
 pub struct RunTreePipe<const N: usize, const M: usize, const K: usize, const S: usize> {
     /// Clock.
@@ -389,6 +398,11 @@ pub struct RunTreePipe<const N: usize, const M: usize, const K: usize, const S: 
     pub fit_start: Signal<Out, Bits<S>>,
     in_bits: DFF<Bits<N>>,
     in_need_n: DFF<Bits<K>>,
+    in_valid: DFF<Bit>,
+    /// Per node: the request in this node's fields is valid (not a reset leftover).
+    valid_at: Vec<Signal<Local, Bit>>,
+    /// Level register of `valid` per internal node.
+    r_valid: Vec<DFF<Bit>>,
     need_cls: Vec<Signal<Local, Bit>>,
     grp: Vec<Signal<Local, Bits<4>>>,
     /// Constants 0..=4 and 0..=5 (K bits), group offsets 4g. Derived.
@@ -424,10 +438,12 @@ pub struct RunTreePipe<const N: usize, const M: usize, const K: usize, const S: 
     fitrel: Vec<Signal<Local, Bits<K>>>,
     /// Per node: the request this node's fields belong to.
     need_at: Vec<Signal<Local, Bits<K>>>,
-    /// Per internal node: the crossing run, max of the children's best, clipped `need`.
+    /// Per internal node: the crossing run, clipped `need`, and the three compares of the max.
     cross: Vec<Signal<Local, Bits<K>>>,
-    kid_best: Vec<Signal<Local, Bits<K>>>,
     needc: Vec<Signal<Local, Bits<K>>>,
+    r_gt_l: Vec<Signal<Local, Bit>>,
+    x_gt_l: Vec<Signal<Local, Bit>>,
+    x_gt_r: Vec<Signal<Local, Bit>>,
     /// Level register of `seg_all` per internal node.
     r_seg_all: Vec<DFF<Bit>>,
     /// Level register of `plen` per internal node.
@@ -462,6 +478,9 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
             fit_start: Default::default(),
             in_bits: Default::default(),
             in_need_n: Default::default(),
+            in_valid: Default::default(),
+            valid_at: locals(N / 2 - 1),
+            r_valid: locals(N / 4 - 1),
             need_cls: locals(6),
             grp: locals(N / 4),
             wconst: const_vec(0..6),
@@ -488,8 +507,10 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
             found: locals(N / 2 - 1),
             fitrel: locals(N / 2 - 1),
             cross: locals(N / 4 - 1),
-            kid_best: locals(N / 4 - 1),
             needc: locals(N / 4 - 1),
+            r_gt_l: locals(N / 4 - 1),
+            x_gt_l: locals(N / 4 - 1),
+            x_gt_r: locals(N / 4 - 1),
             need_at: locals(N / 2 - 1),
             r_seg_all: locals(N / 4 - 1),
             r_plen: locals(N / 4 - 1),
@@ -509,13 +530,10 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic
     #[hdl_gen]
     fn update(&mut self) {
         // Stage 0: input registers.
-        dff_setup!(self, clock, in_bits, in_need_n);
+        dff_setup!(self, clock, in_bits, in_need_n, in_valid);
         self.in_bits.d.next = self.bits.val();
         self.in_need_n.d.next = !self.need.val();
-        if self.reset.val() {
-            self.in_bits.d.next = 0.into();
-            self.in_need_n.d.next = 0.into();
-        }
+        self.in_valid.d.next = !self.reset.val();
         for c in 0..5 {
             self.need_cls[c].next = !self.in_need_n.q.val() == self.wconst[c].val();
         }
@@ -566,6 +584,7 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic
         }
         for g in 0..(N / 4) {
             self.need_at[g].next = !self.in_need_n.q.val();
+            self.valid_at[g].next = self.in_valid.q.val();
         }
         for nn in (N / 4)..(N / 4 + 1) {
             for j in 0..(N / 4 - 1) {
@@ -578,6 +597,8 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic
                 self.r_fitrel[j].clock.next = self.clock.val();
                 self.r_need_n[j].clock.next = self.clock.val();
                 self.r_need_n[j].d.next = !self.need_at[2 * j].val();
+                self.r_valid[j].clock.next = self.clock.val();
+                self.r_valid[j].d.next = self.valid_at[2 * j].val() & !self.reset.val();
                 // Node nn + j: children 2j (low half L) and 2j + 1 (high half R).
                 self.r_seg_all[j].d.next =
                     self.seg_all[2 * j].val() & self.seg_all[2 * j + 1].val();
@@ -606,12 +627,15 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic
                 // The run crossing the middle, measured once here.
                 self.cross[j].next =
                     (self.slen[2 * j].val() + self.plen[2 * j + 1].val()) & self.lmask[j].val();
-                self.kid_best[j].next = self.best[2 * j].val();
-                if self.best[2 * j + 1].val() > self.best[2 * j].val() {
-                    self.kid_best[j].next = self.best[2 * j + 1].val();
+                // best = max(best(L), best(R), cross): three compares side by side, one select.
+                self.r_gt_l[j].next = self.best[2 * j + 1].val() > self.best[2 * j].val();
+                self.x_gt_l[j].next = self.cross[j].val() > self.best[2 * j].val();
+                self.x_gt_r[j].next = self.cross[j].val() > self.best[2 * j + 1].val();
+                self.r_best[j].d.next = self.best[2 * j].val();
+                if self.r_gt_l[j].val() {
+                    self.r_best[j].d.next = self.best[2 * j + 1].val();
                 }
-                self.r_best[j].d.next = self.kid_best[j].val();
-                if self.cross[j].val() > self.kid_best[j].val() {
+                if self.x_gt_l[j].val() & self.x_gt_r[j].val() {
                     self.r_best[j].d.next = self.cross[j].val();
                 }
                 // `need` clipped to this level's width (full + 1 means "never"), so that the
@@ -630,16 +654,6 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic
                 } else {
                     self.r_found[j].d.next = self.found[2 * j + 1].val();
                 }
-                if self.reset.val() {
-                    self.r_seg_all[j].d.next = false;
-                    self.r_plen[j].d.next = 0.into();
-                    self.r_slen[j].d.next = 0.into();
-                    self.r_sufrel[j].d.next = 0.into();
-                    self.r_best[j].d.next = 0.into();
-                    self.r_found[j].d.next = false;
-                    self.r_fitrel[j].d.next = 0.into();
-                    self.r_need_n[j].d.next = 0.into();
-                }
                 self.seg_all[nn + j].next = self.r_seg_all[j].q.val();
                 self.plen[nn + j].next = self.r_plen[j].q.val();
                 self.slen[nn + j].next = self.r_slen[j].q.val();
@@ -648,12 +662,18 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic
                 self.found[nn + j].next = self.r_found[j].q.val();
                 self.fitrel[nn + j].next = self.r_fitrel[j].q.val();
                 self.need_at[nn + j].next = !self.r_need_n[j].q.val();
+                self.valid_at[nn + j].next = self.r_valid[j].q.val();
             }
             // Root = node 2G − 2.
             self.max_run.next = self.best[2 * nn - 2].val();
             self.fit_found.next = self.found[2 * nn - 2].val();
             self.fit_start.next = self.fitrel[2 * nn - 2].val().get_bits::<S>(0);
             if !self.found[2 * nn - 2].val() {
+                self.fit_start.next = 0.into();
+            }
+            if !self.valid_at[2 * nn - 2].val() {
+                self.max_run.next = 0.into();
+                self.fit_found.next = false;
                 self.fit_start.next = 0.into();
             }
         }
