@@ -69,11 +69,18 @@
 //! - Resource maps are stored as *used* bitmaps (1 = used, so the all-zero power-up state is the
 //!   idle state of SPEC §0), and registers whose reset value is not 0 are stored XOR their reset
 //!   value, for the same reason. Ports and the golden model see free maps and true values.
-//! - Per map, a forward scan computes the length of the free run ending at each block; its
-//!   maximum is the map's max run (Unit 2's question, asked once per map for all heads), and the
-//!   first end position whose run reaches the need gives the first-fit base (end + 1 − need).
-//! - Matching is done for every (head, module, unit) in parallel; the winner's allocation masks
-//!   are computed for both modules and the chosen one is applied.
+//! - Per map, a forward scan computes the length of the free run ending at each block. Because
+//!   run lengths grow by one, "some free run ≥ n" ⇔ "some run-length-so-far = n", and the first
+//!   block where it equals n ends the lowest fitting region, which is then exactly the free run
+//!   ending there. So the match (every head × module × unit in parallel) and the first fit use
+//!   5-bit equality compares only, and the allocation mask is that run, found by smearing the end
+//!   block downwards over free blocks — no max-run tree, no magnitude comparators, no shifter.
+//!   (This is Unit 2's exact question answered for the maps of this unit; the general finders of
+//!   `run_finder` are not needed at 16/8 blocks.)
+//! - Free counts for `max_weighted_free` come from per-module used-block counters (the patent's
+//!   counting units, [0256]) updated with the sizes kept in the in-flight table, not popcounts.
+//! - A completion reads its slot through one 8:1 read mux, then frees the masks in its module.
+//! - Both modules' first-fit masks are computed for the winning head; the chosen one is applied.
 
 use rust_hdl::prelude::*;
 
@@ -158,6 +165,10 @@ pub struct Dispatcher {
     l_used: [DFF<Bits<16>>; 2],
     /// Busy wave slots per unit.
     w_used: [DFF<Bits<3>>; 4],
+    /// Used VGPR / SGPR / LDS blocks per module (the patent's counting units [0256]).
+    u_v: [DFF<Bits<6>>; 2],
+    u_s: [DFF<Bits<5>>; 2],
+    u_l: [DFF<Bits<5>>; 2],
     /// Split-table rotation pointer per module (emb. 8).
     ptr: [DFF<Bit>; 2],
     // ---- state: in-flight table ----
@@ -168,6 +179,10 @@ pub struct Dispatcher {
     t_vmask: [DFF<Bits<16>>; 16],
     t_smask: [DFF<Bits<8>>; 16],
     t_lmask: [DFF<Bits<16>>; 8],
+    /// Blocks the slot holds in its module (VGPR, SGPR, LDS totals).
+    t_vn: [DFF<Bits<6>>; 8],
+    t_sn: [DFF<Bits<5>>; 8],
+    t_ln: [DFF<Bits<5>>; 8],
     // ---- state: registers (non-zero resets stored XOR reset) ----
     policy: DFF<Bits<2>>,
     thresh_x: DFF<Bits<16>>,
@@ -206,13 +221,16 @@ pub struct Dispatcher {
     nx: Signal<Local, Bits<16>>,
     lfsr: Signal<Local, Bits<16>>,
     /// Free-run length ending at block i of map k: VGPR index k*16+i, SGPR k*8+i, LDS k*16+i.
-    v_end: Vec<Signal<Local, Bits<8>>>,
-    s_end: [Signal<Local, Bits<8>>; 32],
-    l_end: [Signal<Local, Bits<8>>; 32],
-    v_max: [Signal<Local, Bits<8>>; 4],
-    s_max: [Signal<Local, Bits<8>>; 4],
-    l_max: [Signal<Local, Bits<8>>; 2],
-    acc: Signal<Local, Bits<8>>,
+    v_end: Vec<Signal<Local, Bits<5>>>,
+    s_end: [Signal<Local, Bits<5>>; 32],
+    l_end: [Signal<Local, Bits<5>>; 32],
+    acc: Signal<Local, Bits<5>>,
+    n5: Signal<Local, Bits<5>>,
+    vfit: Signal<Local, Bit>,
+    sfit: Signal<Local, Bit>,
+    lfit: Signal<Local, Bit>,
+    e_oh: Signal<Local, Bits<16>>,
+    run: Signal<Local, Bit>,
     // heads
     h_valid: [Signal<Local, Bit>; 2],
     h_sub: [Signal<Local, Bit>; 2],
@@ -240,7 +258,6 @@ pub struct Dispatcher {
     f0: Signal<Local, Bit>,
     f1: Signal<Local, Bit>,
     // module scores
-    pc: Signal<Local, Bits<12>>,
     fr: [Signal<Local, Bits<12>>; 8],
     wsc: [Signal<Local, Bits<12>>; 2],
     hist: [Signal<Local, Bits<17>>; 2],
@@ -256,12 +273,32 @@ pub struct Dispatcher {
     ks: [Signal<Local, Bits<8>>; 4],
     kq: [Signal<Local, Bits<3>>; 4],
     kl: Signal<Local, Bits<8>>,
-    v_top: [Signal<Local, Bits<8>>; 4],
-    v_base: [Signal<Local, Bits<8>>; 4],
-    s_top: [Signal<Local, Bits<8>>; 4],
-    s_base: [Signal<Local, Bits<8>>; 4],
-    l_top: [Signal<Local, Bits<8>>; 2],
-    l_base: [Signal<Local, Bits<8>>; 2],
+    /// The needs saturated to 5 bits (a need above 16 never fits anyway).
+    kv5: [Signal<Local, Bits<5>>; 4],
+    ks5: [Signal<Local, Bits<5>>; 4],
+    kl5: Signal<Local, Bits<5>>,
+    /// Blocks of the chosen placement in the chosen module (for the used counters).
+    a_vn: Signal<Local, Bits<6>>,
+    a_sn: Signal<Local, Bits<5>>,
+    sum8: Signal<Local, Bits<8>>,
+    /// The completed slot's entry.
+    d_mod: Signal<Local, Bit>,
+    d_vmask: [Signal<Local, Bits<16>>; 2],
+    d_smask: [Signal<Local, Bits<8>>; 2],
+    d_lmask: Signal<Local, Bits<16>>,
+    d_waves: [Signal<Local, Bits<3>>; 2],
+    d_vn: Signal<Local, Bits<6>>,
+    d_sn: Signal<Local, Bits<5>>,
+    d_ln: Signal<Local, Bits<5>>,
+    n_uv: [Signal<Local, Bits<6>>; 2],
+    n_us: [Signal<Local, Bits<5>>; 2],
+    n_ul: [Signal<Local, Bits<5>>; 2],
+    v_top: [Signal<Local, Bits<5>>; 4],
+    v_base: [Signal<Local, Bits<5>>; 4],
+    s_top: [Signal<Local, Bits<5>>; 4],
+    s_base: [Signal<Local, Bits<5>>; 4],
+    l_top: [Signal<Local, Bits<5>>; 2],
+    l_base: [Signal<Local, Bits<5>>; 2],
     v_mask: [Signal<Local, Bits<16>>; 4],
     s_mask: [Signal<Local, Bits<8>>; 4],
     l_mask: [Signal<Local, Bits<16>>; 2],
@@ -299,6 +336,7 @@ pub struct Dispatcher {
     tb4a: Signal<Local, Bits<4>>,
     tb4b: Signal<Local, Bits<4>>,
     tb5: Signal<Local, Bits<5>>,
+    tb6: Signal<Local, Bits<6>>,
     tb16a: Signal<Local, Bits<16>>,
     tb16b: Signal<Local, Bits<16>>,
 }
@@ -341,6 +379,12 @@ impl Logic for Dispatcher {
             self.t_module[i].d.next = self.t_module[i].q.val();
             self.t_lmask[i].clock.next = self.clock.val();
             self.t_lmask[i].d.next = self.t_lmask[i].q.val();
+            self.t_vn[i].clock.next = self.clock.val();
+            self.t_vn[i].d.next = self.t_vn[i].q.val();
+            self.t_sn[i].clock.next = self.clock.val();
+            self.t_sn[i].d.next = self.t_sn[i].q.val();
+            self.t_ln[i].clock.next = self.clock.val();
+            self.t_ln[i].d.next = self.t_ln[i].q.val();
         }
         for i in 0..16 {
             self.t_waves[i].clock.next = self.clock.val();
@@ -369,6 +413,12 @@ impl Logic for Dispatcher {
             self.l_used[i].d.next = self.l_used[i].q.val();
             self.ptr[i].clock.next = self.clock.val();
             self.ptr[i].d.next = self.ptr[i].q.val();
+            self.u_v[i].clock.next = self.clock.val();
+            self.u_v[i].d.next = self.u_v[i].q.val();
+            self.u_s[i].clock.next = self.clock.val();
+            self.u_s[i].d.next = self.u_s[i].q.val();
+            self.u_l[i].clock.next = self.clock.val();
+            self.u_l[i].d.next = self.u_l[i].q.val();
             self.pw_cur[i].clock.next = self.clock.val();
             self.pw_cur[i].d.next = self.pw_cur[i].q.val();
             self.pw_prev[i].clock.next = self.clock.val();
@@ -394,6 +444,8 @@ impl Logic for Dispatcher {
         self.tb4a.next = 0.into();
         self.tb4b.next = 0.into();
         self.tb5.next = 0.into();
+        self.tb6.next = 0.into();
+        self.sum8.next = 0.into();
         self.tb16a.next = 0.into();
         self.tb16b.next = 0.into();
 
@@ -411,7 +463,6 @@ impl Logic for Dispatcher {
         // ---- per map: free-run length ending at each block, and the max run ----
         for k in 0..4 {
             self.acc.next = 0.into();
-            self.v_max[k].next = 0.into();
             for i in 0..16 {
                 if self.v_used[k].q.val().get_bit(i) {
                     self.acc.next = 0.into();
@@ -419,12 +470,8 @@ impl Logic for Dispatcher {
                     self.acc.next = self.acc.val() + 1;
                 }
                 self.v_end[k * 16 + i].next = self.acc.val();
-                if self.acc.val() > self.v_max[k].val() {
-                    self.v_max[k].next = self.acc.val();
-                }
             }
             self.acc.next = 0.into();
-            self.s_max[k].next = 0.into();
             for i in 0..8 {
                 if self.s_used[k].q.val().get_bit(i) {
                     self.acc.next = 0.into();
@@ -432,14 +479,10 @@ impl Logic for Dispatcher {
                     self.acc.next = self.acc.val() + 1;
                 }
                 self.s_end[k * 8 + i].next = self.acc.val();
-                if self.acc.val() > self.s_max[k].val() {
-                    self.s_max[k].next = self.acc.val();
-                }
             }
         }
         for k in 0..2 {
             self.acc.next = 0.into();
-            self.l_max[k].next = 0.into();
             for i in 0..16 {
                 if self.l_used[k].q.val().get_bit(i) {
                     self.acc.next = 0.into();
@@ -447,9 +490,6 @@ impl Logic for Dispatcher {
                     self.acc.next = self.acc.val() + 1;
                 }
                 self.l_end[k * 16 + i].next = self.acc.val();
-                if self.acc.val() > self.l_max[k].val() {
-                    self.l_max[k].next = self.acc.val();
-                }
             }
         }
 
@@ -508,17 +548,45 @@ impl Logic for Dispatcher {
                             self.ns[c * 4 + m * 2 + u].next = self.sx[c * 4 + k].val();
                         }
                     }
+                    // a free run of at least n blocks exists iff some run-length-so-far equals n
+                    // (run lengths grow by one), so equality replaces a max-run and a compare
+                    self.n5.next = self.nv[c * 4 + m * 2 + u].val().get_bits::<5>(0);
+                    if self.nv[c * 4 + m * 2 + u].val() > 16 {
+                        self.n5.next = 31.into();
+                    }
+                    self.vfit.next = !self.n5.val().any();
+                    for i in 0..16 {
+                        if self.v_end[m * 32 + u * 16 + i].val() == self.n5.val() {
+                            self.vfit.next = true;
+                        }
+                    }
+                    self.n5.next = self.ns[c * 4 + m * 2 + u].val().get_bits::<5>(0);
+                    if self.ns[c * 4 + m * 2 + u].val() > 8 {
+                        self.n5.next = 31.into();
+                    }
+                    self.sfit.next = !self.n5.val().any();
+                    for i in 0..8 {
+                        if self.s_end[m * 16 + u * 8 + i].val() == self.n5.val() {
+                            self.sfit.next = true;
+                        }
+                    }
                     self.ufit[c * 4 + m * 2 + u].next = ((bits::<3>(4)
                         - self.w_used[m * 2 + u].q.val())
                         >= self.q[c * 4 + m * 2 + u].val())
-                        & (self.v_max[m * 2 + u].val() >= self.nv[c * 4 + m * 2 + u].val())
-                        & (self.s_max[m * 2 + u].val() >= self.ns[c * 4 + m * 2 + u].val());
+                        & self.vfit.val()
+                        & self.sfit.val();
                 }
-                self.tb5.next = self.f_lds[c * 4].q.val();
+                self.n5.next = self.f_lds[c * 4].q.val();
+                self.lfit.next = !self.n5.val().any();
+                for i in 0..16 {
+                    if self.l_end[m * 16 + i].val() == self.n5.val() {
+                        self.lfit.next = true;
+                    }
+                }
                 self.fit[c * 2 + m].next = self.h_valid[c].val()
                     & self.ufit[c * 4 + m * 2].val()
                     & self.ufit[c * 4 + m * 2 + 1].val()
-                    & (self.l_max[m].val() >= bit_cast::<8, 5>(self.tb5.val()));
+                    & self.lfit.val();
             }
             self.h_fits[c].next = self.fit[c * 2].val() | self.fit[c * 2 + 1].val();
         }
@@ -556,38 +624,18 @@ impl Logic for Dispatcher {
         }
         // emb. 9: weighted free counts; fr[m*4+h] = free count of resource h in module m
         for m in 0..2 {
-            self.pc.next = 0.into();
-            for i in 0..16 {
-                if !self.v_used[m * 2].q.val().get_bit(i) {
-                    self.pc.next = self.pc.val() + 1;
-                }
-                if !self.v_used[m * 2 + 1].q.val().get_bit(i) {
-                    self.pc.next = self.pc.val() + 1;
-                }
-            }
-            self.fr[m * 4].next = self.pc.val();
-            self.pc.next = 0.into();
-            for i in 0..8 {
-                if !self.s_used[m * 2].q.val().get_bit(i) {
-                    self.pc.next = self.pc.val() + 1;
-                }
-                if !self.s_used[m * 2 + 1].q.val().get_bit(i) {
-                    self.pc.next = self.pc.val() + 1;
-                }
-            }
-            self.fr[m * 4 + 1].next = self.pc.val();
+            // free counts from the used counters (emb. 9)
+            self.tb6.next = self.u_v[m].q.val();
+            self.fr[m * 4].next = bits::<12>(32) - bit_cast::<12, 6>(self.tb6.val());
+            self.tb5.next = self.u_s[m].q.val();
+            self.fr[m * 4 + 1].next = bits::<12>(16) - bit_cast::<12, 5>(self.tb5.val());
             self.tb3a.next = self.w_used[m * 2].q.val();
             self.tb3b.next = self.w_used[m * 2 + 1].q.val();
             self.fr[m * 4 + 2].next = bits::<12>(8)
                 - bit_cast::<12, 3>(self.tb3a.val())
                 - bit_cast::<12, 3>(self.tb3b.val());
-            self.pc.next = 0.into();
-            for i in 0..16 {
-                if !self.l_used[m].q.val().get_bit(i) {
-                    self.pc.next = self.pc.val() + 1;
-                }
-            }
-            self.fr[m * 4 + 3].next = self.pc.val();
+            self.tb5.next = self.u_l[m].q.val();
+            self.fr[m * 4 + 3].next = bits::<12>(16) - bit_cast::<12, 5>(self.tb5.val());
             self.wsc[m].next = 0.into();
             for h in 0..4 {
                 if self.fweights.val().get_bit(h * 4) {
@@ -646,62 +694,92 @@ impl Logic for Dispatcher {
         if self.sel_c.val().any() {
             self.kl.next = bit_cast::<8, 5>(self.f_lds[4].q.val());
         }
-        // first fit = the lowest end position whose run reaches the need; base = end + 1 - need
+        // needs saturated to 5 bits (above 16 nothing fits)
+        for k in 0..4 {
+            self.kv5[k].next = self.kv[k].val().get_bits::<5>(0);
+            if self.kv[k].val() > 31 {
+                self.kv5[k].next = 31.into();
+            }
+            self.ks5[k].next = self.ks[k].val().get_bits::<5>(0);
+            if self.ks[k].val() > 31 {
+                self.ks5[k].next = 31.into();
+            }
+        }
+        self.kl5.next = self.kl.val().get_bits::<5>(0);
+        // first fit: the first block where the run-length-so-far equals the need is the end e
+        // of the lowest fitting region, and that region is exactly the free run ending at e
+        // (the run was shorter than the need before e), so the mask is that run: smear e
+        // downwards while blocks are free. base = e + 1 - need.
         for k in 0..4 {
             self.found.next = false;
+            self.e_oh.next = 0.into();
             self.v_top[k].next = 0.into();
             for i in 0..16 {
-                if (self.v_end[k * 16 + i].val() >= self.kv[k].val()) & !self.found.val() {
+                if (self.v_end[k * 16 + i].val() == self.kv5[k].val())
+                    & !self.found.val()
+                    & self.kv5[k].val().any()
+                {
+                    self.e_oh.next = self.e_oh.val().replace_bit(i, true);
                     self.v_top[k].next = (i + 1).to_bits();
                     self.found.next = true;
                 }
             }
-            if !self.kv[k].val().any() {
-                self.v_top[k].next = 0.into();
+            self.v_base[k].next = self.v_top[k].val() - self.kv5[k].val();
+            self.run.next = false;
+            self.v_mask[k].next = 0.into();
+            for i in 0..16 {
+                self.run.next = self.e_oh.val().get_bit(15 - i)
+                    | (self.run.val() & !self.v_used[k].q.val().get_bit(15 - i));
+                if self.run.val() {
+                    self.v_mask[k].next = self.v_mask[k].val().replace_bit(15 - i, true);
+                }
             }
-            self.v_base[k].next = self.v_top[k].val() - self.kv[k].val();
             self.found.next = false;
+            self.e_oh.next = 0.into();
             self.s_top[k].next = 0.into();
             for i in 0..8 {
-                if (self.s_end[k * 8 + i].val() >= self.ks[k].val()) & !self.found.val() {
+                if (self.s_end[k * 8 + i].val() == self.ks5[k].val())
+                    & !self.found.val()
+                    & self.ks5[k].val().any()
+                {
+                    self.e_oh.next = self.e_oh.val().replace_bit(i, true);
                     self.s_top[k].next = (i + 1).to_bits();
                     self.found.next = true;
                 }
             }
-            if !self.ks[k].val().any() {
-                self.s_top[k].next = 0.into();
-            }
-            self.s_base[k].next = self.s_top[k].val() - self.ks[k].val();
-            self.v_mask[k].next = 0.into();
-            for j in 0..16 {
-                if (self.v_base[k].val().index() <= j) & (j < self.v_top[k].val().index()) {
-                    self.v_mask[k].next = self.v_mask[k].val().replace_bit(j, true);
-                }
-            }
+            self.s_base[k].next = self.s_top[k].val() - self.ks5[k].val();
+            self.run.next = false;
             self.s_mask[k].next = 0.into();
-            for j in 0..8 {
-                if (self.s_base[k].val().index() <= j) & (j < self.s_top[k].val().index()) {
-                    self.s_mask[k].next = self.s_mask[k].val().replace_bit(j, true);
+            for i in 0..8 {
+                self.run.next = self.e_oh.val().get_bit(7 - i)
+                    | (self.run.val() & !self.s_used[k].q.val().get_bit(7 - i));
+                if self.run.val() {
+                    self.s_mask[k].next = self.s_mask[k].val().replace_bit(7 - i, true);
                 }
             }
         }
         for k in 0..2 {
             self.found.next = false;
+            self.e_oh.next = 0.into();
             self.l_top[k].next = 0.into();
             for i in 0..16 {
-                if (self.l_end[k * 16 + i].val() >= self.kl.val()) & !self.found.val() {
+                if (self.l_end[k * 16 + i].val() == self.kl5.val())
+                    & !self.found.val()
+                    & self.kl5.val().any()
+                {
+                    self.e_oh.next = self.e_oh.val().replace_bit(i, true);
                     self.l_top[k].next = (i + 1).to_bits();
                     self.found.next = true;
                 }
             }
-            if !self.kl.val().any() {
-                self.l_top[k].next = 0.into();
-            }
-            self.l_base[k].next = self.l_top[k].val() - self.kl.val();
+            self.l_base[k].next = self.l_top[k].val() - self.kl5.val();
+            self.run.next = false;
             self.l_mask[k].next = 0.into();
-            for j in 0..16 {
-                if (self.l_base[k].val().index() <= j) & (j < self.l_top[k].val().index()) {
-                    self.l_mask[k].next = self.l_mask[k].val().replace_bit(j, true);
+            for i in 0..16 {
+                self.run.next = self.e_oh.val().get_bit(15 - i)
+                    | (self.run.val() & !self.l_used[k].q.val().get_bit(15 - i));
+                if self.run.val() {
+                    self.l_mask[k].next = self.l_mask[k].val().replace_bit(15 - i, true);
                 }
             }
         }
@@ -715,24 +793,52 @@ impl Logic for Dispatcher {
         for k in 0..2 {
             self.n_lu[k].next = self.l_used[k].q.val();
         }
-        self.done_ok.next = false;
+        for k in 0..2 {
+            self.n_uv[k].next = self.u_v[k].q.val();
+            self.n_us[k].next = self.u_s[k].q.val();
+            self.n_ul[k].next = self.u_l[k].q.val();
+        }
+        // the completed slot's entry (one read mux), then free it in its module
+        self.done_ok.next =
+            self.done_valid.val() & self.t_busy.q.val().get_bit(self.done_slot.val().index());
+        self.d_mod.next = false;
+        self.d_lmask.next = 0.into();
+        self.d_vn.next = 0.into();
+        self.d_sn.next = 0.into();
+        self.d_ln.next = 0.into();
+        for u in 0..2 {
+            self.d_vmask[u].next = 0.into();
+            self.d_smask[u].next = 0.into();
+            self.d_waves[u].next = 0.into();
+        }
         for s in 0..8 {
-            if self.done_valid.val()
-                & (self.done_slot.val().index() == s)
-                & self.t_busy.q.val().get_bit(s)
-            {
-                self.done_ok.next = true;
-                for m in 0..2 {
-                    if self.t_module[s].q.val() == (m == 1) {
-                        self.n_lu[m].next = self.n_lu[m].val() & !self.t_lmask[s].q.val();
-                        for u in 0..2 {
-                            self.n_vu[m * 2 + u].next =
-                                self.n_vu[m * 2 + u].val() & !self.t_vmask[s * 2 + u].q.val();
-                            self.n_su[m * 2 + u].next =
-                                self.n_su[m * 2 + u].val() & !self.t_smask[s * 2 + u].q.val();
-                            self.n_wu[m * 2 + u].next =
-                                self.n_wu[m * 2 + u].val() - self.t_waves[s * 2 + u].q.val();
-                        }
+            if self.done_slot.val().index() == s {
+                self.d_mod.next = self.t_module[s].q.val();
+                self.d_lmask.next = self.t_lmask[s].q.val();
+                self.d_vn.next = self.t_vn[s].q.val();
+                self.d_sn.next = self.t_sn[s].q.val();
+                self.d_ln.next = self.t_ln[s].q.val();
+                for u in 0..2 {
+                    self.d_vmask[u].next = self.t_vmask[s * 2 + u].q.val();
+                    self.d_smask[u].next = self.t_smask[s * 2 + u].q.val();
+                    self.d_waves[u].next = self.t_waves[s * 2 + u].q.val();
+                }
+            }
+        }
+        if self.done_ok.val() {
+            for m in 0..2 {
+                if self.d_mod.val() == (m == 1) {
+                    self.n_lu[m].next = self.n_lu[m].val() & !self.d_lmask.val();
+                    self.n_uv[m].next = self.n_uv[m].val() - self.d_vn.val();
+                    self.n_us[m].next = self.n_us[m].val() - self.d_sn.val();
+                    self.n_ul[m].next = self.n_ul[m].val() - self.d_ln.val();
+                    for u in 0..2 {
+                        self.n_vu[m * 2 + u].next =
+                            self.n_vu[m * 2 + u].val() & !self.d_vmask[u].val();
+                        self.n_su[m * 2 + u].next =
+                            self.n_su[m * 2 + u].val() & !self.d_smask[u].val();
+                        self.n_wu[m * 2 + u].next =
+                            self.n_wu[m * 2 + u].val() - self.d_waves[u].val();
                     }
                 }
             }
@@ -745,9 +851,23 @@ impl Logic for Dispatcher {
                 .val()
                 .replace_bit(self.done_slot.val().index(), false);
         }
+        // blocks the placement takes in the chosen module
+        self.a_vn.next = 0.into();
+        self.a_sn.next = 0.into();
+        for m in 0..2 {
+            if self.sel_m.val().index() == m {
+                self.sum8.next = self.kv[m * 2].val() + self.kv[m * 2 + 1].val();
+                self.a_vn.next = self.sum8.val().get_bits::<6>(0);
+                self.sum8.next = self.ks[m * 2].val() + self.ks[m * 2 + 1].val();
+                self.a_sn.next = self.sum8.val().get_bits::<5>(0);
+            }
+        }
         if self.go.val() {
             for m in 0..2 {
                 if self.sel_m.val().index() == m {
+                    self.n_uv[m].next = self.n_uv[m].val() + self.a_vn.val();
+                    self.n_us[m].next = self.n_us[m].val() + self.a_sn.val();
+                    self.n_ul[m].next = self.n_ul[m].val() + self.kl5.val();
                     self.n_lu[m].next = self.n_lu[m].val() | self.l_mask[m].val();
                     for u in 0..2 {
                         self.n_vu[m * 2 + u].next =
@@ -770,6 +890,9 @@ impl Logic for Dispatcher {
                 if self.slot_sel.val().index() == s {
                     self.n_busy.next = self.n_busy.val().replace_bit(s, true);
                     self.t_module[s].d.next = self.sel_m.val().any();
+                    self.t_vn[s].d.next = self.a_vn.val();
+                    self.t_sn[s].d.next = self.a_sn.val();
+                    self.t_ln[s].d.next = self.kl5.val();
                     self.t_lmask[s].d.next = self.l_mask[0].val();
                     if self.sel_m.val().any() {
                         self.t_lmask[s].d.next = self.l_mask[1].val();
@@ -827,6 +950,9 @@ impl Logic for Dispatcher {
         }
         for k in 0..2 {
             self.l_used[k].d.next = self.n_lu[k].val();
+            self.u_v[k].d.next = self.n_uv[k].val();
+            self.u_s[k].d.next = self.n_us[k].val();
+            self.u_l[k].d.next = self.n_ul[k].val();
         }
 
         // ---- S8 failure counter and split (emb. 3) ----
@@ -1123,6 +1249,9 @@ impl Logic for Dispatcher {
                 self.f_cnt[i].d.next = 0.into();
                 self.split_left[i].d.next = 0.into();
                 self.l_used[i].d.next = 0.into();
+                self.u_v[i].d.next = 0.into();
+                self.u_s[i].d.next = 0.into();
+                self.u_l[i].d.next = 0.into();
                 self.ptr[i].d.next = false;
                 self.pw_cur[i].d.next = 0.into();
                 self.pw_prev[i].d.next = 0.into();

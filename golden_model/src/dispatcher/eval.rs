@@ -457,8 +457,10 @@ fn class(
     }
 }
 
-/// Arrival probability per cycle and channel that loads the machine to `rho` of its wave-slot
-/// capacity with `classes` (mean waves × mean run time per WG), spread over `channels`.
+/// Arrival probability per cycle and channel that loads the machine to `rho` of its capacity
+/// with `classes` (wave slots / (mean waves × mean run time), or in-flight entries / mean run
+/// time, whichever is smaller), spread over `channels`. Fragmentation and LDS make the real
+/// capacity lower, so `rho` ≈ 0.5 is already a busy machine.
 fn rate_for(cfg: &DispatcherConfig, classes: &[WgClass], rho: f64, channels: usize) -> f64 {
     let total: f64 = classes.iter().map(|k| k.weight as f64).sum();
     let mid = |r: (usize, usize)| (r.0 + r.1) as f64 / 2.0;
@@ -466,8 +468,14 @@ fn rate_for(cfg: &DispatcherConfig, classes: &[WgClass], rho: f64, channels: usi
         .iter()
         .map(|k| k.weight as f64 / total * mid(k.waves) * mid(k.cycles))
         .sum();
+    let cycles: f64 = classes
+        .iter()
+        .map(|k| k.weight as f64 / total * mid(k.cycles))
+        .sum();
     let slots = (cfg.modules * cfg.units * cfg.wave_slots) as f64;
-    (rho * slots / work / channels as f64).min(0.9)
+    // capacity in WGs per cycle: wave slots, or in-flight table entries, whichever binds
+    let capacity = (slots / work).min(cfg.slots as f64 / cycles);
+    (rho * capacity / channels as f64).min(0.9)
 }
 
 /// The standard workloads for a config (scaled to its size).
@@ -505,7 +513,7 @@ pub fn workloads(cfg: &DispatcherConfig, cycles: u64) -> Vec<Workload> {
     let mixed = Workload {
         name: "mixed",
         channels: (0..r)
-            .map(|_| (rate_for(cfg, &mix, 0.45, r), mix.clone()))
+            .map(|_| (rate_for(cfg, &mix, 0.6, r), mix.clone()))
             .collect(),
         cycles,
         seed: 1,
@@ -534,9 +542,9 @@ pub fn workloads(cfg: &DispatcherConfig, cycles: u64) -> Vec<Workload> {
         channels: (0..r)
             .map(|c| {
                 if c == 0 {
-                    (rate_for(cfg, &hol_big, 0.2, 1), hol_big.clone())
+                    (rate_for(cfg, &hol_big, 0.3, 1), hol_big.clone())
                 } else {
-                    (rate_for(cfg, &hol_small, 0.4, r - 1), hol_small.clone())
+                    (rate_for(cfg, &hol_small, 0.8, r - 1), hol_small.clone())
                 }
             })
             .collect(),
@@ -567,7 +575,7 @@ pub fn workloads(cfg: &DispatcherConfig, cycles: u64) -> Vec<Workload> {
     let frag = Workload {
         name: "fragmenting",
         channels: (0..r)
-            .map(|_| (rate_for(cfg, &frag_mix, 0.5, r), frag_mix.clone()))
+            .map(|_| (rate_for(cfg, &frag_mix, 0.85, r), frag_mix.clone()))
             .collect(),
         cycles,
         seed: 3,

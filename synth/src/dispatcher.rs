@@ -1,0 +1,299 @@
+//! Workgroup dispatcher: Verilog export, the `eval-dispatch` evaluation (Markdown table + SVG
+//! plot), the iCE40 report and a small bench (simulation speed, measured latency/throughput).
+
+use anyhow::{Context, Result};
+use golden_model::dispatcher::eval::{self, EvalResult, Scheduler};
+use golden_model::dispatcher::{DispIn, DispOut, Dispatcher as Model, DispatcherConfig, Wg};
+use golden_model::CycleModel;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Board-config Verilog (module `top`, the issue's port contract).
+pub fn board_verilog() -> String {
+    hdl::dispatcher::verilog()
+}
+
+/// Write `out_dir/dispatcher.v`; returns its path.
+pub fn export(out_dir: &Path) -> Result<PathBuf> {
+    std::fs::create_dir_all(out_dir)?;
+    let path = out_dir.join("dispatcher.v");
+    std::fs::write(&path, board_verilog())
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(path)
+}
+
+/// Cycles simulated per (workload, scheduler) for each config.
+pub const EVAL_CYCLES_BOARD: u64 = 50_000;
+pub const EVAL_CYCLES_FULL: u64 = 20_000;
+
+/// Run the evaluation (golden model + baselines, board and full configs), write
+/// `out_dir/dispatch_eval.md` and `out_dir/dispatch_eval.svg`, return the Markdown.
+pub fn evaluate(out_dir: &Path) -> Result<String> {
+    std::fs::create_dir_all(out_dir)?;
+    let mut results = eval::evaluate(DispatcherConfig::board(), "board", EVAL_CYCLES_BOARD);
+    results.extend(eval::evaluate(
+        DispatcherConfig::full(),
+        "full",
+        EVAL_CYCLES_FULL,
+    ));
+    let mut md = String::from("# Workgroup dispatcher evaluation (cycle-level golden model)\n\n");
+    md += "Throughput = WGs fully dispatched per 1000 cycles; delay = cycles from arrival in the host \
+           queue to dispatch (p50/p99, per priority); balance = max/mean of per-module wave-cycles; \
+           frag-hit = % of WGs that at least once fit no module although one had enough free blocks \
+           in total; head wait = mean cycles from reaching a FIFO head to dispatch. Board: ";
+    md += &format!(
+        "{EVAL_CYCLES_BOARD} cycles per run, full: {EVAL_CYCLES_FULL}. Workloads and baselines: see \
+         `golden_model::dispatcher::eval`.\n\n"
+    );
+    md += &eval::markdown(&results);
+    let md_path = out_dir.join("dispatch_eval.md");
+    std::fs::write(&md_path, &md).with_context(|| format!("writing {}", md_path.display()))?;
+    let svg_path = out_dir.join("dispatch_eval.svg");
+    std::fs::write(&svg_path, svg(&results))
+        .with_context(|| format!("writing {}", svg_path.display()))?;
+    Ok(md)
+}
+
+const COLORS: [&str; 6] = [
+    "#1b9e77", "#66a61e", "#7570b3", "#e7298a", "#d95f02", "#666666",
+];
+
+/// Hand-written SVG: one row per config, two panels per row — throughput relative to the best
+/// scheduler of each workload, and the worst priority's p99 queueing delay (log scale).
+pub fn svg(results: &[EvalResult]) -> String {
+    let scheds: Vec<&str> = Scheduler::all().iter().map(|s| s.name()).collect();
+    let mut configs: Vec<&str> = vec![];
+    let mut workloads: Vec<&str> = vec![];
+    for r in results {
+        if !configs.contains(&r.config) {
+            configs.push(r.config);
+        }
+        if !workloads.contains(&r.workload) {
+            workloads.push(r.workload);
+        }
+    }
+    let (pw, ph) = (520.0, 240.0); // panel size
+    let (ml, mt, gap) = (60.0, 40.0, 70.0);
+    let width = ml + 2.0 * pw + gap + 20.0;
+    let height = mt + configs.len() as f64 * (ph + 80.0) + 30.0 + 20.0 * scheds.len() as f64;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="11">"#
+    );
+    let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let _ = writeln!(
+        s,
+        r#"<text x="{ml}" y="20" font-size="14">Workgroup dispatcher: patent scheduler vs baselines</text>"#
+    );
+    let group_w = pw / workloads.len() as f64;
+    let bar_w = (group_w - 16.0) / scheds.len() as f64;
+    let log_max = 5.0; // 10^5 cycles
+    for (ci, cfg) in configs.iter().enumerate() {
+        let y0 = mt + ci as f64 * (ph + 80.0);
+        for panel in 0..2 {
+            let x0 = ml + panel as f64 * (pw + gap);
+            let title = if panel == 0 {
+                format!("{cfg}: throughput relative to the best scheduler")
+            } else {
+                format!("{cfg}: p99 queueing delay, worst priority (cycles, log)")
+            };
+            let _ = writeln!(
+                s,
+                r#"<text x="{x0}" y="{}" font-size="12">{title}</text>"#,
+                y0 + 12.0
+            );
+            let (top, bot) = (y0 + 20.0, y0 + 20.0 + ph);
+            let _ = writeln!(
+                s,
+                r#"<line x1="{x0}" y1="{bot}" x2="{}" y2="{bot}" stroke="black"/>"#,
+                x0 + pw
+            );
+            let _ = writeln!(
+                s,
+                r#"<line x1="{x0}" y1="{top}" x2="{x0}" y2="{bot}" stroke="black"/>"#
+            );
+            // y ticks
+            let ticks: Vec<(f64, String)> = if panel == 0 {
+                (0..=4)
+                    .map(|k| (k as f64 / 4.0, format!("{:.2}", k as f64 / 4.0)))
+                    .collect()
+            } else {
+                (0..=5)
+                    .map(|k| (k as f64 / log_max, format!("1e{k}")))
+                    .collect()
+            };
+            for (f, label) in ticks {
+                let y = bot - f * ph;
+                let _ = writeln!(
+                    s,
+                    r##"<line x1="{}" y1="{y}" x2="{}" y2="{y}" stroke="#ddd"/><text x="{}" y="{}" text-anchor="end">{label}</text>"##,
+                    x0,
+                    x0 + pw,
+                    x0 - 4.0,
+                    y + 4.0
+                );
+            }
+            for (wi, w) in workloads.iter().enumerate() {
+                let gx = x0 + wi as f64 * group_w + 8.0;
+                let rows: Vec<&EvalResult> = results
+                    .iter()
+                    .filter(|r| r.config == *cfg && r.workload == *w)
+                    .collect();
+                let best = rows
+                    .iter()
+                    .map(|r| r.throughput)
+                    .fold(0.0, f64::max)
+                    .max(1e-9);
+                for (si, sn) in scheds.iter().enumerate() {
+                    let Some(r) = rows.iter().find(|r| r.scheduler == *sn) else {
+                        continue;
+                    };
+                    let f = if panel == 0 {
+                        r.throughput / best
+                    } else {
+                        let worst = r.delay.iter().flatten().map(|d| d.1).max().unwrap_or(0);
+                        ((worst.max(1) as f64).log10() / log_max).min(1.0)
+                    };
+                    let h = f * ph;
+                    let _ = writeln!(
+                        s,
+                        r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}"><title>{sn}: {}</title></rect>"#,
+                        gx + si as f64 * bar_w,
+                        bot - h,
+                        bar_w - 1.0,
+                        h,
+                        COLORS[si % COLORS.len()],
+                        if panel == 0 {
+                            format!("{:.1} WGs/1k cycles", r.throughput)
+                        } else {
+                            format!("{:?}", r.delay)
+                        }
+                    );
+                }
+                let _ = writeln!(
+                    s,
+                    r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{w}</text>"#,
+                    gx + (group_w - 16.0) / 2.0,
+                    bot + 14.0
+                );
+            }
+        }
+    }
+    let ly = mt + configs.len() as f64 * (ph + 80.0);
+    for (si, sn) in scheds.iter().enumerate() {
+        let y = ly + si as f64 * 18.0;
+        let _ = writeln!(
+            s,
+            r#"<rect x="{ml}" y="{}" width="12" height="12" fill="{}"/><text x="{}" y="{}">{sn}</text>"#,
+            y,
+            COLORS[si % COLORS.len()],
+            ml + 18.0,
+            y + 10.0
+        );
+    }
+    s += "</svg>\n";
+    s
+}
+
+/// Synthesize the board dispatcher for the HX8K (LCs and Fmax, harness included).
+pub fn report(work: &Path, target_mhz: f64) -> Result<crate::flow::SynthResult> {
+    crate::flow::synthesize("dispatcher", &board_verilog(), work, target_mhz)
+}
+
+/// Simulation speeds and the measured dispatch latency/throughput of the RTL (which equals the
+/// model's cycle for cycle).
+pub fn bench(model_cycles: usize, rtl_cycles: usize) -> Result<String> {
+    let cfg = DispatcherConfig::board();
+    // a saturating stream of small WGs on both channels, completing 6 cycles after dispatch
+    let wg = |k: usize| Wg {
+        id: k as u32 & 0xFF,
+        prio: k % 4,
+        waves: 1 + k % 2,
+        vgpr: 1,
+        sgpr: 1,
+        lds: 1,
+        indep: false,
+    };
+    let drive = |m: &mut dyn FnMut(&DispIn) -> DispOut, cycles: usize| -> (usize, Vec<usize>) {
+        let mut done_at: Vec<(usize, u32)> = vec![];
+        let mut pushed_at: std::collections::VecDeque<usize> = Default::default();
+        let mut lat = vec![];
+        let mut records = 0;
+        let mut k = 0;
+        for c in 0..cycles {
+            let mut i = DispIn::push(k % 2, &wg(k));
+            if let Some(p) = done_at.iter().position(|&(t, _)| t <= c) {
+                let (_, s) = done_at.remove(p);
+                i.done_valid = true;
+                i.done_slot = s;
+            }
+            let o = m(&i);
+            if o.push_ready {
+                pushed_at.push_back(c);
+                k += 1;
+            }
+            if o.disp_valid {
+                records += 1;
+                done_at.push((c + 6, o.disp_slot));
+                if let Some(p) = pushed_at.pop_front() {
+                    lat.push(c - p);
+                }
+            }
+        }
+        (records, lat)
+    };
+    let mut out = String::new();
+    let mut model = Model::new(cfg);
+    let t = Instant::now();
+    let (recs, lat) = drive(&mut |i| model.step(i), model_cycles);
+    let dt = t.elapsed().as_secs_f64();
+    let _ = writeln!(
+        out,
+        "golden model: {:.2} M cycles/s, {recs} records in {model_cycles} cycles",
+        model_cycles as f64 / dt / 1e6
+    );
+    let min_lat = lat.iter().min().copied().unwrap_or(0);
+    let _ = writeln!(
+        out,
+        "push -> record latency (FIFO order, saturating stream): min {min_lat} cycles"
+    );
+    let mut rtl = testbench::rtl::RtlSim::new(hdl::dispatcher::Dispatcher::new());
+    let t = Instant::now();
+    let (recs_rtl, _) = drive(&mut |i| rtl.step(i), rtl_cycles);
+    let dt = t.elapsed().as_secs_f64();
+    let _ = writeln!(
+        out,
+        "RustHDL RTL: {:.0} k cycles/s, {recs_rtl} records in {rtl_cycles} cycles",
+        rtl_cycles as f64 / dt / 1e3
+    );
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn svg_and_table_of_a_short_run() {
+        let r = eval::evaluate(DispatcherConfig::board(), "board", 2_000);
+        let md = eval::markdown(&r);
+        assert_eq!(md.lines().count(), 2 + 4 * Scheduler::all().len());
+        let s = svg(&r);
+        assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
+        assert_eq!(
+            s.matches("<rect").count(),
+            1 + 2 * 4 * Scheduler::all().len() + Scheduler::all().len()
+        );
+    }
+
+    #[test]
+    fn export_writes_the_board_top() {
+        let dir = std::env::temp_dir().join(format!("disp-export-{}", std::process::id()));
+        let p = export(&dir).unwrap();
+        let v = std::fs::read_to_string(&p).unwrap();
+        assert!(v.contains("module top("));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
