@@ -173,19 +173,19 @@ fn comb_rtl_proptest_128() {
 fn pipelined_rtl_proptest() {
     lockstep_prop(
         RunTreePipe::<8, 16, 4, 3>::default,
-        cfg(8, Variant::Tree).pipelined(2),
+        cfg(8, Variant::Tree).pipelined(1),
         64,
         40,
     );
     lockstep_prop(
         RunTreePipe::<32, 64, 6, 5>::default,
-        cfg(32, Variant::Tree).pipelined(4),
+        cfg(32, Variant::Tree).pipelined(3),
         16,
         40,
     );
     lockstep_prop(
         RunTreePipe::<128, 256, 8, 7>::default,
-        cfg(128, Variant::Tree).pipelined(6),
+        cfg(128, Variant::Tree).pipelined(5),
         2,
         16,
     );
@@ -320,7 +320,7 @@ fn exported_contract() -> Vec<(&'static str, String, FinderConfig, bool)> {
         (
             "tree_pipe_32",
             verilog_of::<RunTreePipe<32, 64, 6, 5>>(),
-            cfg(32, Variant::Tree).pipelined(4),
+            cfg(32, Variant::Tree).pipelined(3),
             true,
         ),
     ]
@@ -332,7 +332,7 @@ fn exported_deep() -> Vec<(&'static str, String, FinderConfig, bool)> {
         (
             "tree_pipe_128",
             verilog_of::<RunTreePipe<128, 256, 8, 7>>(),
-            cfg(128, Variant::Tree).pipelined(6),
+            cfg(128, Variant::Tree).pipelined(5),
             true,
         ),
         (

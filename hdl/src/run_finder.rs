@@ -104,7 +104,10 @@ fn internal_levels(n: usize) -> Vec<u32> {
 
 fn check_tree(n: usize, m: usize, k: usize, s: usize) {
     assert_widths(n, k, s);
-    assert!(n.is_power_of_two() && n >= 8, "run_finder tree: N = {n} must be a power of two ≥ 8");
+    assert!(
+        n.is_power_of_two() && n >= 8,
+        "run_finder tree: N = {n} must be a power of two ≥ 8"
+    );
     assert_eq!(m, 2 * n, "run_finder tree: M must be 2N");
 }
 
@@ -113,7 +116,10 @@ fn leaf_fields(v: usize) -> (usize, usize, usize, usize) {
     let free = |i: usize| (v >> i) & 1 == 1;
     let plen = (0..4).take_while(|&i| free(i)).count();
     let slen = (0..4).rev().take_while(|&i| free(i)).count();
-    let best = (0..4).map(|s| (s..4).take_while(|&i| free(i)).count()).max().unwrap();
+    let best = (0..4)
+        .map(|s| (s..4).take_while(|&i| free(i)).count())
+        .max()
+        .unwrap();
     (plen, slen, best, 4 - slen)
 }
 
@@ -129,6 +135,17 @@ fn leaf_fit(v: usize, c: usize) -> Option<usize> {
 /// A 16-entry truth table: bit v set iff `f(v)`.
 fn table16(f: impl Fn(usize) -> bool) -> Constant<Bits<16>> {
     Constant::new(((0..16).filter(|&v| f(v)).fold(0u64, |a, v| a | 1 << v)).to_bits())
+}
+
+/// A 128-entry table over (request class c = 0..8, group value v): bit 16c + v set iff `f(c, v)`.
+fn table128(f: impl Fn(usize, usize) -> bool) -> Constant<Bits<128>> {
+    let mut b = Bits::<128>::default();
+    for i in 0..128 {
+        if f(i / 16, i % 16) {
+            b = b.replace_bit(i, true);
+        }
+    }
+    Constant::new(b)
 }
 
 /// One table per value w = 0..=4: bit v set iff `f(v) == w`.
@@ -157,10 +174,15 @@ pub struct RunTree<const N: usize, const M: usize, const K: usize, const S: usiz
     pub fit_found: Signal<Out, Bit>,
     /// Lowest start of such a run (0 if none), S = clog2(N) bits.
     pub fit_start: Signal<Out, Bits<S>>,
-    /// One-hot request class for the 4-block leaves: need = 0, 1, 2, 3, 4, more.
-    need_cls: Vec<Signal<Local, Bit>>,
-    /// Per leaf group: its 4 blocks.
+    /// Request class for the 4-block leaves: min(need, 5) (5 = more than a group holds).
+    need_cls: Signal<Local, Bits<3>>,
+    /// Per leaf group: its 4 blocks, and (class, blocks) as a table index.
     grp: Vec<Signal<Local, Bits<4>>>,
+    gidx: Vec<Signal<Local, Bits<7>>>,
+    /// `bits` zero-extended (so a 7-bit slice at 4g never leaves the word) and the class in the
+    /// table index's top bits.
+    bits_pad: Signal<Local, Bits<M>>,
+    cls_hi: Signal<Local, Bits<7>>,
     /// Constants 0..=4 and 0..=5 (K bits), group offsets 4g. Derived.
     wconst: Vec<Constant<Bits<K>>>,
     goff: Vec<Constant<Bits<8>>>,
@@ -171,8 +193,11 @@ pub struct RunTree<const N: usize, const M: usize, const K: usize, const S: usiz
     t_slen: Vec<Constant<Bits<16>>>,
     t_best: Vec<Constant<Bits<16>>>,
     t_sufrel: Vec<Constant<Bits<16>>>,
-    t_found: Vec<Constant<Bits<16>>>,
-    t_fit: Vec<Constant<Bits<16>>>,
+    t_found: Constant<Bits<128>>,
+    t_fit0: Constant<Bits<128>>,
+    t_fit1: Constant<Bits<128>>,
+    four: Constant<Bits<7>>,
+    low4: Constant<Bits<7>>,
     /// Per internal node j (level l): 2^(l−1), 2^l, 2^l + 1, 2^(l+1) − 1. Derived.
     half: Vec<Constant<Bits<K>>>,
     full: Vec<Constant<Bits<K>>>,
@@ -200,7 +225,9 @@ pub struct RunTree<const N: usize, const M: usize, const K: usize, const S: usiz
     x_gt_r: Vec<Signal<Local, Bit>>,
 }
 
-impl<const N: usize, const M: usize, const K: usize, const S: usize> Default for RunTree<N, M, K, S> {
+impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
+    for RunTree<N, M, K, S>
+{
     fn default() -> Self {
         check_tree(N, M, K, S);
         let levels = internal_levels(N / 4);
@@ -210,16 +237,22 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default for
             max_run: Default::default(),
             fit_found: Default::default(),
             fit_start: Default::default(),
-            need_cls: locals(6),
+            need_cls: Default::default(),
             grp: locals(N / 4),
+            gidx: locals(N / 4),
+            bits_pad: Default::default(),
+            cls_hi: Default::default(),
             wconst: const_vec(0..6),
             goff: const_vec((0..N as u64 / 4).map(|g| 4 * g)),
             t_plen: leaf_tables(|v| leaf_fields(v).0),
             t_slen: leaf_tables(|v| leaf_fields(v).1),
             t_best: leaf_tables(|v| leaf_fields(v).2),
             t_sufrel: leaf_tables(|v| leaf_fields(v).3),
-            t_found: (0..6).map(|c| table16(|v| leaf_fit(v, c).is_some())).collect(),
-            t_fit: (0..24).map(|i| table16(|v| leaf_fit(v, i / 4) == Some(i % 4))).collect(),
+            t_found: table128(|c, v| leaf_fit(v, c).is_some()),
+            t_fit0: table128(|c, v| leaf_fit(v, c).unwrap_or(0) & 1 == 1),
+            t_fit1: table128(|c, v| leaf_fit(v, c).unwrap_or(0) & 2 == 2),
+            four: Constant::new(4u64.to_bits()),
+            low4: Constant::new(15u64.to_bits()),
             half: const_vec(levels.iter().map(|&l| 1u64 << (l - 1))),
             full: const_vec(levels.iter().map(|&l| 1u64 << l)),
             fullp1: const_vec(levels.iter().map(|&l| (1u64 << l) + 1)),
@@ -243,10 +276,12 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default for
 impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for RunTree<N, M, K, S> {
     #[hdl_gen]
     fn update(&mut self) {
-        for c in 0..5 {
-            self.need_cls[c].next = self.need.val() == self.wconst[c].val();
+        self.need_cls.next = self.need.val().get_bits::<3>(0);
+        if self.need.val() > self.wconst[4].val() {
+            self.need_cls.next = 5.into();
         }
-        self.need_cls[5].next = self.need.val() > self.wconst[4].val();
+        self.cls_hi.next = bit_cast::<7, 3>(self.need_cls.val()) << self.four.val();
+        self.bits_pad.next = bit_cast::<M, N>(self.bits.val());
         // Leaves: groups of 4 blocks (tree levels 1 and 2 folded into truth tables, one LUT4 per
         // output bit); `grp` selects one table bit per field.
         for g in 0..(N / 4) {
@@ -270,17 +305,23 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for R
                     self.sufrel[g].next = self.wconst[w].val();
                 }
             }
-            // First fit inside the group, per request class (need = 0, 1, 2, 3, 4, more).
-            self.found[g].next = false;
+            // First fit inside the group: a table over (request class, group value), one
+            // 7-input function per output bit.
+            self.gidx[g].next = (self
+                .bits_pad
+                .val()
+                .get_bits::<7>(self.goff[g].val().index())
+                & self.low4.val())
+                | self.cls_hi.val();
+            self.found[g].next = self.t_found.val().get_bit(self.gidx[g].val().index());
             self.fitrel[g].next = 0.into();
-            for c in 0..6 {
-                if self.need_cls[c].val() {
-                    self.found[g].next = self.t_found[c].val().get_bit(self.grp[g].val().index());
-                    for p in 0..4 {
-                        if self.t_fit[4 * c + p].val().get_bit(self.grp[g].val().index()) {
-                            self.fitrel[g].next = self.wconst[p].val();
-                        }
-                    }
+            if self.t_fit0.val().get_bit(self.gidx[g].val().index()) {
+                self.fitrel[g].next = self.wconst[1].val();
+            }
+            if self.t_fit1.val().get_bit(self.gidx[g].val().index()) {
+                self.fitrel[g].next = self.wconst[2].val();
+                if self.t_fit0.val().get_bit(self.gidx[g].val().index()) {
+                    self.fitrel[g].next = self.wconst[3].val();
                 }
             }
         }
@@ -289,7 +330,8 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for R
         for nn in (N / 4)..(N / 4 + 1) {
             for j in 0..(N / 4 - 1) {
                 // Node nn + j: children 2j (low half L) and 2j + 1 (high half R).
-                self.seg_all[nn + j].next = self.seg_all[2 * j].val() & self.seg_all[2 * j + 1].val();
+                self.seg_all[nn + j].next =
+                    self.seg_all[2 * j].val() & self.seg_all[2 * j + 1].val();
                 // Prefix: L's, or all of L plus R's prefix (h + x is h | x because x < h).
                 self.plen[nn + j].next = self.plen[2 * j].val();
                 if self.seg_all[2 * j].val() {
@@ -313,7 +355,8 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for R
                     self.sufrel[nn + j].next = self.sufrel[2 * j].val();
                 }
                 // The run crossing the middle, measured once here.
-                self.cross[j].next = (self.slen[2 * j].val() + self.plen[2 * j + 1].val()) & self.lmask[j].val();
+                self.cross[j].next =
+                    (self.slen[2 * j].val() + self.plen[2 * j + 1].val()) & self.lmask[j].val();
                 // best = max(best(L), best(R), cross): three compares side by side, one select.
                 self.r_gt_l[j].next = self.best[2 * j + 1].val() > self.best[2 * j].val();
                 self.x_gt_l[j].next = self.cross[j].val() > self.best[2 * j].val();
@@ -353,10 +396,13 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for R
     }
 }
 
-/// The tree of [`RunTree`] with every level registered: latency log2(N) − 1 (input register + one stage per internal tree level above the 4-block leaf groups), II = 1.
+/// The tree of [`RunTree`] with every internal level registered: latency log2(N) − 2 (one stage
+/// per tree level above the 4-block leaf groups: 5 at N = 128), II = 1.
 ///
-/// Stage 0 registers the leaf groups' fields (from truth tables on `bits`) and `need`; each following stage registers the fields of tree level *l* and the
-/// `need` they were computed with, so every stage works on its own request. The root's registers
+/// The leaf groups' truth tables and the first internal level work on the inputs directly (drive
+/// them from registers: the free maps of a dispatcher are state registers); every internal level
+/// registers its fields and the `need` they were computed with, so every stage works on its own
+/// request. The root's registers
 /// drive the outputs through one AND (`fit_start` reads 0 when nothing fits). The data registers
 /// have no reset (so they pack freely with the LUTs that feed them); a `valid` bit travels with
 /// every request instead, is cleared by `reset` (and at power-up), and forces the outputs to 0
@@ -379,14 +425,17 @@ pub struct RunTreePipe<const N: usize, const M: usize, const K: usize, const S: 
     pub fit_found: Signal<Out, Bit>,
     /// Lowest start of such a run (0 if none), S = clog2(N) bits.
     pub fit_start: Signal<Out, Bits<S>>,
-    in_need_n: DFF<Bits<K>>,
-    in_valid: DFF<Bit>,
     /// Per node: the request in this node's fields is valid (not a reset leftover).
     valid_at: Vec<Signal<Local, Bit>>,
     /// Level register of `valid` per internal node.
     r_valid: Vec<DFF<Bit>>,
-    need_cls: Vec<Signal<Local, Bit>>,
+    need_cls: Signal<Local, Bits<3>>,
     grp: Vec<Signal<Local, Bits<4>>>,
+    gidx: Vec<Signal<Local, Bits<7>>>,
+    /// `bits` zero-extended (so a 7-bit slice at 4g never leaves the word) and the class in the
+    /// table index's top bits.
+    bits_pad: Signal<Local, Bits<M>>,
+    cls_hi: Signal<Local, Bits<7>>,
     /// Constants 0..=4 and 0..=5 (K bits), group offsets 4g. Derived.
     wconst: Vec<Constant<Bits<K>>>,
     goff: Vec<Constant<Bits<8>>>,
@@ -397,8 +446,11 @@ pub struct RunTreePipe<const N: usize, const M: usize, const K: usize, const S: 
     t_slen: Vec<Constant<Bits<16>>>,
     t_best: Vec<Constant<Bits<16>>>,
     t_sufrel: Vec<Constant<Bits<16>>>,
-    t_found: Vec<Constant<Bits<16>>>,
-    t_fit: Vec<Constant<Bits<16>>>,
+    t_found: Constant<Bits<128>>,
+    t_fit0: Constant<Bits<128>>,
+    t_fit1: Constant<Bits<128>>,
+    four: Constant<Bits<7>>,
+    low4: Constant<Bits<7>>,
     /// Per internal node j (level l): 2^(l−1), 2^l, 2^l + 1, 2^(l+1) − 1. Derived.
     half: Vec<Constant<Bits<K>>>,
     full: Vec<Constant<Bits<K>>>,
@@ -442,23 +494,11 @@ pub struct RunTreePipe<const N: usize, const M: usize, const K: usize, const S: 
     r_fitrel: Vec<DFF<Bits<K>>>,
     /// Level register of `!need` per internal node.
     r_need_n: Vec<DFF<Bits<K>>>,
-    /// Stage-0 register of the leaf group field `seg_all`.
-    g_seg_all: Vec<DFF<Bit>>,
-    /// Stage-0 register of the leaf group field `plen`.
-    g_plen: Vec<DFF<Bits<K>>>,
-    /// Stage-0 register of the leaf group field `slen`.
-    g_slen: Vec<DFF<Bits<K>>>,
-    /// Stage-0 register of the leaf group field `sufrel`.
-    g_sufrel: Vec<DFF<Bits<K>>>,
-    /// Stage-0 register of the leaf group field `best`.
-    g_best: Vec<DFF<Bits<K>>>,
-    /// Stage-0 register of the leaf group field `found`.
-    g_found: Vec<DFF<Bit>>,
-    /// Stage-0 register of the leaf group field `fitrel`.
-    g_fitrel: Vec<DFF<Bits<K>>>,
 }
 
-impl<const N: usize, const M: usize, const K: usize, const S: usize> Default for RunTreePipe<N, M, K, S> {
+impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
+    for RunTreePipe<N, M, K, S>
+{
     fn default() -> Self {
         check_tree(N, M, K, S);
         let levels = internal_levels(N / 4);
@@ -470,20 +510,24 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default for
             max_run: Default::default(),
             fit_found: Default::default(),
             fit_start: Default::default(),
-            in_need_n: Default::default(),
-            in_valid: Default::default(),
             valid_at: locals(N / 2 - 1),
             r_valid: locals(N / 4 - 1),
-            need_cls: locals(6),
+            need_cls: Default::default(),
             grp: locals(N / 4),
+            gidx: locals(N / 4),
+            bits_pad: Default::default(),
+            cls_hi: Default::default(),
             wconst: const_vec(0..6),
             goff: const_vec((0..N as u64 / 4).map(|g| 4 * g)),
             t_plen: leaf_tables(|v| leaf_fields(v).0),
             t_slen: leaf_tables(|v| leaf_fields(v).1),
             t_best: leaf_tables(|v| leaf_fields(v).2),
             t_sufrel: leaf_tables(|v| leaf_fields(v).3),
-            t_found: (0..6).map(|c| table16(|v| leaf_fit(v, c).is_some())).collect(),
-            t_fit: (0..24).map(|i| table16(|v| leaf_fit(v, i / 4) == Some(i % 4))).collect(),
+            t_found: table128(|c, v| leaf_fit(v, c).is_some()),
+            t_fit0: table128(|c, v| leaf_fit(v, c).unwrap_or(0) & 1 == 1),
+            t_fit1: table128(|c, v| leaf_fit(v, c).unwrap_or(0) & 2 == 2),
+            four: Constant::new(4u64.to_bits()),
+            low4: Constant::new(15u64.to_bits()),
             half: const_vec(levels.iter().map(|&l| 1u64 << (l - 1))),
             full: const_vec(levels.iter().map(|&l| 1u64 << l)),
             fullp1: const_vec(levels.iter().map(|&l| (1u64 << l) + 1)),
@@ -509,85 +553,70 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default for
             r_found: locals(N / 4 - 1),
             r_fitrel: locals(N / 4 - 1),
             r_need_n: locals(N / 4 - 1),
-            g_seg_all: locals(N / 4),
-            g_plen: locals(N / 4),
-            g_slen: locals(N / 4),
-            g_sufrel: locals(N / 4),
-            g_best: locals(N / 4),
-            g_found: locals(N / 4),
-            g_fitrel: locals(N / 4),
         }
     }
 }
 
-impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for RunTreePipe<N, M, K, S> {
+impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic
+    for RunTreePipe<N, M, K, S>
+{
     #[hdl_gen]
     fn update(&mut self) {
         // Stage 0: input registers.
-        // Stage 0: the leaf groups' truth tables straight from the inputs into registers (each
-        // flip-flop shares a logic cell with the LUT that feeds it).
-        dff_setup!(self, clock, in_need_n, in_valid);
-        self.in_need_n.d.next = !self.need.val();
-        self.in_valid.d.next = !self.reset.val();
-        for c in 0..5 {
-            self.need_cls[c].next = self.need.val() == self.wconst[c].val();
+        // The leaf groups' truth tables work straight on the inputs (the free maps of a
+        // dispatcher are state registers already); the first register stage is tree level 3.
+        self.need_cls.next = self.need.val().get_bits::<3>(0);
+        if self.need.val() > self.wconst[4].val() {
+            self.need_cls.next = 5.into();
         }
-        self.need_cls[5].next = self.need.val() > self.wconst[4].val();
+        self.cls_hi.next = bit_cast::<7, 3>(self.need_cls.val()) << self.four.val();
+        self.bits_pad.next = bit_cast::<M, N>(self.bits.val());
         // Leaves: groups of 4 blocks (tree levels 1 and 2 folded into truth tables, one LUT4 per
         // output bit); `grp` selects one table bit per field.
         for g in 0..(N / 4) {
             self.grp[g].next = self.bits.val().get_bits::<4>(self.goff[g].val().index());
-            self.g_seg_all[g].d.next = self.grp[g].val().all();
-            self.g_plen[g].d.next = 0.into();
-            self.g_slen[g].d.next = 0.into();
-            self.g_best[g].d.next = 0.into();
-            self.g_sufrel[g].d.next = 0.into();
+            self.seg_all[g].next = self.grp[g].val().all();
+            self.plen[g].next = 0.into();
+            self.slen[g].next = 0.into();
+            self.best[g].next = 0.into();
+            self.sufrel[g].next = 0.into();
             for w in 0..5 {
                 if self.t_plen[w].val().get_bit(self.grp[g].val().index()) {
-                    self.g_plen[g].d.next = self.wconst[w].val();
+                    self.plen[g].next = self.wconst[w].val();
                 }
                 if self.t_slen[w].val().get_bit(self.grp[g].val().index()) {
-                    self.g_slen[g].d.next = self.wconst[w].val();
+                    self.slen[g].next = self.wconst[w].val();
                 }
                 if self.t_best[w].val().get_bit(self.grp[g].val().index()) {
-                    self.g_best[g].d.next = self.wconst[w].val();
+                    self.best[g].next = self.wconst[w].val();
                 }
                 if self.t_sufrel[w].val().get_bit(self.grp[g].val().index()) {
-                    self.g_sufrel[g].d.next = self.wconst[w].val();
+                    self.sufrel[g].next = self.wconst[w].val();
                 }
             }
-            // First fit inside the group, per request class (need = 0, 1, 2, 3, 4, more).
-            self.g_found[g].d.next = false;
-            self.g_fitrel[g].d.next = 0.into();
-            for c in 0..6 {
-                if self.need_cls[c].val() {
-                    self.g_found[g].d.next = self.t_found[c].val().get_bit(self.grp[g].val().index());
-                    for p in 0..4 {
-                        if self.t_fit[4 * c + p].val().get_bit(self.grp[g].val().index()) {
-                            self.g_fitrel[g].d.next = self.wconst[p].val();
-                        }
-                    }
+            // First fit inside the group: a table over (request class, group value), one
+            // 7-input function per output bit.
+            self.gidx[g].next = (self
+                .bits_pad
+                .val()
+                .get_bits::<7>(self.goff[g].val().index())
+                & self.low4.val())
+                | self.cls_hi.val();
+            self.found[g].next = self.t_found.val().get_bit(self.gidx[g].val().index());
+            self.fitrel[g].next = 0.into();
+            if self.t_fit0.val().get_bit(self.gidx[g].val().index()) {
+                self.fitrel[g].next = self.wconst[1].val();
+            }
+            if self.t_fit1.val().get_bit(self.gidx[g].val().index()) {
+                self.fitrel[g].next = self.wconst[2].val();
+                if self.t_fit0.val().get_bit(self.gidx[g].val().index()) {
+                    self.fitrel[g].next = self.wconst[3].val();
                 }
             }
         }
         for g in 0..(N / 4) {
-            self.g_seg_all[g].clock.next = self.clock.val();
-            self.seg_all[g].next = self.g_seg_all[g].q.val();
-            self.g_plen[g].clock.next = self.clock.val();
-            self.plen[g].next = self.g_plen[g].q.val();
-            self.g_slen[g].clock.next = self.clock.val();
-            self.slen[g].next = self.g_slen[g].q.val();
-            self.g_sufrel[g].clock.next = self.clock.val();
-            self.sufrel[g].next = self.g_sufrel[g].q.val();
-            self.g_best[g].clock.next = self.clock.val();
-            self.best[g].next = self.g_best[g].q.val();
-            self.g_found[g].clock.next = self.clock.val();
-            self.found[g].next = self.g_found[g].q.val();
-            self.g_fitrel[g].clock.next = self.clock.val();
-            self.fitrel[g].next = self.g_fitrel[g].q.val();
-
-            self.need_at[g].next = !self.in_need_n.q.val();
-            self.valid_at[g].next = self.in_valid.q.val();
+            self.need_at[g].next = self.need.val();
+            self.valid_at[g].next = true;
         }
         for nn in (N / 4)..(N / 4 + 1) {
             for j in 0..(N / 4 - 1) {
@@ -603,7 +632,8 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for R
                 self.r_valid[j].clock.next = self.clock.val();
                 self.r_valid[j].d.next = self.valid_at[2 * j].val() & !self.reset.val();
                 // Node nn + j: children 2j (low half L) and 2j + 1 (high half R).
-                self.r_seg_all[j].d.next = self.seg_all[2 * j].val() & self.seg_all[2 * j + 1].val();
+                self.r_seg_all[j].d.next =
+                    self.seg_all[2 * j].val() & self.seg_all[2 * j + 1].val();
                 // Prefix: L's, or all of L plus R's prefix (h + x is h | x because x < h).
                 self.r_plen[j].d.next = self.plen[2 * j].val();
                 if self.seg_all[2 * j].val() {
@@ -627,7 +657,8 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for R
                     self.r_sufrel[j].d.next = self.sufrel[2 * j].val();
                 }
                 // The run crossing the middle, measured once here.
-                self.cross[j].next = (self.slen[2 * j].val() + self.plen[2 * j + 1].val()) & self.lmask[j].val();
+                self.cross[j].next =
+                    (self.slen[2 * j].val() + self.plen[2 * j + 1].val()) & self.lmask[j].val();
                 // best = max(best(L), best(R), cross): three compares side by side, one select.
                 self.r_gt_l[j].next = self.best[2 * j + 1].val() > self.best[2 * j].val();
                 self.x_gt_l[j].next = self.cross[j].val() > self.best[2 * j].val();

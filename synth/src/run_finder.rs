@@ -59,10 +59,10 @@ pub fn comb_verilog(variant: &str, n: usize) -> Option<String> {
 /// Pipelined tree for `n` in {16, 32, 64, 128}: (Verilog, latency).
 pub fn tree_pipe_verilog(n: usize) -> Option<(String, usize)> {
     Some(match n {
-        16 => (verilog_of::<RunTreePipe<16, 32, 5, 4>>(), 3),
-        32 => (verilog_of::<RunTreePipe<32, 64, 6, 5>>(), 4),
-        64 => (verilog_of::<RunTreePipe<64, 128, 7, 6>>(), 5),
-        128 => (verilog_of::<RunTreePipe<128, 256, 8, 7>>(), 6),
+        16 => (verilog_of::<RunTreePipe<16, 32, 5, 4>>(), 2),
+        32 => (verilog_of::<RunTreePipe<32, 64, 6, 5>>(), 3),
+        64 => (verilog_of::<RunTreePipe<64, 128, 7, 6>>(), 4),
+        128 => (verilog_of::<RunTreePipe<128, 256, 8, 7>>(), 5),
         _ => return None,
     })
 }
@@ -88,7 +88,7 @@ pub fn export_all(out_dir: &Path) -> Result<Vec<(String, PathBuf)>> {
 }
 
 /// Write `run_finder_tree_pipe_<N>.v` (N in {32, 128}; ports as the combinational ones plus
-/// `clock` and `reset`; latency log2(N) − 1).
+/// `clock` and `reset`; latency log2(N) − 2).
 pub fn export_pipelined(out_dir: &Path) -> Result<Vec<(String, PathBuf)>> {
     std::fs::create_dir_all(out_dir)?;
     let mut out = Vec::new();
