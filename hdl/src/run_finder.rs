@@ -15,15 +15,24 @@
 //! active-high synchronous `reset` (clears the pipeline: outputs read 0 for `latency` cycles).
 //!
 //! ## Variants (combinational unless noted; all II = 1)
-//! - [`RunTree`] (**tree**, beyond the patent, exact): a binary segment tree over the map. Every
-//!   node keeps `seg_all` (segment all free), `pre_end` (end of its free prefix) and `suf_start`
-//!   (start of its free suffix) as *positions*, so combining two children is a 2:1 mux, never an
-//!   add. A run is measured once, where it crosses the middle of the smallest node containing it:
-//!   `cross = pre_end(R) − suf_start(L)`; `best = max(best(L), best(R), cross)`. First fit keeps
-//!   one position per node: `fit = found(L) ? fit(L) : cross ≥ need ? suf_start(L) : fit(R)`.
-//!   Depth log2 N. N must be a power of two (pad a map with used blocks otherwise).
-//! - [`RunTreePipe`]: the same tree with every level registered: **latency = log2(N) − 1**
-//!   (input register, then one stage per tree level above the 4-block leaf groups: 6 stages at N = 128), II = 1.
+//! - [`RunTree`] (**tree**, beyond the patent, exact): a binary segment tree over the map. The
+//!   leaves are groups of 4 blocks whose fields come from 16-entry truth tables (one LUT4 per
+//!   bit). Every node keeps `seg_all` (segment all free), `plen`/`slen` (free prefix/suffix
+//!   length) and `best`, all as true lengths masked to their level's width (l + 1 bits at level
+//!   l, so synthesis trims every adder and compare), plus `sufrel` (where the free suffix starts)
+//!   and `found`/`fitrel` for first fit, both relative to the segment start. Combining two
+//!   children is a mux (`plen = all(L) ? len(L) | plen(R) : plen(L)`, no adder). A run is
+//!   measured once, where it crosses the middle of the smallest node containing it:
+//!   `cross = slen(L) + plen(R)`; `best = max(best(L), best(R), cross)` from three compares side
+//!   by side. First fit keeps one position per node:
+//!   `fit = found(L) ? fit(L) : cross ≥ need ? sufrel(L) : len(L) | fit(R)`, where `need` is
+//!   clipped per level to `min(need, 2^l + 1)` so the compare is only l + 2 bits wide.
+//!   N is a power of two ≥ 8 (pad a map with used blocks otherwise).
+//! - [`RunTreePipe`]: the same tree with every internal level registered: **latency =
+//!   log2(N) − 2** (2 at N = 16, 3 at 32, 5 at 128), II = 1. The leaf tables and the first
+//!   internal level work on the inputs directly, so drive `bits`/`need` from registers (a
+//!   dispatcher's free maps are state registers). A `valid` bit travels with each request and
+//!   gates the outputs after `reset`, so the data registers need no reset.
 //! - [`ShiftAnd`] (**exact**, emb. 4 steps d1–d4): `SA_0 = bits`, `SA_i = SA_{i−1} & (bits >> i)`
 //!   (the logical shift fills the vacated top bits with "used"); `SAR_i = |SA_i` is a thermometer
 //!   code and `max_run = i' + 1` for the highest `SAR_{i'} = 1` (d432–d433). First fit selects
@@ -32,28 +41,38 @@
 //! - [`Grouped`] (emb. 5): AND-reduce groups of g = N/Z blocks (g a power of two), run
 //!   [`ShiftAnd`] on the Z group bits, scale by g. Conservative; starts are group aligned;
 //!   `need` is rounded up to whole groups. About (N/g)² area.
-//! - [`Sampled`] (emb. 6): windows of the sampled lengths only (`golden_model::run_finder::
-//!   sample_lengths`: 1..8 dense, then steps doubling), each built from the previous one by
+//! - [`Sampled`] (emb. 6): windows of the sampled lengths only ([`sample_lengths`]: 1..8 dense,
+//!   then steps doubling), each built from the previous one by
 //!   `W_t = W_{t−1} & (W_{t−1} >> d_t)` (valid because every step `d_t` ≤ the previous length).
 //!   Conservative: `max_run` rounds down to a sampled length, `need` rounds up to one.
-//! - `*Reg` wrappers: the combinational form between an input and an output register (the
-//!   patent's registered form); **latency 2**, II = 1. This is also how combinational forms are
-//!   timed in the synth table.
-//! - [`time_shared`] (emb. 7): one E-bit shift-AND finder with boundary masks serving several
-//!   bitmaps over a cycle schedule (patent example: 128 in cycle 0; 64 ‖ 48 in cycle 1).
+//! - `*Reg` wrappers ([`RunTreeReg`], [`ShiftAndReg`], [`GroupedReg`], [`SampledReg`]): the
+//!   combinational form between an input and an output register (the patent's registered
+//!   form); **latency 2**, II = 1; `reset` clears both registers (`need` is stored inverted so a
+//!   cleared register means "never fits").
+//! - [`time_shared::TimeShared128`] (emb. 7): one 128-bit shift-AND finder with boundary masks
+//!   serving three bitmaps over a two-cycle schedule (the patent's 128 | 64 ‖ 48 example).
 //!
 //! ## Worked example (N = 8)
 //! `bits = 0111_0110` (blocks 1–2 and 4–6 free), `need = 3` → `max_run = 3`, `fit_found = 1`,
-//! `fit_start = 4`. In the tree, the run 4–6 is measured at the node covering blocks 4–7 (it
-//! crosses the middle between 5 and 6: `suf_start(4–5) = 4`, `pre_end(6–7) = 7`, `cross = 3`), the
-//! run 1–2 at the node covering 0–3 (`cross = 3 − 1 = 2`); the root picks `fit = 4` because the
-//! low half (0–3) has no window of 3 and the crossing run at the root (blocks 3..4) is empty.
-//! Grouped, g = 4: group 0 = `0110`, group 1 = `0111`, neither all free → `max_run = 0`,
-//! `fit_found = 0` (conservative). Sampled (lengths 1..8 are all sampled at N = 8): exact.
+//! `fit_start = 4`. In the tree the two leaf groups are `0110` (blocks 0–3: `plen = 0`,
+//! `slen = 0`, `best = 2`, no window of 3) and `0111` (blocks 4–7: `plen = 3`, `slen = 0`,
+//! `best = 3`, window of 3 at relative 0). The root: `cross = slen(L) + plen(R) = 0 + 3 = 3 ≥ 3`
+//! and L has no fit, so `fit = sufrel(L) = 4` (the suffix of L is empty, so it "starts" at the
+//! middle, block 4); `best = max(2, 3, 3) = 3`. Grouped, g = 4: neither group is all free →
+//! `max_run = 0`, `fit_found = 0` (conservative). Sampled (every length 1..8 is sampled at
+//! N = 8): exact.
 //!
-//! ## Cost (iCE40 HX8K; `synth finder-table` measures the full table)
-//! Tree: O(N log N) LUTs (one subtract and two compares per node). ShiftAnd: O(N²) (the patent's
-//! 64-bit form is ~2400 LCs at ~31 MHz; 128 bits do not fit the HX8K). Grouped: (N/g)².
+//! ## Cost (iCE40 HX8K, `synth finder-table`, inside a shift-register timing harness)
+//! | design | LCs (≈ design) | Fmax | latency |
+//! |---|---|---|---|
+//! | tree, N = 32, comb | 446 (≈ 400) | 66.7 MHz | 0 |
+//! | tree, N = 32, pipelined | 575 (≈ 530) | 104.7 MHz | 3 |
+//! | tree, N = 128, pipelined | 2565 (≈ 2420) | 86.3 MHz | 5 |
+//! | exact (shift-AND + first fit), N = 32 | 1222 | see table | 0 |
+//!
+//! The tree is synthesized with `synth_ice40 -nocarry` (its arithmetic is at most l + 2 bits
+//! wide). ShiftAnd is O(N²) (the patent's max-run-only 64-bit form is ~2400 LCs at ~31 MHz; 128
+//! bits do not fit the HX8K); grouped is (N/g)²; sampled ≈ T·N ANDs for T sampled lengths.
 
 use rust_hdl::prelude::*;
 
