@@ -513,6 +513,18 @@ pub struct RunTreePipe<const N: usize, const M: usize, const K: usize, const S: 
     r_fitrel: Vec<DFF<Bits<K>>>,
     /// Level register of `!need` per internal node.
     r_need_n: Vec<DFF<Bits<K>>>,
+    /// Per node: `need` already clipped for its parent's level (registered one stage ahead, so
+    /// the parent compares without clipping first), and its level register.
+    needc_at: Vec<Signal<Local, Bits<K>>>,
+    r_needc: Vec<DFF<Bits<K>>>,
+    /// Per internal node: the clipping constants of its parent's level (2^l', 2^l' + 1,
+    /// 2^(l'+1) − 1), and of level 3 for the leaf groups. Derived.
+    par_full: Vec<Constant<Bits<K>>>,
+    par_fullp1: Vec<Constant<Bits<K>>>,
+    par_lmask: Vec<Constant<Bits<K>>>,
+    l3_full: Constant<Bits<K>>,
+    l3_fullp1: Constant<Bits<K>>,
+    l3_lmask: Constant<Bits<K>>,
 }
 
 impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
@@ -572,6 +584,27 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
             r_found: locals(N / 4 - 1),
             r_fitrel: locals(N / 4 - 1),
             r_need_n: locals(N / 4 - 1),
+            needc_at: locals(N / 2 - 1),
+            r_needc: locals(N / 4 - 1),
+            // (the root has no parent: its values are masked to K bits and never used)
+            par_full: const_vec(
+                levels
+                    .iter()
+                    .map(|&l| (1u64 << (l + 1)) & ((1u64 << K) - 1)),
+            ),
+            par_fullp1: const_vec(
+                levels
+                    .iter()
+                    .map(|&l| ((1u64 << (l + 1)) + 1) & ((1u64 << K) - 1)),
+            ),
+            par_lmask: const_vec(
+                levels
+                    .iter()
+                    .map(|&l| ((1u64 << (l + 2)) - 1) & ((1u64 << K) - 1)),
+            ),
+            l3_full: Constant::new(8u64.to_bits()),
+            l3_fullp1: Constant::new(9u64.to_bits()),
+            l3_lmask: Constant::new(15u64.to_bits()),
         }
     }
 }
@@ -636,6 +669,10 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic
         for g in 0..(N / 4) {
             self.need_at[g].next = self.need.val();
             self.valid_at[g].next = true;
+            self.needc_at[g].next = self.need.val() & self.l3_lmask.val();
+            if self.need.val() > self.l3_full.val() {
+                self.needc_at[g].next = self.l3_fullp1.val();
+            }
         }
         for nn in (N / 4)..(N / 4 + 1) {
             for j in 0..(N / 4 - 1) {
@@ -649,6 +686,11 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic
                 self.r_need_n[j].clock.next = self.clock.val();
                 self.r_need_n[j].d.next = !self.need_at[2 * j].val();
                 self.r_valid[j].clock.next = self.clock.val();
+                self.r_needc[j].clock.next = self.clock.val();
+                self.r_needc[j].d.next = self.need_at[2 * j].val() & self.par_lmask[j].val();
+                if self.need_at[2 * j].val() > self.par_full[j].val() {
+                    self.r_needc[j].d.next = self.par_fullp1[j].val();
+                }
                 self.r_valid[j].d.next = self.valid_at[2 * j].val() & !self.reset.val();
                 // Node nn + j: children 2j (low half L) and 2j + 1 (high half R).
                 self.r_seg_all[j].d.next =
@@ -691,10 +733,7 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic
                 }
                 // `need` clipped to this level's width (full + 1 means "never"), so that the
                 // compare is only as wide as the lengths.
-                self.needc[j].next = self.need_at[2 * j].val() & self.lmask[j].val();
-                if self.need_at[2 * j].val() > self.full[j].val() {
-                    self.needc[j].next = self.fullp1[j].val();
-                }
+                self.needc[j].next = self.needc_at[2 * j].val();
                 // First fit: low half, else the crossing run, else the high half.
                 self.r_found[j].d.next = true;
                 self.r_fitrel[j].d.next = self.fitrel[2 * j + 1].val() | self.half[j].val();
@@ -714,6 +753,7 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic
                 self.fitrel[nn + j].next = self.r_fitrel[j].q.val();
                 self.need_at[nn + j].next = !self.r_need_n[j].q.val();
                 self.valid_at[nn + j].next = self.r_valid[j].q.val();
+                self.needc_at[nn + j].next = self.r_needc[j].q.val();
             }
             // Root = node 2G − 2.
             self.max_run.next = self.best[2 * nn - 2].val();
