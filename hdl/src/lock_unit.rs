@@ -21,12 +21,21 @@
 //! Every output except `acq_ready` is a register written by the same clock edge, so all outputs
 //! describe the same cycle. `acq_ready` depends only on state (never on `acq_valid`).
 //!
-//! ## Latency
-//! - acquire of a free lock: `grant` one cycle after the acquire is accepted;
-//! - acquire of a held lock: queued; the arbiter takes one entry per cycle, so the decision
-//!   (grant / deny+wait / revoke of the holder) strobes at most `fifo_depth + 1` cycles after the
-//!   acquire was accepted (SPEC bound `fifo_depth + 3`);
-//! - hand-off to a waiter: the cycle after the lock became free, strobing one cycle later (2).
+//! ## Latency (cycles from the input to the strobe; measured by `synth bench`)
+//! - acquire of a free lock: `grant` 1 cycle after the acquire is accepted, or 2 when the same
+//!   cycle has an event that may touch that lock or warp (then the acquire is queued);
+//! - acquire of a held lock: queued; with one acquire port the arbiter FIFO never holds more than
+//!   one entry, so the decision (grant / deny + wait / revoke of the holder) strobes 2 cycles
+//!   after the acceptance (SPEC bound `fifo_depth + 3`);
+//! - hand-off to a waiter: `grant` 2 cycles after the release (or revocation) that freed the lock.
+//!
+//! ## Timing (board config, iCE40 HX8K, `synth report`)
+//! 2367 LCs, 52.6 MHz: **the 100 MHz target is not met.** The critical path is the arbiter's
+//! single-cycle verdict — the head's lock word after this cycle's release and hold-limit
+//! revocation, the requester's priority row against the holder, then the fan-out of a preemption
+//! or a denial to every lock word and the FIFO (about 12 LUT levels). Reaching 100 MHz needs a
+//! two-stage arbiter (decide, then commit with a stale-check) and registered hand-off picks;
+//! both add a cycle to the hand-off in races, which SPEC's "within 2 cycles" does not allow.
 //!
 //! ## Worked example (patent [0044]–[0052])
 //! CPR0 = 0, CPR1 = 1. Cycle 0: `acq(1, lock 0)` → cycle 1: `grant = 0b10`, `lock_words[3:0] =

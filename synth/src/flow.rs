@@ -282,3 +282,55 @@ mod tests {
         assert!(h.contains(".clock(clk)"));
     }
 }
+
+/// Area of a design synthesized by yosys alone (for configurations that exceed the HX8K or its
+/// pins, such as the full configs): 4-input LUTs, flip-flops and carry cells after `synth_ice40`.
+#[derive(Clone, Debug, Serialize)]
+pub struct AreaResult {
+    pub unit: String,
+    pub luts: u32,
+    pub ffs: u32,
+    pub carries: u32,
+}
+
+/// Parse the cell counts of yosys' `stat` output (the last, flattened `top` report).
+pub fn parse_yosys_stat(log: &str) -> AreaResult {
+    let mut r = AreaResult { unit: String::new(), luts: 0, ffs: 0, carries: 0 };
+    // only the final statistics block counts: take the text after the last "Number of cells"
+    let tail = log.rsplit("Number of cells").next().unwrap_or("");
+    for line in tail.lines() {
+        let t: Vec<&str> = line.split_whitespace().collect();
+        if t.len() != 2 {
+            continue;
+        }
+        let n: u32 = match t[1].parse() {
+            Ok(n) => n,
+            Err(_) => continue,
+        };
+        match t[0] {
+            "SB_LUT4" => r.luts += n,
+            "SB_CARRY" => r.carries += n,
+            c if c.starts_with("SB_DFF") => r.ffs += n,
+            _ => {}
+        }
+    }
+    r
+}
+
+/// Synthesize `verilog` (module `top`) with `synth_ice40` only and count cells.
+pub fn area(unit: &str, verilog: &str, work: &Path) -> Result<AreaResult> {
+    require("yosys")?;
+    let dir: PathBuf = work.join(unit);
+    std::fs::create_dir_all(&dir)?;
+    std::fs::write(dir.join("top.v"), verilog)?;
+    run(
+        Command::new("yosys")
+            .current_dir(&dir)
+            .args(["-p", "read_verilog top.v; synth_ice40 -top top; stat"]),
+        "yosys synth_ice40",
+        &dir.join("yosys.log"),
+    )?;
+    let mut r = parse_yosys_stat(&std::fs::read_to_string(dir.join("yosys.log"))?);
+    r.unit = unit.to_string();
+    Ok(r)
+}

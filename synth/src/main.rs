@@ -43,6 +43,10 @@ enum Cmd {
         /// Only units whose name contains this string.
         #[arg(long)]
         only: Option<String>,
+        /// Also synthesize the full (patent-scale) configs for area only (yosys alone; slow:
+        /// the full lock unit takes about 9 minutes).
+        #[arg(long)]
+        full: bool,
     },
     /// Simulation speeds (golden model, RustHDL, Verilator) and measured latencies.
     Bench {
@@ -110,6 +114,11 @@ fn export(out: &Path) -> Result<Vec<Exported>> {
     Ok(units)
 }
 
+/// Configurations synthesized for area only by `report`.
+fn area_only_units() -> Vec<(String, String)> {
+    vec![("lock_unit_full".into(), synth::lock_unit::full_verilog())]
+}
+
 fn print_table(rows: &[SynthResult]) {
     println!("\n| unit | LCs (of 7680) | Fmax MHz | meets 100 MHz | harness FFs |");
     println!("|---|---:|---:|:---:|---:|");
@@ -152,6 +161,24 @@ fn main() -> Result<()> {
             if let Some(j) = json {
                 std::fs::write(&j, serde_json::to_string_pretty(&rows)?)?;
                 println!("\nwrote {}", j.display());
+            }
+            // full (patent-scale) configs: area only (they exceed the HX8K's pins or cells)
+            let mut areas = vec![];
+            for (unit, v) in area_only_units().into_iter().filter(|_| full) {
+                if only.as_deref().is_some_and(|o| !unit.contains(o)) {
+                    continue;
+                }
+                eprintln!("synthesizing {unit} (area only) ...");
+                areas.push(flow::area(&unit, &v, &work)?);
+            }
+            if !areas.is_empty() {
+                println!("\n| unit (area only) | LUT4 | FF | carry |\n|---|---:|---:|---:|");
+                for a in &areas {
+                    println!("| {} | {} | {} | {} |", a.unit, a.luts, a.ffs, a.carries);
+                }
+                let p = out.join("area.json");
+                std::fs::write(&p, serde_json::to_string_pretty(&areas)?)?;
+                println!("\nwrote {}", p.display());
             }
         }
         Cmd::Bench {
