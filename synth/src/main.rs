@@ -144,6 +144,7 @@ fn main() -> Result<()> {
             out,
             freq,
             only,
+            full,
         } => {
             let units = export(&out)?;
             let work = out.join("synth");
