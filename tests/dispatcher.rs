@@ -474,3 +474,43 @@ fn stimulus_covers_every_event() {
     }
     eprintln!("{seen:?}");
 }
+
+/// Long regression: millions of cycles of bound random traces on Verilator against the model
+/// (set `LONG_REGRESSION=<cycles>`).
+#[test]
+fn verilator_long_regression() {
+    use proptest::strategy::{Strategy, ValueTree};
+    use proptest::test_runner::TestRunner;
+    let cycles: usize = match std::env::var("LONG_REGRESSION") {
+        Ok(v) => v.parse().unwrap_or(2_000_000),
+        Err(_) => {
+            return eprintln!("LONG_REGRESSION not set: skipping the long Verilator regression")
+        }
+    };
+    if !verilator::tool_available("verilator") {
+        return;
+    }
+    let cfg = DispatcherConfig::board();
+    let mut runner = TestRunner::deterministic();
+    let strat = trace_strategy(2000);
+    let mut model = Model::new(cfg);
+    let mut inv = DispInvariants::new(cfg);
+    let mut trace = vec![DispIn {
+        reset: true,
+        ..DispIn::default()
+    }];
+    model.step(&trace[0]);
+    inv.check(&trace[0], &DispOut::default()).unwrap();
+    while trace.len() < cycles {
+        for raw in strat.new_tree(&mut runner).unwrap().current() {
+            let i = bind_completion(&raw, &inv.live_slots(), trace.len());
+            let o = model.step(&i);
+            inv.check(&i, &o)
+                .unwrap_or_else(|e| panic!("model invariant at {}: {e}", trace.len()));
+            trace.push(i);
+        }
+    }
+    let got = verilator::replay(&board_verilog(), &DispPorts, &trace).unwrap();
+    compare_trace(&mut Model::new(cfg), &trace, &got).unwrap_or_else(|e| panic!("{e}"));
+    eprintln!("long regression: {} cycles equal", trace.len());
+}

@@ -53,7 +53,19 @@
 //! fit. A WG pushed in cycle t into an empty FIFO is a head in cycle t+1 and its record strobes in
 //! cycle t+2 (head → record: 1 cycle; SPEC goal ≤ 3). A completion in cycle t frees its blocks for
 //! the decision of cycle t+1. The price: the whole match → pick → first-fit → update path is one
-//! combinational cycle (not pipelined), see the Fmax in the unit table.
+//! combinational cycle (not pipelined): see the cost below.
+//!
+//! ## Cost on the iCE40 HX8K (measured 2026-11-22, yosys `synth_ice40` + nextpnr-ice40, CB132)
+//! - Design alone (yosys): 5504 `SB_LUT4`, 1434 flip-flops, 1469 `SB_CARRY`.
+//! - With the project's measurement harness (`synth::flow`): 7251 / 7680 logic cells (94 %) after
+//!   packing; post-placement timing estimate **17.3 MHz** (critical path ≈ 58 ns: FIFO head →
+//!   need → match → pick → first fit → run smear → map update, all in one cycle).
+//! - So this board configuration alone nearly fills the HX8K and **does not meet 100 MHz**: the
+//!   one-decision-per-cycle contract above is kept (lockstep-equal to the golden model), and
+//!   meeting 100 MHz needs a different microarchitecture (see the unit's report: a decision every
+//!   ⌈100 / 17⌉ = 6 cycles through a clock enable, or a pipelined decision on one-cycle-stale maps
+//!   that excludes the module dispatched to in the previous cycle — both change the cycle-level
+//!   behaviour, so the golden model would change with them).
 //!
 //! ## Worked example
 //! Reset, then `push(ch 0, id 7, prio 0, waves 3, vgpr 2, sgpr 1, lds 3)` in cycle 0. Cycle 1: the
