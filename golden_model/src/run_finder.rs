@@ -125,7 +125,7 @@ pub fn sample_lengths(n: usize) -> Vec<usize> {
 }
 
 fn is_prime(x: usize) -> bool {
-    x >= 2 && (2..x).take_while(|d| d * d <= x).all(|d| x % d != 0)
+    x >= 2 && (2..x).take_while(|d| d * d <= x).all(|d| !x.is_multiple_of(d))
 }
 
 /// [`sample_lengths`] without prime lengths, as [0174]–[0175] suggest (1 and `n` are kept so that
@@ -182,7 +182,7 @@ impl FinderConfig {
         match &self.variant {
             Variant::Grouped { g } => {
                 assert!(
-                    *g >= 1 && self.n % g == 0,
+                    *g >= 1 && self.n.is_multiple_of(*g),
                     "run_finder: group size {g} must divide n = {}",
                     self.n
                 )

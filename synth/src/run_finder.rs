@@ -226,12 +226,15 @@ pub fn synthesize(verilog: &str, dir: &Path, flags: &str) -> Result<SynthResult>
     let have_log = std::fs::read_to_string(dir.join("nextpnr.log"))
         .map(|l| l.contains("Max frequency"))
         .unwrap_or(false);
+    let timed_out = std::fs::read_to_string(dir.join("pnr_timeout")).ok();
     let mut status = None;
-    if !(cached && have_log) {
+    if !(cached && (have_log || timed_out.is_some())) {
+        let _ = std::fs::remove_file(dir.join("pnr_timeout"));
+        let limit = std::env::var("FINDER_PNR_TIMEOUT").unwrap_or_else(|_| "1800".into());
         let p = Command::new("timeout")
             .current_dir(dir)
             .args([
-                "1800",
+                limit.as_str(),
                 "nextpnr-ice40",
                 "--hx8k",
                 "--package",
@@ -249,7 +252,11 @@ pub fn synthesize(verilog: &str, dir: &Path, flags: &str) -> Result<SynthResult>
             .output()
             .context("running nextpnr-ice40")?;
         status = p.status.code();
+        if status == Some(124) {
+            std::fs::write(dir.join("pnr_timeout"), &limit)?;
+        }
     }
+    let timed_out = std::fs::read_to_string(dir.join("pnr_timeout")).ok();
     let log = std::fs::read_to_string(dir.join("nextpnr.log")).unwrap_or_default();
     let lcs = log
         .lines()
@@ -265,7 +272,7 @@ pub fn synthesize(verilog: &str, dir: &Path, flags: &str) -> Result<SynthResult>
                 .ok()
         })
         .last();
-    let fmax = log
+    let mut fmax = log
         .lines()
         .filter(|l| l.contains("Max frequency for clock"))
         .filter_map(|l| {
@@ -277,12 +284,20 @@ pub fn synthesize(verilog: &str, dir: &Path, flags: &str) -> Result<SynthResult>
                 .ok()
         })
         .last();
-    let note = if lcs.is_none() {
+    let note = if let Some(secs) = &timed_out {
+        let est = fmax.take().map_or(String::new(), |f| {
+            format!("; placement estimate {f:.0} MHz")
+        });
+        format!(
+            "routing did not converge within {} s (congested){est}",
+            secs.trim()
+        )
+    } else if lcs.is_none() {
         format!("place/route failed (exit {status:?})")
     } else {
         String::new()
     };
-    if fmax.is_some() {
+    if fmax.is_some() || timed_out.is_some() {
         std::fs::write(dir.join("design.key"), &key)?;
     }
     Ok(SynthResult {
