@@ -430,7 +430,8 @@ pub fn mixes(cfg: &LockConfig) -> Vec<Mix> {
     ]
 }
 
-/// A whole trace: a setup prefix that gives warps distinct priorities, then random cycles.
+/// A whole trace: a setup prefix that writes every warp's priority, then random cycles of one
+/// mix, optionally cut into bursts (busy segments separated by silent ones).
 pub fn trace_strategy(cfg: LockConfig, max_len: usize) -> impl Strategy<Value = Vec<LockIn>> {
     let setup_prios = proptest::collection::vec(0u32..(1 << cfg.prio_bits), cfg.warps);
     let mixes = mixes(&cfg);
@@ -445,12 +446,27 @@ pub fn trace_strategy(cfg: LockConfig, max_len: usize) -> impl Strategy<Value = 
                 ..LockIn::default()
             })
             .collect();
-        proptest::collection::vec(cycle_strategy(cfg, mixes[m].clone()), 1..max_len).prop_map(
-            move |body| {
-                let mut t = setup.clone();
-                t.extend(body);
-                t
-            },
-        )
+        let body = proptest::collection::vec(cycle_strategy(cfg, mixes[m].clone()), 1..max_len);
+        // bursts: alternate busy and silent segments of random length (or none)
+        let bursts = proptest::option::of(proptest::collection::vec(1usize..24, 1..40));
+        (body, bursts).prop_map(move |(mut body, bursts)| {
+            if let Some(segments) = bursts {
+                let mut at = 0;
+                for (k, len) in segments.iter().cycle().take(body.len()).enumerate() {
+                    if k % 2 == 1 {
+                        for c in body.iter_mut().skip(at).take(*len) {
+                            *c = LockIn::default();
+                        }
+                    }
+                    at += len;
+                    if at >= body.len() {
+                        break;
+                    }
+                }
+            }
+            let mut t = setup.clone();
+            t.extend(body);
+            t
+        })
     })
 }
