@@ -52,6 +52,7 @@
 //!   whenever a CPR is written — W² flip-flops instead of comparators on the critical path;
 //! - FIFO entries with one-hot requester and lock;
 //! - the hold limit as `limit − 1` and a non-zero flag, so the limit check is one comparison.
+//!
 //! The best waiter of every lock (no other waiter beats it; ties round robin from `rr_next`) and
 //! the arbiter's verdict are computed in parallel from these registers. Cost: W² + W·L + L·W
 //! flip-flops of state beyond the lock words (board: 64 + 32 + 32).
@@ -511,7 +512,10 @@ impl<
         // ---- 2. hold-limit revocation (patent [0043]) ----
         self.hold_rev.next = 0.into();
         for w in 0..W {
-            if self.at_limit.q.val().get_bit(w) & self.retire.val().get_bit(w) & self.owns.val().get_bit(w) {
+            if self.at_limit.q.val().get_bit(w)
+                & self.retire.val().get_bit(w)
+                & self.owns.val().get_bit(w)
+            {
                 self.hold_rev.next = self.hold_rev.val().replace_bit(w, true);
             }
         }

@@ -180,8 +180,7 @@ pub fn parse_nextpnr(log: &str) -> Result<(u32, u32, f64)> {
     // "Info: 	         ICESTORM_LC:  1711/ 7680    22%" — the last such line is after routing
     let lc_line = log
         .lines()
-        .filter(|l| l.contains("ICESTORM_LC:"))
-        .last()
+        .rfind(|l| l.contains("ICESTORM_LC:"))
         .ok_or_else(|| anyhow!("no ICESTORM_LC utilisation in the nextpnr log"))?;
     let nums: Vec<u32> = lc_line
         .split(|c: char| !c.is_ascii_digit())
@@ -192,8 +191,7 @@ pub fn parse_nextpnr(log: &str) -> Result<(u32, u32, f64)> {
     // "Info: Max frequency for clock 'clk$SB_IO_IN_$glb_clk': 54.32 MHz (FAIL at 100.00 MHz)"
     let f_line = log
         .lines()
-        .filter(|l| l.contains("Max frequency for clock"))
-        .last()
+        .rfind(|l| l.contains("Max frequency for clock"))
         .ok_or_else(|| anyhow!("no `Max frequency for clock` in the nextpnr log"))?;
     let after = f_line
         .split("': ")
@@ -295,7 +293,12 @@ pub struct AreaResult {
 
 /// Parse the cell counts of yosys' `stat` output (the last, flattened `top` report).
 pub fn parse_yosys_stat(log: &str) -> AreaResult {
-    let mut r = AreaResult { unit: String::new(), luts: 0, ffs: 0, carries: 0 };
+    let mut r = AreaResult {
+        unit: String::new(),
+        luts: 0,
+        ffs: 0,
+        carries: 0,
+    };
     // only the final statistics block counts: take the text after the last "Number of cells"
     let tail = log.rsplit("Number of cells").next().unwrap_or("");
     for line in tail.lines() {

@@ -68,10 +68,10 @@ pub fn latencies(cfg: &LockConfig, trace: &[LockIn], outs: &[LockOut]) -> Latenc
             pending[i.acq_warp as usize] = Some((t, false));
         }
         // effects of cycle t are visible in next
-        for w in 0..cfg.warps {
+        for (w, p) in pending.iter_mut().enumerate() {
             let bit = 1u64 << w;
             if next.grant & bit != 0 {
-                if let Some((at, denied)) = pending[w].take() {
+                if let Some((at, denied)) = p.take() {
                     if !denied {
                         let d = (t + 1 - at) as u64; // accepted in cycle `at`, strobe seen in t + 1
                         *lat.grant_without_wait.entry(d).or_default() += 1;
@@ -80,12 +80,12 @@ pub fn latencies(cfg: &LockConfig, trace: &[LockIn], outs: &[LockOut]) -> Latenc
                 }
             }
             if next.deny & bit != 0 {
-                if let Some(p) = pending[w].as_mut() {
+                if let Some(p) = p.as_mut() {
                     p.1 = true;
                 }
             }
             if next.revoke & bit != 0 && next.grant & bit == 0 {
-                pending[w] = None;
+                *p = None;
             }
         }
         let (before, after) = (owners(o), owners(next));
