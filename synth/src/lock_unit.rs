@@ -43,6 +43,9 @@ pub struct Latencies {
     pub grant_without_wait: std::collections::BTreeMap<u64, u64>,
     /// Worst case of the above.
     pub worst_grant_without_wait: u64,
+    /// Worst case for grants that preempted a holder (another warp revoked in the same cycle).
+    pub worst_preemptive_grant: u64,
+    pub preemptive_grants: u64,
     /// Cycles from a release to the grant of a waiter on the same lock (hand-off).
     pub worst_hand_off: u64,
     pub hand_offs: u64,
@@ -76,6 +79,10 @@ pub fn latencies(cfg: &LockConfig, trace: &[LockIn], outs: &[LockOut]) -> Latenc
                         let d = (t + 1 - at) as u64; // accepted in cycle `at`, strobe seen in t + 1
                         *lat.grant_without_wait.entry(d).or_default() += 1;
                         lat.worst_grant_without_wait = lat.worst_grant_without_wait.max(d);
+                        if next.revoke & !bit != 0 {
+                            lat.preemptive_grants += 1;
+                            lat.worst_preemptive_grant = lat.worst_preemptive_grant.max(d);
+                        }
                     }
                 }
             }
@@ -198,6 +205,13 @@ pub fn bench(model_cycles: usize, rtl_cycles: usize, verilator_cycles: usize) ->
         "| worst acquire → `grant` without waiting (incl. preemption; SPEC bound fifo_depth + 3 = {}) | {} |",
         cfg.fifo_depth + 3,
         lat.worst_grant_without_wait
+    )?;
+    writeln!(
+        s,
+        "| worst preemptive grant: acquire → `grant` in a cycle that revokes another warp ({} seen; SPEC bound {}) | {} |",
+        lat.preemptive_grants,
+        cfg.fifo_depth + 3,
+        lat.worst_preemptive_grant
     )?;
     writeln!(
         s,
