@@ -233,7 +233,9 @@ pub struct Dispatcher {
     nx: Signal<Local, Bits<16>>,
     lfsr: Signal<Local, Bits<16>>,
     /// Free-run length ending at block i of map k: VGPR index k*16+i, SGPR k*8+i, LDS k*16+i.
-    v_end: Vec<Signal<Local, Bits<5>>>,
+    v_end0: [Signal<Local, Bits<5>>; 32],
+    /// Module 1's VGPR maps (module 0's in `v_end0`): index u*16+i.
+    v_end1: [Signal<Local, Bits<5>>; 32],
     s_end: [Signal<Local, Bits<5>>; 32],
     l_end: [Signal<Local, Bits<5>>; 32],
     acc: Signal<Local, Bits<5>>,
@@ -243,6 +245,7 @@ pub struct Dispatcher {
     lfit: Signal<Local, Bit>,
     e_oh: Signal<Local, Bits<16>>,
     run: Signal<Local, Bit>,
+    eq: Signal<Local, Bit>,
     // heads
     h_valid: [Signal<Local, Bit>; 2],
     h_sub: [Signal<Local, Bit>; 2],
@@ -354,12 +357,9 @@ pub struct Dispatcher {
 }
 
 impl Dispatcher {
-    /// A board-config dispatcher in its reset state (use this, not `Default`, which leaves the
-    /// run-length scratch vector empty).
+    /// A board-config dispatcher in its reset state (same as `Default`).
     pub fn new() -> Self {
-        let mut d = Self::default();
-        d.v_end = (0..64).map(|_| Default::default()).collect();
-        d
+        Self::default()
     }
 }
 
@@ -481,7 +481,11 @@ impl Logic for Dispatcher {
                 } else {
                     self.acc.next = self.acc.val() + 1;
                 }
-                self.v_end[k * 16 + i].next = self.acc.val();
+                if k < 2 {
+                    self.v_end0[(k % 2) * 16 + i].next = self.acc.val();
+                } else {
+                    self.v_end1[(k % 2) * 16 + i].next = self.acc.val();
+                }
             }
             self.acc.next = 0.into();
             for i in 0..8 {
@@ -568,8 +572,14 @@ impl Logic for Dispatcher {
                     }
                     self.vfit.next = !self.n5.val().any();
                     for i in 0..16 {
-                        if self.v_end[m * 32 + u * 16 + i].val() == self.n5.val() {
-                            self.vfit.next = true;
+                        if m == 0 {
+                            if self.v_end0[u * 16 + i].val() == self.n5.val() {
+                                self.vfit.next = true;
+                            }
+                        } else {
+                            if self.v_end1[u * 16 + i].val() == self.n5.val() {
+                                self.vfit.next = true;
+                            }
                         }
                     }
                     self.n5.next = self.ns[c * 4 + m * 2 + u].val().get_bits::<5>(0);
@@ -727,10 +737,11 @@ impl Logic for Dispatcher {
             self.e_oh.next = 0.into();
             self.v_top[k].next = 0.into();
             for i in 0..16 {
-                if (self.v_end[k * 16 + i].val() == self.kv5[k].val())
-                    & !self.found.val()
-                    & self.kv5[k].val().any()
-                {
+                self.eq.next = self.v_end0[(k % 2) * 16 + i].val() == self.kv5[k].val();
+                if k >= 2 {
+                    self.eq.next = self.v_end1[(k % 2) * 16 + i].val() == self.kv5[k].val();
+                }
+                if self.eq.val() & !self.found.val() & self.kv5[k].val().any() {
                     self.e_oh.next = self.e_oh.val().replace_bit(i, true);
                     self.v_top[k].next = (i + 1).to_bits();
                     self.found.next = true;
