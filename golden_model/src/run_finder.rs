@@ -107,7 +107,7 @@ impl Variant {
 
 /// The default sample set of emb. 6 for an `n`-block map: dense steps of 1 below 8, then the step
 /// doubles every time the length doubles (8, 10, 12, 14, 16, 20, …, 64, 80, 96, 112, 128), and `n`
-/// itself. Steps are powers of two and never shrink ([0169]).
+/// itself. Steps are powers of two and never shrink (\[0169\]).
 pub fn sample_lengths(n: usize) -> Vec<usize> {
     assert!(n >= 1);
     let mut out = Vec::new();
@@ -128,7 +128,7 @@ fn is_prime(x: usize) -> bool {
     x >= 2 && (2..x).take_while(|d| d * d <= x).all(|d| !x.is_multiple_of(d))
 }
 
-/// [`sample_lengths`] without prime lengths, as [0174]–[0175] suggest (1 and `n` are kept so that
+/// [`sample_lengths`] without prime lengths, as \[0174\]–\[0175\] suggest (1 and `n` are kept so that
 /// every request up to `n` still has a sampled length to round up to).
 pub fn sample_lengths_no_primes(n: usize) -> Vec<usize> {
     sample_lengths(n)
@@ -356,7 +356,7 @@ impl CycleModel for FinderModel {
 /// packed side by side from bit 0 of the shared `e`-bit word (the patent's example:
 /// `[[(0, 128)], [(1, 64), (2, 48)]]` with `e = 128`). Inside one cycle, runs never cross a
 /// boundary between two resources: the shifted copies `D_e` mark the top `e` bits of every slot as
-/// used (patent step g32), which is what the boundary masks `m(i)` of [0214] do. Unused bits of the
+/// used (patent step g32), which is what the boundary masks `m(i)` of \[0214\] do. Unused bits of the
 /// shared word (above the last slot) read as used.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TimeShared {
@@ -394,7 +394,7 @@ pub struct TimeSharedOut {
 }
 
 impl TimeShared {
-    /// The patent's example ([0212]–[0214]): E = 128; cycle 0 evaluates resource 0 (128 blocks),
+    /// The patent's example (\[0212\]–\[0214\]): E = 128; cycle 0 evaluates resource 0 (128 blocks),
     /// cycle 1 evaluates resources 1 (64 blocks, bits 0..64) and 2 (48 blocks, bits 64..112).
     pub fn patent_example() -> Self {
         TimeShared {
@@ -553,9 +553,9 @@ impl XorShift {
 /// Estimated probabilities of the patent's example, from `trials` random 128-block maps per
 /// unit (each block free with probability 1/2), using the grouped golden model (g = 4) for a
 /// request of 4 blocks:
-/// - `p_unit`: one unit finds no free aligned group ([0153]: (15/16)^32 = 0.127);
-/// - `p_module`: a module of 4 units has at least one unit without one ([0153]: 0.418);
-/// - `p_all16`: all 16 modules fail, `p_module^16` ([0154]: ~9e-7; far too rare to sample
+/// - `p_unit`: one unit finds no free aligned group (\[0153\]: (15/16)^32 = 0.127);
+/// - `p_module`: a module of 4 units has at least one unit without one (\[0153\]: 0.418);
+/// - `p_all16`: all 16 modules fail, `p_module^16` (\[0154\]: ~9e-7; far too rare to sample
 ///   directly, so it is computed from the estimated `p_module`, as the patent does).
 pub fn grouped_miss_probabilities(trials: usize, seed: u64) -> (f64, f64, f64) {
     let mut rng = XorShift(seed | 1);
@@ -665,7 +665,7 @@ mod tests {
         }
     }
 
-    /// [0151]–[0154]: 0.127 / 0.418 / ~9e-7, by Monte Carlo on the grouped model.
+    /// \[0151\]–\[0154\]: 0.127 / 0.418 / ~9e-7, by Monte Carlo on the grouped model.
     #[test]
     fn grouped_miss_probabilities_match_patent() {
         let (p_unit, p_module, p_all) = grouped_miss_probabilities(40_000, 0x5eed);

@@ -63,12 +63,16 @@
 //! N = 8): exact.
 //!
 //! ## Cost (iCE40 HX8K, `synth finder-table`, inside a shift-register timing harness)
-//! | design | LCs (≈ design) | Fmax | latency |
+//! LCs include the harness's serial-in shift register (≈ N + K + 7 cells); full table in
+//! `synth::run_finder`.
+//!
+//! | design | N = 32 | N = 64 | N = 128 |
 //! |---|---|---|---|
-//! | tree, N = 32, comb | 446 (≈ 400) | 66.7 MHz | 0 |
-//! | tree, N = 32, pipelined | 575 (≈ 530) | 104.7 MHz | 3 |
-//! | tree, N = 128, pipelined | 2565 (≈ 2420) | 86.3 MHz | 5 |
-//! | exact (shift-AND + first fit), N = 32 | 1222 | see table | 0 |
+//! | tree, comb | 446 LCs, 66.7 MHz | 1001 LCs, 46.6 MHz | 2055 LCs, 38.7 MHz |
+//! | tree, pipelined (latency 3 / 4 / 5) | 579 LCs, 113.2 MHz | 1257 LCs, 106.8 MHz | 2526 LCs, 87.0 MHz |
+//! | exact (shift-AND + first fit), comb | 1222 LCs, 40.4 MHz | 4661 LCs, does not route | 18460 LUT4: does not fit |
+//! | grouped (g = 4), comb | 157 LCs, 83.3 MHz | 451 LCs, 57.4 MHz | 1368 LCs, 36.7 MHz |
+//! | sampled, comb | 1000 LCs, 28.0 MHz | 2515 LCs, 20.2 MHz | 6306 LCs, 12.2 MHz |
 //!
 //! The tree is synthesized with `synth_ice40 -nocarry` (its arithmetic is at most l + 2 bits
 //! wide). ShiftAnd is O(N²) (the patent's max-run-only 64-bit form is ~2400 LCs at ~31 MHz; 128
@@ -1212,7 +1216,7 @@ pub type Grouped16 = Grouped<16, 4, 4, 5, 4, 3, 2>;
 pub type Grouped32 = Grouped<32, 4, 8, 6, 5, 4, 3>;
 /// Grouped, g = 4, N = 64.
 pub type Grouped64 = Grouped<64, 4, 16, 7, 6, 5, 4>;
-/// Grouped, g = 4, N = 128 (the patent's example, [0151]).
+/// Grouped, g = 4, N = 128 (the patent's example, \[0151\]).
 pub type Grouped128 = Grouped<128, 4, 32, 8, 7, 6, 5>;
 /// Sampled, default lengths, N = 16.
 pub type Sampled16 = Sampled<16, 12, 5, 4>;

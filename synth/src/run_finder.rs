@@ -16,6 +16,24 @@
 //! harness (≈ N + K + 1 LCs of shift register that cannot share cells with logic, plus a few for the
 //! XOR), reported separately in the table as the `harness` row.
 
+//!
+//! ## Last measured (2026-11-22, yosys 0.23, nextpnr-ice40, seed 1; LCs incl. harness / ≈ design)
+//! | variant | form | N | LCs | ≈ design | Fmax MHz | latency |
+//! |---|---|---|---|---|---|---|
+//! | tree | comb | 16 | 200 | 173 | 87.8 | 0 |
+//! | tree | pipelined | 16 | 248 | 220 | 135.7 | 2 |
+//! | tree | comb | 32 | 446 | 402 | 66.7 | 0 |
+//! | tree | pipelined | 32 | 579 | 534 | 113.2 | 3 |
+//! | tree | comb | 64 | 1001 | 924 | 46.6 | 0 |
+//! | tree | pipelined | 64 | 1257 | 1179 | 106.8 | 4 |
+//! | tree | comb | 128 | 2055 | 1913 | 38.7 | 0 |
+//! | tree | pipelined | 128 | 2526 | 2383 | 87.0 | 5 |
+//! | grouped (g = 4) | comb | 16 / 32 / 64 / 128 | 68 / 157 / 451 / 1368 | | 123.8 / 83.3 / 57.4 / 36.7 | 0 |
+//! | sampled | comb | 16 / 32 / 64 / 128 | 419 / 1000 / 2515 / 6306 | | 45.7 / 28.0 / 20.2 / 12.2 | 0 |
+//! | exact (+ first fit) | comb | 16 / 32 | 341 / 1222 | | 59.1 / 40.4 | 0 |
+//! | exact (+ first fit) | comb | 64 | 4661 | | routing did not converge in 44 min (placement estimate 23 MHz) | 0 |
+//! | exact (+ first fit) | comb | 128 | 18460 LUT4 after yosys: does not fit | | | 0 |
+
 use anyhow::{bail, Context, Result};
 use hdl::run_finder::*;
 use rust_hdl::prelude::*;
@@ -368,7 +386,7 @@ pub fn table_for(out_md: &Path, ns: &[usize], variants: &[&str]) -> Result<Strin
         md,
         "Every design sits in the same harness (serial-in shift register → design → output register → \
          XOR → pin), so Fmax is flip-flop to flip-flop through the design and LCs include the harness \
-         (its own row). `comb` designs answer in the cycle they are given (latency 0); the patent's \
+         (see `≈ design`). `comb` designs answer in the cycle they are given (latency 0); the patent's \
          registered form adds one cycle on each side (latency 2). II = 1 everywhere. Grouped: g = 4; \
          sampled: lengths 1–8, then steps 2, 4, 8, 16.\n"
     );
@@ -377,8 +395,9 @@ pub fn table_for(out_md: &Path, ns: &[usize], variants: &[&str]) -> Result<Strin
         "`≈ design` subtracts the harness's serial-in shift register (N + K + 1 flip-flops, one cell each, \
          + 1 for `reset` on clocked designs) and ~5 cells of output XOR; it is an estimate. The tree is \
          synthesized with `synth_ice40 -nocarry` (its adders and compares are at most l + 2 bits wide at \
-         tree level l, where LUTs beat carry chains: 457 vs 562 LCs and 64 vs 55 MHz at N = 32); the \
-         others with plain `synth_ice40`. Anchors (issue 3): the patent's exact form, 2403 LCs at \
+         tree level l, where LUTs beat carry chains: in an A/B run at N = 32, 457 vs 562 LCs and 64 vs 55 MHz); \
+         the others with plain `synth_ice40`. `exact` includes first fit (an N×N select and a \
+         priority encoder), so it is larger than the patent's max-run-only anchor. Anchors (issue 3): the patent's exact form, 2403 LCs at \
          31 MHz for N = 64, does not fit at N = 128 (9340 LCs); goal: exact max-run and first fit on \
          128 blocks at II = 1, ≥ 100 MHz, ≤ 1920 LCs; a 32-block exact finder in one cycle at ≥ 75 MHz.\n"
     );

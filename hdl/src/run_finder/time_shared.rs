@@ -1,5 +1,5 @@
-//! Time-shared finder (emb. 7, [0184]–[0214]): one E = 128-bit shift-AND finder serving three
-//! resource bitmaps over a two-cycle schedule — the patent's own example ([0212]–[0214]).
+//! Time-shared finder (emb. 7, \[0184\]–\[0214\]): one E = 128-bit shift-AND finder serving three
+//! resource bitmaps over a two-cycle schedule — the patent's own example (\[0212\]–\[0214\]).
 //!
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
@@ -12,9 +12,9 @@
 //!
 //! Schedule (step g1, C = 2): in cycle 0 the shared word holds `map0`; in cycle 1 it holds `map1`
 //! in bits 0..64 and `map2` in bits 64..112 (bits 112..128 read "used"), step g2. The shifted copies
-//! `D_s = D_0 >> s` are ANDed with the boundary mask `m(s)` of the current cycle ([0214]: every bit
+//! `D_s = D_0 >> s` are ANDed with the boundary mask `m(s)` of the current cycle (\[0214\]: every bit
 //! that would receive a bit from the other slot is forced to "used"), then AND-accumulated (g32–g33).
-//! Each accumulated word is OR-reduced per half (`s_l`, `s_h` of [0213]); the highest shift with a 1
+//! Each accumulated word is OR-reduced per half (`s_l`, `s_h` of \[0213\]); the highest shift with a 1
 //! gives the run length + 1 (g34): in cycle 0 from `s_l | s_h`, in cycle 1 from `s_l` (resource 1)
 //! and `s_h` (resource 2). Results are registered at the end of their cycle, so each resource is
 //! refreshed every 2 cycles and a result is visible the cycle after it was computed.
