@@ -14,6 +14,17 @@ use anyhow::{anyhow, bail, Context, Result};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// Place-and-route time limit: `PNR_TIMEOUT` seconds, default 300.
+pub fn pnr_timeout() -> Duration {
+    Duration::from_secs(
+        std::env::var("PNR_TIMEOUT")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(900),
+    )
+}
 
 /// A port of an exported top module.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -175,6 +186,59 @@ fn run(cmd: &mut Command, what: &str, log: &Path) -> Result<std::process::Output
     Ok(out)
 }
 
+/// Run `cmd` with its output going to `log`, killing it after `limit`.
+fn run_limited(cmd: &mut Command, what: &str, log: &Path, limit: Duration) -> Result<()> {
+    let f = std::fs::File::create(log)?;
+    let mut child = cmd
+        .stdout(f.try_clone()?)
+        .stderr(f)
+        .spawn()
+        .with_context(|| format!("starting {what}"))?;
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait()? {
+            if status.success() {
+                return Ok(());
+            }
+            let text = std::fs::read_to_string(log).unwrap_or_default();
+            let tail: Vec<&str> = text
+                .lines()
+                .rev()
+                .take(15)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            bail!(
+                "{what} failed ({status}), log {}:\n{}",
+                log.display(),
+                tail.join("\n")
+            );
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            let text = std::fs::read_to_string(log).unwrap_or_default();
+            let estimate = text
+                .lines()
+                .rfind(|l| l.contains("Max frequency for clock"))
+                .map(|l| {
+                    format!(
+                        " (last timing estimate: {})",
+                        l.trim_start_matches("Info: ")
+                    )
+                })
+                .unwrap_or_default();
+            bail!(
+                "{what} did not finish within {} s: placement or routing did not converge{estimate}; log {}",
+                limit.as_secs(),
+                log.display()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
 /// Parse nextpnr's log: (LCs used, LCs total, max frequency of the clock in MHz).
 pub fn parse_nextpnr(log: &str) -> Result<(u32, u32, f64)> {
     // "Info: 	         ICESTORM_LC:  1711/ 7680    22%" — the last such line is after routing
@@ -202,7 +266,8 @@ pub fn parse_nextpnr(log: &str) -> Result<(u32, u32, f64)> {
 }
 
 /// Synthesize `verilog` (module `top`) for the HX8K CB132 at `target_mhz`; work files go to
-/// `work/<unit>/`.
+/// `work/<unit>/`. nextpnr runs with `--timing-allow-fail` (missing the target is a result) and
+/// is stopped after [`pnr_timeout`] (a design that does not route is an error).
 pub fn synthesize(unit: &str, verilog: &str, work: &Path, target_mhz: f64) -> Result<SynthResult> {
     require("yosys")?;
     require("nextpnr-ice40")?;
@@ -220,7 +285,7 @@ pub fn synthesize(unit: &str, verilog: &str, work: &Path, target_mhz: f64) -> Re
         "yosys synth_ice40",
         &dir.join("yosys.log"),
     )?;
-    run(
+    run_limited(
         Command::new("nextpnr-ice40").current_dir(&dir).args([
             "--hx8k",
             "--package",
@@ -237,6 +302,7 @@ pub fn synthesize(unit: &str, verilog: &str, work: &Path, target_mhz: f64) -> Re
         ]),
         "nextpnr-ice40",
         &dir.join("nextpnr.log"),
+        pnr_timeout(),
     )?;
     let log = std::fs::read_to_string(dir.join("nextpnr.log"))?;
     let (lcs, lcs_total, fmax_mhz) = parse_nextpnr(&log)?;

@@ -4,6 +4,8 @@
 //! cargo run --release -p synth -- export --out build        # Verilog of every unit + manifest.json
 //! cargo run --release -p synth -- report --json build/report.json   # export + yosys/nextpnr table
 //! cargo run --release -p synth -- bench                      # simulation speeds and latencies
+//! cargo run --release -p synth -- eval-dispatch --out build  # dispatcher policy evaluation
+//! cargo run --release -p synth -- finder-table --out docs/run_finder_table.md
 //! ```
 
 use anyhow::{Context, Result};
@@ -48,6 +50,16 @@ enum Cmd {
         #[arg(long)]
         full: bool,
     },
+    /// Run the dispatcher evaluation (golden model vs baselines): DIR/dispatch_eval.{md,svg}.
+    EvalDispatch {
+        #[arg(long, default_value = "build")]
+        out: PathBuf,
+    },
+    /// Area/timing table of every run-finder variant and size (many P&R runs: long).
+    FinderTable {
+        #[arg(long, default_value = "docs/run_finder_table.md")]
+        out: PathBuf,
+    },
     /// Simulation speeds (golden model, RustHDL, Verilator) and measured latencies.
     Bench {
         /// Cycles for the golden model run.
@@ -65,10 +77,11 @@ enum Cmd {
 /// One exported unit.
 struct Exported {
     unit: String,
-    /// Synthesized for area and timing by `report` (false: area only, does not fit the pins).
     file: PathBuf,
     verilog: String,
     config: String,
+    /// Placed and routed by `report` (the run-finder forms have their own table command).
+    in_report: bool,
 }
 
 #[derive(Serialize)]
@@ -82,14 +95,34 @@ struct ManifestEntry {
 
 fn export(out: &Path) -> Result<Vec<Exported>> {
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let mut units = vec![Exported {
-        unit: "lock_unit".into(),
-        file: out.join("lock_unit.v"),
-        verilog: synth::lock_unit::board_verilog(),
-        config: "board: W=8 L=4 prio_bits=3 fifo_depth=4 hold_bits=16".into(),
-    }];
+    let mut units = vec![
+        Exported {
+            unit: "lock_unit".into(),
+            file: out.join("lock_unit.v"),
+            verilog: synth::lock_unit::board_verilog(),
+            config: "board: W=8 L=4 prio_bits=3 fifo_depth=4 hold_bits=16".into(),
+            in_report: true,
+        },
+        Exported {
+            unit: "dispatcher".into(),
+            file: out.join("dispatcher.v"),
+            verilog: synth::dispatcher::board_verilog(),
+            config: "board: 2 channels (FIFO 4), 2 modules x 2 units, 16 VGPR / 8 SGPR blocks and 4 wave slots per unit, 16 LDS blocks per module, 4 priorities, 8 in-flight slots".into(),
+            in_report: true,
+        },
+    ];
     for u in &mut units {
         std::fs::write(&u.file, &u.verilog)?;
+    }
+    for (name, path) in synth::run_finder::export_all(out)? {
+        let verilog = std::fs::read_to_string(&path)?;
+        units.push(Exported {
+            config: format!("{name}: combinational run finder"),
+            unit: name,
+            file: path,
+            verilog,
+            in_report: false,
+        });
     }
     let manifest: Vec<ManifestEntry> = units
         .iter()
@@ -134,6 +167,17 @@ fn print_table(rows: &[SynthResult]) {
     }
 }
 
+/// A report row: the synthesis result, or why the flow failed for that unit.
+fn row_json(unit: &str, r: &Result<SynthResult>) -> serde_json::Value {
+    match r {
+        Ok(r) => serde_json::to_value(r).expect("serializable"),
+        Err(e) => serde_json::json!({
+            "unit": unit, "lcs": null, "lcs_total": 7680, "fmax_mhz": null,
+            "meets_100mhz": false, "error": format!("{e:#}"),
+        }),
+    }
+}
+
 fn main() -> Result<()> {
     match Cli::parse().cmd {
         Cmd::Export { out } => {
@@ -148,18 +192,35 @@ fn main() -> Result<()> {
         } => {
             let units = export(&out)?;
             let work = out.join("synth");
-            let mut rows = vec![];
+            let mut results = vec![];
             for u in units
                 .iter()
-                .filter(|u| only.as_deref().is_none_or(|o| u.unit.contains(o)))
+                .filter(|u| u.in_report && only.as_deref().is_none_or(|o| u.unit.contains(o)))
             {
                 eprintln!("synthesizing {} ...", u.unit);
-                let r = flow::synthesize(&u.unit, &u.verilog, &work, freq)?;
-                eprintln!("  {} LCs, {:.1} MHz", r.lcs, r.fmax_mhz);
-                rows.push(r);
+                let r = flow::synthesize(&u.unit, &u.verilog, &work, freq);
+                match &r {
+                    Ok(r) => eprintln!("  {} LCs, {:.1} MHz", r.lcs, r.fmax_mhz),
+                    Err(e) => eprintln!("  FAILED: {e:#}"),
+                }
+                results.push((u.unit.clone(), r));
             }
-            print_table(&rows);
+            let ok: Vec<SynthResult> = results
+                .iter()
+                .filter_map(|(_, r)| r.as_ref().ok().cloned())
+                .collect();
+            print_table(&ok);
+            for (unit, r) in &results {
+                if let Err(e) = r {
+                    println!(
+                        "| {unit} | FAILED: {} |",
+                        format!("{e:#}").lines().next().unwrap_or("")
+                    );
+                }
+            }
             if let Some(j) = json {
+                let rows: Vec<serde_json::Value> =
+                    results.iter().map(|(u, r)| row_json(u, r)).collect();
                 std::fs::write(&j, serde_json::to_string_pretty(&rows)?)?;
                 println!("\nwrote {}", j.display());
             }
@@ -181,6 +242,25 @@ fn main() -> Result<()> {
                 std::fs::write(&p, serde_json::to_string_pretty(&areas)?)?;
                 println!("\nwrote {}", p.display());
             }
+            let failed: Vec<&str> = results
+                .iter()
+                .filter(|(_, r)| r.is_err())
+                .map(|(u, _)| u.as_str())
+                .collect();
+            if !failed.is_empty() {
+                anyhow::bail!("the iCE40 flow failed for: {}", failed.join(", "));
+            }
+        }
+        Cmd::EvalDispatch { out } => {
+            println!("{}", synth::dispatcher::evaluate(&out)?);
+            println!(
+                "wrote {0}/dispatch_eval.md and {0}/dispatch_eval.svg",
+                out.display()
+            );
+        }
+        Cmd::FinderTable { out } => {
+            println!("{}", synth::run_finder::table(&out)?);
+            println!("wrote {}", out.display());
         }
         Cmd::Bench {
             model_cycles,
@@ -190,6 +270,10 @@ fn main() -> Result<()> {
             println!(
                 "{}",
                 synth::lock_unit::bench(model_cycles, rtl_cycles, verilator_cycles)?
+            );
+            println!(
+                "{}",
+                synth::dispatcher::bench(model_cycles / 2, rtl_cycles / 5)?
             );
         }
     }
