@@ -366,11 +366,7 @@ fn export_passes_yosys_checks() {
 
 #[test]
 fn verilator_lint_is_clean() {
-    if !verilator::tool_available("verilator") {
-        return;
-    }
-    let w = verilator::lint(&board_verilog()).unwrap();
-    assert!(!w.contains('%'), "verilator lint findings:\n{w}");
+    verilator::assert_lint_clean(&board_verilog());
 }
 
 /// Random traces (bound on the model) replayed on the exported Verilog under Verilator.

@@ -100,28 +100,13 @@ fn idle() -> LockIn {
     LockIn::default()
 }
 fn acq(w: u32, l: u32) -> LockIn {
-    LockIn {
-        acq_valid: true,
-        acq_warp: w,
-        acq_lock: l,
-        ..idle()
-    }
+    LockIn::acquire(w, l)
 }
 fn rel(w: u32, l: u32) -> LockIn {
-    LockIn {
-        rel_valid: true,
-        rel_warp: w,
-        rel_lock: l,
-        ..idle()
-    }
+    LockIn::release(w, l)
 }
 fn cpr(w: u32, p: u32) -> LockIn {
-    LockIn {
-        cpr_we: true,
-        cpr_warp: w,
-        cpr_prio: p,
-        ..idle()
-    }
+    LockIn::set_cpr(w, p)
 }
 
 /// Run a directed board-config trace on model and RTL in lockstep; return the outputs.
@@ -440,11 +425,7 @@ fn export_has_the_contract_ports() {
 
 #[test]
 fn verilator_lint_is_clean() {
-    if !verilator::tool_available("verilator") {
-        return;
-    }
-    let w = verilator::lint(&board_verilog()).unwrap();
-    assert!(!w.contains('%'), "verilator lint findings:\n{w}");
+    verilator::assert_lint_clean(&board_verilog());
 }
 
 /// Random traces replayed on the exported Verilog under Verilator, compared with the model.

@@ -169,6 +169,44 @@ pub struct LockIn {
     pub retire: u64,
 }
 
+impl LockIn {
+    /// An acquire of lock `l` by warp `w`, nothing else.
+    pub fn acquire(w: u32, l: u32) -> Self {
+        Self {
+            acq_valid: true,
+            acq_warp: w,
+            acq_lock: l,
+            ..Self::default()
+        }
+    }
+    /// A release of lock `l` by warp `w`, nothing else.
+    pub fn release(w: u32, l: u32) -> Self {
+        Self {
+            rel_valid: true,
+            rel_warp: w,
+            rel_lock: l,
+            ..Self::default()
+        }
+    }
+    /// A CPR write: warp `w` gets priority `p`, nothing else.
+    pub fn set_cpr(w: u32, p: u32) -> Self {
+        Self {
+            cpr_we: true,
+            cpr_warp: w,
+            cpr_prio: p,
+            ..Self::default()
+        }
+    }
+    /// A `hold_limit` write, nothing else.
+    pub fn set_hold_limit(limit: u32) -> Self {
+        Self {
+            cfg_we: true,
+            cfg_hold_limit: limit,
+            ..Self::default()
+        }
+    }
+}
+
 impl crate::ResetInput for LockIn {
     fn reset_input() -> Self {
         Self {
@@ -651,21 +689,12 @@ mod tests {
     fn idle() -> LockIn {
         LockIn::default()
     }
+    use LockIn as I;
     fn acq(w: u32, l: u32) -> LockIn {
-        LockIn {
-            acq_valid: true,
-            acq_warp: w,
-            acq_lock: l,
-            ..idle()
-        }
+        I::acquire(w, l)
     }
     fn cpr(w: u32, p: u32) -> LockIn {
-        LockIn {
-            cpr_we: true,
-            cpr_warp: w,
-            cpr_prio: p,
-            ..idle()
-        }
+        I::set_cpr(w, p)
     }
 
     /// Patent [0044]–[0052]: warp 1 (prio 1) holds the lock, warp 0 (prio 0) preempts it.

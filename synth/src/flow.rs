@@ -16,6 +16,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+/// Time limit for yosys runs (they do not hang; the full lock unit takes about 9 minutes).
+const YOSYS_LIMIT: Duration = Duration::from_secs(3600);
+
 /// Place-and-route time limit: `PNR_TIMEOUT` seconds, default 300.
 pub fn pnr_timeout() -> Duration {
     Duration::from_secs(
@@ -104,26 +107,20 @@ pub fn harness(ports: &[PortDecl]) -> String {
     if ports.iter().any(|p| p.name == "clock") {
         conns.push("    .clock(clk)".to_string());
     }
-    let mut off = 0;
-    for p in &ins {
-        conns.push(format!(
-            "    .{}(scan[{}:{}])",
-            p.name,
-            off + p.width - 1,
-            off
-        ));
-        off += p.width;
-    }
-    let mut off = 0;
-    for p in &outs {
-        conns.push(format!(
-            "    .{}(outs[{}:{}])",
-            p.name,
-            off + p.width - 1,
-            off
-        ));
-        off += p.width;
-    }
+    // consecutive slices of a vector, one per port
+    let mut slice = |vector: &str, ports: &[&PortDecl]| {
+        let mut off = 0;
+        for p in ports {
+            conns.push(format!(
+                "    .{}({vector}[{}:{off}])",
+                p.name,
+                off + p.width - 1
+            ));
+            off += p.width;
+        }
+    };
+    slice("scan", &ins);
+    slice("outs", &outs);
     s += &conns.join(",\n");
     s += "\n  );\nendmodule\n";
     s
@@ -162,30 +159,6 @@ fn require(tool: &str) -> Result<()> {
     Ok(())
 }
 
-fn run(cmd: &mut Command, what: &str, log: &Path) -> Result<std::process::Output> {
-    let out = cmd.output().with_context(|| format!("starting {what}"))?;
-    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
-    text += &String::from_utf8_lossy(&out.stderr);
-    std::fs::write(log, &text)?;
-    if !out.status.success() {
-        let tail: Vec<&str> = text
-            .lines()
-            .rev()
-            .take(15)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
-        bail!(
-            "{what} failed ({}), log {}:\n{}",
-            out.status,
-            log.display(),
-            tail.join("\n")
-        );
-    }
-    Ok(out)
-}
-
 /// Run `cmd` with its output going to `log`, killing it after `limit`.
 fn run_limited(cmd: &mut Command, what: &str, log: &Path, limit: Duration) -> Result<()> {
     let f = std::fs::File::create(log)?;
@@ -201,14 +174,8 @@ fn run_limited(cmd: &mut Command, what: &str, log: &Path, limit: Duration) -> Re
                 return Ok(());
             }
             let text = std::fs::read_to_string(log).unwrap_or_default();
-            let tail: Vec<&str> = text
-                .lines()
-                .rev()
-                .take(15)
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-                .collect();
+            let lines: Vec<&str> = text.lines().collect();
+            let tail = &lines[lines.len().saturating_sub(15)..];
             bail!(
                 "{what} failed ({status}), log {}:\n{}",
                 log.display(),
@@ -276,7 +243,7 @@ pub fn synthesize(unit: &str, verilog: &str, work: &Path, target_mhz: f64) -> Re
     let ports = top_ports(verilog)?;
     std::fs::write(dir.join("top.v"), verilog)?;
     std::fs::write(dir.join("harness.v"), harness(&ports))?;
-    run(
+    run_limited(
         Command::new("yosys").current_dir(&dir).args([
             "-q",
             "-p",
@@ -284,6 +251,7 @@ pub fn synthesize(unit: &str, verilog: &str, work: &Path, target_mhz: f64) -> Re
         ]),
         "yosys synth_ice40",
         &dir.join("yosys.log"),
+        YOSYS_LIMIT,
     )?;
     run_limited(
         Command::new("nextpnr-ice40").current_dir(&dir).args([
@@ -392,12 +360,13 @@ pub fn area(unit: &str, verilog: &str, work: &Path) -> Result<AreaResult> {
     let dir: PathBuf = work.join(unit);
     std::fs::create_dir_all(&dir)?;
     std::fs::write(dir.join("top.v"), verilog)?;
-    run(
+    run_limited(
         Command::new("yosys")
             .current_dir(&dir)
             .args(["-p", "read_verilog top.v; synth_ice40 -top top; stat"]),
         "yosys synth_ice40",
         &dir.join("yosys.log"),
+        YOSYS_LIMIT,
     )?;
     let mut r = parse_yosys_stat(&std::fs::read_to_string(dir.join("yosys.log"))?);
     r.unit = unit.to_string();

@@ -318,3 +318,13 @@ pub fn lint(verilog: &str) -> Result<String> {
         .context("running verilator --lint-only")?;
     Ok(String::from_utf8_lossy(&out.stderr).into_owned())
 }
+
+/// Test helper: `verilator --lint-only -Wall` (waivers in [`lint`]) must report nothing.
+/// Skips loudly when Verilator is missing (fails with `REQUIRE_EDA=1`).
+pub fn assert_lint_clean(verilog: &str) {
+    if !tool_available("verilator") {
+        return;
+    }
+    let w = lint(verilog).expect("running verilator --lint-only");
+    assert!(!w.contains('%'), "verilator lint findings:\n{w}");
+}
