@@ -143,7 +143,7 @@ where
             let mut model = FinderModel::new(cfg.clone());
             let mut rtl = RtlSim::new(make());
             run_lockstep(&mut model, &mut rtl, &trace, |_, _, _| Ok(()))
-                .map_err(|e| TestCaseError::fail(e))?;
+                .map_err(TestCaseError::fail)?;
             Ok(())
         })
         .unwrap_or_else(|e| panic!("{cfg:?}: {e}"));

@@ -924,7 +924,9 @@ impl Dispatcher {
     /// priority. The slot is filled in by the caller.
     fn decide(&mut self) -> Option<Dispatch> {
         let r = self.cfg.channels;
-        let mut cand: Vec<(usize, Wg, bool, Vec<(usize, Placement)>)> = vec![];
+        // (channel, head WG, is a split sub-WG, modules it fits with their placements)
+        type Candidate = (usize, Wg, bool, Vec<(usize, Placement)>);
+        let mut cand: Vec<Candidate> = vec![];
         for c in 0..r {
             if let Some((wg, sub)) = self.head(c) {
                 let fits: Vec<(usize, Placement)> = (0..self.cfg.modules)

@@ -125,7 +125,10 @@ pub fn sample_lengths(n: usize) -> Vec<usize> {
 }
 
 fn is_prime(x: usize) -> bool {
-    x >= 2 && (2..x).take_while(|d| d * d <= x).all(|d| !x.is_multiple_of(d))
+    x >= 2
+        && (2..x)
+            .take_while(|d| d * d <= x)
+            .all(|d| !x.is_multiple_of(d))
 }
 
 /// [`sample_lengths`] without prime lengths, as \[0174\]–\[0175\] suggest (1 and `n` are kept so that

@@ -232,7 +232,7 @@ pub fn synthesize(verilog: &str, dir: &Path, flags: &str) -> Result<SynthResult>
         .lines()
         .filter(|l| l.trim_start().starts_with("SB_LUT4"))
         .filter_map(|l| l.split_whitespace().nth(1)?.parse::<usize>().ok())
-        .last();
+        .next_back();
     if luts.unwrap_or(0) > 7680 {
         std::fs::write(dir.join("design.key"), &key)?;
         return Ok(SynthResult {
@@ -289,7 +289,7 @@ pub fn synthesize(verilog: &str, dir: &Path, flags: &str) -> Result<SynthResult>
                 .parse::<usize>()
                 .ok()
         })
-        .last();
+        .next_back();
     let mut fmax = log
         .lines()
         .filter(|l| l.contains("Max frequency for clock"))
@@ -301,7 +301,7 @@ pub fn synthesize(verilog: &str, dir: &Path, flags: &str) -> Result<SynthResult>
                 .parse::<f64>()
                 .ok()
         })
-        .last();
+        .next_back();
     let note = if let Some(secs) = &timed_out {
         let est = fmax.take().map_or(String::new(), |f| {
             format!("; placement estimate {f:.0} MHz")

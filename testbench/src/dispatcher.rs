@@ -148,13 +148,16 @@ impl TracePorts for DispPorts {
 
 /// The resources as reconstructed from the port traffic only (pushes in, records out,
 /// completions in): checks SPEC Unit 3's invariants on any implementation.
+/// What one in-flight slot holds: (module, per-unit VGPR masks, SGPR masks, waves, LDS mask).
+type SlotHold = (usize, Vec<u128>, Vec<u128>, Vec<u32>, u128);
+
 pub struct DispInvariants {
     cfg: DispatcherConfig,
     /// Accepted descriptors not yet fully dispatched, per channel in order: (id, waves, vgpr,
     /// sgpr, lds, sub-WGs already dispatched).
     queued: Vec<std::collections::VecDeque<[u32; 6]>>,
-    /// Per live slot: (module, per-unit VGPR masks, SGPR masks, waves, LDS mask).
-    live: Vec<Option<(usize, Vec<u128>, Vec<u128>, Vec<u32>, u128)>>,
+    /// Per live slot: what it holds.
+    live: Vec<Option<SlotHold>>,
     v_used: Vec<u128>,
     s_used: Vec<u128>,
     w_used: Vec<u32>,
@@ -298,11 +301,11 @@ impl DispInvariants {
         };
         let mut vm = vec![];
         let mut sm = vec![];
-        for t in 0..c.units {
+        for (t, &waves) in per.iter().enumerate().take(c.units) {
             let k = m * c.units + t;
             let vb = unit(o.disp_vgpr_base, c.vgpr_base_bits(), t);
             let sb = unit(o.disp_sgpr_base, c.sgpr_base_bits(), t);
-            let (nv, ns) = (per[t] as u128 * vgpr, per[t] as u128 * sgpr);
+            let (nv, ns) = (waves as u128 * vgpr, waves as u128 * sgpr);
             let (rv, rs) = (region(vb, nv), region(sb, ns));
             if vb as u128 + nv > c.vgpr_blocks as u128 || sb as u128 + ns > c.sgpr_blocks as u128 {
                 return Err(format!("unit {t}: region beyond the map"));
@@ -310,7 +313,7 @@ impl DispInvariants {
             if rv & self.v_used[k] != 0 || rs & self.s_used[k] != 0 {
                 return Err(format!("unit {t} of module {m}: block allocated twice"));
             }
-            if self.w_used[k] + per[t] > c.wave_slots as u32 {
+            if self.w_used[k] + waves > c.wave_slots as u32 {
                 return Err(format!("unit {t} of module {m}: wave slots overdrawn"));
             }
             vm.push(rv);

@@ -108,7 +108,7 @@ fn head_that_fits_nowhere_does_not_block_other_channels() {
     ];
     let mut ids = vec![];
     let idle = DispIn::default();
-    for i in ins.iter().chain(std::iter::repeat(&idle).take(6)) {
+    for i in ins.iter().chain(std::iter::repeat_n(&idle, 6)) {
         let o = d.step(i);
         if o.disp_valid {
             ids.push(o.disp_id);
@@ -241,8 +241,8 @@ fn pointer_rotation_spreads_waves() {
         d.step(&DispIn::default());
         let o = next_record(&mut d, 2).unwrap();
         assert_eq!(o.disp_module, 0);
-        for t in 0..2 {
-            per_unit[t] += unit_field(o.disp_waves, 3, t);
+        for (t, n) in per_unit.iter_mut().enumerate() {
+            *n += unit_field(o.disp_waves, 3, t);
         }
     }
     assert_eq!(per_unit, [2, 2], "without rotation unit 0 would get all 4");
