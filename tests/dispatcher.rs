@@ -477,11 +477,8 @@ fn stimulus_covers_every_event() {
 fn verilator_long_regression() {
     use proptest::strategy::{Strategy, ValueTree};
     use proptest::test_runner::TestRunner;
-    let cycles: usize = match std::env::var("LONG_REGRESSION") {
-        Ok(v) => v.parse().unwrap_or(2_000_000),
-        Err(_) => {
-            return eprintln!("LONG_REGRESSION not set: skipping the long Verilator regression")
-        }
+    let Some(cycles) = testbench::lockstep::long_regression_cycles(2_000_000) else {
+        return;
     };
     if !verilator::tool_available("verilator") {
         return;

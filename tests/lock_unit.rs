@@ -3,12 +3,14 @@
 
 use golden_model::lock_unit::{LockConfig, LockIn, LockOut, LockUnit as Model};
 use golden_model::CycleModel;
-use hdl::lock_unit::{BoardLockUnit, FullLockUnit, LockUnit, OddLockUnit, SmallLockUnit};
+use hdl::lock_unit::{BoardLockUnit, FullLockUnit, OddLockUnit, SmallLockUnit};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 use rust_hdl::prelude::*;
-use testbench::lock_unit::{drain, trace_strategy, LockInvariants, LockPorts};
-use testbench::lockstep::{compare_trace, failure_dir, run_cases, run_lockstep, Verdict};
+use testbench::lock_unit::{drain, random_trace, trace_strategy, LockInvariants, LockPorts};
+use testbench::lockstep::{
+    compare_trace, failure_dir, long_regression_cycles, run_cases, run_lockstep, Verdict,
+};
 use testbench::rtl::{HdlDut, RtlSim};
 use testbench::verilator;
 
@@ -457,39 +459,20 @@ fn verilator_replay_board() {
     });
 }
 
-/// Long regression: millions of cycles on Verilator (set LONG_REGRESSION=1).
+/// Long regression: millions of cycles on Verilator (`LONG_REGRESSION=<cycles>`).
 #[test]
 fn verilator_long_regression() {
-    let cycles: usize = match std::env::var("LONG_REGRESSION") {
-        Ok(v) => v.parse().unwrap_or(5_000_000),
-        Err(_) => {
-            return eprintln!("LONG_REGRESSION not set: skipping the long Verilator regression")
-        }
+    let Some(cycles) = long_regression_cycles(5_000_000) else {
+        return;
     };
     if !verilator::tool_available("verilator") {
         return;
     }
     let cfg = LockConfig::board();
-    let v = board_verilog();
-    let mut runner = TestRunner::deterministic();
-    let strat = trace_strategy(cfg, 5000);
-    let mut done = 0;
-    let mut trace = vec![LockIn {
-        reset: true,
-        ..LockIn::default()
-    }];
-    while trace.len() < cycles {
-        trace.extend(strat.new_tree(&mut runner).unwrap().current());
-    }
-    let got = verilator::replay(&v, &LockPorts(cfg), &trace).unwrap();
+    let trace = random_trace(cfg, cycles);
+    let got = verilator::replay(&board_verilog(), &LockPorts(cfg), &trace).unwrap();
     compare_trace(&mut Model::new(cfg), &trace, &got).unwrap_or_else(|e| panic!("{e}"));
-    done += trace.len();
-    eprintln!("long regression: {done} cycles equal");
-}
-
-#[allow(dead_code)]
-fn _assert_types() {
-    let _: LockUnit<8, 4, 3, 4, 2, 3, 4, 3, 16, 16> = BoardLockUnit::default();
+    eprintln!("long regression: {} cycles equal", trace.len());
 }
 
 /// Event counts of the golden model over `n` random traces of a shape.

@@ -4,11 +4,9 @@ use anyhow::Result;
 use golden_model::lock_unit::{LockConfig, LockIn, LockOut, LockUnit as Model};
 use golden_model::CycleModel;
 use hdl::lock_unit::{BoardLockUnit, FullLockUnit};
-use proptest::strategy::{Strategy, ValueTree};
-use proptest::test_runner::TestRunner;
 use std::fmt::Write as _;
 use std::time::Instant;
-use testbench::lock_unit::{trace_strategy, LockPorts};
+use testbench::lock_unit::{random_trace, LockPorts};
 use testbench::rtl::RtlSim;
 
 /// Board-config Verilog (module `top`, the port contract).
@@ -19,21 +17,6 @@ pub fn board_verilog() -> String {
 /// Full-config Verilog (area only: it has more ports than any iCE40 package has pins).
 pub fn full_verilog() -> String {
     hdl::lock_unit::verilog(FullLockUnit::default())
-}
-
-/// A deterministic random trace of at least `cycles` cycles (reset first).
-pub fn random_trace(cfg: LockConfig, cycles: usize) -> Vec<LockIn> {
-    let mut runner = TestRunner::deterministic();
-    let strat = trace_strategy(cfg, 3000);
-    let mut trace = vec![LockIn {
-        reset: true,
-        ..LockIn::default()
-    }];
-    while trace.len() < cycles {
-        trace.extend(strat.new_tree(&mut runner).expect("strategy").current());
-    }
-    trace.truncate(cycles);
-    trace
 }
 
 /// Latencies observed on an output trace, per SPEC Unit 1 behaviour.

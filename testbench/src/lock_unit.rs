@@ -470,3 +470,17 @@ pub fn trace_strategy(cfg: LockConfig, max_len: usize) -> impl Strategy<Value = 
         })
     })
 }
+
+/// A deterministic random trace of exactly `cycles` cycles (reset first), for benches and long
+/// regressions.
+pub fn random_trace(cfg: LockConfig, cycles: usize) -> Vec<LockIn> {
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let strat = trace_strategy(cfg, 3000);
+    let mut trace = vec![<LockIn as golden_model::ResetInput>::reset_input()];
+    while trace.len() < cycles {
+        trace.extend(strat.new_tree(&mut runner).expect("strategy").current());
+    }
+    trace.truncate(cycles);
+    trace
+}

@@ -151,3 +151,15 @@ where
         Err(e) => panic!("{e}"),
     }
 }
+
+/// Cycles for an opt-in long regression: `LONG_REGRESSION=<cycles>` (a bare or unparsable value
+/// means `default`); `None` (with a note on stderr) when the variable is not set.
+pub fn long_regression_cycles(default: usize) -> Option<usize> {
+    match std::env::var("LONG_REGRESSION") {
+        Ok(v) => Some(v.parse().unwrap_or(default)),
+        Err(_) => {
+            eprintln!("LONG_REGRESSION not set: skipping the long Verilator regression");
+            None
+        }
+    }
+}
