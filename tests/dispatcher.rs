@@ -51,15 +51,7 @@ fn lockstep_board_random_traces() {
 // ---------------------------------------------------------------- directed, per embodiment
 
 fn wg(id: u32, prio: usize, waves: usize, vgpr: usize, sgpr: usize, lds: usize) -> Wg {
-    Wg {
-        id,
-        prio,
-        waves,
-        vgpr,
-        sgpr,
-        lds,
-        indep: false,
-    }
+    Wg::dependent(id, prio, waves, vgpr, sgpr, lds)
 }
 
 fn idle(n: usize) -> Vec<DispIn> {

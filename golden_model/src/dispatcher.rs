@@ -397,6 +397,28 @@ pub struct Wg {
     pub indep: bool,
 }
 
+impl Wg {
+    /// A dependent WG (its waves must stay on one module).
+    pub fn dependent(
+        id: u32,
+        prio: usize,
+        waves: usize,
+        vgpr: usize,
+        sgpr: usize,
+        lds: usize,
+    ) -> Self {
+        Self {
+            id,
+            prio,
+            waves,
+            vgpr,
+            sgpr,
+            lds,
+            indep: false,
+        }
+    }
+}
+
 /// Where one WG went: the dispatch record, plus the regions for the in-flight table.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Placement {

@@ -2,15 +2,7 @@
 use super::*;
 
 fn wg(id: u32, prio: usize, waves: usize, vgpr: usize, sgpr: usize, lds: usize) -> Wg {
-    Wg {
-        id,
-        prio,
-        waves,
-        vgpr,
-        sgpr,
-        lds,
-        indep: false,
-    }
+    Wg::dependent(id, prio, waves, vgpr, sgpr, lds)
 }
 
 fn board() -> Dispatcher {
