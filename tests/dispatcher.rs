@@ -92,9 +92,10 @@ fn records(outs: &[DispOut]) -> Vec<(usize, u32, u32)> {
         .collect()
 }
 
-/// Latency and throughput: push in cycle 0 → record in cycle 2; then one record per cycle.
+/// Latency and throughput: push in cycle 0 → head in cycle 1 → record in cycle 3; then one
+/// record per cycle while the two channels alternate.
 #[test]
-fn rtl_latency_two_cycles_and_one_dispatch_per_cycle() {
+fn rtl_latency_three_cycles_and_one_dispatch_per_cycle() {
     let mut t: Vec<DispIn> = (0..8)
         .map(|k| DispIn::push(k % 2, &wg(k as u32, 1, 1, 1, 1, 1)))
         .collect();
@@ -103,7 +104,7 @@ fn rtl_latency_two_cycles_and_one_dispatch_per_cycle() {
     assert_eq!(r.len(), 8);
     assert_eq!(
         r.iter().map(|x| x.0).collect::<Vec<_>>(),
-        (2..10).collect::<Vec<_>>()
+        (3..11).collect::<Vec<_>>()
     );
 }
 
@@ -127,9 +128,11 @@ fn rtl_blocked_head_does_not_block_other_channel() {
 #[test]
 fn rtl_window_promotes_low_priority() {
     let mut t: Vec<DispIn> = (0..4).map(|y| DispIn::cfg(reg::WIN_LEN0 + y, 16)).collect();
+    // fill the 8 in-flight slots (alternating channels: one dispatch per cycle)
     for k in 0..8 {
-        t.push(DispIn::push(0, &wg(100 + k, 1, 1, 0, 0, 0)));
+        t.push(DispIn::push(k as usize % 2, &wg(100 + k, 1, 1, 0, 0, 0)));
     }
+    t.extend(idle(4));
     t.push(DispIn::push(0, &wg(10, 0, 1, 1, 1, 0)));
     t.push(DispIn::push(1, &wg(11, 3, 1, 1, 1, 0)));
     t.push(DispIn::push(1, &wg(12, 3, 1, 1, 1, 0)));
@@ -159,6 +162,8 @@ fn rtl_split_after_threshold() {
     for k in 0..4 {
         t.push(DispIn::push(0, &wg(k, 0, 3, 0, 0, 0)));
     }
+    // one channel: one dispatch every second cycle; let the four WGs fill the wave slots
+    t.extend(idle(8));
     t.push(DispIn::push(
         1,
         &Wg {
@@ -197,7 +202,8 @@ fn rtl_module_policies() {
         DispIn::push(0, &wg(1, 0, 2, 4, 0, 0)),
         DispIn::cfg(reg::POLICY, 1),
     ];
-    t.extend(idle(2));
+    // the policy pipeline sees WG 1's allocation 4 cycles after its edge
+    t.extend(idle(4));
     t.push(DispIn::push(0, &wg(2, 0, 2, 4, 0, 0)));
     t.extend(idle(2));
     t.push(DispIn::cfg(reg::POLICY, 2));
@@ -209,7 +215,7 @@ fn rtl_module_policies() {
         });
     }
     t.push(DispIn::push(0, &wg(3, 0, 1, 1, 1, 1)));
-    t.extend(idle(3));
+    t.extend(idle(4));
     let r = records(&directed(&t));
     assert_eq!(
         r.iter().map(|x| (x.1, x.2)).collect::<Vec<_>>(),
@@ -247,15 +253,16 @@ fn rtl_error_codes() {
 fn rtl_tie_marks_alternate() {
     let mut t = vec![];
     for k in 0..8 {
-        t.push(DispIn::push(0, &wg(100 + k, 1, 1, 0, 0, 0)));
+        t.push(DispIn::push(k as usize % 2, &wg(100 + k, 1, 1, 0, 0, 0)));
     }
+    t.extend(idle(3));
     for k in 0..3 {
         t.push(DispIn::push(0, &wg(k, 2, 1, 0, 0, 0)));
         t.push(DispIn::push(1, &wg(10 + k, 2, 1, 0, 0, 0)));
     }
     for s in 0..6 {
         t.push(DispIn::done(s));
-        t.extend(idle(2));
+        t.extend(idle(3));
     }
     let ids: Vec<u32> = records(&directed(&t))
         .iter()

@@ -803,8 +803,41 @@ pub struct Dispatcher {
     pw_cur: Vec<u32>,
     pw_prev: Vec<u32>,
     rr_next: usize,
+    /// Match stage of the previous cycle, per channel (the decision of this cycle reads it).
+    matched: Vec<Option<Match>>,
+    /// Per channel: its head presentation was replaced at the last edge (pop or split entry), so
+    /// `matched` describes a WG that is no longer the head.
+    head_changed: Vec<bool>,
+    /// Module of the previous cycle's dispatch (its match results are one allocation stale).
+    last_module: Option<usize>,
+    /// Module scores in flight through the policy pipeline: front = computed [`POLICY_LAG`]
+    /// cycles ago, used by this cycle's decision.
+    scores: VecDeque<Scores>,
     out: DispOut,
     pub stats: Stats,
+}
+
+/// Cycles from the state a module score is computed from to the decision that uses it.
+pub const POLICY_LAG: usize = 4;
+
+/// Per-module scores of both state-dependent policies (smaller is better), computed from one
+/// cycle's state and registers.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Scores {
+    /// `max_weighted_free`: −Σ_h a_h·free_h.
+    pub weighted_free: Vec<i64>,
+    /// `min_power_history`: prev + cur.
+    pub power: Vec<i64>,
+}
+
+/// What the match stage computed for one channel's head in one cycle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Match {
+    /// The head as presented (a split head: one wave at priority S−1).
+    pub wg: Wg,
+    pub sub: bool,
+    /// Per module: the first-fit placement, if the head fits there.
+    pub fits: Vec<Option<Placement>>,
 }
 
 impl Dispatcher {
@@ -825,6 +858,10 @@ impl Dispatcher {
             pw_cur: vec![],
             pw_prev: vec![],
             rr_next: 0,
+            matched: vec![],
+            head_changed: vec![],
+            last_module: None,
+            scores: VecDeque::new(),
             out: DispOut::default(),
             stats: Stats::default(),
         };
@@ -912,17 +949,32 @@ impl Dispatcher {
         }
     }
 
-    /// Score of module `m` under the policy: smaller is better.
+    /// Scores of every module from the current state and registers (the policy pipeline's input).
+    fn compute_scores(&self) -> Scores {
+        let p = self.cfg.modules;
+        Scores {
+            weighted_free: (0..p)
+                .map(|m| {
+                    let f = self.res.free_counts(m);
+                    -(0..4)
+                        .map(|h| (self.regs.free_weights[h] as usize * f[h]) as i64)
+                        .sum::<i64>()
+                })
+                .collect(),
+            power: (0..p)
+                .map(|m| (self.pw_prev[m] + self.pw_cur[m]) as i64)
+                .collect(),
+        }
+    }
+
+    /// Score of module `m` under the current policy, from the scores of [`POLICY_LAG`] cycles
+    /// ago: smaller is better.
     fn module_score(&self, m: usize) -> i64 {
+        let s = self.scores.front().expect("policy pipeline");
         match self.regs.policy {
             Policy::First | Policy::RoundRobin => 0,
-            Policy::MaxWeightedFree => {
-                let f = self.res.free_counts(m);
-                -(0..4)
-                    .map(|h| (self.regs.free_weights[h] as usize * f[h]) as i64)
-                    .sum::<i64>()
-            }
-            Policy::MinPowerHistory => (self.pw_prev[m] + self.pw_cur[m]) as i64,
+            Policy::MaxWeightedFree => s.weighted_free[m],
+            Policy::MinPowerHistory => s.power[m],
         }
     }
 
@@ -942,25 +994,50 @@ impl Dispatcher {
             .unwrap()
     }
 
-    /// Steps 1–5 from the start-of-cycle state; updates the tie marks (a42) of the winner's
-    /// priority. The slot is filled in by the caller.
+    /// Match stage (steps 1–3 and the first fit of step 6): every head against every module,
+    /// from the current state. The result is registered: the next cycle's decision reads it.
+    fn match_stage(&mut self) -> Vec<Option<Match>> {
+        let mut out = vec![];
+        for c in 0..self.cfg.channels {
+            out.push(self.head(c).map(|(wg, sub)| {
+                let fits: Vec<Option<Placement>> = (0..self.cfg.modules)
+                    .map(|m| self.res.fit(m, &wg))
+                    .collect();
+                if fits.iter().all(|f| f.is_none())
+                    && (0..self.cfg.modules).any(|m| self.res.fits_by_count(m, &wg))
+                {
+                    self.stats.frag_failures += 1;
+                    self.stats.frag_wgs.insert(wg.id);
+                }
+                Match { wg, sub, fits }
+            }));
+        }
+        out
+    }
+
+    /// Steps 4–5 from the previous cycle's match results: a channel whose head was replaced at
+    /// the last edge and the module dispatched to in the previous cycle are not candidates (their
+    /// match results are stale). Updates the tie marks (a42) of the winner's priority. The slot
+    /// is filled in by the caller.
     fn decide(&mut self) -> Option<Dispatch> {
         let r = self.cfg.channels;
         // (channel, head WG, is a split sub-WG, modules it fits with their placements)
         type Candidate = (usize, Wg, bool, Vec<(usize, Placement)>);
         let mut cand: Vec<Candidate> = vec![];
         for c in 0..r {
-            if let Some((wg, sub)) = self.head(c) {
-                let fits: Vec<(usize, Placement)> = (0..self.cfg.modules)
-                    .filter_map(|m| self.res.fit(m, &wg).map(|pl| (m, pl)))
+            if self.head_changed[c] {
+                continue;
+            }
+            if let Some(mt) = &self.matched[c] {
+                let fits: Vec<(usize, Placement)> = mt
+                    .fits
+                    .iter()
+                    .enumerate()
+                    .filter(|(m, _)| Some(*m) != self.last_module)
+                    .filter_map(|(m, f)| f.clone().map(|pl| (m, pl)))
                     .collect();
-                if fits.is_empty() {
-                    if (0..self.cfg.modules).any(|m| self.res.fits_by_count(m, &wg)) {
-                        self.stats.frag_failures += 1;
-                        self.stats.frag_wgs.insert(wg.id);
-                    }
-                } else {
-                    cand.push((c, wg, sub, fits));
+                if !fits.is_empty() {
+                    cand.push((c, mt.wg, mt.sub, fits));
                 }
             }
         }
@@ -1008,6 +1085,18 @@ impl Dispatcher {
         })
     }
 
+    /// Failure test of step 8 for this cycle (no dispatch): every head has fresh match results
+    /// and none of them fits any module (a fit lost only to the module exclusion is no failure).
+    fn fit_failure(&self, start_len: &[usize]) -> bool {
+        (0..self.cfg.channels).all(|c| {
+            start_len[c] == 0
+                || (!self.head_changed[c]
+                    && self.matched[c]
+                        .as_ref()
+                        .is_some_and(|mt| mt.fits.iter().all(|f| f.is_none())))
+        })
+    }
+
     fn write_reg(&mut self, addr: u32, data: u32) -> Result<(), DispError> {
         let data = data & 0xFFFF;
         match addr {
@@ -1033,10 +1122,15 @@ impl Dispatcher {
     /// (push accepted by the handshake, dispatch decided this cycle, error of this cycle).
     pub fn cycle(&mut self, i: &DispIn) -> (bool, Option<Dispatch>, Option<DispError>) {
         let start_len: Vec<usize> = self.fifo.iter().map(|f| f.len()).collect();
-        // Steps 1–6: decide from the start-of-cycle state.
+        // Match stage: every head × every module from the start-of-cycle state (for next cycle).
+        let matched = self.match_stage();
+        let scores = self.compute_scores();
+        // Decision stage: steps 4–6 from the previous cycle's match results.
         let slot = self.res.free_slot();
         let mut dispatch = if slot.is_some() { self.decide() } else { None };
         let any_head = start_len.iter().any(|&n| n > 0);
+        let failed = any_head && slot.is_some() && self.fit_failure(&start_len);
+        let mut changed = vec![false; self.cfg.channels];
 
         // 7. Completion (frees at the edge).
         let mut done_err = None;
@@ -1058,9 +1152,11 @@ impl Dispatcher {
                 self.split_left[c] -= 1;
                 if self.split_left[c] == 0 {
                     self.fifo[c].pop_front();
+                    changed[c] = true;
                 }
             } else {
                 self.fifo[c].pop_front();
+                changed[c] = true;
             }
             if self.regs.policy == Policy::RoundRobin {
                 self.rr_next = (d.placement.module + 1) % self.cfg.modules;
@@ -1069,14 +1165,15 @@ impl Dispatcher {
         // 8. Failure counter g and split of independent heads (emb. 3).
         if dispatch.is_some() {
             self.fail_count = 0;
-        } else if any_head && slot.is_some() {
+        } else if failed {
             self.stats.fail_cycles += 1;
             let g = (self.fail_count + 1).min(0xFFFF);
             if self.regs.split_threshold != 0 && g >= self.regs.split_threshold {
-                for c in 0..self.cfg.channels {
+                for (c, ch) in changed.iter_mut().enumerate() {
                     if let Some(h) = self.fifo[c].front() {
                         if h.indep && h.waves >= 2 && self.split_left[c] == 0 {
                             self.split_left[c] = h.waves;
+                            *ch = true;
                             self.stats.splits += 1;
                         }
                     }
@@ -1131,6 +1228,12 @@ impl Dispatcher {
                 self.pw_cur[m] = 0;
             }
         }
+        // Pipeline registers of the match stage and the policy pipeline.
+        self.last_module = dispatch.as_ref().map(|d| d.placement.module);
+        self.matched = matched;
+        self.head_changed = changed;
+        self.scores.pop_front();
+        self.scores.push_back(scores);
         // Configuration write (after the free-running updates: they used the old values).
         let cfg_err = if i.cfg_we {
             self.write_reg(i.cfg_addr, i.cfg_data).err()
@@ -1205,6 +1308,15 @@ impl CycleModel for Dispatcher {
         self.pw_cur = vec![0; c.modules];
         self.pw_prev = vec![0; c.modules];
         self.rr_next = 0;
+        self.matched = vec![None; c.channels];
+        self.head_changed = vec![false; c.channels];
+        self.last_module = None;
+        self.scores = (0..POLICY_LAG)
+            .map(|_| Scores {
+                weighted_free: vec![0; c.modules],
+                power: vec![0; c.modules],
+            })
+            .collect();
         self.out = DispOut::default();
     }
 

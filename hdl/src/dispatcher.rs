@@ -177,10 +177,6 @@ pub struct Dispatcher {
     l_used: [DFF<Bits<16>>; 2],
     /// Busy wave slots per unit.
     w_used: [DFF<Bits<3>>; 4],
-    /// Used VGPR / SGPR / LDS blocks per module (the patent's counting units [0256]).
-    u_v: [DFF<Bits<6>>; 2],
-    u_s: [DFF<Bits<5>>; 2],
-    u_l: [DFF<Bits<5>>; 2],
     /// Split-table rotation pointer per module (emb. 8).
     ptr: [DFF<Bit>; 2],
     // ---- state: in-flight table ----
@@ -191,10 +187,6 @@ pub struct Dispatcher {
     t_vmask: [DFF<Bits<16>>; 16],
     t_smask: [DFF<Bits<8>>; 16],
     t_lmask: [DFF<Bits<16>>; 8],
-    /// Blocks the slot holds in its module (VGPR, SGPR, LDS totals).
-    t_vn: [DFF<Bits<6>>; 8],
-    t_sn: [DFF<Bits<5>>; 8],
-    t_ln: [DFF<Bits<5>>; 8],
     // ---- state: registers (non-zero resets stored XOR reset) ----
     policy: DFF<Bits<2>>,
     thresh_x: DFF<Bits<16>>,
@@ -212,6 +204,33 @@ pub struct Dispatcher {
     pw_cnt: DFF<Bits<16>>,
     pw_cur: [DFF<Bits<16>>; 2],
     pw_prev: [DFF<Bits<16>>; 2],
+    // ---- pipeline: match stage results, per (channel, module) k = c*2+m, unit u: c*4+m*2+u ----
+    /// The head of channel c fits module m (bit c*2+m).
+    p_fit: DFF<Bits<4>>,
+    /// Channel c had a head when it was matched.
+    p_hv: DFF<Bits<2>>,
+    p_vmask: [DFF<Bits<16>>; 8],
+    p_smask: [DFF<Bits<8>>; 8],
+    p_lmask: [DFF<Bits<16>>; 4],
+    p_vbase: [DFF<Bits<4>>; 8],
+    p_sbase: [DFF<Bits<3>>; 8],
+    p_lbase: [DFF<Bits<4>>; 4],
+    p_q: [DFF<Bits<3>>; 8],
+    /// Channel c's head was replaced at the last edge (its match results are stale).
+    hchg: DFF<Bits<2>>,
+    /// Module m was dispatched to in the last cycle (its match results are stale).
+    ex: DFF<Bits<2>>,
+    // ---- pipeline: module policy scores (4 stages) ----
+    /// Free counts per (module, resource) m*4+h: VGPR, SGPR, wave slots, LDS.
+    pc: [DFF<Bits<6>>; 8],
+    wsnap: DFF<Bits<16>>,
+    /// a_h × free_h per (module, resource).
+    pr: [DFF<Bits<10>>; 8],
+    ws: [DFF<Bits<12>>; 2],
+    pwf: DFF<Bit>,
+    hs: [DFF<Bits<17>>; 2],
+    /// Power-history preference, delayed: bit 2 is used.
+    ppw: DFF<Bits<3>>,
     // ---- output registers ----
     o_valid: DFF<Bit>,
     o_id: DFF<Bits<8>>,
@@ -232,38 +251,38 @@ pub struct Dispatcher {
     pweights: Signal<Local, Bits<16>>,
     nx: Signal<Local, Bits<16>>,
     lfsr: Signal<Local, Bits<16>>,
-    /// Free-run length ending at block i of map k: VGPR index k*16+i, SGPR k*8+i, LDS k*16+i.
-    v_end0: [Signal<Local, Bits<5>>; 32],
-    /// Module 1's VGPR maps (module 0's in `v_end0`): index u*16+i.
-    v_end1: [Signal<Local, Bits<5>>; 32],
-    s_end: [Signal<Local, Bits<5>>; 32],
-    l_end: [Signal<Local, Bits<5>>; 32],
-    acc: Signal<Local, Bits<5>>,
-    n5: Signal<Local, Bits<5>>,
-    vfit: Signal<Local, Bit>,
-    sfit: Signal<Local, Bit>,
-    lfit: Signal<Local, Bit>,
-    e_oh: Signal<Local, Bits<16>>,
-    run: Signal<Local, Bit>,
-    eq: Signal<Local, Bit>,
-    // heads
+    // match stage
     h_valid: [Signal<Local, Bit>; 2],
     h_sub: [Signal<Local, Bit>; 2],
     h_prio: [Signal<Local, Bits<2>>; 2],
     h_waves: [Signal<Local, Bits<4>>; 2],
     h_rank: [Signal<Local, Bits<2>>; 2],
-    h_fits: [Signal<Local, Bit>; 2],
     /// Per channel: need × 1..4 of VGPR / SGPR per wave (index c*4 + k-1).
     vx: [Signal<Local, Bits<8>>; 8],
     sx: [Signal<Local, Bits<8>>; 8],
-    /// Per (channel, module, unit) = c*4+m*2+u: waves, VGPR and SGPR need, unit fits.
-    q: [Signal<Local, Bits<3>>; 8],
+    /// Per (channel, module, unit): waves, VGPR / SGPR need, need thermometers (bit k = need > k).
+    mq: [Signal<Local, Bits<3>>; 8],
     nv: [Signal<Local, Bits<8>>; 8],
     ns: [Signal<Local, Bits<8>>; 8],
-    ufit: [Signal<Local, Bit>; 8],
-    /// Per (channel, module) = c*2+m: the head fits the module.
-    fit: [Signal<Local, Bit>; 4],
-    // pick
+    thv: [Signal<Local, Bits<16>>; 8],
+    ths: [Signal<Local, Bits<8>>; 8],
+    thl: [Signal<Local, Bits<16>>; 2],
+    okv: Signal<Local, Bits<16>>,
+    oks: Signal<Local, Bits<8>>,
+    okb: Signal<Local, Bit>,
+    /// Shift amounts (constants per loop iteration).
+    sh_a: Signal<Local, Bits<5>>,
+    sh_b: Signal<Local, Bits<5>>,
+    fnd: Signal<Local, Bit>,
+    foh: Signal<Local, Bits<16>>,
+    mbit: Signal<Local, Bit>,
+    mk16: Signal<Local, Bits<16>>,
+    mk8: Signal<Local, Bits<8>>,
+    ufit: Signal<Local, Bit>,
+    mfit: Signal<Local, Bits<4>>,
+    // decision stage
+    vld: Signal<Local, Bits<4>>,
+    hf: [Signal<Local, Bit>; 2],
     any_fit: Signal<Local, Bit>,
     sel_c: Signal<Local, Bits<1>>,
     tie: Signal<Local, Bit>,
@@ -272,57 +291,35 @@ pub struct Dispatcher {
     mk1: Signal<Local, Bit>,
     f0: Signal<Local, Bit>,
     f1: Signal<Local, Bit>,
-    // module scores
-    fr: [Signal<Local, Bits<12>>; 8],
-    wsc: [Signal<Local, Bits<12>>; 2],
-    hist: [Signal<Local, Bits<17>>; 2],
     prefer1: Signal<Local, Bit>,
     sel_m: Signal<Local, Bits<1>>,
-    // allocation
+    selm: [Signal<Local, Bit>; 2],
     slot_free_any: Signal<Local, Bit>,
     slot_sel: Signal<Local, Bits<3>>,
     found: Signal<Local, Bit>,
     go: Signal<Local, Bit>,
-    /// Selected channel's need and waves per (module, unit).
-    kv: [Signal<Local, Bits<8>>; 4],
-    ks: [Signal<Local, Bits<8>>; 4],
+    /// The chosen channel's match results per (module, unit) m*2+u, and per module for LDS.
     kq: [Signal<Local, Bits<3>>; 4],
-    kl: Signal<Local, Bits<8>>,
-    /// The needs saturated to 5 bits (a need above 16 never fits anyway).
-    kv5: [Signal<Local, Bits<5>>; 4],
-    ks5: [Signal<Local, Bits<5>>; 4],
-    kl5: Signal<Local, Bits<5>>,
-    /// Blocks of the chosen placement in the chosen module (for the used counters).
-    a_vn: Signal<Local, Bits<6>>,
-    a_sn: Signal<Local, Bits<5>>,
-    sum8: Signal<Local, Bits<8>>,
+    kvm: [Signal<Local, Bits<16>>; 4],
+    ksm: [Signal<Local, Bits<8>>; 4],
+    kvb: [Signal<Local, Bits<4>>; 4],
+    ksb: [Signal<Local, Bits<3>>; 4],
+    klm: [Signal<Local, Bits<16>>; 2],
+    klb: [Signal<Local, Bits<4>>; 2],
     /// The completed slot's entry.
+    done_ok: Signal<Local, Bit>,
     d_mod: Signal<Local, Bit>,
     d_vmask: [Signal<Local, Bits<16>>; 2],
     d_smask: [Signal<Local, Bits<8>>; 2],
     d_lmask: Signal<Local, Bits<16>>,
     d_waves: [Signal<Local, Bits<3>>; 2],
-    d_vn: Signal<Local, Bits<6>>,
-    d_sn: Signal<Local, Bits<5>>,
-    d_ln: Signal<Local, Bits<5>>,
-    n_uv: [Signal<Local, Bits<6>>; 2],
-    n_us: [Signal<Local, Bits<5>>; 2],
-    n_ul: [Signal<Local, Bits<5>>; 2],
-    v_top: [Signal<Local, Bits<5>>; 4],
-    v_base: [Signal<Local, Bits<5>>; 4],
-    s_top: [Signal<Local, Bits<5>>; 4],
-    s_base: [Signal<Local, Bits<5>>; 4],
-    l_top: [Signal<Local, Bits<5>>; 2],
-    l_base: [Signal<Local, Bits<5>>; 2],
-    v_mask: [Signal<Local, Bits<16>>; 4],
-    s_mask: [Signal<Local, Bits<8>>; 4],
-    l_mask: [Signal<Local, Bits<16>>; 2],
     // next-state working copies
     n_vu: [Signal<Local, Bits<16>>; 4],
     n_su: [Signal<Local, Bits<8>>; 4],
     n_lu: [Signal<Local, Bits<16>>; 2],
     n_wu: [Signal<Local, Bits<3>>; 4],
     n_busy: Signal<Local, Bits<8>>,
+    n_hchg: Signal<Local, Bits<2>>,
     pop: [Signal<Local, Bit>; 2],
     push_ok: [Signal<Local, Bit>; 2],
     pos: Signal<Local, Bits<3>>,
@@ -333,11 +330,11 @@ pub struct Dispatcher {
     never: Signal<Local, Bit>,
     ready: Signal<Local, Bit>,
     push_err: Signal<Local, Bits<3>>,
-    done_ok: Signal<Local, Bit>,
     done_err: Signal<Local, Bits<3>>,
     cfg_err: Signal<Local, Bits<3>>,
     // counters
     any_head: Signal<Local, Bit>,
+    stale_or_fit: Signal<Local, Bit>,
     g1: Signal<Local, Bits<16>>,
     split_go: Signal<Local, Bit>,
     wc1: Signal<Local, Bits<16>>,
@@ -345,13 +342,20 @@ pub struct Dispatcher {
     padd: Signal<Local, Bits<17>>,
     pcnt1: Signal<Local, Bits<16>>,
     n_cur: [Signal<Local, Bits<16>>; 2],
+    // policy pipeline
+    nib: [Signal<Local, Bits<6>>; 16],
+    pterm: [Signal<Local, Bits<10>>; 4],
     // scratch signals (bit_cast arguments cannot name loop variables)
+    tb1: Signal<Local, Bit>,
     tb3a: Signal<Local, Bits<3>>,
     tb3b: Signal<Local, Bits<3>>,
     tb4a: Signal<Local, Bits<4>>,
     tb4b: Signal<Local, Bits<4>>,
     tb5: Signal<Local, Bits<5>>,
     tb6: Signal<Local, Bits<6>>,
+    tb10: Signal<Local, Bits<10>>,
+    acc12: Signal<Local, Bits<12>>,
+    acc12b: Signal<Local, Bits<12>>,
     tb16a: Signal<Local, Bits<16>>,
     tb16b: Signal<Local, Bits<16>>,
 }
@@ -369,8 +373,9 @@ impl Logic for Dispatcher {
         // ---- registers hold by default ----
         dff_setup!(
             self, clock, t_busy, policy, thresh_x, fweights_x, pweights_x, nx_x, win, win_cnt,
-            lfsr_x, marks0, marks1, fail_cnt, pw_cnt, o_valid, o_id, o_module, o_slot, o_sub,
-            o_waves, o_vbase, o_sbase, o_lbase, o_err, o_code
+            lfsr_x, marks0, marks1, fail_cnt, pw_cnt, p_fit, p_hv, hchg, ex, wsnap, pwf, ppw,
+            o_valid, o_id, o_module, o_slot, o_sub, o_waves, o_vbase, o_sbase, o_lbase, o_err,
+            o_code
         );
         for i in 0..8 {
             self.f_id[i].clock.next = self.clock.val();
@@ -391,12 +396,20 @@ impl Logic for Dispatcher {
             self.t_module[i].d.next = self.t_module[i].q.val();
             self.t_lmask[i].clock.next = self.clock.val();
             self.t_lmask[i].d.next = self.t_lmask[i].q.val();
-            self.t_vn[i].clock.next = self.clock.val();
-            self.t_vn[i].d.next = self.t_vn[i].q.val();
-            self.t_sn[i].clock.next = self.clock.val();
-            self.t_sn[i].d.next = self.t_sn[i].q.val();
-            self.t_ln[i].clock.next = self.clock.val();
-            self.t_ln[i].d.next = self.t_ln[i].q.val();
+            self.p_vmask[i].clock.next = self.clock.val();
+            self.p_vmask[i].d.next = self.p_vmask[i].q.val();
+            self.p_smask[i].clock.next = self.clock.val();
+            self.p_smask[i].d.next = self.p_smask[i].q.val();
+            self.p_vbase[i].clock.next = self.clock.val();
+            self.p_vbase[i].d.next = self.p_vbase[i].q.val();
+            self.p_sbase[i].clock.next = self.clock.val();
+            self.p_sbase[i].d.next = self.p_sbase[i].q.val();
+            self.p_q[i].clock.next = self.clock.val();
+            self.p_q[i].d.next = self.p_q[i].q.val();
+            self.pc[i].clock.next = self.clock.val();
+            self.pc[i].d.next = self.pc[i].q.val();
+            self.pr[i].clock.next = self.clock.val();
+            self.pr[i].d.next = self.pr[i].q.val();
         }
         for i in 0..16 {
             self.t_waves[i].clock.next = self.clock.val();
@@ -415,6 +428,10 @@ impl Logic for Dispatcher {
             self.w_used[i].d.next = self.w_used[i].q.val();
             self.win_len_x[i].clock.next = self.clock.val();
             self.win_len_x[i].d.next = self.win_len_x[i].q.val();
+            self.p_lmask[i].clock.next = self.clock.val();
+            self.p_lmask[i].d.next = self.p_lmask[i].q.val();
+            self.p_lbase[i].clock.next = self.clock.val();
+            self.p_lbase[i].d.next = self.p_lbase[i].q.val();
         }
         for i in 0..2 {
             self.f_cnt[i].clock.next = self.clock.val();
@@ -425,16 +442,14 @@ impl Logic for Dispatcher {
             self.l_used[i].d.next = self.l_used[i].q.val();
             self.ptr[i].clock.next = self.clock.val();
             self.ptr[i].d.next = self.ptr[i].q.val();
-            self.u_v[i].clock.next = self.clock.val();
-            self.u_v[i].d.next = self.u_v[i].q.val();
-            self.u_s[i].clock.next = self.clock.val();
-            self.u_s[i].d.next = self.u_s[i].q.val();
-            self.u_l[i].clock.next = self.clock.val();
-            self.u_l[i].d.next = self.u_l[i].q.val();
             self.pw_cur[i].clock.next = self.clock.val();
             self.pw_cur[i].d.next = self.pw_cur[i].q.val();
             self.pw_prev[i].clock.next = self.clock.val();
             self.pw_prev[i].d.next = self.pw_prev[i].q.val();
+            self.ws[i].clock.next = self.clock.val();
+            self.ws[i].d.next = self.ws[i].q.val();
+            self.hs[i].clock.next = self.clock.val();
+            self.hs[i].d.next = self.hs[i].q.val();
         }
 
         // ---- outputs: registered record and error ----
@@ -451,15 +466,33 @@ impl Logic for Dispatcher {
         self.error_code.next = self.o_code.q.val();
 
         // ---- scratch signals: defaults (no latches) ----
+        self.tb1.next = false;
         self.tb3a.next = 0.into();
         self.tb3b.next = 0.into();
         self.tb4a.next = 0.into();
         self.tb4b.next = 0.into();
         self.tb5.next = 0.into();
         self.tb6.next = 0.into();
-        self.sum8.next = 0.into();
+        self.tb10.next = 0.into();
+        self.acc12.next = 0.into();
+        self.acc12b.next = 0.into();
         self.tb16a.next = 0.into();
         self.tb16b.next = 0.into();
+        self.okv.next = 0.into();
+        self.oks.next = 0.into();
+        self.okb.next = false;
+        self.sh_a.next = 0.into();
+        self.sh_b.next = 0.into();
+        self.fnd.next = false;
+        self.foh.next = 0.into();
+        self.mbit.next = false;
+        self.mk16.next = 0.into();
+        self.mk8.next = 0.into();
+        self.ufit.next = false;
+        self.mfit.next = 0.into();
+        for k in 0..16 {
+            self.nib[k].next = 0.into();
+        }
 
         // ---- true register values ----
         self.thresh.next = self.thresh_x.q.val() ^ 256;
@@ -472,44 +505,8 @@ impl Logic for Dispatcher {
         self.nx.next = self.nx_x.q.val() ^ 1024;
         self.lfsr.next = self.lfsr_x.q.val() ^ 0xACE1;
 
-        // ---- per map: free-run length ending at each block, and the max run ----
-        for k in 0..4 {
-            self.acc.next = 0.into();
-            for i in 0..16 {
-                if self.v_used[k].q.val().get_bit(i) {
-                    self.acc.next = 0.into();
-                } else {
-                    self.acc.next = self.acc.val() + 1;
-                }
-                if k < 2 {
-                    self.v_end0[(k % 2) * 16 + i].next = self.acc.val();
-                } else {
-                    self.v_end1[(k % 2) * 16 + i].next = self.acc.val();
-                }
-            }
-            self.acc.next = 0.into();
-            for i in 0..8 {
-                if self.s_used[k].q.val().get_bit(i) {
-                    self.acc.next = 0.into();
-                } else {
-                    self.acc.next = self.acc.val() + 1;
-                }
-                self.s_end[k * 8 + i].next = self.acc.val();
-            }
-        }
-        for k in 0..2 {
-            self.acc.next = 0.into();
-            for i in 0..16 {
-                if self.l_used[k].q.val().get_bit(i) {
-                    self.acc.next = 0.into();
-                } else {
-                    self.acc.next = self.acc.val() + 1;
-                }
-                self.l_end[k * 16 + i].next = self.acc.val();
-            }
-        }
-
-        // ---- S1 heads (a split head presents one wave at the lowest priority) ----
+        // ================= MATCH STAGE (registered into p_*; read by the next cycle) ==========
+        // ---- heads (a split head presents one wave at the lowest priority) ----
         for c in 0..2 {
             self.h_valid[c].next = self.f_cnt[c].q.val().any();
             self.h_sub[c].next = self.split_left[c].q.val().any();
@@ -539,91 +536,208 @@ impl Logic for Dispatcher {
             if self.h_prio[c].val() == self.win.q.val() {
                 self.h_rank[c].next = 0.into();
             }
+            // LDS need thermometer
+            self.thl[c].next = 0.into();
+            for k in 0..16 {
+                if self.f_lds[c * 4].q.val().index() > k {
+                    self.thl[c].next = self.thl[c].val().replace_bit(k, true);
+                }
+            }
         }
 
-        // ---- S2/S3 split table rotated by the pointer, match all heads × modules × units ----
+        // ---- split table rotated by the pointer; needs as thermometers ----
         for c in 0..2 {
             for m in 0..2 {
                 // unit u gets n div 2, plus the odd wave if u == ptr[m]
                 self.tb4a.next = self.h_waves[c].val() >> 1;
-                self.q[c * 4 + m * 2].next = bit_cast::<3, 4>(self.tb4a.val());
-                self.q[c * 4 + m * 2 + 1].next = bit_cast::<3, 4>(self.tb4a.val());
+                self.mq[c * 4 + m * 2].next = bit_cast::<3, 4>(self.tb4a.val());
+                self.mq[c * 4 + m * 2 + 1].next = bit_cast::<3, 4>(self.tb4a.val());
                 if self.h_waves[c].val().get_bit(0) {
                     if self.ptr[m].q.val() {
-                        self.q[c * 4 + m * 2 + 1].next = self.q[c * 4 + m * 2 + 1].val() + 1;
+                        self.mq[c * 4 + m * 2 + 1].next = self.mq[c * 4 + m * 2 + 1].val() + 1;
                     } else {
-                        self.q[c * 4 + m * 2].next = self.q[c * 4 + m * 2].val() + 1;
+                        self.mq[c * 4 + m * 2].next = self.mq[c * 4 + m * 2].val() + 1;
                     }
                 }
                 for u in 0..2 {
                     self.nv[c * 4 + m * 2 + u].next = 0.into();
                     self.ns[c * 4 + m * 2 + u].next = 0.into();
                     for k in 0..4 {
-                        if self.q[c * 4 + m * 2 + u].val().index() == k + 1 {
+                        if self.mq[c * 4 + m * 2 + u].val().index() == k + 1 {
                             self.nv[c * 4 + m * 2 + u].next = self.vx[c * 4 + k].val();
                             self.ns[c * 4 + m * 2 + u].next = self.sx[c * 4 + k].val();
                         }
                     }
-                    // a free run of at least n blocks exists iff some run-length-so-far equals n
-                    // (run lengths grow by one), so equality replaces a max-run and a compare
-                    self.n5.next = self.nv[c * 4 + m * 2 + u].val().get_bits::<5>(0);
-                    if self.nv[c * 4 + m * 2 + u].val() > 16 {
-                        self.n5.next = 31.into();
-                    }
-                    self.vfit.next = !self.n5.val().any();
-                    for i in 0..16 {
-                        if m == 0 {
-                            if self.v_end0[u * 16 + i].val() == self.n5.val() {
-                                self.vfit.next = true;
-                            }
-                        } else {
-                            if self.v_end1[u * 16 + i].val() == self.n5.val() {
-                                self.vfit.next = true;
-                            }
+                    self.thv[c * 4 + m * 2 + u].next = 0.into();
+                    for k in 0..16 {
+                        if self.nv[c * 4 + m * 2 + u].val().index() > k {
+                            self.thv[c * 4 + m * 2 + u].next =
+                                self.thv[c * 4 + m * 2 + u].val().replace_bit(k, true);
                         }
                     }
-                    self.n5.next = self.ns[c * 4 + m * 2 + u].val().get_bits::<5>(0);
-                    if self.ns[c * 4 + m * 2 + u].val() > 8 {
-                        self.n5.next = 31.into();
-                    }
-                    self.sfit.next = !self.n5.val().any();
-                    for i in 0..8 {
-                        if self.s_end[m * 16 + u * 8 + i].val() == self.n5.val() {
-                            self.sfit.next = true;
+                    self.ths[c * 4 + m * 2 + u].next = 0.into();
+                    for k in 0..8 {
+                        if self.ns[c * 4 + m * 2 + u].val().index() > k {
+                            self.ths[c * 4 + m * 2 + u].next =
+                                self.ths[c * 4 + m * 2 + u].val().replace_bit(k, true);
                         }
                     }
-                    self.ufit[c * 4 + m * 2 + u].next = ((bits::<3>(4)
-                        - self.w_used[m * 2 + u].q.val())
-                        >= self.q[c * 4 + m * 2 + u].val())
-                        & self.vfit.val()
-                        & self.sfit.val();
                 }
-                self.n5.next = self.f_lds[c * 4].q.val();
-                self.lfit.next = !self.n5.val().any();
-                for i in 0..16 {
-                    if self.l_end[m * 16 + i].val() == self.n5.val() {
-                        self.lfit.next = true;
-                    }
-                }
-                self.fit[c * 2 + m].next = self.h_valid[c].val()
-                    & self.ufit[c * 4 + m * 2].val()
-                    & self.ufit[c * 4 + m * 2 + 1].val()
-                    & self.lfit.val();
             }
-            self.h_fits[c].next = self.fit[c * 2].val() | self.fit[c * 2 + 1].val();
         }
 
-        // ---- S4 pick the WG: best effective rank; ties by marks and the LFSR (a41/a42) ----
-        self.any_fit.next = self.h_fits[0].val() | self.h_fits[1].val();
+        // ---- match + first fit, every head × module × unit: ok[i] = blocks i..i+n-1 free,
+        // the lowest ok start is the base, the mask is the need thermometer shifted there ----
+        for c in 0..2 {
+            for m in 0..2 {
+                self.mfit.next = self
+                    .mfit
+                    .val()
+                    .replace_bit(c * 2 + m, self.h_valid[c].val());
+                for u in 0..2 {
+                    // VGPR
+                    self.okv.next = 0.into();
+                    for i in 0..16 {
+                        // blocks i..i+n-1 must exist and be free
+                        self.sh_a.next = i.to_bits();
+                        self.sh_b.next = (16 - i).to_bits();
+                        self.okb.next = !((self.thv[c * 4 + m * 2 + u].val() << self.sh_a.val())
+                            & self.v_used[m * 2 + u].q.val())
+                        .any()
+                            & !(self.thv[c * 4 + m * 2 + u].val() >> self.sh_b.val()).any();
+                        self.okv.next = self.okv.val().replace_bit(i, self.okb.val());
+                    }
+                    self.fnd.next = false;
+                    self.foh.next = 0.into();
+                    self.p_vbase[c * 4 + m * 2 + u].d.next = 0.into();
+                    for i in 0..16 {
+                        if self.okv.val().get_bit(i) & !self.fnd.val() {
+                            self.foh.next = self.foh.val().replace_bit(i, true);
+                            self.p_vbase[c * 4 + m * 2 + u].d.next = i.to_bits();
+                            self.fnd.next = true;
+                        }
+                    }
+                    self.ufit.next = self.fnd.val();
+                    self.mk16.next = 0.into();
+                    for i in 0..16 {
+                        self.sh_a.next = i.to_bits();
+                        if self.foh.val().get_bit(i) {
+                            self.mk16.next = self.mk16.val()
+                                | (self.thv[c * 4 + m * 2 + u].val() << self.sh_a.val());
+                        }
+                    }
+                    self.p_vmask[c * 4 + m * 2 + u].d.next = self.mk16.val();
+                    // SGPR
+                    self.oks.next = 0.into();
+                    for i in 0..8 {
+                        // blocks i..i+n-1 must exist and be free
+                        self.sh_a.next = i.to_bits();
+                        self.sh_b.next = (8 - i).to_bits();
+                        self.okb.next = !((self.ths[c * 4 + m * 2 + u].val() << self.sh_a.val())
+                            & self.s_used[m * 2 + u].q.val())
+                        .any()
+                            & !(self.ths[c * 4 + m * 2 + u].val() >> self.sh_b.val()).any();
+                        self.oks.next = self.oks.val().replace_bit(i, self.okb.val());
+                    }
+                    self.fnd.next = false;
+                    self.foh.next = 0.into();
+                    self.p_sbase[c * 4 + m * 2 + u].d.next = 0.into();
+                    for i in 0..8 {
+                        if self.oks.val().get_bit(i) & !self.fnd.val() {
+                            self.foh.next = self.foh.val().replace_bit(i, true);
+                            self.p_sbase[c * 4 + m * 2 + u].d.next = i.to_bits();
+                            self.fnd.next = true;
+                        }
+                    }
+                    self.ufit.next = self.ufit.val() & self.fnd.val();
+                    self.mk8.next = 0.into();
+                    for i in 0..8 {
+                        self.sh_a.next = i.to_bits();
+                        if self.foh.val().get_bit(i) {
+                            self.mk8.next = self.mk8.val()
+                                | (self.ths[c * 4 + m * 2 + u].val() << self.sh_a.val());
+                        }
+                    }
+                    self.p_smask[c * 4 + m * 2 + u].d.next = self.mk8.val();
+                    // wave slots
+                    if (bits::<3>(4) - self.w_used[m * 2 + u].q.val())
+                        < self.mq[c * 4 + m * 2 + u].val()
+                    {
+                        self.ufit.next = false;
+                    }
+                    if !self.ufit.val() {
+                        self.mfit.next = self.mfit.val().replace_bit(c * 2 + m, false);
+                    }
+                    self.p_q[c * 4 + m * 2 + u].d.next = self.mq[c * 4 + m * 2 + u].val();
+                }
+                // LDS
+                self.okv.next = 0.into();
+                for i in 0..16 {
+                    // blocks i..i+n-1 must exist and be free
+                    self.sh_a.next = i.to_bits();
+                    self.sh_b.next = (16 - i).to_bits();
+                    self.okb.next =
+                        !((self.thl[c].val() << self.sh_a.val()) & self.l_used[m].q.val()).any()
+                            & !(self.thl[c].val() >> self.sh_b.val()).any();
+                    self.okv.next = self.okv.val().replace_bit(i, self.okb.val());
+                }
+                self.fnd.next = false;
+                self.foh.next = 0.into();
+                self.p_lbase[c * 2 + m].d.next = 0.into();
+                for i in 0..16 {
+                    if self.okv.val().get_bit(i) & !self.fnd.val() {
+                        self.foh.next = self.foh.val().replace_bit(i, true);
+                        self.p_lbase[c * 2 + m].d.next = i.to_bits();
+                        self.fnd.next = true;
+                    }
+                }
+                if !self.fnd.val() {
+                    self.mfit.next = self.mfit.val().replace_bit(c * 2 + m, false);
+                }
+                self.mk16.next = 0.into();
+                for i in 0..16 {
+                    self.sh_a.next = i.to_bits();
+                    if self.foh.val().get_bit(i) {
+                        self.mk16.next = self.mk16.val() | (self.thl[c].val() << self.sh_a.val());
+                    }
+                }
+                self.p_lmask[c * 2 + m].d.next = self.mk16.val();
+            }
+        }
+        self.p_fit.d.next = self.mfit.val();
+        self.tb4a.next = 0.into();
+        if self.h_valid[0].val() {
+            self.tb4a.next = 1.into();
+        }
+        if self.h_valid[1].val() {
+            self.tb4a.next = self.tb4a.val() | 2;
+        }
+        self.p_hv.d.next = self.tb4a.val().get_bits::<2>(0);
+
+        // ================= DECISION STAGE (from the registered match results) ================
+        // a candidate (c, m) is valid unless c's head was replaced or m was dispatched to at the
+        // last edge (their match results are one cycle stale)
+        self.vld.next = self.p_fit.q.val();
+        for c in 0..2 {
+            for m in 0..2 {
+                if self.hchg.q.val().get_bit(c) | self.ex.q.val().get_bit(m) {
+                    self.vld.next = self.vld.val().replace_bit(c * 2 + m, false);
+                }
+            }
+            self.hf[c].next = self.vld.val().get_bit(c * 2) | self.vld.val().get_bit(c * 2 + 1);
+        }
+
+        // ---- pick the WG: best effective rank; ties by marks and the LFSR (a41/a42) ----
+        self.any_fit.next = self.hf[0].val() | self.hf[1].val();
         self.tie.next = false;
         self.tie_p.next = self.h_prio[0].val();
         self.mk0.next = self.marks0.q.val().get_bit(self.h_prio[0].val().index());
         self.mk1.next = self.marks1.q.val().get_bit(self.h_prio[0].val().index());
         self.sel_c.next = 0.into();
-        if self.h_fits[1].val() & !self.h_fits[0].val() {
+        if self.hf[1].val() & !self.hf[0].val() {
             self.sel_c.next = 1.into();
         }
-        if self.h_fits[0].val() & self.h_fits[1].val() {
+        if self.hf[0].val() & self.hf[1].val() {
             if self.h_rank[1].val() < self.h_rank[0].val() {
                 self.sel_c.next = 1.into();
             }
@@ -637,53 +751,18 @@ impl Logic for Dispatcher {
             }
         }
 
-        // ---- S5 pick the module by the policy ----
-        self.f0.next = self.fit[0].val();
-        self.f1.next = self.fit[1].val();
+        // ---- pick the module by the policy (scores from the policy pipeline) ----
+        self.f0.next = self.vld.val().get_bit(0);
+        self.f1.next = self.vld.val().get_bit(1);
         if self.sel_c.val().any() {
-            self.f0.next = self.fit[2].val();
-            self.f1.next = self.fit[3].val();
-        }
-        // emb. 9: weighted free counts; fr[m*4+h] = free count of resource h in module m
-        for m in 0..2 {
-            // free counts from the used counters (emb. 9)
-            self.tb6.next = self.u_v[m].q.val();
-            self.fr[m * 4].next = bits::<12>(32) - bit_cast::<12, 6>(self.tb6.val());
-            self.tb5.next = self.u_s[m].q.val();
-            self.fr[m * 4 + 1].next = bits::<12>(16) - bit_cast::<12, 5>(self.tb5.val());
-            self.tb3a.next = self.w_used[m * 2].q.val();
-            self.tb3b.next = self.w_used[m * 2 + 1].q.val();
-            self.fr[m * 4 + 2].next = bits::<12>(8)
-                - bit_cast::<12, 3>(self.tb3a.val())
-                - bit_cast::<12, 3>(self.tb3b.val());
-            self.tb5.next = self.u_l[m].q.val();
-            self.fr[m * 4 + 3].next = bits::<12>(16) - bit_cast::<12, 5>(self.tb5.val());
-            self.wsc[m].next = 0.into();
-            for h in 0..4 {
-                if self.fweights.val().get_bit(h * 4) {
-                    self.wsc[m].next = self.wsc[m].val() + self.fr[m * 4 + h].val();
-                }
-                if self.fweights.val().get_bit(h * 4 + 1) {
-                    self.wsc[m].next = self.wsc[m].val() + (self.fr[m * 4 + h].val() << 1);
-                }
-                if self.fweights.val().get_bit(h * 4 + 2) {
-                    self.wsc[m].next = self.wsc[m].val() + (self.fr[m * 4 + h].val() << 2);
-                }
-                if self.fweights.val().get_bit(h * 4 + 3) {
-                    self.wsc[m].next = self.wsc[m].val() + (self.fr[m * 4 + h].val() << 3);
-                }
-            }
-            // emb. 10: power history of the last one to two windows
-            self.tb16a.next = self.pw_prev[m].q.val();
-            self.tb16b.next = self.pw_cur[m].q.val();
-            self.hist[m].next =
-                bit_cast::<17, 16>(self.tb16a.val()) + bit_cast::<17, 16>(self.tb16b.val());
+            self.f0.next = self.vld.val().get_bit(2);
+            self.f1.next = self.vld.val().get_bit(3);
         }
         self.prefer1.next = false;
-        if (self.policy.q.val() == 1) & (self.wsc[1].val() > self.wsc[0].val()) {
+        if (self.policy.q.val() == 1) & self.pwf.q.val() {
             self.prefer1.next = true;
         }
-        if (self.policy.q.val() == 2) & (self.hist[1].val() < self.hist[0].val()) {
+        if (self.policy.q.val() == 2) & self.ppw.q.val().get_bit(2) {
             self.prefer1.next = true;
         }
         self.sel_m.next = 0.into();
@@ -691,7 +770,7 @@ impl Logic for Dispatcher {
             self.sel_m.next = 1.into();
         }
 
-        // ---- S6 allocate: lowest free slot, first-fit bases for both modules ----
+        // ---- allocate: lowest free slot; the chosen channel's registered placement ----
         self.slot_free_any.next = !self.t_busy.q.val().all();
         self.found.next = false;
         self.slot_sel.next = 0.into();
@@ -702,112 +781,32 @@ impl Logic for Dispatcher {
             }
         }
         self.go.next = self.any_fit.val() & self.slot_free_any.val();
+        self.selm[0].next = self.go.val() & !self.sel_m.val().any();
+        self.selm[1].next = self.go.val() & self.sel_m.val().any();
         for k in 0..4 {
-            self.kv[k].next = self.nv[k].val();
-            self.ks[k].next = self.ns[k].val();
-            self.kq[k].next = self.q[k].val();
+            self.kq[k].next = self.p_q[k].q.val();
+            self.kvm[k].next = self.p_vmask[k].q.val();
+            self.ksm[k].next = self.p_smask[k].q.val();
+            self.kvb[k].next = self.p_vbase[k].q.val();
+            self.ksb[k].next = self.p_sbase[k].q.val();
             if self.sel_c.val().any() {
-                self.kv[k].next = self.nv[4 + k].val();
-                self.ks[k].next = self.ns[4 + k].val();
-                self.kq[k].next = self.q[4 + k].val();
+                self.kq[k].next = self.p_q[4 + k].q.val();
+                self.kvm[k].next = self.p_vmask[4 + k].q.val();
+                self.ksm[k].next = self.p_smask[4 + k].q.val();
+                self.kvb[k].next = self.p_vbase[4 + k].q.val();
+                self.ksb[k].next = self.p_sbase[4 + k].q.val();
             }
         }
-        self.kl.next = bit_cast::<8, 5>(self.f_lds[0].q.val());
-        if self.sel_c.val().any() {
-            self.kl.next = bit_cast::<8, 5>(self.f_lds[4].q.val());
-        }
-        // needs saturated to 5 bits (above 16 nothing fits)
-        for k in 0..4 {
-            self.kv5[k].next = self.kv[k].val().get_bits::<5>(0);
-            if self.kv[k].val() > 31 {
-                self.kv5[k].next = 31.into();
-            }
-            self.ks5[k].next = self.ks[k].val().get_bits::<5>(0);
-            if self.ks[k].val() > 31 {
-                self.ks5[k].next = 31.into();
-            }
-        }
-        self.kl5.next = self.kl.val().get_bits::<5>(0);
-        // first fit: the first block where the run-length-so-far equals the need is the end e
-        // of the lowest fitting region, and that region is exactly the free run ending at e
-        // (the run was shorter than the need before e), so the mask is that run: smear e
-        // downwards while blocks are free. base = e + 1 - need.
-        for k in 0..4 {
-            self.found.next = false;
-            self.e_oh.next = 0.into();
-            self.v_top[k].next = 0.into();
-            for i in 0..16 {
-                self.eq.next = self.v_end0[(k % 2) * 16 + i].val() == self.kv5[k].val();
-                if k >= 2 {
-                    self.eq.next = self.v_end1[(k % 2) * 16 + i].val() == self.kv5[k].val();
-                }
-                if self.eq.val() & !self.found.val() & self.kv5[k].val().any() {
-                    self.e_oh.next = self.e_oh.val().replace_bit(i, true);
-                    self.v_top[k].next = (i + 1).to_bits();
-                    self.found.next = true;
-                }
-            }
-            self.v_base[k].next = self.v_top[k].val() - self.kv5[k].val();
-            self.run.next = false;
-            self.v_mask[k].next = 0.into();
-            for i in 0..16 {
-                self.run.next = self.e_oh.val().get_bit(15 - i)
-                    | (self.run.val() & !self.v_used[k].q.val().get_bit(15 - i));
-                if self.run.val() {
-                    self.v_mask[k].next = self.v_mask[k].val().replace_bit(15 - i, true);
-                }
-            }
-            self.found.next = false;
-            self.e_oh.next = 0.into();
-            self.s_top[k].next = 0.into();
-            for i in 0..8 {
-                if (self.s_end[k * 8 + i].val() == self.ks5[k].val())
-                    & !self.found.val()
-                    & self.ks5[k].val().any()
-                {
-                    self.e_oh.next = self.e_oh.val().replace_bit(i, true);
-                    self.s_top[k].next = (i + 1).to_bits();
-                    self.found.next = true;
-                }
-            }
-            self.s_base[k].next = self.s_top[k].val() - self.ks5[k].val();
-            self.run.next = false;
-            self.s_mask[k].next = 0.into();
-            for i in 0..8 {
-                self.run.next = self.e_oh.val().get_bit(7 - i)
-                    | (self.run.val() & !self.s_used[k].q.val().get_bit(7 - i));
-                if self.run.val() {
-                    self.s_mask[k].next = self.s_mask[k].val().replace_bit(7 - i, true);
-                }
-            }
-        }
-        for k in 0..2 {
-            self.found.next = false;
-            self.e_oh.next = 0.into();
-            self.l_top[k].next = 0.into();
-            for i in 0..16 {
-                if (self.l_end[k * 16 + i].val() == self.kl5.val())
-                    & !self.found.val()
-                    & self.kl5.val().any()
-                {
-                    self.e_oh.next = self.e_oh.val().replace_bit(i, true);
-                    self.l_top[k].next = (i + 1).to_bits();
-                    self.found.next = true;
-                }
-            }
-            self.l_base[k].next = self.l_top[k].val() - self.kl5.val();
-            self.run.next = false;
-            self.l_mask[k].next = 0.into();
-            for i in 0..16 {
-                self.run.next = self.e_oh.val().get_bit(15 - i)
-                    | (self.run.val() & !self.l_used[k].q.val().get_bit(15 - i));
-                if self.run.val() {
-                    self.l_mask[k].next = self.l_mask[k].val().replace_bit(15 - i, true);
-                }
+        for m in 0..2 {
+            self.klm[m].next = self.p_lmask[m].q.val();
+            self.klb[m].next = self.p_lbase[m].q.val();
+            if self.sel_c.val().any() {
+                self.klm[m].next = self.p_lmask[2 + m].q.val();
+                self.klb[m].next = self.p_lbase[2 + m].q.val();
             }
         }
 
-        // ---- next state of the resources: S7 completion frees, S6 allocation takes ----
+        // ---- next state of the resources: completion frees, allocation takes ----
         for k in 0..4 {
             self.n_vu[k].next = self.v_used[k].q.val();
             self.n_su[k].next = self.s_used[k].q.val();
@@ -816,19 +815,11 @@ impl Logic for Dispatcher {
         for k in 0..2 {
             self.n_lu[k].next = self.l_used[k].q.val();
         }
-        for k in 0..2 {
-            self.n_uv[k].next = self.u_v[k].q.val();
-            self.n_us[k].next = self.u_s[k].q.val();
-            self.n_ul[k].next = self.u_l[k].q.val();
-        }
         // the completed slot's entry (one read mux), then free it in its module
         self.done_ok.next =
             self.done_valid.val() & self.t_busy.q.val().get_bit(self.done_slot.val().index());
         self.d_mod.next = false;
         self.d_lmask.next = 0.into();
-        self.d_vn.next = 0.into();
-        self.d_sn.next = 0.into();
-        self.d_ln.next = 0.into();
         for u in 0..2 {
             self.d_vmask[u].next = 0.into();
             self.d_smask[u].next = 0.into();
@@ -838,9 +829,6 @@ impl Logic for Dispatcher {
             if self.done_slot.val().index() == s {
                 self.d_mod.next = self.t_module[s].q.val();
                 self.d_lmask.next = self.t_lmask[s].q.val();
-                self.d_vn.next = self.t_vn[s].q.val();
-                self.d_sn.next = self.t_sn[s].q.val();
-                self.d_ln.next = self.t_ln[s].q.val();
                 for u in 0..2 {
                     self.d_vmask[u].next = self.t_vmask[s * 2 + u].q.val();
                     self.d_smask[u].next = self.t_smask[s * 2 + u].q.val();
@@ -852,9 +840,6 @@ impl Logic for Dispatcher {
             for m in 0..2 {
                 if self.d_mod.val() == (m == 1) {
                     self.n_lu[m].next = self.n_lu[m].val() & !self.d_lmask.val();
-                    self.n_uv[m].next = self.n_uv[m].val() - self.d_vn.val();
-                    self.n_us[m].next = self.n_us[m].val() - self.d_sn.val();
-                    self.n_ul[m].next = self.n_ul[m].val() - self.d_ln.val();
                     for u in 0..2 {
                         self.n_vu[m * 2 + u].next =
                             self.n_vu[m * 2 + u].val() & !self.d_vmask[u].val();
@@ -874,60 +859,43 @@ impl Logic for Dispatcher {
                 .val()
                 .replace_bit(self.done_slot.val().index(), false);
         }
-        // blocks the placement takes in the chosen module
-        self.a_vn.next = 0.into();
-        self.a_sn.next = 0.into();
         for m in 0..2 {
-            if self.sel_m.val().index() == m {
-                self.sum8.next = self.kv[m * 2].val() + self.kv[m * 2 + 1].val();
-                self.a_vn.next = self.sum8.val().get_bits::<6>(0);
-                self.sum8.next = self.ks[m * 2].val() + self.ks[m * 2 + 1].val();
-                self.a_sn.next = self.sum8.val().get_bits::<5>(0);
+            if self.selm[m].val() {
+                self.n_lu[m].next = self.n_lu[m].val() | self.klm[m].val();
+                for u in 0..2 {
+                    self.n_vu[m * 2 + u].next =
+                        self.n_vu[m * 2 + u].val() | self.kvm[m * 2 + u].val();
+                    self.n_su[m * 2 + u].next =
+                        self.n_su[m * 2 + u].val() | self.ksm[m * 2 + u].val();
+                    self.n_wu[m * 2 + u].next =
+                        self.n_wu[m * 2 + u].val() + self.kq[m * 2 + u].val();
+                }
+                // emb. 8: the pointer moves by n on the chosen module only
+                if self.h_waves[0].val().get_bit(0) & !self.sel_c.val().any() {
+                    self.ptr[m].d.next = !self.ptr[m].q.val();
+                }
+                if self.h_waves[1].val().get_bit(0) & self.sel_c.val().any() {
+                    self.ptr[m].d.next = !self.ptr[m].q.val();
+                }
             }
         }
         if self.go.val() {
-            for m in 0..2 {
-                if self.sel_m.val().index() == m {
-                    self.n_uv[m].next = self.n_uv[m].val() + self.a_vn.val();
-                    self.n_us[m].next = self.n_us[m].val() + self.a_sn.val();
-                    self.n_ul[m].next = self.n_ul[m].val() + self.kl5.val();
-                    self.n_lu[m].next = self.n_lu[m].val() | self.l_mask[m].val();
-                    for u in 0..2 {
-                        self.n_vu[m * 2 + u].next =
-                            self.n_vu[m * 2 + u].val() | self.v_mask[m * 2 + u].val();
-                        self.n_su[m * 2 + u].next =
-                            self.n_su[m * 2 + u].val() | self.s_mask[m * 2 + u].val();
-                        self.n_wu[m * 2 + u].next =
-                            self.n_wu[m * 2 + u].val() + self.kq[m * 2 + u].val();
-                    }
-                    // emb. 8: the pointer moves by n on the chosen module only
-                    if self.h_waves[0].val().get_bit(0) & !self.sel_c.val().any() {
-                        self.ptr[m].d.next = !self.ptr[m].q.val();
-                    }
-                    if self.h_waves[1].val().get_bit(0) & self.sel_c.val().any() {
-                        self.ptr[m].d.next = !self.ptr[m].q.val();
-                    }
-                }
-            }
             for s in 0..8 {
                 if self.slot_sel.val().index() == s {
                     self.n_busy.next = self.n_busy.val().replace_bit(s, true);
                     self.t_module[s].d.next = self.sel_m.val().any();
-                    self.t_vn[s].d.next = self.a_vn.val();
-                    self.t_sn[s].d.next = self.a_sn.val();
-                    self.t_ln[s].d.next = self.kl5.val();
-                    self.t_lmask[s].d.next = self.l_mask[0].val();
+                    self.t_lmask[s].d.next = self.klm[0].val();
                     if self.sel_m.val().any() {
-                        self.t_lmask[s].d.next = self.l_mask[1].val();
+                        self.t_lmask[s].d.next = self.klm[1].val();
                     }
                     for u in 0..2 {
                         self.t_waves[s * 2 + u].d.next = self.kq[u].val();
-                        self.t_vmask[s * 2 + u].d.next = self.v_mask[u].val();
-                        self.t_smask[s * 2 + u].d.next = self.s_mask[u].val();
+                        self.t_vmask[s * 2 + u].d.next = self.kvm[u].val();
+                        self.t_smask[s * 2 + u].d.next = self.ksm[u].val();
                         if self.sel_m.val().any() {
                             self.t_waves[s * 2 + u].d.next = self.kq[2 + u].val();
-                            self.t_vmask[s * 2 + u].d.next = self.v_mask[2 + u].val();
-                            self.t_smask[s * 2 + u].d.next = self.s_mask[2 + u].val();
+                            self.t_vmask[s * 2 + u].d.next = self.kvm[2 + u].val();
+                            self.t_smask[s * 2 + u].d.next = self.ksm[2 + u].val();
                         }
                     }
                 }
@@ -973,13 +941,30 @@ impl Logic for Dispatcher {
         }
         for k in 0..2 {
             self.l_used[k].d.next = self.n_lu[k].val();
-            self.u_v[k].d.next = self.n_uv[k].val();
-            self.u_s[k].d.next = self.n_us[k].val();
-            self.u_l[k].d.next = self.n_ul[k].val();
         }
+        self.tb4b.next = 0.into();
+        if self.selm[0].val() {
+            self.tb4b.next = 1.into();
+        }
+        if self.selm[1].val() {
+            self.tb4b.next = 2.into();
+        }
+        self.ex.d.next = self.tb4b.val().get_bits::<2>(0);
 
-        // ---- S8 failure counter and split (emb. 3) ----
+        // ---- failure counter and split (emb. 3): a failure needs fresh match results of every
+        // head and no fit at all ----
         self.any_head.next = self.h_valid[0].val() | self.h_valid[1].val();
+        self.stale_or_fit.next = false;
+        for c in 0..2 {
+            if self.h_valid[c].val()
+                & (!self.p_hv.q.val().get_bit(c)
+                    | self.hchg.q.val().get_bit(c)
+                    | self.p_fit.q.val().get_bit(c * 2)
+                    | self.p_fit.q.val().get_bit(c * 2 + 1))
+            {
+                self.stale_or_fit.next = true;
+            }
+        }
         self.split_go.next = false;
         self.g1.next = self.fail_cnt.q.val();
         if !self.fail_cnt.q.val().all() {
@@ -988,7 +973,7 @@ impl Logic for Dispatcher {
         if self.go.val() {
             self.fail_cnt.d.next = 0.into();
         } else {
-            if self.any_head.val() & self.slot_free_any.val() {
+            if self.any_head.val() & self.slot_free_any.val() & !self.stale_or_fit.val() {
                 if self.thresh.val().any() & (self.g1.val() >= self.thresh.val()) {
                     self.split_go.next = true;
                     self.fail_cnt.d.next = 0.into();
@@ -998,7 +983,8 @@ impl Logic for Dispatcher {
             }
         }
 
-        // ---- FIFOs: pop the dispatched head, split, push (S9 checks at the input) ----
+        // ---- FIFOs: pop the dispatched head, split, push (checks at the input) ----
+        self.n_hchg.next = 0.into();
         for c in 0..2 {
             self.pop[c].next = false;
             if self.go.val() & (self.sel_c.val().index() == c) {
@@ -1011,6 +997,9 @@ impl Logic for Dispatcher {
                     self.pop[c].next = true;
                 }
             }
+            if self.pop[c].val() {
+                self.n_hchg.next = self.n_hchg.val().replace_bit(c, true);
+            }
             if self.split_go.val()
                 & self.h_valid[c].val()
                 & !self.h_sub[c].val()
@@ -1018,8 +1007,10 @@ impl Logic for Dispatcher {
                 & (self.f_waves[c * 4].q.val() >= 2)
             {
                 self.split_left[c].d.next = self.f_waves[c * 4].q.val();
+                self.n_hchg.next = self.n_hchg.val().replace_bit(c, true);
             }
         }
+        self.hchg.d.next = self.n_hchg.val();
         // never-fits: ceil(n/2) waves per unit must fit an empty unit
         self.qmax.next = (self.push_waves.val() >> 1) + self.push_waves.val().get_bit(0);
         self.pv.next = 0.into();
@@ -1148,6 +1139,131 @@ impl Logic for Dispatcher {
             self.pw_cnt.d.next = self.pcnt1.val();
         }
 
+        // ---- policy pipeline (4 stages: the decision of cycle t uses the state of t-4) ----
+        // stage 0: free counts (nibble popcounts summed), weight snapshot, power history sums;
+        // nib[m*8 + j]: VGPR nibbles j = u*4+n; nib[m*4 + j] reused below for SGPR / LDS
+        for m in 0..2 {
+            for u in 0..2 {
+                for n in 0..4 {
+                    self.tb4a.next = !self.v_used[m * 2 + u].q.val().get_bits::<4>(n * 4);
+                    self.tb3a.next = 0.into();
+                    if self.tb4a.val().get_bit(0)
+                        ^ self.tb4a.val().get_bit(1)
+                        ^ self.tb4a.val().get_bit(2)
+                        ^ self.tb4a.val().get_bit(3)
+                    {
+                        self.tb3a.next = 1.into();
+                    }
+                    if self.tb4a.val().all() {
+                        self.tb3a.next = 4.into();
+                    } else {
+                        if (self.tb4a.val() & (self.tb4a.val() - 1)).any() {
+                            self.tb3a.next = self.tb3a.val() | 2;
+                        }
+                    }
+                    self.nib[m * 8 + u * 4 + n].next = bit_cast::<6, 3>(self.tb3a.val());
+                }
+            }
+        }
+        for m in 0..2 {
+            self.pc[m * 4].d.next = ((self.nib[m * 8].val() + self.nib[m * 8 + 1].val())
+                + (self.nib[m * 8 + 2].val() + self.nib[m * 8 + 3].val()))
+                + ((self.nib[m * 8 + 4].val() + self.nib[m * 8 + 5].val())
+                    + (self.nib[m * 8 + 6].val() + self.nib[m * 8 + 7].val()));
+        }
+        for m in 0..2 {
+            for u in 0..2 {
+                for n in 0..2 {
+                    self.tb4a.next = !self.s_used[m * 2 + u].q.val().get_bits::<4>(n * 4);
+                    self.tb3a.next = 0.into();
+                    if self.tb4a.val().get_bit(0)
+                        ^ self.tb4a.val().get_bit(1)
+                        ^ self.tb4a.val().get_bit(2)
+                        ^ self.tb4a.val().get_bit(3)
+                    {
+                        self.tb3a.next = 1.into();
+                    }
+                    if self.tb4a.val().all() {
+                        self.tb3a.next = 4.into();
+                    } else {
+                        if (self.tb4a.val() & (self.tb4a.val() - 1)).any() {
+                            self.tb3a.next = self.tb3a.val() | 2;
+                        }
+                    }
+                    self.nib[m * 4 + u * 2 + n].next = bit_cast::<6, 3>(self.tb3a.val());
+                }
+            }
+            for n in 0..4 {
+                self.tb4a.next = !self.l_used[m].q.val().get_bits::<4>(n * 4);
+                self.tb3a.next = 0.into();
+                if self.tb4a.val().get_bit(0)
+                    ^ self.tb4a.val().get_bit(1)
+                    ^ self.tb4a.val().get_bit(2)
+                    ^ self.tb4a.val().get_bit(3)
+                {
+                    self.tb3a.next = 1.into();
+                }
+                if self.tb4a.val().all() {
+                    self.tb3a.next = 4.into();
+                } else {
+                    if (self.tb4a.val() & (self.tb4a.val() - 1)).any() {
+                        self.tb3a.next = self.tb3a.val() | 2;
+                    }
+                }
+                self.nib[8 + m * 4 + n].next = bit_cast::<6, 3>(self.tb3a.val());
+            }
+        }
+        for m in 0..2 {
+            self.pc[m * 4 + 1].d.next = (self.nib[m * 4].val() + self.nib[m * 4 + 1].val())
+                + (self.nib[m * 4 + 2].val() + self.nib[m * 4 + 3].val());
+            self.tb3a.next = self.w_used[m * 2].q.val();
+            self.tb3b.next = self.w_used[m * 2 + 1].q.val();
+            self.pc[m * 4 + 2].d.next = bits::<6>(8)
+                - bit_cast::<6, 3>(self.tb3a.val())
+                - bit_cast::<6, 3>(self.tb3b.val());
+            self.pc[m * 4 + 3].d.next = (self.nib[8 + m * 4].val() + self.nib[8 + m * 4 + 1].val())
+                + (self.nib[8 + m * 4 + 2].val() + self.nib[8 + m * 4 + 3].val());
+            self.tb16a.next = self.pw_prev[m].q.val();
+            self.tb16b.next = self.pw_cur[m].q.val();
+            self.hs[m].d.next =
+                bit_cast::<17, 16>(self.tb16a.val()) + bit_cast::<17, 16>(self.tb16b.val());
+        }
+        self.wsnap.d.next = self.fweights.val();
+        // stage 1: a_h × free_h (shift-add of the 4 weight bits); power preference
+        for m in 0..2 {
+            for h in 0..4 {
+                for b in 0..4 {
+                    self.tb6.next = self.pc[m * 4 + h].q.val();
+                    self.pterm[b].next = 0.into();
+                    self.sh_a.next = b.to_bits();
+                    if self.wsnap.q.val().get_bit(h * 4 + b) {
+                        self.pterm[b].next = bit_cast::<10, 6>(self.tb6.val()) << self.sh_a.val();
+                    }
+                }
+                self.pr[m * 4 + h].d.next = (self.pterm[0].val() + self.pterm[1].val())
+                    + (self.pterm[2].val() + self.pterm[3].val());
+            }
+        }
+        self.tb1.next = self.hs[1].q.val() < self.hs[0].q.val();
+        self.tb3a.next = self.ppw.q.val() << 1;
+        if self.tb1.val() {
+            self.tb3a.next = self.tb3a.val() | 1;
+        }
+        self.ppw.d.next = self.tb3a.val();
+        // stage 2: weighted sums; stage 3: comparison
+        for m in 0..2 {
+            self.tb10.next = self.pr[m * 4].q.val();
+            self.acc12.next = bit_cast::<12, 10>(self.tb10.val());
+            self.tb10.next = self.pr[m * 4 + 1].q.val();
+            self.acc12.next = self.acc12.val() + bit_cast::<12, 10>(self.tb10.val());
+            self.tb10.next = self.pr[m * 4 + 2].q.val();
+            self.acc12b.next = bit_cast::<12, 10>(self.tb10.val());
+            self.tb10.next = self.pr[m * 4 + 3].q.val();
+            self.acc12b.next = self.acc12b.val() + bit_cast::<12, 10>(self.tb10.val());
+            self.ws[m].d.next = self.acc12.val() + self.acc12b.val();
+        }
+        self.pwf.d.next = self.ws[1].q.val() > self.ws[0].q.val();
+
         // ---- completion and config errors; config write ----
         self.done_err.next = 0.into();
         if self.done_valid.val() & !self.done_ok.val() {
@@ -1214,15 +1330,15 @@ impl Logic for Dispatcher {
                     self.tb3b.next = self.kq[m * 2 + 1].val();
                     self.o_waves.d.next = bit_cast::<6, 3>(self.tb3a.val())
                         | (bit_cast::<6, 3>(self.tb3b.val()) << 3);
-                    self.tb4a.next = self.v_base[m * 2].val().get_bits::<4>(0);
-                    self.tb4b.next = self.v_base[m * 2 + 1].val().get_bits::<4>(0);
+                    self.tb4a.next = self.kvb[m * 2].val();
+                    self.tb4b.next = self.kvb[m * 2 + 1].val();
                     self.o_vbase.d.next = bit_cast::<8, 4>(self.tb4a.val())
                         | (bit_cast::<8, 4>(self.tb4b.val()) << 4);
-                    self.tb3a.next = self.s_base[m * 2].val().get_bits::<3>(0);
-                    self.tb3b.next = self.s_base[m * 2 + 1].val().get_bits::<3>(0);
+                    self.tb3a.next = self.ksb[m * 2].val();
+                    self.tb3b.next = self.ksb[m * 2 + 1].val();
                     self.o_sbase.d.next = bit_cast::<6, 3>(self.tb3a.val())
                         | (bit_cast::<6, 3>(self.tb3b.val()) << 3);
-                    self.o_lbase.d.next = self.l_base[m].val().get_bits::<4>(0);
+                    self.o_lbase.d.next = self.klb[m].val();
                 }
             }
         }
@@ -1251,6 +1367,13 @@ impl Logic for Dispatcher {
             self.marks1.d.next = 0.into();
             self.fail_cnt.d.next = 0.into();
             self.pw_cnt.d.next = 0.into();
+            self.p_fit.d.next = 0.into();
+            self.p_hv.d.next = 0.into();
+            self.hchg.d.next = 0.into();
+            self.ex.d.next = 0.into();
+            self.wsnap.d.next = 0.into();
+            self.pwf.d.next = false;
+            self.ppw.d.next = 0.into();
             self.o_valid.d.next = false;
             self.o_id.d.next = 0.into();
             self.o_module.d.next = false;
@@ -1262,6 +1385,10 @@ impl Logic for Dispatcher {
             self.o_lbase.d.next = 0.into();
             self.o_err.d.next = false;
             self.o_code.d.next = 0.into();
+            for i in 0..8 {
+                self.pc[i].d.next = 0.into();
+                self.pr[i].d.next = 0.into();
+            }
             for i in 0..4 {
                 self.v_used[i].d.next = 0.into();
                 self.s_used[i].d.next = 0.into();
@@ -1272,12 +1399,11 @@ impl Logic for Dispatcher {
                 self.f_cnt[i].d.next = 0.into();
                 self.split_left[i].d.next = 0.into();
                 self.l_used[i].d.next = 0.into();
-                self.u_v[i].d.next = 0.into();
-                self.u_s[i].d.next = 0.into();
-                self.u_l[i].d.next = 0.into();
                 self.ptr[i].d.next = false;
                 self.pw_cur[i].d.next = 0.into();
                 self.pw_prev[i].d.next = 0.into();
+                self.ws[i].d.next = 0.into();
+                self.hs[i].d.next = 0.into();
             }
         }
     }
