@@ -160,31 +160,33 @@ fn table16(f: impl Fn(usize) -> bool) -> Constant<Bits<16>> {
     Constant::new(((0..16).filter(|&v| f(v)).fold(0u64, |a, v| a | 1 << v)).to_bits())
 }
 
-/// A 128-entry table over (request class c = 0..8, group value v): bit 16c + v set iff `f(c, v)`.
-fn table128(f: impl Fn(usize, usize) -> bool) -> Constant<Bits<128>> {
-    let mut b = Bits::<128>::default();
-    for i in 0..128 {
-        if f(i / 16, i % 16) {
-            b = b.replace_bit(i, true);
-        }
-    }
-    Constant::new(b)
-}
-
 /// One table per value w = 0..=4: bit v set iff `f(v) == w`.
 fn leaf_tables(f: impl Fn(usize) -> usize) -> Vec<Constant<Bits<16>>> {
     (0..5).map(|w| table16(|v| f(v) == w)).collect()
+}
+/// Leaf first-fit tables: `t[4k + p]` has bit v set iff the lowest window of k free blocks in
+/// group value v starts at offset p (k = 1..=3; k = 0 and k = 4 always start at 0).
+fn fit_tables() -> Vec<Constant<Bits<16>>> {
+    (0..16)
+        .map(|i| table16(|v| (1..4).contains(&(i / 4)) && leaf_fit(v, i / 4) == Some(i % 4)))
+        .collect()
 }
 
 /// Exact log-depth segment-tree finder (combinational).
 ///
 /// Node layout (children always before parents, so the generated `always` block never reads a
 /// value before writing it): the leaves are G = N/4 groups of 4 blocks (nodes 0..G, group g =
-/// blocks 4g..4g+4), whose fields come from 16-entry truth tables (one LUT4 per bit instead of
-/// three tree nodes); internal node G + j has children 2j and 2j + 1; the root is node 2G − 2.
-/// `M` = 2N (derived, kept for the type's shape). Lengths are true lengths held in K bits but
-/// masked to their level's width (l + 1 bits at level l), so synthesis trims every adder and
-/// comparator to the width it needs. N is a power of two ≥ 8.
+/// blocks 4g..4g+4), whose need-independent fields come from 16-entry truth tables (one LUT4
+/// per bit); internal node G + j has children 2j and 2j + 1; the root is node 2G − 2. `M` = 2N
+/// (derived, kept for the type's shape). Lengths are true lengths held in K bits (the unused
+/// high bits are constant 0, so synthesis trims every adder and comparator). Per node: `all`
+/// (segment all free), `plen`/`slen` (free prefix/suffix), `best`, `found` and **one position
+/// field** `pos` = `found ? first fit : start of the free suffix`, relative to the segment. A
+/// run is measured once, where it crosses the middle of the smallest node containing it
+/// (`cross = slen(L) + plen(R)`), and first fit is one 2:1 mux per node:
+/// `pos = sel ? pos(L) : half + pos(R)` with
+/// `sel = found(L) | cross ≥ need | (!found(R) & all(R))` (the last term carries the suffix
+/// start up when nothing fits). N is a power of two ≥ 8.
 #[derive(LogicBlock)]
 pub struct RunTree<const N: usize, const M: usize, const K: usize, const S: usize> {
     /// Free map, N bits, 1 = free.
@@ -197,55 +199,51 @@ pub struct RunTree<const N: usize, const M: usize, const K: usize, const S: usiz
     pub fit_found: Signal<Out, Bit>,
     /// Lowest start of such a run (0 if none), S = clog2(N) bits.
     pub fit_start: Signal<Out, Bits<S>>,
-    /// Request class for the 4-block leaves: min(need, 5) (5 = more than a group holds).
-    need_cls: Signal<Local, Bits<3>>,
-    /// Per leaf group: its 4 blocks, and (class, blocks) as a table index.
+    /// `need` mod 4 (selects the leaf window tables).
+    need_lo: Signal<Local, Bits<2>>,
+    /// Per leaf group: its 4 blocks, and the offset of its lowest window of `need` blocks.
     grp: Vec<Signal<Local, Bits<4>>>,
-    gidx: Vec<Signal<Local, Bits<7>>>,
-    /// `bits` zero-extended (so a 7-bit slice at 4g never leaves the word) and the class in the
-    /// table index's top bits.
-    bits_pad: Signal<Local, Bits<M>>,
-    cls_hi: Signal<Local, Bits<7>>,
-    /// Constants 0..=4 and 0..=5 (K bits), group offsets 4g. Derived.
+    leaf_fit: Vec<Signal<Local, Bits<K>>>,
+    /// Per leaf group: start of its free suffix (4 − slen).
+    leaf_suf: Vec<Signal<Local, Bits<K>>>,
+    /// Constants 0..=5 (K bits) and 0..=3 (2 bits), group offsets 4g. Derived.
     wconst: Vec<Constant<Bits<K>>>,
+    kconst: Vec<Constant<Bits<2>>>,
     goff: Vec<Constant<Bits<8>>>,
-    /// Leaf truth tables over the 16 group values: bit v of `t_plen[w]` is set iff group value
-    /// v has a free prefix of w blocks (likewise suffix, best, suffix start); `t_found[c]`,
-    /// `t_fit[4c + p]`: a request of class c fits, at offset p. Derived.
+    /// Leaf truth tables over the 16 group values (bit v of `t_plen[w]` is set iff group value v
+    /// has a free prefix of w blocks; likewise suffix, best, suffix start; `t_fit`: see
+    /// [`fit_tables`]). Derived.
     t_plen: Vec<Constant<Bits<16>>>,
     t_slen: Vec<Constant<Bits<16>>>,
     t_best: Vec<Constant<Bits<16>>>,
     t_sufrel: Vec<Constant<Bits<16>>>,
-    t_found: Constant<Bits<128>>,
-    t_fit0: Constant<Bits<128>>,
-    t_fit1: Constant<Bits<128>>,
-    four: Constant<Bits<7>>,
-    low4: Constant<Bits<7>>,
-    /// Per internal node j (level l): 2^(l−1), 2^l, 2^l + 1, 2^(l+1) − 1. Derived.
+    t_fit: Vec<Constant<Bits<16>>>,
+    /// Per internal node j: its children's length 2^(l−1). Derived.
     half: Vec<Constant<Bits<K>>>,
-    full: Vec<Constant<Bits<K>>>,
-    fullp1: Vec<Constant<Bits<K>>>,
-    lmask: Vec<Constant<Bits<K>>>,
     /// Per node: segment all free.
-    seg_all: Vec<Signal<Local, Bit>>,
-    /// Per node: free prefix length (true length, ≤ segment length).
+    all: Vec<Signal<Local, Bit>>,
+    /// Per node: free prefix length.
     plen: Vec<Signal<Local, Bits<K>>>,
     /// Per node: free suffix length.
     slen: Vec<Signal<Local, Bits<K>>>,
-    /// Per node: start of the free suffix, relative to the segment start (= length − slen).
-    sufrel: Vec<Signal<Local, Bits<K>>>,
     /// Per node: longest free run inside the segment.
     best: Vec<Signal<Local, Bits<K>>>,
     /// Per node: a window of `need` free blocks lies inside the segment.
     found: Vec<Signal<Local, Bit>>,
-    /// Per node: lowest such window start, relative to the segment start.
-    fitrel: Vec<Signal<Local, Bits<K>>>,
-    /// Per internal node: the crossing run, clipped `need`, and the three compares of the max.
+    /// Per node: lowest such window start if `found`, else start of the free suffix (relative).
+    pos: Vec<Signal<Local, Bits<K>>>,
+    /// Per internal node: the crossing run, `cross ≥ need`, the position select, and the two
+    /// selects of the max (cross beats both children; right beats left).
     cross: Vec<Signal<Local, Bits<K>>>,
-    needc: Vec<Signal<Local, Bits<K>>>,
-    r_gt_l: Vec<Signal<Local, Bit>>,
-    x_gt_l: Vec<Signal<Local, Bit>>,
-    x_gt_r: Vec<Signal<Local, Bit>>,
+    ge: Vec<Signal<Local, Bit>>,
+    sel: Vec<Signal<Local, Bit>>,
+    x_wins: Vec<Signal<Local, Bit>>,
+    r_wins: Vec<Signal<Local, Bit>>,
+    /// All ones (K bits). Derived.
+    ones: Constant<Bits<K>>,
+    /// `found` at the root replicated, and the root position masked with it.
+    m_fit: Signal<Local, Bits<K>>,
+    fit_pos: Signal<Local, Bits<K>>,
 }
 
 impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
@@ -260,38 +258,33 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
             max_run: Default::default(),
             fit_found: Default::default(),
             fit_start: Default::default(),
-            need_cls: Default::default(),
+            need_lo: Default::default(),
             grp: locals(N / 4),
-            gidx: locals(N / 4),
-            bits_pad: Default::default(),
-            cls_hi: Default::default(),
+            leaf_fit: locals(N / 4),
+            leaf_suf: locals(N / 4),
             wconst: const_vec(0..6),
+            kconst: const_vec(0..4),
             goff: const_vec((0..N as u64 / 4).map(|g| 4 * g)),
             t_plen: leaf_tables(|v| leaf_fields(v).0),
             t_slen: leaf_tables(|v| leaf_fields(v).1),
             t_best: leaf_tables(|v| leaf_fields(v).2),
             t_sufrel: leaf_tables(|v| leaf_fields(v).3),
-            t_found: table128(|c, v| leaf_fit(v, c).is_some()),
-            t_fit0: table128(|c, v| leaf_fit(v, c).unwrap_or(0) & 1 == 1),
-            t_fit1: table128(|c, v| leaf_fit(v, c).unwrap_or(0) & 2 == 2),
-            four: Constant::new(4u64.to_bits()),
-            low4: Constant::new(15u64.to_bits()),
+            t_fit: fit_tables(),
             half: const_vec(levels.iter().map(|&l| 1u64 << (l - 1))),
-            full: const_vec(levels.iter().map(|&l| 1u64 << l)),
-            fullp1: const_vec(levels.iter().map(|&l| (1u64 << l) + 1)),
-            lmask: const_vec(levels.iter().map(|&l| (1u64 << (l + 1)) - 1)),
-            seg_all: locals(N / 2 - 1),
+            all: locals(N / 2 - 1),
             plen: locals(N / 2 - 1),
             slen: locals(N / 2 - 1),
-            sufrel: locals(N / 2 - 1),
             best: locals(N / 2 - 1),
             found: locals(N / 2 - 1),
-            fitrel: locals(N / 2 - 1),
+            pos: locals(N / 2 - 1),
             cross: locals(N / 4 - 1),
-            needc: locals(N / 4 - 1),
-            r_gt_l: locals(N / 4 - 1),
-            x_gt_l: locals(N / 4 - 1),
-            x_gt_r: locals(N / 4 - 1),
+            ge: locals(N / 4 - 1),
+            sel: locals(N / 4 - 1),
+            x_wins: locals(N / 4 - 1),
+            r_wins: locals(N / 4 - 1),
+            ones: Constant::new(((1u64 << K) - 1).to_bits()),
+            m_fit: Default::default(),
+            fit_pos: Default::default(),
         }
     }
 }
@@ -299,21 +292,15 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
 impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for RunTree<N, M, K, S> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.need_cls.next = self.need.val().get_bits::<3>(0);
-        if self.need.val() > self.wconst[4].val() {
-            self.need_cls.next = 5.into();
-        }
-        self.cls_hi.next = bit_cast::<7, 3>(self.need_cls.val()) << self.four.val();
-        self.bits_pad.next = bit_cast::<M, N>(self.bits.val());
-        // Leaves: groups of 4 blocks (tree levels 1 and 2 folded into truth tables, one LUT4 per
-        // output bit); `grp` selects one table bit per field.
+        self.need_lo.next = self.need.val().get_bits::<2>(0);
+        // Leaves: groups of 4 blocks (tree levels 1 and 2 folded into truth tables).
         for g in 0..(N / 4) {
             self.grp[g].next = self.bits.val().get_bits::<4>(self.goff[g].val().index());
-            self.seg_all[g].next = self.grp[g].val().all();
+            self.all[g].next = self.grp[g].val().all();
             self.plen[g].next = 0.into();
             self.slen[g].next = 0.into();
             self.best[g].next = 0.into();
-            self.sufrel[g].next = 0.into();
+            self.leaf_suf[g].next = 0.into();
             for w in 0..5 {
                 if self.t_plen[w].val().get_bit(self.grp[g].val().index()) {
                     self.plen[g].next = self.wconst[w].val();
@@ -325,27 +312,27 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for R
                     self.best[g].next = self.wconst[w].val();
                 }
                 if self.t_sufrel[w].val().get_bit(self.grp[g].val().index()) {
-                    self.sufrel[g].next = self.wconst[w].val();
+                    self.leaf_suf[g].next = self.wconst[w].val();
                 }
             }
-            // First fit inside the group: a table over (request class, group value), one
-            // 7-input function per output bit.
-            self.gidx[g].next = (self
-                .bits_pad
-                .val()
-                .get_bits::<7>(self.goff[g].val().index())
-                & self.low4.val())
-                | self.cls_hi.val();
-            self.found[g].next = self.t_found.val().get_bit(self.gidx[g].val().index());
-            self.fitrel[g].next = 0.into();
-            if self.t_fit0.val().get_bit(self.gidx[g].val().index()) {
-                self.fitrel[g].next = self.wconst[1].val();
-            }
-            if self.t_fit1.val().get_bit(self.gidx[g].val().index()) {
-                self.fitrel[g].next = self.wconst[2].val();
-                if self.t_fit0.val().get_bit(self.gidx[g].val().index()) {
-                    self.fitrel[g].next = self.wconst[3].val();
+            // Lowest window of `need` blocks: a 16-entry table per need mod 4 (needs 0 and 4
+            // start at 0; larger needs never fit a group, `found` says so).
+            self.leaf_fit[g].next = 0.into();
+            for k in 1..4 {
+                for p in 1..4 {
+                    if (self.need_lo.val() == self.kconst[k].val())
+                        & self.t_fit[4 * k + p]
+                            .val()
+                            .get_bit(self.grp[g].val().index())
+                    {
+                        self.leaf_fit[g].next = self.wconst[p].val();
+                    }
                 }
+            }
+            self.found[g].next = self.best[g].val() >= self.need.val();
+            self.pos[g].next = self.leaf_suf[g].val();
+            if self.found[g].val() {
+                self.pos[g].next = self.leaf_fit[g].val();
             }
         }
         // Internal nodes (`nn` is a one-value loop so that the offset G is known to the Verilog
@@ -353,68 +340,52 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for R
         for nn in (N / 4)..(N / 4 + 1) {
             for j in 0..(N / 4 - 1) {
                 // Node nn + j: children 2j (low half L) and 2j + 1 (high half R).
-                self.seg_all[nn + j].next =
-                    self.seg_all[2 * j].val() & self.seg_all[2 * j + 1].val();
-                // Prefix: L's, or all of L plus R's prefix (h + x is h | x because x < h).
+                self.all[nn + j].next = self.all[2 * j].val() & self.all[2 * j + 1].val();
                 self.plen[nn + j].next = self.plen[2 * j].val();
-                if self.seg_all[2 * j].val() {
-                    self.plen[nn + j].next = self.plen[2 * j + 1].val() | self.half[j].val();
-                    if self.seg_all[2 * j + 1].val() {
-                        self.plen[nn + j].next = self.full[j].val();
-                    }
+                if self.all[2 * j].val() {
+                    self.plen[nn + j].next = self.plen[2 * j + 1].val() + self.half[j].val();
                 }
                 self.slen[nn + j].next = self.slen[2 * j + 1].val();
-                if self.seg_all[2 * j + 1].val() {
-                    self.slen[nn + j].next = self.slen[2 * j].val() | self.half[j].val();
-                    if self.seg_all[2 * j].val() {
-                        self.slen[nn + j].next = self.full[j].val();
-                    }
-                }
-                self.sufrel[nn + j].next = self.sufrel[2 * j + 1].val() | self.half[j].val();
-                if (self.sufrel[2 * j + 1].val() & self.half[j].val()).any() {
-                    self.sufrel[nn + j].next = self.full[j].val();
-                }
-                if self.seg_all[2 * j + 1].val() {
-                    self.sufrel[nn + j].next = self.sufrel[2 * j].val();
+                if self.all[2 * j + 1].val() {
+                    self.slen[nn + j].next = self.slen[2 * j].val() + self.half[j].val();
                 }
                 // The run crossing the middle, measured once here.
-                self.cross[j].next =
-                    (self.slen[2 * j].val() + self.plen[2 * j + 1].val()) & self.lmask[j].val();
+                self.cross[j].next = self.slen[2 * j].val() + self.plen[2 * j + 1].val();
                 // best = max(best(L), best(R), cross): three compares side by side, one select.
-                self.r_gt_l[j].next = self.best[2 * j + 1].val() > self.best[2 * j].val();
-                self.x_gt_l[j].next = self.cross[j].val() > self.best[2 * j].val();
-                self.x_gt_r[j].next = self.cross[j].val() > self.best[2 * j + 1].val();
+                self.x_wins[j].next = (self.cross[j].val() > self.best[2 * j].val())
+                    & (self.cross[j].val() > self.best[2 * j + 1].val());
+                self.r_wins[j].next = self.best[2 * j + 1].val() > self.best[2 * j].val();
                 self.best[nn + j].next = self.best[2 * j].val();
-                if self.r_gt_l[j].val() {
+                if self.r_wins[j].val() {
                     self.best[nn + j].next = self.best[2 * j + 1].val();
                 }
-                if self.x_gt_l[j].val() & self.x_gt_r[j].val() {
+                if self.x_wins[j].val() {
                     self.best[nn + j].next = self.cross[j].val();
                 }
-                // `need` clipped to this level's width (full + 1 means "never"), so that the
-                // compare is only as wide as the lengths.
-                self.needc[j].next = self.need.val() & self.lmask[j].val();
-                if self.need.val() > self.full[j].val() {
-                    self.needc[j].next = self.fullp1[j].val();
-                }
-                // First fit: low half, else the crossing run, else the high half.
-                self.found[nn + j].next = true;
-                self.fitrel[nn + j].next = self.fitrel[2 * j + 1].val() | self.half[j].val();
-                if self.found[2 * j].val() {
-                    self.fitrel[nn + j].next = self.fitrel[2 * j].val();
-                } else if self.cross[j].val() >= self.needc[j].val() {
-                    self.fitrel[nn + j].next = self.sufrel[2 * j].val();
-                } else {
-                    self.found[nn + j].next = self.found[2 * j + 1].val();
+                // First fit: low half, else the crossing run (it starts where L's free suffix
+                // does), else the high half; with no fit, `pos` carries the suffix start.
+                self.ge[j].next = self.cross[j].val() >= self.need.val();
+                self.found[nn + j].next =
+                    self.found[2 * j].val() | self.ge[j].val() | self.found[2 * j + 1].val();
+                self.sel[j].next = self.found[2 * j].val()
+                    | self.ge[j].val()
+                    | (!self.found[2 * j + 1].val() & self.all[2 * j + 1].val());
+                self.pos[nn + j].next = self.pos[2 * j + 1].val() + self.half[j].val();
+                if self.sel[j].val() {
+                    self.pos[nn + j].next = self.pos[2 * j].val();
                 }
             }
             // Root = node 2G − 2.
             self.max_run.next = self.best[2 * nn - 2].val();
             self.fit_found.next = self.found[2 * nn - 2].val();
-            self.fit_start.next = self.fitrel[2 * nn - 2].val().get_bits::<S>(0);
-            if !self.found[2 * nn - 2].val() {
-                self.fit_start.next = 0.into();
+            // (AND with `found` replicated rather than a multiplexer with a constant leg, so that
+            // a register fed by this output stays a plain flip-flop)
+            self.m_fit.next = 0.into();
+            if self.found[2 * nn - 2].val() {
+                self.m_fit.next = self.ones.val();
             }
+            self.fit_pos.next = self.pos[2 * nn - 2].val() & self.m_fit.val();
+            self.fit_start.next = self.fit_pos.val().get_bits::<S>(0);
         }
     }
 }
@@ -422,16 +393,20 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for R
 /// The tree of [`RunTree`] with every internal level registered: latency log2(N) − 2 (one stage
 /// per tree level above the 4-block leaf groups: 5 at N = 128), II = 1.
 ///
-/// The leaf groups' truth tables and the first internal level work on the inputs directly (drive
-/// them from registers: the free maps of a dispatcher are state registers); every internal level
-/// registers its fields and the `need` they were computed with, so every stage works on its own
-/// request. The root's registers
-/// drive the outputs through one AND (`fit_start` reads 0 when nothing fits). The data registers
-/// have no reset (so they pack freely with the LUTs that feed them); a `valid` bit travels with
-/// every request instead, is cleared by `reset` (and at power-up), and forces the outputs to 0
-/// while the pipeline refills: after `reset` the outputs read 0 for `latency` cycles. The
-/// per-node copies of `need` and `valid` are identical within a level; synthesis merges them into
-/// one per stage.
+/// The leaf groups' tables and the first internal level work on the inputs directly (drive them
+/// from registers: the free maps of a dispatcher are state registers); every internal level
+/// registers its fields, the `need` they were computed with and a `valid` bit, so every stage
+/// works on its own request. Area notes (iCE40: a logic cell is a LUT4 plus a flip-flop, and a
+/// flip-flop only shares the cell if the LUT feeding it has no other user):
+/// - per node only `plen` (whose top bit is `all`), the low bits of `slen` and `best` (their top
+///   bit is `all` too), `found` and the one position field `pos` are stored;
+/// - every register input is written as AND/OR of its two candidates (no multiplexer with a
+///   constant leg), so synthesis never turns a field bit into a synchronous set/reset flip-flop
+///   fed straight from the previous stage (which would cost a cell of its own);
+/// - the data registers have no reset; a `valid` bit travels with every request instead, is
+///   cleared by `reset` (and at power-up), and masks the outputs while the pipeline refills:
+///   after `reset` the outputs read 0 for `latency` cycles. The per-node copies of `need` and
+///   `valid` are identical within a level; synthesis merges them into one per stage.
 #[derive(LogicBlock)]
 pub struct RunTreePipe<const N: usize, const M: usize, const K: usize, const S: usize> {
     /// Clock.
@@ -448,87 +423,61 @@ pub struct RunTreePipe<const N: usize, const M: usize, const K: usize, const S: 
     pub fit_found: Signal<Out, Bit>,
     /// Lowest start of such a run (0 if none), S = clog2(N) bits.
     pub fit_start: Signal<Out, Bits<S>>,
-    /// Per node: the request in this node's fields is valid (not a reset leftover).
-    valid_at: Vec<Signal<Local, Bit>>,
-    /// Level register of `valid` per internal node.
-    r_valid: Vec<DFF<Bit>>,
-    need_cls: Signal<Local, Bits<3>>,
+    need_lo: Signal<Local, Bits<2>>,
     grp: Vec<Signal<Local, Bits<4>>>,
-    gidx: Vec<Signal<Local, Bits<7>>>,
-    /// `bits` zero-extended (so a 7-bit slice at 4g never leaves the word) and the class in the
-    /// table index's top bits.
-    bits_pad: Signal<Local, Bits<M>>,
-    cls_hi: Signal<Local, Bits<7>>,
-    /// Constants 0..=4 and 0..=5 (K bits), group offsets 4g. Derived.
+    leaf_fit: Vec<Signal<Local, Bits<K>>>,
+    leaf_suf: Vec<Signal<Local, Bits<K>>>,
+    /// Constants 0..=5 (K bits) and 0..=3 (2 bits), all ones, group offsets 4g. Derived.
     wconst: Vec<Constant<Bits<K>>>,
+    kconst: Vec<Constant<Bits<2>>>,
+    ones: Constant<Bits<K>>,
     goff: Vec<Constant<Bits<8>>>,
-    /// Leaf truth tables over the 16 group values: bit v of `t_plen[w]` is set iff group value
-    /// v has a free prefix of w blocks (likewise suffix, best, suffix start); `t_found[c]`,
-    /// `t_fit[4c + p]`: a request of class c fits, at offset p. Derived.
+    /// Leaf truth tables (as in [`RunTree`]). Derived.
     t_plen: Vec<Constant<Bits<16>>>,
     t_slen: Vec<Constant<Bits<16>>>,
     t_best: Vec<Constant<Bits<16>>>,
     t_sufrel: Vec<Constant<Bits<16>>>,
-    t_found: Constant<Bits<128>>,
-    t_fit0: Constant<Bits<128>>,
-    t_fit1: Constant<Bits<128>>,
-    four: Constant<Bits<7>>,
-    low4: Constant<Bits<7>>,
-    /// Per internal node j (level l): 2^(l−1), 2^l, 2^l + 1, 2^(l+1) − 1. Derived.
+    t_fit: Vec<Constant<Bits<16>>>,
+    /// Per internal node j (level l): 2^(l−1), 2^l, 2^l − 1 (low-bit mask), 2^(l+1) − 1. Derived.
     half: Vec<Constant<Bits<K>>>,
     full: Vec<Constant<Bits<K>>>,
-    fullp1: Vec<Constant<Bits<K>>>,
+    lowm: Vec<Constant<Bits<K>>>,
     lmask: Vec<Constant<Bits<K>>>,
-    /// Per node (leaves: from the input registers; internal: register outputs): segment all free.
-    seg_all: Vec<Signal<Local, Bit>>,
-    /// Per node (leaves: from the input registers; internal: register outputs): free prefix length (true length, ≤ segment length).
+    /// Per node (leaves: from the inputs; internal: from its registers): the fields of
+    /// [`RunTree`], the request they belong to, and whether it is valid.
+    all: Vec<Signal<Local, Bit>>,
     plen: Vec<Signal<Local, Bits<K>>>,
-    /// Per node (leaves: from the input registers; internal: register outputs): free suffix length.
     slen: Vec<Signal<Local, Bits<K>>>,
-    /// Per node (leaves: from the input registers; internal: register outputs): start of the free suffix, relative to the segment start (= length − slen).
-    sufrel: Vec<Signal<Local, Bits<K>>>,
-    /// Per node (leaves: from the input registers; internal: register outputs): longest free run inside the segment.
     best: Vec<Signal<Local, Bits<K>>>,
-    /// Per node (leaves: from the input registers; internal: register outputs): a window of `need` free blocks lies inside the segment.
     found: Vec<Signal<Local, Bit>>,
-    /// Per node (leaves: from the input registers; internal: register outputs): lowest such window start, relative to the segment start.
-    fitrel: Vec<Signal<Local, Bits<K>>>,
-    /// Per node: the request this node's fields belong to.
+    pos: Vec<Signal<Local, Bits<K>>>,
     need_at: Vec<Signal<Local, Bits<K>>>,
-    /// Per internal node: the crossing run, clipped `need`, and the three compares of the max.
+    valid_at: Vec<Signal<Local, Bit>>,
+    /// Per internal node: crossing run, `cross ≥ need`, selects, and each select replicated to
+    /// K bits (the AND/OR multiplexers of the register inputs).
     cross: Vec<Signal<Local, Bits<K>>>,
-    needc: Vec<Signal<Local, Bits<K>>>,
-    r_gt_l: Vec<Signal<Local, Bit>>,
-    x_gt_l: Vec<Signal<Local, Bit>>,
-    x_gt_r: Vec<Signal<Local, Bit>>,
-    /// Level register of `seg_all` per internal node.
-    r_seg_all: Vec<DFF<Bit>>,
-    /// Level register of `plen` per internal node.
+    ge: Vec<Signal<Local, Bit>>,
+    sel: Vec<Signal<Local, Bit>>,
+    x_wins: Vec<Signal<Local, Bit>>,
+    r_wins: Vec<Signal<Local, Bit>>,
+    m_all_l: Vec<Signal<Local, Bits<K>>>,
+    m_all_r: Vec<Signal<Local, Bits<K>>>,
+    m_sel: Vec<Signal<Local, Bits<K>>>,
+    m_x: Vec<Signal<Local, Bits<K>>>,
+    m_r: Vec<Signal<Local, Bits<K>>>,
+    /// Output masks: `valid` replicated, `valid & found` replicated.
+    m_valid: Signal<Local, Bits<K>>,
+    m_fit: Signal<Local, Bits<K>>,
+    fit_pos: Signal<Local, Bits<K>>,
+    /// Level registers per internal node: `plen` (full), `slen` and `best` (low l bits; the top
+    /// bit is `all`), `found`, `pos`, the request's `need` and `valid`.
     r_plen: Vec<DFF<Bits<K>>>,
-    /// Level register of `slen` per internal node.
     r_slen: Vec<DFF<Bits<K>>>,
-    /// Level register of `sufrel` per internal node.
-    r_sufrel: Vec<DFF<Bits<K>>>,
-    /// Level register of `best` per internal node.
     r_best: Vec<DFF<Bits<K>>>,
-    /// Level register of `found` per internal node.
     r_found: Vec<DFF<Bit>>,
-    /// Level register of `fitrel` per internal node.
-    r_fitrel: Vec<DFF<Bits<K>>>,
-    /// Level register of `!need` per internal node.
-    r_need_n: Vec<DFF<Bits<K>>>,
-    /// Per node: `need` already clipped for its parent's level (registered one stage ahead, so
-    /// the parent compares without clipping first), and its level register.
-    needc_at: Vec<Signal<Local, Bits<K>>>,
-    r_needc: Vec<DFF<Bits<K>>>,
-    /// Per internal node: the clipping constants of its parent's level (2^l', 2^l' + 1,
-    /// 2^(l'+1) − 1), and of level 3 for the leaf groups. Derived.
-    par_full: Vec<Constant<Bits<K>>>,
-    par_fullp1: Vec<Constant<Bits<K>>>,
-    par_lmask: Vec<Constant<Bits<K>>>,
-    l3_full: Constant<Bits<K>>,
-    l3_fullp1: Constant<Bits<K>>,
-    l3_lmask: Constant<Bits<K>>,
+    r_pos: Vec<DFF<Bits<K>>>,
+    r_need: Vec<DFF<Bits<K>>>,
+    r_valid: Vec<DFF<Bit>>,
 }
 
 impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
@@ -537,6 +486,7 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
     fn default() -> Self {
         check_tree(N, M, K, S);
         let levels = internal_levels(N / 4);
+        let kmask = (1u64 << K) - 1;
         RunTreePipe {
             clock: Default::default(),
             reset: Default::default(),
@@ -545,70 +495,51 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
             max_run: Default::default(),
             fit_found: Default::default(),
             fit_start: Default::default(),
-            valid_at: locals(N / 2 - 1),
-            r_valid: locals(N / 4 - 1),
-            need_cls: Default::default(),
+            need_lo: Default::default(),
             grp: locals(N / 4),
-            gidx: locals(N / 4),
-            bits_pad: Default::default(),
-            cls_hi: Default::default(),
+            leaf_fit: locals(N / 4),
+            leaf_suf: locals(N / 4),
             wconst: const_vec(0..6),
+            kconst: const_vec(0..4),
+            ones: Constant::new(kmask.to_bits()),
             goff: const_vec((0..N as u64 / 4).map(|g| 4 * g)),
             t_plen: leaf_tables(|v| leaf_fields(v).0),
             t_slen: leaf_tables(|v| leaf_fields(v).1),
             t_best: leaf_tables(|v| leaf_fields(v).2),
             t_sufrel: leaf_tables(|v| leaf_fields(v).3),
-            t_found: table128(|c, v| leaf_fit(v, c).is_some()),
-            t_fit0: table128(|c, v| leaf_fit(v, c).unwrap_or(0) & 1 == 1),
-            t_fit1: table128(|c, v| leaf_fit(v, c).unwrap_or(0) & 2 == 2),
-            four: Constant::new(4u64.to_bits()),
-            low4: Constant::new(15u64.to_bits()),
+            t_fit: fit_tables(),
             half: const_vec(levels.iter().map(|&l| 1u64 << (l - 1))),
             full: const_vec(levels.iter().map(|&l| 1u64 << l)),
-            fullp1: const_vec(levels.iter().map(|&l| (1u64 << l) + 1)),
-            lmask: const_vec(levels.iter().map(|&l| (1u64 << (l + 1)) - 1)),
-            seg_all: locals(N / 2 - 1),
+            lowm: const_vec(levels.iter().map(|&l| (1u64 << l) - 1)),
+            lmask: const_vec(levels.iter().map(|&l| ((1u64 << (l + 1)) - 1) & kmask)),
+            all: locals(N / 2 - 1),
             plen: locals(N / 2 - 1),
             slen: locals(N / 2 - 1),
-            sufrel: locals(N / 2 - 1),
             best: locals(N / 2 - 1),
             found: locals(N / 2 - 1),
-            fitrel: locals(N / 2 - 1),
-            cross: locals(N / 4 - 1),
-            needc: locals(N / 4 - 1),
-            r_gt_l: locals(N / 4 - 1),
-            x_gt_l: locals(N / 4 - 1),
-            x_gt_r: locals(N / 4 - 1),
+            pos: locals(N / 2 - 1),
             need_at: locals(N / 2 - 1),
-            r_seg_all: locals(N / 4 - 1),
+            valid_at: locals(N / 2 - 1),
+            cross: locals(N / 4 - 1),
+            ge: locals(N / 4 - 1),
+            sel: locals(N / 4 - 1),
+            x_wins: locals(N / 4 - 1),
+            r_wins: locals(N / 4 - 1),
+            m_all_l: locals(N / 4 - 1),
+            m_all_r: locals(N / 4 - 1),
+            m_sel: locals(N / 4 - 1),
+            m_x: locals(N / 4 - 1),
+            m_r: locals(N / 4 - 1),
+            m_valid: Default::default(),
+            m_fit: Default::default(),
+            fit_pos: Default::default(),
             r_plen: locals(N / 4 - 1),
             r_slen: locals(N / 4 - 1),
-            r_sufrel: locals(N / 4 - 1),
             r_best: locals(N / 4 - 1),
             r_found: locals(N / 4 - 1),
-            r_fitrel: locals(N / 4 - 1),
-            r_need_n: locals(N / 4 - 1),
-            needc_at: locals(N / 2 - 1),
-            r_needc: locals(N / 4 - 1),
-            // (the root has no parent: its values are masked to K bits and never used)
-            par_full: const_vec(
-                levels
-                    .iter()
-                    .map(|&l| (1u64 << (l + 1)) & ((1u64 << K) - 1)),
-            ),
-            par_fullp1: const_vec(
-                levels
-                    .iter()
-                    .map(|&l| ((1u64 << (l + 1)) + 1) & ((1u64 << K) - 1)),
-            ),
-            par_lmask: const_vec(
-                levels
-                    .iter()
-                    .map(|&l| ((1u64 << (l + 2)) - 1) & ((1u64 << K) - 1)),
-            ),
-            l3_full: Constant::new(8u64.to_bits()),
-            l3_fullp1: Constant::new(9u64.to_bits()),
-            l3_lmask: Constant::new(15u64.to_bits()),
+            r_pos: locals(N / 4 - 1),
+            r_need: locals(N / 4 - 1),
+            r_valid: locals(N / 4 - 1),
         }
     }
 }
@@ -618,24 +549,15 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic
 {
     #[hdl_gen]
     fn update(&mut self) {
-        // Stage 0: input registers.
-        // The leaf groups' truth tables work straight on the inputs (the free maps of a
-        // dispatcher are state registers already); the first register stage is tree level 3.
-        self.need_cls.next = self.need.val().get_bits::<3>(0);
-        if self.need.val() > self.wconst[4].val() {
-            self.need_cls.next = 5.into();
-        }
-        self.cls_hi.next = bit_cast::<7, 3>(self.need_cls.val()) << self.four.val();
-        self.bits_pad.next = bit_cast::<M, N>(self.bits.val());
-        // Leaves: groups of 4 blocks (tree levels 1 and 2 folded into truth tables, one LUT4 per
-        // output bit); `grp` selects one table bit per field.
+        // Leaves: as in RunTree, on the inputs directly.
+        self.need_lo.next = self.need.val().get_bits::<2>(0);
         for g in 0..(N / 4) {
             self.grp[g].next = self.bits.val().get_bits::<4>(self.goff[g].val().index());
-            self.seg_all[g].next = self.grp[g].val().all();
+            self.all[g].next = self.grp[g].val().all();
             self.plen[g].next = 0.into();
             self.slen[g].next = 0.into();
             self.best[g].next = 0.into();
-            self.sufrel[g].next = 0.into();
+            self.leaf_suf[g].next = 0.into();
             for w in 0..5 {
                 if self.t_plen[w].val().get_bit(self.grp[g].val().index()) {
                     self.plen[g].next = self.wconst[w].val();
@@ -647,130 +569,117 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic
                     self.best[g].next = self.wconst[w].val();
                 }
                 if self.t_sufrel[w].val().get_bit(self.grp[g].val().index()) {
-                    self.sufrel[g].next = self.wconst[w].val();
+                    self.leaf_suf[g].next = self.wconst[w].val();
                 }
             }
-            // First fit inside the group: a table over (request class, group value), one
-            // 7-input function per output bit.
-            self.gidx[g].next = (self
-                .bits_pad
-                .val()
-                .get_bits::<7>(self.goff[g].val().index())
-                & self.low4.val())
-                | self.cls_hi.val();
-            self.found[g].next = self.t_found.val().get_bit(self.gidx[g].val().index());
-            self.fitrel[g].next = 0.into();
-            if self.t_fit0.val().get_bit(self.gidx[g].val().index()) {
-                self.fitrel[g].next = self.wconst[1].val();
-            }
-            if self.t_fit1.val().get_bit(self.gidx[g].val().index()) {
-                self.fitrel[g].next = self.wconst[2].val();
-                if self.t_fit0.val().get_bit(self.gidx[g].val().index()) {
-                    self.fitrel[g].next = self.wconst[3].val();
+            self.leaf_fit[g].next = 0.into();
+            for k in 1..4 {
+                for p in 1..4 {
+                    if (self.need_lo.val() == self.kconst[k].val())
+                        & self.t_fit[4 * k + p]
+                            .val()
+                            .get_bit(self.grp[g].val().index())
+                    {
+                        self.leaf_fit[g].next = self.wconst[p].val();
+                    }
                 }
             }
-        }
-        for g in 0..(N / 4) {
+            self.found[g].next = self.best[g].val() >= self.need.val();
+            self.pos[g].next = self.leaf_suf[g].val();
+            if self.found[g].val() {
+                self.pos[g].next = self.leaf_fit[g].val();
+            }
             self.need_at[g].next = self.need.val();
             self.valid_at[g].next = true;
-            self.needc_at[g].next = self.need.val() & self.l3_lmask.val();
-            if self.need.val() > self.l3_full.val() {
-                self.needc_at[g].next = self.l3_fullp1.val();
-            }
         }
         for nn in (N / 4)..(N / 4 + 1) {
             for j in 0..(N / 4 - 1) {
-                self.r_seg_all[j].clock.next = self.clock.val();
                 self.r_plen[j].clock.next = self.clock.val();
                 self.r_slen[j].clock.next = self.clock.val();
-                self.r_sufrel[j].clock.next = self.clock.val();
                 self.r_best[j].clock.next = self.clock.val();
                 self.r_found[j].clock.next = self.clock.val();
-                self.r_fitrel[j].clock.next = self.clock.val();
-                self.r_need_n[j].clock.next = self.clock.val();
-                self.r_need_n[j].d.next = !self.need_at[2 * j].val();
+                self.r_pos[j].clock.next = self.clock.val();
+                self.r_need[j].clock.next = self.clock.val();
                 self.r_valid[j].clock.next = self.clock.val();
-                self.r_needc[j].clock.next = self.clock.val();
-                self.r_needc[j].d.next = self.need_at[2 * j].val() & self.par_lmask[j].val();
-                if self.need_at[2 * j].val() > self.par_full[j].val() {
-                    self.r_needc[j].d.next = self.par_fullp1[j].val();
-                }
+                // Node nn + j (children 2j = L, 2j + 1 = R), computed from the children's
+                // stage and registered.
+                self.r_need[j].d.next = self.need_at[2 * j].val();
                 self.r_valid[j].d.next = self.valid_at[2 * j].val() & !self.reset.val();
-                // Node nn + j: children 2j (low half L) and 2j + 1 (high half R).
-                self.r_seg_all[j].d.next =
-                    self.seg_all[2 * j].val() & self.seg_all[2 * j + 1].val();
-                // Prefix: L's, or all of L plus R's prefix (h + x is h | x because x < h).
-                self.r_plen[j].d.next = self.plen[2 * j].val();
-                if self.seg_all[2 * j].val() {
-                    self.r_plen[j].d.next = self.plen[2 * j + 1].val() | self.half[j].val();
-                    if self.seg_all[2 * j + 1].val() {
-                        self.r_plen[j].d.next = self.full[j].val();
-                    }
+                self.m_all_l[j].next = 0.into();
+                if self.all[2 * j].val() {
+                    self.m_all_l[j].next = self.ones.val();
                 }
-                self.r_slen[j].d.next = self.slen[2 * j + 1].val();
-                if self.seg_all[2 * j + 1].val() {
-                    self.r_slen[j].d.next = self.slen[2 * j].val() | self.half[j].val();
-                    if self.seg_all[2 * j].val() {
-                        self.r_slen[j].d.next = self.full[j].val();
-                    }
+                self.m_all_r[j].next = 0.into();
+                if self.all[2 * j + 1].val() {
+                    self.m_all_r[j].next = self.ones.val();
                 }
-                self.r_sufrel[j].d.next = self.sufrel[2 * j + 1].val() | self.half[j].val();
-                if (self.sufrel[2 * j + 1].val() & self.half[j].val()).any() {
-                    self.r_sufrel[j].d.next = self.full[j].val();
-                }
-                if self.seg_all[2 * j + 1].val() {
-                    self.r_sufrel[j].d.next = self.sufrel[2 * j].val();
-                }
+                self.r_plen[j].d.next = ((self.m_all_l[j].val()
+                    & (self.plen[2 * j + 1].val() + self.half[j].val()))
+                    | (!self.m_all_l[j].val() & self.plen[2 * j].val()))
+                    & self.lmask[j].val();
+                self.r_slen[j].d.next = ((self.m_all_r[j].val()
+                    & (self.slen[2 * j].val() + self.half[j].val()))
+                    | (!self.m_all_r[j].val() & self.slen[2 * j + 1].val()))
+                    & self.lowm[j].val();
                 // The run crossing the middle, measured once here.
-                self.cross[j].next =
-                    (self.slen[2 * j].val() + self.plen[2 * j + 1].val()) & self.lmask[j].val();
-                // best = max(best(L), best(R), cross): three compares side by side, one select.
-                self.r_gt_l[j].next = self.best[2 * j + 1].val() > self.best[2 * j].val();
-                self.x_gt_l[j].next = self.cross[j].val() > self.best[2 * j].val();
-                self.x_gt_r[j].next = self.cross[j].val() > self.best[2 * j + 1].val();
-                self.r_best[j].d.next = self.best[2 * j].val();
-                if self.r_gt_l[j].val() {
-                    self.r_best[j].d.next = self.best[2 * j + 1].val();
+                self.cross[j].next = self.slen[2 * j].val() + self.plen[2 * j + 1].val();
+                // best = max(best(L), best(R), cross).
+                self.x_wins[j].next = (self.cross[j].val() > self.best[2 * j].val())
+                    & (self.cross[j].val() > self.best[2 * j + 1].val());
+                self.r_wins[j].next = self.best[2 * j + 1].val() > self.best[2 * j].val();
+                self.m_x[j].next = 0.into();
+                if self.x_wins[j].val() {
+                    self.m_x[j].next = self.ones.val();
                 }
-                if self.x_gt_l[j].val() & self.x_gt_r[j].val() {
-                    self.r_best[j].d.next = self.cross[j].val();
+                self.m_r[j].next = 0.into();
+                if self.r_wins[j].val() {
+                    self.m_r[j].next = self.ones.val();
                 }
-                // `need` clipped to this level's width (full + 1 means "never"), so that the
-                // compare is only as wide as the lengths.
-                self.needc[j].next = self.needc_at[2 * j].val();
-                // First fit: low half, else the crossing run, else the high half.
-                self.r_found[j].d.next = true;
-                self.r_fitrel[j].d.next = self.fitrel[2 * j + 1].val() | self.half[j].val();
-                if self.found[2 * j].val() {
-                    self.r_fitrel[j].d.next = self.fitrel[2 * j].val();
-                } else if self.cross[j].val() >= self.needc[j].val() {
-                    self.r_fitrel[j].d.next = self.sufrel[2 * j].val();
-                } else {
-                    self.r_found[j].d.next = self.found[2 * j + 1].val();
+                self.r_best[j].d.next = ((self.m_x[j].val() & self.cross[j].val())
+                    | (!self.m_x[j].val()
+                        & ((self.m_r[j].val() & self.best[2 * j + 1].val())
+                            | (!self.m_r[j].val() & self.best[2 * j].val()))))
+                    & self.lowm[j].val();
+                // First fit (see RunTree).
+                self.ge[j].next = self.cross[j].val() >= self.need_at[2 * j].val();
+                self.r_found[j].d.next =
+                    self.found[2 * j].val() | self.ge[j].val() | self.found[2 * j + 1].val();
+                self.sel[j].next = self.found[2 * j].val()
+                    | self.ge[j].val()
+                    | (!self.found[2 * j + 1].val() & self.all[2 * j + 1].val());
+                self.m_sel[j].next = 0.into();
+                if self.sel[j].val() {
+                    self.m_sel[j].next = self.ones.val();
                 }
-                self.seg_all[nn + j].next = self.r_seg_all[j].q.val();
+                self.r_pos[j].d.next = ((self.m_sel[j].val() & self.pos[2 * j].val())
+                    | (!self.m_sel[j].val() & (self.pos[2 * j + 1].val() + self.half[j].val())))
+                    & self.lmask[j].val();
+                // The node's fields for its parent's stage.
+                self.all[nn + j].next = (self.r_plen[j].q.val() & self.full[j].val()).any();
                 self.plen[nn + j].next = self.r_plen[j].q.val();
-                self.slen[nn + j].next = self.r_slen[j].q.val();
-                self.sufrel[nn + j].next = self.r_sufrel[j].q.val();
-                self.best[nn + j].next = self.r_best[j].q.val();
+                // slen = best = 2^l iff all free: the top bit is plen's (the low bits are 0).
+                self.slen[nn + j].next =
+                    self.r_slen[j].q.val() | (self.r_plen[j].q.val() & self.full[j].val());
+                self.best[nn + j].next =
+                    self.r_best[j].q.val() | (self.r_plen[j].q.val() & self.full[j].val());
                 self.found[nn + j].next = self.r_found[j].q.val();
-                self.fitrel[nn + j].next = self.r_fitrel[j].q.val();
-                self.need_at[nn + j].next = !self.r_need_n[j].q.val();
+                self.pos[nn + j].next = self.r_pos[j].q.val();
+                self.need_at[nn + j].next = self.r_need[j].q.val();
                 self.valid_at[nn + j].next = self.r_valid[j].q.val();
-                self.needc_at[nn + j].next = self.r_needc[j].q.val();
             }
-            // Root = node 2G − 2.
-            self.max_run.next = self.best[2 * nn - 2].val();
-            self.fit_found.next = self.found[2 * nn - 2].val();
-            self.fit_start.next = self.fitrel[2 * nn - 2].val().get_bits::<S>(0);
-            if !self.found[2 * nn - 2].val() {
-                self.fit_start.next = 0.into();
+            // Root = node 2G − 2; outputs masked by `valid` (and `fit_start` by `found`).
+            self.m_valid.next = 0.into();
+            if self.valid_at[2 * nn - 2].val() {
+                self.m_valid.next = self.ones.val();
             }
-            if !self.valid_at[2 * nn - 2].val() {
-                self.max_run.next = 0.into();
-                self.fit_found.next = false;
-                self.fit_start.next = 0.into();
+            self.m_fit.next = 0.into();
+            if self.valid_at[2 * nn - 2].val() & self.found[2 * nn - 2].val() {
+                self.m_fit.next = self.ones.val();
             }
+            self.max_run.next = self.best[2 * nn - 2].val() & self.m_valid.val();
+            self.fit_found.next = self.found[2 * nn - 2].val() & self.valid_at[2 * nn - 2].val();
+            self.fit_pos.next = self.pos[2 * nn - 2].val() & self.m_fit.val();
+            self.fit_start.next = self.fit_pos.val().get_bits::<S>(0);
         }
     }
 }
