@@ -92,19 +92,19 @@ fn records(outs: &[DispOut]) -> Vec<(usize, u32, u32)> {
         .collect()
 }
 
-/// Latency and throughput: push in cycle 0 → head in cycle 1 → record in cycle 3; then one
-/// record per cycle while the two channels alternate.
+/// Latency and throughput: push in cycle 0 → head in cycle 1 → record in cycle 4; then two
+/// records every three cycles (a module takes one decision per three cycles).
 #[test]
-fn rtl_latency_three_cycles_and_one_dispatch_per_cycle() {
+fn rtl_latency_four_cycles_and_two_dispatches_per_three() {
     let mut t: Vec<DispIn> = (0..8)
         .map(|k| DispIn::push(k % 2, &wg(k as u32, 1, 1, 1, 1, 1)))
         .collect();
-    t.extend(idle(3));
+    t.extend(idle(8));
     let r = records(&directed(&t));
     assert_eq!(r.len(), 8);
     assert_eq!(
         r.iter().map(|x| x.0).collect::<Vec<_>>(),
-        (3..11).collect::<Vec<_>>()
+        vec![4, 5, 7, 8, 10, 11, 13, 14]
     );
 }
 
@@ -119,7 +119,7 @@ fn rtl_blocked_head_does_not_block_other_channel() {
     ];
     t.extend(idle(5));
     t.push(DispIn::done(0));
-    t.extend(idle(3));
+    t.extend(idle(6));
     let ids: Vec<u32> = records(&directed(&t)).iter().map(|r| r.1).collect();
     assert_eq!(ids, vec![1, 2, 4, 3]);
 }
@@ -181,11 +181,11 @@ fn rtl_split_after_threshold() {
 /// Emb. 8: the pointer rotation alternates the extra wave between the two units.
 #[test]
 fn rtl_pointer_rotation_spreads_waves() {
-    let mut t = vec![
-        DispIn::push(0, &wg(1, 0, 3, 1, 1, 0)),
-        DispIn::push(0, &wg(2, 0, 3, 1, 1, 0)),
-    ];
-    t.extend(idle(4));
+    // the second WG after the first one's record, so that both go to module 0
+    let mut t = vec![DispIn::push(0, &wg(1, 0, 3, 1, 1, 0))];
+    t.extend(idle(5));
+    t.push(DispIn::push(0, &wg(2, 0, 3, 1, 1, 0)));
+    t.extend(idle(6));
     let outs = directed(&t);
     let w: Vec<u64> = outs
         .iter()

@@ -541,6 +541,15 @@ impl Resources {
         self.inflight[slot] = Some(pl);
     }
 
+    /// [`allocate`](Self::allocate) without the pointer move (the pipelined dispatcher moves the
+    /// pointer when it decides, one cycle before it commits the regions).
+    pub fn allocate_regions(&mut self, slot: usize, pl: Placement) {
+        let m = pl.module;
+        let ptr = self.ptr[m];
+        self.allocate(slot, pl);
+        self.ptr[m] = ptr;
+    }
+
     /// Free exactly what slot `slot` took (step 7). Returns false for an idle slot.
     pub fn complete(&mut self, slot: usize) -> bool {
         let Some(pl) = self.inflight.get_mut(slot).and_then(|e| e.take()) else {
@@ -808,8 +817,11 @@ pub struct Dispatcher {
     /// Per channel: its head presentation was replaced at the last edge (pop or split entry), so
     /// `matched` describes a WG that is no longer the head.
     head_changed: Vec<bool>,
-    /// Module of the previous cycle's dispatch (its match results are one allocation stale).
-    last_module: Option<usize>,
+    /// Modules of the decisions of the last two cycles (not yet in the state the match results
+    /// were computed from): `[previous cycle, the cycle before]`.
+    last_modules: [Option<usize>; 2],
+    /// The previous cycle's decision, committed (regions taken, record registered) this cycle.
+    pending: Option<Dispatch>,
     /// Module scores in flight through the policy pipeline: front = computed [`POLICY_LAG`]
     /// cycles ago, used by this cycle's decision.
     scores: VecDeque<Scores>,
@@ -860,7 +872,8 @@ impl Dispatcher {
             rr_next: 0,
             matched: vec![],
             head_changed: vec![],
-            last_module: None,
+            last_modules: [None; 2],
+            pending: None,
             scores: VecDeque::new(),
             out: DispOut::default(),
             stats: Stats::default(),
@@ -1016,7 +1029,7 @@ impl Dispatcher {
     }
 
     /// Steps 4–5 from the previous cycle's match results: a channel whose head was replaced at
-    /// the last edge and the module dispatched to in the previous cycle are not candidates (their
+    /// the last edge and the modules decided in the previous two cycles are not candidates (their
     /// match results are stale). Updates the tie marks (a42) of the winner's priority. The slot
     /// is filled in by the caller.
     fn decide(&mut self) -> Option<Dispatch> {
@@ -1033,7 +1046,7 @@ impl Dispatcher {
                     .fits
                     .iter()
                     .enumerate()
-                    .filter(|(m, _)| Some(*m) != self.last_module)
+                    .filter(|(m, _)| !self.last_modules.contains(&Some(*m)))
                     .filter_map(|(m, f)| f.clone().map(|pl| (m, pl)))
                     .collect();
                 if !fits.is_empty() {
@@ -1125,8 +1138,11 @@ impl Dispatcher {
         // Match stage: every head × every module from the start-of-cycle state (for next cycle).
         let matched = self.match_stage();
         let scores = self.compute_scores();
-        // Decision stage: steps 4–6 from the previous cycle's match results.
-        let slot = self.res.free_slot();
+        // Decision stage: steps 4–6 from the previous cycle's match results; the slot is the
+        // lowest one neither in flight nor taken by the decision being committed now.
+        let pend_slot = self.pending.as_ref().map(|d| d.slot);
+        let slot =
+            (0..self.cfg.slots).find(|&s| self.res.inflight[s].is_none() && Some(s) != pend_slot);
         let mut dispatch = if slot.is_some() { self.decide() } else { None };
         let any_head = start_len.iter().any(|&n| n > 0);
         let failed = any_head && slot.is_some() && self.fit_failure(&start_len);
@@ -1142,12 +1158,19 @@ impl Dispatcher {
                 done_err = Some(DispError::IdleSlot);
             }
         }
-        // 6. Allocation of the decision.
+        // Commit stage: the previous cycle's decision takes its regions and slot at this edge.
+        let committed = self.pending.take();
+        if let Some(d) = &committed {
+            self.res.allocate_regions(d.slot, d.placement.clone());
+        }
+        // 6. The decision of this cycle: slot reserved, head popped, pointer moved.
         if let Some(d) = dispatch.as_mut() {
             let s = slot.unwrap();
             d.slot = s;
-            self.res.allocate(s, d.placement.clone());
             let c = d.channel;
+            let m = d.placement.module;
+            let n: usize = d.placement.waves.iter().sum();
+            self.res.ptr[m] = (self.res.ptr[m] + n) % self.cfg.units;
             if d.sub {
                 self.split_left[c] -= 1;
                 if self.split_left[c] == 0 {
@@ -1229,7 +1252,11 @@ impl Dispatcher {
             }
         }
         // Pipeline registers of the match stage and the policy pipeline.
-        self.last_module = dispatch.as_ref().map(|d| d.placement.module);
+        self.last_modules = [
+            dispatch.as_ref().map(|d| d.placement.module),
+            self.last_modules[0],
+        ];
+        self.pending = dispatch;
         self.matched = matched;
         self.head_changed = changed;
         self.scores.pop_front();
@@ -1240,7 +1267,7 @@ impl Dispatcher {
         } else {
             None
         };
-        (accepted, dispatch, push_err.or(done_err).or(cfg_err))
+        (accepted, committed, push_err.or(done_err).or(cfg_err))
     }
 
     /// The registered record of a dispatch, packed as on the ports (bases of empty regions = 0).
@@ -1310,7 +1337,8 @@ impl CycleModel for Dispatcher {
         self.rr_next = 0;
         self.matched = vec![None; c.channels];
         self.head_changed = vec![false; c.channels];
-        self.last_module = None;
+        self.last_modules = [None; 2];
+        self.pending = None;
         self.scores = (0..POLICY_LAG)
             .map(|_| Scores {
                 weighted_free: vec![0; c.modules],

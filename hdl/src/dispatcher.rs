@@ -209,17 +209,42 @@ pub struct Dispatcher {
     p_fit: DFF<Bits<4>>,
     /// Channel c had a head when it was matched.
     p_hv: DFF<Bits<2>>,
-    p_vmask: [DFF<Bits<16>>; 8],
-    p_smask: [DFF<Bits<8>>; 8],
-    p_lmask: [DFF<Bits<16>>; 4],
-    p_vbase: [DFF<Bits<4>>; 8],
-    p_sbase: [DFF<Bits<3>>; 8],
-    p_lbase: [DFF<Bits<4>>; 4],
+    /// ok vectors: bit i = the need fits at start block i (VGPR, SGPR per unit; LDS).
+    p_okv: [DFF<Bits<16>>; 8],
+    p_oks: [DFF<Bits<8>>; 8],
+    p_okl: [DFF<Bits<16>>; 4],
     p_q: [DFF<Bits<3>>; 8],
     /// Channel c's head was replaced at the last edge (its match results are stale).
     hchg: DFF<Bits<2>>,
-    /// Module m was dispatched to in the last cycle (its match results are stale).
-    ex: DFF<Bits<2>>,
+    /// Module m was decided two cycles ago (bit m; the decision of one cycle ago is `pend`).
+    ex2: DFF<Bits<2>>,
+    // ---- pipeline: the decision being committed (decided in the previous cycle) ----
+    pv: DFF<Bit>,
+    pm: DFF<Bit>,
+    pslot: DFF<Bits<3>>,
+    pid: DFF<Bits<8>>,
+    psub: DFF<Bit>,
+    /// Per unit of the chosen module: waves, ok vectors and need thermometers.
+    pq: [DFF<Bits<3>>; 2],
+    pokv: [DFF<Bits<16>>; 2],
+    pthv: [DFF<Bits<16>>; 2],
+    poks: [DFF<Bits<8>>; 2],
+    pths: [DFF<Bits<8>>; 2],
+    pokl: DFF<Bits<16>>,
+    pthl: DFF<Bits<16>>,
+    // ---- pipeline: decoded head of each channel (always equal to the decode of FIFO entry 0
+    // in its current presentation; loaded from decoders of the next head at the edge) ----
+    /// Waves of the units that get ceil(n/2) / floor(n/2).
+    hq_hi: [DFF<Bits<3>>; 2],
+    hq_lo: [DFF<Bits<3>>; 2],
+    /// Need thermometers (bit k = need > k): VGPR of the hi / lo unit and of one wave.
+    h_tvhi: [DFF<Bits<16>>; 2],
+    h_tvlo: [DFF<Bits<16>>; 2],
+    h_tv1: [DFF<Bits<16>>; 2],
+    h_tshi: [DFF<Bits<8>>; 2],
+    h_tslo: [DFF<Bits<8>>; 2],
+    h_ts1: [DFF<Bits<8>>; 2],
+    h_tl: [DFF<Bits<16>>; 2],
     // ---- pipeline: module policy scores (4 stages) ----
     /// Free counts per (module, resource) m*4+h: VGPR, SGPR, wave slots, LDS.
     pc: [DFF<Bits<6>>; 8],
@@ -257,13 +282,33 @@ pub struct Dispatcher {
     h_prio: [Signal<Local, Bits<2>>; 2],
     h_waves: [Signal<Local, Bits<4>>; 2],
     h_rank: [Signal<Local, Bits<2>>; 2],
-    /// Per channel: need × 1..4 of VGPR / SGPR per wave (index c*4 + k-1).
-    vx: [Signal<Local, Bits<8>>; 8],
-    sx: [Signal<Local, Bits<8>>; 8],
-    /// Per (channel, module, unit): waves, VGPR / SGPR need, need thermometers (bit k = need > k).
+    /// Head decoders, source s: 0 / 1 = entry 1 of channel 0 / 1, 2 = the push port.
+    dw: [Signal<Local, Bits<4>>; 3],
+    dv: [Signal<Local, Bits<5>>; 3],
+    ds: [Signal<Local, Bits<4>>; 3],
+    dl: [Signal<Local, Bits<5>>; 3],
+    dqhi: [Signal<Local, Bits<3>>; 3],
+    dqlo: [Signal<Local, Bits<3>>; 3],
+    dtvhi: [Signal<Local, Bits<16>>; 3],
+    dtvlo: [Signal<Local, Bits<16>>; 3],
+    dtv1: [Signal<Local, Bits<16>>; 3],
+    dtshi: [Signal<Local, Bits<8>>; 3],
+    dtslo: [Signal<Local, Bits<8>>; 3],
+    dts1: [Signal<Local, Bits<8>>; 3],
+    dtl: [Signal<Local, Bits<16>>; 3],
+    tq4: Signal<Local, Bits<4>>,
+    pv2: Signal<Local, Bits<5>>,
+    pv3: Signal<Local, Bits<5>>,
+    pv4: Signal<Local, Bits<5>>,
+    ps2: Signal<Local, Bits<4>>,
+    ps3: Signal<Local, Bits<4>>,
+    ps4: Signal<Local, Bits<4>>,
+    nhi: Signal<Local, Bits<5>>,
+    nlo: Signal<Local, Bits<5>>,
+    mhi: Signal<Local, Bits<4>>,
+    mlo: Signal<Local, Bits<4>>,
+    /// Per (channel, module, unit): waves and need thermometers (bit k = need > k).
     mq: [Signal<Local, Bits<3>>; 8],
-    nv: [Signal<Local, Bits<8>>; 8],
-    ns: [Signal<Local, Bits<8>>; 8],
     thv: [Signal<Local, Bits<16>>; 8],
     ths: [Signal<Local, Bits<8>>; 8],
     thl: [Signal<Local, Bits<16>>; 2],
@@ -298,14 +343,15 @@ pub struct Dispatcher {
     slot_sel: Signal<Local, Bits<3>>,
     found: Signal<Local, Bit>,
     go: Signal<Local, Bit>,
-    /// The chosen channel's match results per (module, unit) m*2+u, and per module for LDS.
-    kq: [Signal<Local, Bits<3>>; 4],
-    kvm: [Signal<Local, Bits<16>>; 4],
-    ksm: [Signal<Local, Bits<8>>; 4],
-    kvb: [Signal<Local, Bits<4>>; 4],
-    ksb: [Signal<Local, Bits<3>>; 4],
-    klm: [Signal<Local, Bits<16>>; 2],
-    klb: [Signal<Local, Bits<4>>; 2],
+    /// Modules decided in the previous cycle (from `pend`).
+    ex1: Signal<Local, Bits<2>>,
+    /// Commit stage: first fit of the pending decision (masks and bases per unit; LDS).
+    cv_mask: [Signal<Local, Bits<16>>; 2],
+    cs_mask: [Signal<Local, Bits<8>>; 2],
+    cl_mask: Signal<Local, Bits<16>>,
+    cv_base: [Signal<Local, Bits<4>>; 2],
+    cs_base: [Signal<Local, Bits<3>>; 2],
+    cl_base: Signal<Local, Bits<4>>,
     /// The completed slot's entry.
     done_ok: Signal<Local, Bit>,
     d_mod: Signal<Local, Bit>,
@@ -325,8 +371,8 @@ pub struct Dispatcher {
     pos: Signal<Local, Bits<3>>,
     // push checks
     qmax: Signal<Local, Bits<4>>,
-    pv: Signal<Local, Bits<8>>,
-    ps: Signal<Local, Bits<8>>,
+    chk_v: Signal<Local, Bits<8>>,
+    chk_s: Signal<Local, Bits<8>>,
     never: Signal<Local, Bit>,
     ready: Signal<Local, Bit>,
     push_err: Signal<Local, Bits<3>>,
@@ -373,9 +419,9 @@ impl Logic for Dispatcher {
         // ---- registers hold by default ----
         dff_setup!(
             self, clock, t_busy, policy, thresh_x, fweights_x, pweights_x, nx_x, win, win_cnt,
-            lfsr_x, marks0, marks1, fail_cnt, pw_cnt, p_fit, p_hv, hchg, ex, wsnap, pwf, ppw,
-            o_valid, o_id, o_module, o_slot, o_sub, o_waves, o_vbase, o_sbase, o_lbase, o_err,
-            o_code
+            lfsr_x, marks0, marks1, fail_cnt, pw_cnt, p_fit, p_hv, hchg, ex2, pv, pm, pslot, pid,
+            psub, pokl, pthl, wsnap, pwf, ppw, o_valid, o_id, o_module, o_slot, o_sub, o_waves,
+            o_vbase, o_sbase, o_lbase, o_err, o_code
         );
         for i in 0..8 {
             self.f_id[i].clock.next = self.clock.val();
@@ -396,14 +442,10 @@ impl Logic for Dispatcher {
             self.t_module[i].d.next = self.t_module[i].q.val();
             self.t_lmask[i].clock.next = self.clock.val();
             self.t_lmask[i].d.next = self.t_lmask[i].q.val();
-            self.p_vmask[i].clock.next = self.clock.val();
-            self.p_vmask[i].d.next = self.p_vmask[i].q.val();
-            self.p_smask[i].clock.next = self.clock.val();
-            self.p_smask[i].d.next = self.p_smask[i].q.val();
-            self.p_vbase[i].clock.next = self.clock.val();
-            self.p_vbase[i].d.next = self.p_vbase[i].q.val();
-            self.p_sbase[i].clock.next = self.clock.val();
-            self.p_sbase[i].d.next = self.p_sbase[i].q.val();
+            self.p_okv[i].clock.next = self.clock.val();
+            self.p_okv[i].d.next = self.p_okv[i].q.val();
+            self.p_oks[i].clock.next = self.clock.val();
+            self.p_oks[i].d.next = self.p_oks[i].q.val();
             self.p_q[i].clock.next = self.clock.val();
             self.p_q[i].d.next = self.p_q[i].q.val();
             self.pc[i].clock.next = self.clock.val();
@@ -428,10 +470,8 @@ impl Logic for Dispatcher {
             self.w_used[i].d.next = self.w_used[i].q.val();
             self.win_len_x[i].clock.next = self.clock.val();
             self.win_len_x[i].d.next = self.win_len_x[i].q.val();
-            self.p_lmask[i].clock.next = self.clock.val();
-            self.p_lmask[i].d.next = self.p_lmask[i].q.val();
-            self.p_lbase[i].clock.next = self.clock.val();
-            self.p_lbase[i].d.next = self.p_lbase[i].q.val();
+            self.p_okl[i].clock.next = self.clock.val();
+            self.p_okl[i].d.next = self.p_okl[i].q.val();
         }
         for i in 0..2 {
             self.f_cnt[i].clock.next = self.clock.val();
@@ -448,6 +488,34 @@ impl Logic for Dispatcher {
             self.pw_prev[i].d.next = self.pw_prev[i].q.val();
             self.ws[i].clock.next = self.clock.val();
             self.ws[i].d.next = self.ws[i].q.val();
+            self.pq[i].clock.next = self.clock.val();
+            self.pq[i].d.next = self.pq[i].q.val();
+            self.pokv[i].clock.next = self.clock.val();
+            self.pokv[i].d.next = self.pokv[i].q.val();
+            self.pthv[i].clock.next = self.clock.val();
+            self.pthv[i].d.next = self.pthv[i].q.val();
+            self.poks[i].clock.next = self.clock.val();
+            self.poks[i].d.next = self.poks[i].q.val();
+            self.pths[i].clock.next = self.clock.val();
+            self.pths[i].d.next = self.pths[i].q.val();
+            self.hq_hi[i].clock.next = self.clock.val();
+            self.hq_hi[i].d.next = self.hq_hi[i].q.val();
+            self.hq_lo[i].clock.next = self.clock.val();
+            self.hq_lo[i].d.next = self.hq_lo[i].q.val();
+            self.h_tvhi[i].clock.next = self.clock.val();
+            self.h_tvhi[i].d.next = self.h_tvhi[i].q.val();
+            self.h_tvlo[i].clock.next = self.clock.val();
+            self.h_tvlo[i].d.next = self.h_tvlo[i].q.val();
+            self.h_tv1[i].clock.next = self.clock.val();
+            self.h_tv1[i].d.next = self.h_tv1[i].q.val();
+            self.h_tshi[i].clock.next = self.clock.val();
+            self.h_tshi[i].d.next = self.h_tshi[i].q.val();
+            self.h_tslo[i].clock.next = self.clock.val();
+            self.h_tslo[i].d.next = self.h_tslo[i].q.val();
+            self.h_ts1[i].clock.next = self.clock.val();
+            self.h_ts1[i].d.next = self.h_ts1[i].q.val();
+            self.h_tl[i].clock.next = self.clock.val();
+            self.h_tl[i].d.next = self.h_tl[i].q.val();
             self.hs[i].clock.next = self.clock.val();
             self.hs[i].d.next = self.hs[i].q.val();
         }
@@ -516,18 +584,6 @@ impl Logic for Dispatcher {
                 self.h_prio[c].next = 3.into();
                 self.h_waves[c].next = 1.into();
             }
-            // need × 1..4 per wave
-            // (bit_cast arguments cannot name loop variables: go through scratch signals)
-            self.tb5.next = self.f_vgpr[c * 4].q.val();
-            self.vx[c * 4].next = bit_cast::<8, 5>(self.tb5.val());
-            self.vx[c * 4 + 1].next = self.vx[c * 4].val() + self.vx[c * 4].val();
-            self.vx[c * 4 + 2].next = self.vx[c * 4 + 1].val() + self.vx[c * 4].val();
-            self.vx[c * 4 + 3].next = self.vx[c * 4 + 1].val() + self.vx[c * 4 + 1].val();
-            self.tb4a.next = self.f_sgpr[c * 4].q.val();
-            self.sx[c * 4].next = bit_cast::<8, 4>(self.tb4a.val());
-            self.sx[c * 4 + 1].next = self.sx[c * 4].val() + self.sx[c * 4].val();
-            self.sx[c * 4 + 2].next = self.sx[c * 4 + 1].val() + self.sx[c * 4].val();
-            self.sx[c * 4 + 3].next = self.sx[c * 4 + 1].val() + self.sx[c * 4 + 1].val();
             // emb. 2: effective rank in the current window
             self.h_rank[c].next = self.h_prio[c].val();
             if self.h_prio[c].val() < self.win.q.val() {
@@ -536,58 +592,27 @@ impl Logic for Dispatcher {
             if self.h_prio[c].val() == self.win.q.val() {
                 self.h_rank[c].next = 0.into();
             }
-            // LDS need thermometer
-            self.thl[c].next = 0.into();
-            for k in 0..16 {
-                if self.f_lds[c * 4].q.val().index() > k {
-                    self.thl[c].next = self.thl[c].val().replace_bit(k, true);
-                }
-            }
+            self.thl[c].next = self.h_tl[c].q.val();
         }
 
-        // ---- split table rotated by the pointer; needs as thermometers ----
+        // ---- split table rotated by the pointer (emb. 8): unit ptr[m] gets ceil(n/2) ----
         for c in 0..2 {
             for m in 0..2 {
-                // unit u gets n div 2, plus the odd wave if u == ptr[m]
-                self.tb4a.next = self.h_waves[c].val() >> 1;
-                self.mq[c * 4 + m * 2].next = bit_cast::<3, 4>(self.tb4a.val());
-                self.mq[c * 4 + m * 2 + 1].next = bit_cast::<3, 4>(self.tb4a.val());
-                if self.h_waves[c].val().get_bit(0) {
-                    if self.ptr[m].q.val() {
-                        self.mq[c * 4 + m * 2 + 1].next = self.mq[c * 4 + m * 2 + 1].val() + 1;
-                    } else {
-                        self.mq[c * 4 + m * 2].next = self.mq[c * 4 + m * 2].val() + 1;
-                    }
-                }
                 for u in 0..2 {
-                    self.nv[c * 4 + m * 2 + u].next = 0.into();
-                    self.ns[c * 4 + m * 2 + u].next = 0.into();
-                    for k in 0..4 {
-                        if self.mq[c * 4 + m * 2 + u].val().index() == k + 1 {
-                            self.nv[c * 4 + m * 2 + u].next = self.vx[c * 4 + k].val();
-                            self.ns[c * 4 + m * 2 + u].next = self.sx[c * 4 + k].val();
-                        }
-                    }
-                    self.thv[c * 4 + m * 2 + u].next = 0.into();
-                    for k in 0..16 {
-                        if self.nv[c * 4 + m * 2 + u].val().index() > k {
-                            self.thv[c * 4 + m * 2 + u].next =
-                                self.thv[c * 4 + m * 2 + u].val().replace_bit(k, true);
-                        }
-                    }
-                    self.ths[c * 4 + m * 2 + u].next = 0.into();
-                    for k in 0..8 {
-                        if self.ns[c * 4 + m * 2 + u].val().index() > k {
-                            self.ths[c * 4 + m * 2 + u].next =
-                                self.ths[c * 4 + m * 2 + u].val().replace_bit(k, true);
-                        }
+                    self.mq[c * 4 + m * 2 + u].next = self.hq_lo[c].q.val();
+                    self.thv[c * 4 + m * 2 + u].next = self.h_tvlo[c].q.val();
+                    self.ths[c * 4 + m * 2 + u].next = self.h_tslo[c].q.val();
+                    if self.ptr[m].q.val() == (u == 1) {
+                        self.mq[c * 4 + m * 2 + u].next = self.hq_hi[c].q.val();
+                        self.thv[c * 4 + m * 2 + u].next = self.h_tvhi[c].q.val();
+                        self.ths[c * 4 + m * 2 + u].next = self.h_tshi[c].q.val();
                     }
                 }
             }
         }
 
-        // ---- match + first fit, every head × module × unit: ok[i] = blocks i..i+n-1 free,
-        // the lowest ok start is the base, the mask is the need thermometer shifted there ----
+        // ---- match, every head × module × unit: ok[i] = blocks i..i+n-1 exist and are free
+        // (registered; the commit stage takes the lowest ok start of the chosen one) ----
         for c in 0..2 {
             for m in 0..2 {
                 self.mfit.next = self
@@ -595,10 +620,8 @@ impl Logic for Dispatcher {
                     .val()
                     .replace_bit(c * 2 + m, self.h_valid[c].val());
                 for u in 0..2 {
-                    // VGPR
                     self.okv.next = 0.into();
                     for i in 0..16 {
-                        // blocks i..i+n-1 must exist and be free
                         self.sh_a.next = i.to_bits();
                         self.sh_b.next = (16 - i).to_bits();
                         self.okb.next = !((self.thv[c * 4 + m * 2 + u].val() << self.sh_a.val())
@@ -607,30 +630,9 @@ impl Logic for Dispatcher {
                             & !(self.thv[c * 4 + m * 2 + u].val() >> self.sh_b.val()).any();
                         self.okv.next = self.okv.val().replace_bit(i, self.okb.val());
                     }
-                    self.fnd.next = false;
-                    self.foh.next = 0.into();
-                    self.p_vbase[c * 4 + m * 2 + u].d.next = 0.into();
-                    for i in 0..16 {
-                        if self.okv.val().get_bit(i) & !self.fnd.val() {
-                            self.foh.next = self.foh.val().replace_bit(i, true);
-                            self.p_vbase[c * 4 + m * 2 + u].d.next = i.to_bits();
-                            self.fnd.next = true;
-                        }
-                    }
-                    self.ufit.next = self.fnd.val();
-                    self.mk16.next = 0.into();
-                    for i in 0..16 {
-                        self.sh_a.next = i.to_bits();
-                        if self.foh.val().get_bit(i) {
-                            self.mk16.next = self.mk16.val()
-                                | (self.thv[c * 4 + m * 2 + u].val() << self.sh_a.val());
-                        }
-                    }
-                    self.p_vmask[c * 4 + m * 2 + u].d.next = self.mk16.val();
-                    // SGPR
+                    self.p_okv[c * 4 + m * 2 + u].d.next = self.okv.val();
                     self.oks.next = 0.into();
                     for i in 0..8 {
-                        // blocks i..i+n-1 must exist and be free
                         self.sh_a.next = i.to_bits();
                         self.sh_b.next = (8 - i).to_bits();
                         self.okb.next = !((self.ths[c * 4 + m * 2 + u].val() << self.sh_a.val())
@@ -639,27 +641,9 @@ impl Logic for Dispatcher {
                             & !(self.ths[c * 4 + m * 2 + u].val() >> self.sh_b.val()).any();
                         self.oks.next = self.oks.val().replace_bit(i, self.okb.val());
                     }
-                    self.fnd.next = false;
-                    self.foh.next = 0.into();
-                    self.p_sbase[c * 4 + m * 2 + u].d.next = 0.into();
-                    for i in 0..8 {
-                        if self.oks.val().get_bit(i) & !self.fnd.val() {
-                            self.foh.next = self.foh.val().replace_bit(i, true);
-                            self.p_sbase[c * 4 + m * 2 + u].d.next = i.to_bits();
-                            self.fnd.next = true;
-                        }
-                    }
-                    self.ufit.next = self.ufit.val() & self.fnd.val();
-                    self.mk8.next = 0.into();
-                    for i in 0..8 {
-                        self.sh_a.next = i.to_bits();
-                        if self.foh.val().get_bit(i) {
-                            self.mk8.next = self.mk8.val()
-                                | (self.ths[c * 4 + m * 2 + u].val() << self.sh_a.val());
-                        }
-                    }
-                    self.p_smask[c * 4 + m * 2 + u].d.next = self.mk8.val();
-                    // wave slots
+                    self.p_oks[c * 4 + m * 2 + u].d.next = self.oks.val();
+                    // the unit fits: some VGPR and SGPR start, enough wave slots
+                    self.ufit.next = self.okv.val().any() & self.oks.val().any();
                     if (bits::<3>(4) - self.w_used[m * 2 + u].q.val())
                         < self.mq[c * 4 + m * 2 + u].val()
                     {
@@ -670,10 +654,8 @@ impl Logic for Dispatcher {
                     }
                     self.p_q[c * 4 + m * 2 + u].d.next = self.mq[c * 4 + m * 2 + u].val();
                 }
-                // LDS
                 self.okv.next = 0.into();
                 for i in 0..16 {
-                    // blocks i..i+n-1 must exist and be free
                     self.sh_a.next = i.to_bits();
                     self.sh_b.next = (16 - i).to_bits();
                     self.okb.next =
@@ -681,27 +663,10 @@ impl Logic for Dispatcher {
                             & !(self.thl[c].val() >> self.sh_b.val()).any();
                     self.okv.next = self.okv.val().replace_bit(i, self.okb.val());
                 }
-                self.fnd.next = false;
-                self.foh.next = 0.into();
-                self.p_lbase[c * 2 + m].d.next = 0.into();
-                for i in 0..16 {
-                    if self.okv.val().get_bit(i) & !self.fnd.val() {
-                        self.foh.next = self.foh.val().replace_bit(i, true);
-                        self.p_lbase[c * 2 + m].d.next = i.to_bits();
-                        self.fnd.next = true;
-                    }
-                }
-                if !self.fnd.val() {
+                self.p_okl[c * 2 + m].d.next = self.okv.val();
+                if !self.okv.val().any() {
                     self.mfit.next = self.mfit.val().replace_bit(c * 2 + m, false);
                 }
-                self.mk16.next = 0.into();
-                for i in 0..16 {
-                    self.sh_a.next = i.to_bits();
-                    if self.foh.val().get_bit(i) {
-                        self.mk16.next = self.mk16.val() | (self.thl[c].val() << self.sh_a.val());
-                    }
-                }
-                self.p_lmask[c * 2 + m].d.next = self.mk16.val();
             }
         }
         self.p_fit.d.next = self.mfit.val();
@@ -715,12 +680,23 @@ impl Logic for Dispatcher {
         self.p_hv.d.next = self.tb4a.val().get_bits::<2>(0);
 
         // ================= DECISION STAGE (from the registered match results) ================
-        // a candidate (c, m) is valid unless c's head was replaced or m was dispatched to at the
-        // last edge (their match results are one cycle stale)
+        // a candidate (c, m) is valid unless c's head was replaced at the last edge or m was
+        // decided in one of the last two cycles (not yet in the maps the match stage read)
+        self.ex1.next = 0.into();
+        if self.pv.q.val() {
+            if self.pm.q.val() {
+                self.ex1.next = 2.into();
+            } else {
+                self.ex1.next = 1.into();
+            }
+        }
         self.vld.next = self.p_fit.q.val();
         for c in 0..2 {
             for m in 0..2 {
-                if self.hchg.q.val().get_bit(c) | self.ex.q.val().get_bit(m) {
+                if self.hchg.q.val().get_bit(c)
+                    | self.ex1.val().get_bit(m)
+                    | self.ex2.q.val().get_bit(m)
+                {
                     self.vld.next = self.vld.val().replace_bit(c * 2 + m, false);
                 }
             }
@@ -770,39 +746,85 @@ impl Logic for Dispatcher {
             self.sel_m.next = 1.into();
         }
 
-        // ---- allocate: lowest free slot; the chosen channel's registered placement ----
-        self.slot_free_any.next = !self.t_busy.q.val().all();
+        // ---- allocate: lowest slot neither busy nor taken by the pending decision ----
+        self.slot_free_any.next = false;
         self.found.next = false;
         self.slot_sel.next = 0.into();
         for s in 0..8 {
-            if !self.t_busy.q.val().get_bit(s) & !self.found.val() {
+            if !self.t_busy.q.val().get_bit(s)
+                & !(self.pv.q.val() & (self.pslot.q.val().index() == s))
+                & !self.found.val()
+            {
                 self.slot_sel.next = s.to_bits();
                 self.found.next = true;
+                self.slot_free_any.next = true;
             }
         }
         self.go.next = self.any_fit.val() & self.slot_free_any.val();
         self.selm[0].next = self.go.val() & !self.sel_m.val().any();
         self.selm[1].next = self.go.val() & self.sel_m.val().any();
-        for k in 0..4 {
-            self.kq[k].next = self.p_q[k].q.val();
-            self.kvm[k].next = self.p_vmask[k].q.val();
-            self.ksm[k].next = self.p_smask[k].q.val();
-            self.kvb[k].next = self.p_vbase[k].q.val();
-            self.ksb[k].next = self.p_sbase[k].q.val();
-            if self.sel_c.val().any() {
-                self.kq[k].next = self.p_q[4 + k].q.val();
-                self.kvm[k].next = self.p_vmask[4 + k].q.val();
-                self.ksm[k].next = self.p_smask[4 + k].q.val();
-                self.kvb[k].next = self.p_vbase[4 + k].q.val();
-                self.ksb[k].next = self.p_sbase[4 + k].q.val();
+        // the decision is registered (pend) and committed in the next cycle
+        self.pv.d.next = self.go.val();
+        self.pm.d.next = self.sel_m.val().any();
+        self.pslot.d.next = self.slot_sel.val();
+        self.pid.d.next = self.f_id[0].q.val();
+        self.psub.d.next = self.h_sub[0].val();
+        if self.sel_c.val().any() {
+            self.pid.d.next = self.f_id[4].q.val();
+            self.psub.d.next = self.h_sub[1].val();
+        }
+        for c in 0..2 {
+            for m in 0..2 {
+                if (self.sel_c.val().index() == c) & (self.sel_m.val().index() == m) {
+                    for u in 0..2 {
+                        self.pq[u].d.next = self.p_q[c * 4 + m * 2 + u].q.val();
+                        self.pokv[u].d.next = self.p_okv[c * 4 + m * 2 + u].q.val();
+                        self.pthv[u].d.next = self.thv[c * 4 + m * 2 + u].val();
+                        self.poks[u].d.next = self.p_oks[c * 4 + m * 2 + u].q.val();
+                        self.pths[u].d.next = self.ths[c * 4 + m * 2 + u].val();
+                    }
+                    self.pokl.d.next = self.p_okl[c * 2 + m].q.val();
+                    self.pthl.d.next = self.thl[c].val();
+                }
             }
         }
-        for m in 0..2 {
-            self.klm[m].next = self.p_lmask[m].q.val();
-            self.klb[m].next = self.p_lbase[m].q.val();
-            if self.sel_c.val().any() {
-                self.klm[m].next = self.p_lmask[2 + m].q.val();
-                self.klb[m].next = self.p_lbase[2 + m].q.val();
+        self.ex2.d.next = self.ex1.val();
+
+        // ================= COMMIT STAGE (the pending decision) ================================
+        // first fit: the lowest ok start is the base, the region is the need shifted there
+        for u in 0..2 {
+            self.fnd.next = false;
+            self.cv_base[u].next = 0.into();
+            self.cv_mask[u].next = 0.into();
+            for i in 0..16 {
+                self.sh_a.next = i.to_bits();
+                if self.pokv[u].q.val().get_bit(i) & !self.fnd.val() {
+                    self.cv_base[u].next = i.to_bits();
+                    self.cv_mask[u].next = self.pthv[u].q.val() << self.sh_a.val();
+                    self.fnd.next = true;
+                }
+            }
+            self.fnd.next = false;
+            self.cs_base[u].next = 0.into();
+            self.cs_mask[u].next = 0.into();
+            for i in 0..8 {
+                self.sh_a.next = i.to_bits();
+                if self.poks[u].q.val().get_bit(i) & !self.fnd.val() {
+                    self.cs_base[u].next = i.to_bits();
+                    self.cs_mask[u].next = self.pths[u].q.val() << self.sh_a.val();
+                    self.fnd.next = true;
+                }
+            }
+        }
+        self.fnd.next = false;
+        self.cl_base.next = 0.into();
+        self.cl_mask.next = 0.into();
+        for i in 0..16 {
+            self.sh_a.next = i.to_bits();
+            if self.pokl.q.val().get_bit(i) & !self.fnd.val() {
+                self.cl_base.next = i.to_bits();
+                self.cl_mask.next = self.pthl.q.val() << self.sh_a.val();
+                self.fnd.next = true;
             }
         }
 
@@ -859,18 +881,34 @@ impl Logic for Dispatcher {
                 .val()
                 .replace_bit(self.done_slot.val().index(), false);
         }
+        // commit: the pending decision takes its regions, wave slots and in-flight slot
+        for m in 0..2 {
+            if self.pv.q.val() & (self.pm.q.val() == (m == 1)) {
+                self.n_lu[m].next = self.n_lu[m].val() | self.cl_mask.val();
+                for u in 0..2 {
+                    self.n_vu[m * 2 + u].next = self.n_vu[m * 2 + u].val() | self.cv_mask[u].val();
+                    self.n_su[m * 2 + u].next = self.n_su[m * 2 + u].val() | self.cs_mask[u].val();
+                    self.n_wu[m * 2 + u].next = self.n_wu[m * 2 + u].val() + self.pq[u].q.val();
+                }
+            }
+        }
+        if self.pv.q.val() {
+            for s in 0..8 {
+                if self.pslot.q.val().index() == s {
+                    self.n_busy.next = self.n_busy.val().replace_bit(s, true);
+                    self.t_module[s].d.next = self.pm.q.val();
+                    self.t_lmask[s].d.next = self.cl_mask.val();
+                    for u in 0..2 {
+                        self.t_waves[s * 2 + u].d.next = self.pq[u].q.val();
+                        self.t_vmask[s * 2 + u].d.next = self.cv_mask[u].val();
+                        self.t_smask[s * 2 + u].d.next = self.cs_mask[u].val();
+                    }
+                }
+            }
+        }
+        // decision: emb. 8, the pointer moves by n on the chosen module only
         for m in 0..2 {
             if self.selm[m].val() {
-                self.n_lu[m].next = self.n_lu[m].val() | self.klm[m].val();
-                for u in 0..2 {
-                    self.n_vu[m * 2 + u].next =
-                        self.n_vu[m * 2 + u].val() | self.kvm[m * 2 + u].val();
-                    self.n_su[m * 2 + u].next =
-                        self.n_su[m * 2 + u].val() | self.ksm[m * 2 + u].val();
-                    self.n_wu[m * 2 + u].next =
-                        self.n_wu[m * 2 + u].val() + self.kq[m * 2 + u].val();
-                }
-                // emb. 8: the pointer moves by n on the chosen module only
                 if self.h_waves[0].val().get_bit(0) & !self.sel_c.val().any() {
                     self.ptr[m].d.next = !self.ptr[m].q.val();
                 }
@@ -880,26 +918,6 @@ impl Logic for Dispatcher {
             }
         }
         if self.go.val() {
-            for s in 0..8 {
-                if self.slot_sel.val().index() == s {
-                    self.n_busy.next = self.n_busy.val().replace_bit(s, true);
-                    self.t_module[s].d.next = self.sel_m.val().any();
-                    self.t_lmask[s].d.next = self.klm[0].val();
-                    if self.sel_m.val().any() {
-                        self.t_lmask[s].d.next = self.klm[1].val();
-                    }
-                    for u in 0..2 {
-                        self.t_waves[s * 2 + u].d.next = self.kq[u].val();
-                        self.t_vmask[s * 2 + u].d.next = self.kvm[u].val();
-                        self.t_smask[s * 2 + u].d.next = self.ksm[u].val();
-                        if self.sel_m.val().any() {
-                            self.t_waves[s * 2 + u].d.next = self.kq[2 + u].val();
-                            self.t_vmask[s * 2 + u].d.next = self.kvm[2 + u].val();
-                            self.t_smask[s * 2 + u].d.next = self.ksm[2 + u].val();
-                        }
-                    }
-                }
-            }
             // a42 marks of the winner's priority
             if self.tie.val() {
                 if !(self.mk0.val() & self.mk1.val()) {
@@ -942,14 +960,6 @@ impl Logic for Dispatcher {
         for k in 0..2 {
             self.l_used[k].d.next = self.n_lu[k].val();
         }
-        self.tb4b.next = 0.into();
-        if self.selm[0].val() {
-            self.tb4b.next = 1.into();
-        }
-        if self.selm[1].val() {
-            self.tb4b.next = 2.into();
-        }
-        self.ex.d.next = self.tb4b.val().get_bits::<2>(0);
 
         // ---- failure counter and split (emb. 3): a failure needs fresh match results of every
         // head and no fit at all ----
@@ -1013,29 +1023,29 @@ impl Logic for Dispatcher {
         self.hchg.d.next = self.n_hchg.val();
         // never-fits: ceil(n/2) waves per unit must fit an empty unit
         self.qmax.next = (self.push_waves.val() >> 1) + self.push_waves.val().get_bit(0);
-        self.pv.next = 0.into();
-        self.ps.next = 0.into();
+        self.chk_v.next = 0.into();
+        self.chk_s.next = 0.into();
         if self.qmax.val() == 1 {
-            self.pv.next = bit_cast::<8, 5>(self.push_vgpr.val());
-            self.ps.next = bit_cast::<8, 4>(self.push_sgpr.val());
+            self.chk_v.next = bit_cast::<8, 5>(self.push_vgpr.val());
+            self.chk_s.next = bit_cast::<8, 4>(self.push_sgpr.val());
         }
         if self.qmax.val() == 2 {
-            self.pv.next = bit_cast::<8, 5>(self.push_vgpr.val()) << 1;
-            self.ps.next = bit_cast::<8, 4>(self.push_sgpr.val()) << 1;
+            self.chk_v.next = bit_cast::<8, 5>(self.push_vgpr.val()) << 1;
+            self.chk_s.next = bit_cast::<8, 4>(self.push_sgpr.val()) << 1;
         }
         if self.qmax.val() == 3 {
-            self.pv.next = (bit_cast::<8, 5>(self.push_vgpr.val()) << 1)
+            self.chk_v.next = (bit_cast::<8, 5>(self.push_vgpr.val()) << 1)
                 + bit_cast::<8, 5>(self.push_vgpr.val());
-            self.ps.next = (bit_cast::<8, 4>(self.push_sgpr.val()) << 1)
+            self.chk_s.next = (bit_cast::<8, 4>(self.push_sgpr.val()) << 1)
                 + bit_cast::<8, 4>(self.push_sgpr.val());
         }
         if self.qmax.val() == 4 {
-            self.pv.next = bit_cast::<8, 5>(self.push_vgpr.val()) << 2;
-            self.ps.next = bit_cast::<8, 4>(self.push_sgpr.val()) << 2;
+            self.chk_v.next = bit_cast::<8, 5>(self.push_vgpr.val()) << 2;
+            self.chk_s.next = bit_cast::<8, 4>(self.push_sgpr.val()) << 2;
         }
         self.never.next = (self.qmax.val() > 4)
-            | (self.pv.val() > 16)
-            | (self.ps.val() > 8)
+            | (self.chk_v.val() > 16)
+            | (self.chk_s.val() > 8)
             | (self.push_lds.val() > 16);
         self.ready.next = true;
         for c in 0..2 {
@@ -1090,6 +1100,111 @@ impl Logic for Dispatcher {
                 self.f_cnt[c].d.next = self.pos.val() + 1;
             } else {
                 self.f_cnt[c].d.next = self.pos.val();
+            }
+        }
+
+        // ---- head decoders (entry 1 of each channel, the push port) and the decoded heads ----
+        self.dw[0].next = self.f_waves[1].q.val();
+        self.dv[0].next = self.f_vgpr[1].q.val();
+        self.ds[0].next = self.f_sgpr[1].q.val();
+        self.dl[0].next = self.f_lds[1].q.val();
+        self.dw[1].next = self.f_waves[5].q.val();
+        self.dv[1].next = self.f_vgpr[5].q.val();
+        self.ds[1].next = self.f_sgpr[5].q.val();
+        self.dl[1].next = self.f_lds[5].q.val();
+        self.dw[2].next = self.push_waves.val();
+        self.dv[2].next = self.push_vgpr.val();
+        self.ds[2].next = self.push_sgpr.val();
+        self.dl[2].next = self.push_lds.val();
+        for s in 0..3 {
+            self.tq4.next = (self.dw[s].val() + 1) >> 1;
+            self.dqhi[s].next = self.tq4.val().get_bits::<3>(0);
+            self.tq4.next = self.dw[s].val() >> 1;
+            self.dqlo[s].next = self.tq4.val().get_bits::<3>(0);
+            // q × per-wave need (accepted descriptors: at most 16 VGPR / 8 SGPR blocks)
+            self.pv2.next = self.dv[s].val() + self.dv[s].val();
+            self.pv3.next = self.pv2.val() + self.dv[s].val();
+            self.pv4.next = self.pv2.val() + self.pv2.val();
+            self.ps2.next = self.ds[s].val() + self.ds[s].val();
+            self.ps3.next = self.ps2.val() + self.ds[s].val();
+            self.ps4.next = self.ps2.val() + self.ps2.val();
+            self.nhi.next = 0.into();
+            self.nlo.next = 0.into();
+            self.mhi.next = 0.into();
+            self.mlo.next = 0.into();
+            if self.dqhi[s].val() == 1 {
+                self.nhi.next = self.dv[s].val();
+                self.mhi.next = self.ds[s].val();
+            }
+            if self.dqhi[s].val() == 2 {
+                self.nhi.next = self.pv2.val();
+                self.mhi.next = self.ps2.val();
+            }
+            if self.dqhi[s].val() == 3 {
+                self.nhi.next = self.pv3.val();
+                self.mhi.next = self.ps3.val();
+            }
+            if self.dqhi[s].val() == 4 {
+                self.nhi.next = self.pv4.val();
+                self.mhi.next = self.ps4.val();
+            }
+            if self.dqlo[s].val() == 1 {
+                self.nlo.next = self.dv[s].val();
+                self.mlo.next = self.ds[s].val();
+            }
+            if self.dqlo[s].val() == 2 {
+                self.nlo.next = self.pv2.val();
+                self.mlo.next = self.ps2.val();
+            }
+            if self.dqlo[s].val() == 3 {
+                self.nlo.next = self.pv3.val();
+                self.mlo.next = self.ps3.val();
+            }
+            if self.dqlo[s].val() == 4 {
+                self.nlo.next = self.pv4.val();
+                self.mlo.next = self.ps4.val();
+            }
+            // thermometer of n: !(ones << n) (n = 16 gives all ones)
+            self.dtvhi[s].next = !(bits::<16>(0xFFFF) << self.nhi.val());
+            self.dtvlo[s].next = !(bits::<16>(0xFFFF) << self.nlo.val());
+            self.dtv1[s].next = !(bits::<16>(0xFFFF) << self.dv[s].val());
+            self.dtshi[s].next = !(bits::<8>(0xFF) << self.mhi.val());
+            self.dtslo[s].next = !(bits::<8>(0xFF) << self.mlo.val());
+            self.dts1[s].next = !(bits::<8>(0xFF) << self.ds[s].val());
+            self.dtl[s].next = !(bits::<16>(0xFFFF) << self.dl[s].val());
+        }
+        for c in 0..2 {
+            if self.pop[c].val() & (self.f_cnt[c].q.val() >= 2) {
+                self.hq_hi[c].d.next = self.dqhi[c].val();
+                self.hq_lo[c].d.next = self.dqlo[c].val();
+                self.h_tvhi[c].d.next = self.dtvhi[c].val();
+                self.h_tvlo[c].d.next = self.dtvlo[c].val();
+                self.h_tv1[c].d.next = self.dtv1[c].val();
+                self.h_tshi[c].d.next = self.dtshi[c].val();
+                self.h_tslo[c].d.next = self.dtslo[c].val();
+                self.h_ts1[c].d.next = self.dts1[c].val();
+                self.h_tl[c].d.next = self.dtl[c].val();
+            } else {
+                if (self.pop[c].val() | !self.f_cnt[c].q.val().any()) & self.push_ok[c].val() {
+                    self.hq_hi[c].d.next = self.dqhi[2].val();
+                    self.hq_lo[c].d.next = self.dqlo[2].val();
+                    self.h_tvhi[c].d.next = self.dtvhi[2].val();
+                    self.h_tvlo[c].d.next = self.dtvlo[2].val();
+                    self.h_tv1[c].d.next = self.dtv1[2].val();
+                    self.h_tshi[c].d.next = self.dtshi[2].val();
+                    self.h_tslo[c].d.next = self.dtslo[2].val();
+                    self.h_ts1[c].d.next = self.dts1[2].val();
+                    self.h_tl[c].d.next = self.dtl[2].val();
+                }
+            }
+            // a head entering split mode presents one wave (on the unit that gets ceil)
+            if self.n_hchg.val().get_bit(c) & !self.pop[c].val() {
+                self.hq_hi[c].d.next = 1.into();
+                self.hq_lo[c].d.next = 0.into();
+                self.h_tvhi[c].d.next = self.h_tv1[c].q.val();
+                self.h_tvlo[c].d.next = 0.into();
+                self.h_tshi[c].d.next = self.h_ts1[c].q.val();
+                self.h_tslo[c].d.next = 0.into();
             }
         }
 
@@ -1305,8 +1420,8 @@ impl Logic for Dispatcher {
             }
         }
 
-        // ---- the registered record and error of this cycle ----
-        self.o_valid.d.next = self.go.val();
+        // ---- the registered record (of the decision committed now) and error of this cycle ----
+        self.o_valid.d.next = self.pv.q.val();
         self.o_id.d.next = 0.into();
         self.o_module.d.next = false;
         self.o_slot.d.next = 0.into();
@@ -1315,32 +1430,24 @@ impl Logic for Dispatcher {
         self.o_vbase.d.next = 0.into();
         self.o_sbase.d.next = 0.into();
         self.o_lbase.d.next = 0.into();
-        if self.go.val() {
-            self.o_id.d.next = self.f_id[0].q.val();
-            self.o_sub.d.next = self.h_sub[0].val();
-            if self.sel_c.val().any() {
-                self.o_id.d.next = self.f_id[4].q.val();
-                self.o_sub.d.next = self.h_sub[1].val();
-            }
-            self.o_module.d.next = self.sel_m.val().any();
-            self.o_slot.d.next = self.slot_sel.val();
-            for m in 0..2 {
-                if self.sel_m.val().index() == m {
-                    self.tb3a.next = self.kq[m * 2].val();
-                    self.tb3b.next = self.kq[m * 2 + 1].val();
-                    self.o_waves.d.next = bit_cast::<6, 3>(self.tb3a.val())
-                        | (bit_cast::<6, 3>(self.tb3b.val()) << 3);
-                    self.tb4a.next = self.kvb[m * 2].val();
-                    self.tb4b.next = self.kvb[m * 2 + 1].val();
-                    self.o_vbase.d.next = bit_cast::<8, 4>(self.tb4a.val())
-                        | (bit_cast::<8, 4>(self.tb4b.val()) << 4);
-                    self.tb3a.next = self.ksb[m * 2].val();
-                    self.tb3b.next = self.ksb[m * 2 + 1].val();
-                    self.o_sbase.d.next = bit_cast::<6, 3>(self.tb3a.val())
-                        | (bit_cast::<6, 3>(self.tb3b.val()) << 3);
-                    self.o_lbase.d.next = self.klb[m].val();
-                }
-            }
+        if self.pv.q.val() {
+            self.o_id.d.next = self.pid.q.val();
+            self.o_sub.d.next = self.psub.q.val();
+            self.o_module.d.next = self.pm.q.val();
+            self.o_slot.d.next = self.pslot.q.val();
+            self.tb3a.next = self.pq[0].q.val();
+            self.tb3b.next = self.pq[1].q.val();
+            self.o_waves.d.next =
+                bit_cast::<6, 3>(self.tb3a.val()) | (bit_cast::<6, 3>(self.tb3b.val()) << 3);
+            self.tb4a.next = self.cv_base[0].val();
+            self.tb4b.next = self.cv_base[1].val();
+            self.o_vbase.d.next =
+                bit_cast::<8, 4>(self.tb4a.val()) | (bit_cast::<8, 4>(self.tb4b.val()) << 4);
+            self.tb3a.next = self.cs_base[0].val();
+            self.tb3b.next = self.cs_base[1].val();
+            self.o_sbase.d.next =
+                bit_cast::<6, 3>(self.tb3a.val()) | (bit_cast::<6, 3>(self.tb3b.val()) << 3);
+            self.o_lbase.d.next = self.cl_base.val();
         }
         self.o_err.d.next =
             self.push_err.val().any() | self.done_err.val().any() | self.cfg_err.val().any();
@@ -1370,7 +1477,8 @@ impl Logic for Dispatcher {
             self.p_fit.d.next = 0.into();
             self.p_hv.d.next = 0.into();
             self.hchg.d.next = 0.into();
-            self.ex.d.next = 0.into();
+            self.ex2.d.next = 0.into();
+            self.pv.d.next = false;
             self.wsnap.d.next = 0.into();
             self.pwf.d.next = false;
             self.ppw.d.next = 0.into();
