@@ -450,6 +450,10 @@ pub struct Resources {
     pub ptr: Vec<usize>,
     /// In-flight table.
     pub inflight: Vec<Option<Placement>>,
+    /// Placements whose slot was completed in the previous cycle: their slot is free, their
+    /// blocks are released at this cycle's edge (the in-flight table is a block RAM, read in the
+    /// cycle after the completion).
+    pub releasing: Vec<Placement>,
 }
 
 impl Resources {
@@ -463,6 +467,7 @@ impl Resources {
             lds: vec![full_map(cfg.lds_blocks); p],
             ptr: vec![0; p],
             inflight: vec![None; cfg.slots],
+            releasing: vec![],
         }
     }
 
@@ -577,6 +582,30 @@ impl Resources {
         true
     }
 
+    /// Completion in the pipelined dispatcher: the slot is free at once, the blocks stay taken
+    /// until [`release`](Self::release) at the next edge. Returns false for an idle slot.
+    pub fn complete_deferred(&mut self, slot: usize) -> bool {
+        let Some(pl) = self.inflight.get_mut(slot).and_then(|e| e.take()) else {
+            return false;
+        };
+        self.releasing.push(pl);
+        true
+    }
+
+    /// Free the blocks of the completions of the previous cycle (see
+    /// [`complete_deferred`](Self::complete_deferred)).
+    pub fn release(&mut self) {
+        for pl in std::mem::take(&mut self.releasing) {
+            let m = pl.module;
+            self.lds[m] |= pl.lds_mask;
+            for u in 0..self.cfg.units {
+                self.vgpr[m][u] |= pl.vgpr_mask[u];
+                self.sgpr[m][u] |= pl.sgpr_mask[u];
+                self.slots_free[m][u] += pl.waves[u];
+            }
+        }
+    }
+
     /// Free counts of module `m`: (VGPR, SGPR, wave slots, LDS), summed over its units.
     pub fn free_counts(&self, m: usize) -> [usize; 4] {
         let pc = |x: u128| x.count_ones() as usize;
@@ -615,7 +644,13 @@ impl Resources {
     pub fn check_invariants(&self) {
         let c = &self.cfg;
         for m in 0..c.modules {
-            let live = || self.inflight.iter().flatten().filter(|pl| pl.module == m);
+            let live = || {
+                self.inflight
+                    .iter()
+                    .flatten()
+                    .chain(self.releasing.iter())
+                    .filter(|pl| pl.module == m)
+            };
             let mut lds = self.lds[m];
             for pl in live() {
                 debug_assert!(
@@ -1148,13 +1183,15 @@ impl Dispatcher {
         let failed = any_head && slot.is_some() && self.fit_failure(&start_len);
         let mut changed = vec![false; self.cfg.channels];
 
-        // 7. Completion (frees at the edge).
+        // 7. Completion: the slot is free at this edge, its blocks at the next one (the
+        // previous cycle's completion releases its blocks now).
+        self.res.release();
         let mut done_err = None;
         if i.done_valid {
             let s = i.done_slot as usize;
             if s >= self.cfg.slots {
                 done_err = Some(DispError::BadId);
-            } else if !self.res.complete(s) {
+            } else if !self.res.complete_deferred(s) {
                 done_err = Some(DispError::IdleSlot);
             }
         }

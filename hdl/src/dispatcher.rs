@@ -181,12 +181,12 @@ pub struct Dispatcher {
     ptr: [DFF<Bit>; 2],
     // ---- state: in-flight table ----
     t_busy: DFF<Bits<8>>,
-    t_module: [DFF<Bit>; 8],
-    /// Waves per (slot, unit): index s*2+u.
-    t_waves: [DFF<Bits<3>>; 16],
-    t_vmask: [DFF<Bits<16>>; 16],
-    t_smask: [DFF<Bits<8>>; 16],
-    t_lmask: [DFF<Bits<16>>; 8],
+    /// What each slot took, in a block RAM: [15:0] / [31:16] VGPR mask of unit 0 / 1, [39:32] /
+    /// [47:40] SGPR masks, [63:48] LDS mask, [66:64] / [69:67] waves of unit 0 / 1, [70] module.
+    /// Written by the commit stage, read (synchronously) with the completion's slot.
+    tbl: RAM<Bits<71>, 3>,
+    /// The previous cycle's completion was valid: free what `tbl` read out.
+    dq_ok: DFF<Bit>,
     // ---- state: registers (non-zero resets stored XOR reset) ----
     policy: DFF<Bits<2>>,
     thresh_x: DFF<Bits<16>>,
@@ -345,6 +345,8 @@ pub struct Dispatcher {
     go: Signal<Local, Bit>,
     /// Modules decided in the previous cycle (from `pend`).
     ex1: Signal<Local, Bits<2>>,
+    /// Table write data.
+    tw: Signal<Local, Bits<71>>,
     /// Commit stage: first fit of the pending decision (masks and bases per unit; LDS).
     cv_mask: [Signal<Local, Bits<16>>; 2],
     cs_mask: [Signal<Local, Bits<8>>; 2],
@@ -418,10 +420,10 @@ impl Logic for Dispatcher {
     fn update(&mut self) {
         // ---- registers hold by default ----
         dff_setup!(
-            self, clock, t_busy, policy, thresh_x, fweights_x, pweights_x, nx_x, win, win_cnt,
-            lfsr_x, marks0, marks1, fail_cnt, pw_cnt, p_fit, p_hv, hchg, ex2, pv, pm, pslot, pid,
-            psub, pokl, pthl, wsnap, pwf, ppw, o_valid, o_id, o_module, o_slot, o_sub, o_waves,
-            o_vbase, o_sbase, o_lbase, o_err, o_code
+            self, clock, t_busy, dq_ok, policy, thresh_x, fweights_x, pweights_x, nx_x, win,
+            win_cnt, lfsr_x, marks0, marks1, fail_cnt, pw_cnt, p_fit, p_hv, hchg, ex2, pv, pm,
+            pslot, pid, psub, pokl, pthl, wsnap, pwf, ppw, o_valid, o_id, o_module, o_slot, o_sub,
+            o_waves, o_vbase, o_sbase, o_lbase, o_err, o_code
         );
         for i in 0..8 {
             self.f_id[i].clock.next = self.clock.val();
@@ -438,10 +440,6 @@ impl Logic for Dispatcher {
             self.f_lds[i].d.next = self.f_lds[i].q.val();
             self.f_indep[i].clock.next = self.clock.val();
             self.f_indep[i].d.next = self.f_indep[i].q.val();
-            self.t_module[i].clock.next = self.clock.val();
-            self.t_module[i].d.next = self.t_module[i].q.val();
-            self.t_lmask[i].clock.next = self.clock.val();
-            self.t_lmask[i].d.next = self.t_lmask[i].q.val();
             self.p_okv[i].clock.next = self.clock.val();
             self.p_okv[i].d.next = self.p_okv[i].q.val();
             self.p_oks[i].clock.next = self.clock.val();
@@ -452,14 +450,6 @@ impl Logic for Dispatcher {
             self.pc[i].d.next = self.pc[i].q.val();
             self.pr[i].clock.next = self.clock.val();
             self.pr[i].d.next = self.pr[i].q.val();
-        }
-        for i in 0..16 {
-            self.t_waves[i].clock.next = self.clock.val();
-            self.t_waves[i].d.next = self.t_waves[i].q.val();
-            self.t_vmask[i].clock.next = self.clock.val();
-            self.t_vmask[i].d.next = self.t_vmask[i].q.val();
-            self.t_smask[i].clock.next = self.clock.val();
-            self.t_smask[i].d.next = self.t_smask[i].q.val();
         }
         for i in 0..4 {
             self.v_used[i].clock.next = self.clock.val();
@@ -837,28 +827,23 @@ impl Logic for Dispatcher {
         for k in 0..2 {
             self.n_lu[k].next = self.l_used[k].q.val();
         }
-        // the completed slot's entry (one read mux), then free it in its module
+        // a completion frees its slot at this edge; the table RAM reads its entry at this edge
+        // and the blocks are freed at the next one (from the read data)
         self.done_ok.next =
             self.done_valid.val() & self.t_busy.q.val().get_bit(self.done_slot.val().index());
-        self.d_mod.next = false;
-        self.d_lmask.next = 0.into();
-        for u in 0..2 {
-            self.d_vmask[u].next = 0.into();
-            self.d_smask[u].next = 0.into();
-            self.d_waves[u].next = 0.into();
-        }
-        for s in 0..8 {
-            if self.done_slot.val().index() == s {
-                self.d_mod.next = self.t_module[s].q.val();
-                self.d_lmask.next = self.t_lmask[s].q.val();
-                for u in 0..2 {
-                    self.d_vmask[u].next = self.t_vmask[s * 2 + u].q.val();
-                    self.d_smask[u].next = self.t_smask[s * 2 + u].q.val();
-                    self.d_waves[u].next = self.t_waves[s * 2 + u].q.val();
-                }
-            }
-        }
-        if self.done_ok.val() {
+        self.tbl.read_clock.next = self.clock.val();
+        self.tbl.write_clock.next = self.clock.val();
+        self.tbl.read_address.next = self.done_slot.val();
+        self.dq_ok.d.next = self.done_ok.val();
+        self.d_mod.next = self.tbl.read_data.val().get_bit(70);
+        self.d_lmask.next = self.tbl.read_data.val().get_bits::<16>(48);
+        self.d_vmask[0].next = self.tbl.read_data.val().get_bits::<16>(0);
+        self.d_vmask[1].next = self.tbl.read_data.val().get_bits::<16>(16);
+        self.d_smask[0].next = self.tbl.read_data.val().get_bits::<8>(32);
+        self.d_smask[1].next = self.tbl.read_data.val().get_bits::<8>(40);
+        self.d_waves[0].next = self.tbl.read_data.val().get_bits::<3>(64);
+        self.d_waves[1].next = self.tbl.read_data.val().get_bits::<3>(67);
+        if self.dq_ok.q.val() {
             for m in 0..2 {
                 if self.d_mod.val() == (m == 1) {
                     self.n_lu[m].next = self.n_lu[m].val() & !self.d_lmask.val();
@@ -892,17 +877,21 @@ impl Logic for Dispatcher {
                 }
             }
         }
+        self.tbl.write_enable.next = self.pv.q.val();
+        self.tbl.write_address.next = self.pslot.q.val();
+        self.tw.next = bit_cast::<71, 16>(self.cv_mask[0].val())
+            | (bit_cast::<71, 16>(self.cv_mask[1].val()) << 16)
+            | (bit_cast::<71, 8>(self.cs_mask[0].val()) << 32)
+            | (bit_cast::<71, 8>(self.cs_mask[1].val()) << 40)
+            | (bit_cast::<71, 16>(self.cl_mask.val()) << 48)
+            | (bit_cast::<71, 3>(self.pq[0].q.val()) << 64)
+            | (bit_cast::<71, 3>(self.pq[1].q.val()) << 67);
+        self.tw.next = self.tw.val().replace_bit(70, self.pm.q.val());
+        self.tbl.write_data.next = self.tw.val();
         if self.pv.q.val() {
             for s in 0..8 {
                 if self.pslot.q.val().index() == s {
                     self.n_busy.next = self.n_busy.val().replace_bit(s, true);
-                    self.t_module[s].d.next = self.pm.q.val();
-                    self.t_lmask[s].d.next = self.cl_mask.val();
-                    for u in 0..2 {
-                        self.t_waves[s * 2 + u].d.next = self.pq[u].q.val();
-                        self.t_vmask[s * 2 + u].d.next = self.cv_mask[u].val();
-                        self.t_smask[s * 2 + u].d.next = self.cs_mask[u].val();
-                    }
                 }
             }
         }
@@ -1462,6 +1451,7 @@ impl Logic for Dispatcher {
         // ---- synchronous reset: the idle state (all-zero storage, see the module doc) ----
         if self.reset.val() {
             self.t_busy.d.next = 0.into();
+            self.dq_ok.d.next = false;
             self.policy.d.next = 0.into();
             self.thresh_x.d.next = 0.into();
             self.fweights_x.d.next = 0.into();
