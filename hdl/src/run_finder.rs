@@ -16,23 +16,28 @@
 //!
 //! ## Variants (combinational unless noted; all II = 1)
 //! - [`RunTree`] (**tree**, beyond the patent, exact): a binary segment tree over the map. The
-//!   leaves are groups of 4 blocks whose fields come from 16-entry truth tables (one LUT4 per
-//!   bit). Every node keeps `seg_all` (segment all free), `plen`/`slen` (free prefix/suffix
-//!   length) and `best`, all as true lengths masked to their level's width (l + 1 bits at level
-//!   l, so synthesis trims every adder and compare), plus `sufrel` (where the free suffix starts)
-//!   and `found`/`fitrel` for first fit, both relative to the segment start. Combining two
-//!   children is a mux (`plen = all(L) ? len(L) | plen(R) : plen(L)`, no adder). A run is
-//!   measured once, where it crosses the middle of the smallest node containing it:
-//!   `cross = slen(L) + plen(R)`; `best = max(best(L), best(R), cross)` from three compares side
-//!   by side. First fit keeps one position per node:
-//!   `fit = found(L) ? fit(L) : cross ≥ need ? sufrel(L) : len(L) | fit(R)`, where `need` is
-//!   clipped per level to `min(need, 2^l + 1)` so the compare is only l + 2 bits wide.
-//!   N is a power of two ≥ 8 (pad a map with used blocks otherwise).
+//!   leaves are groups of 4 blocks whose need-independent fields come from 16-entry truth
+//!   tables (one LUT4 per bit). Every node keeps `all` (segment all free), `plen`/`slen` (free
+//!   prefix/suffix length), `best`, `found` (a window of `need` blocks lies inside) and **one
+//!   position field** `pos` = `found ? first fit : start of the free suffix`, relative to the
+//!   segment (true lengths in K bits; the unused high bits are constant, so synthesis trims
+//!   every adder and compare). A run is measured once, where it crosses the middle of the
+//!   smallest node containing it: `cross = slen(L) + plen(R)`;
+//!   `best = max(best(L), best(R), cross)`. First fit is a 2:1 mux per node:
+//!   `pos = sel ? pos(L) : len(L) + pos(R)` with `sel = found(L) | cross ≥ need |
+//!   (!found(R) & all(R))`: L's own fit, else the crossing run (which starts where L's free
+//!   suffix starts, i.e. at `pos(L)` when L has no fit), else R; with no fit anywhere the last
+//!   term carries the suffix start up (it lies in L only if R is all free).
+//!   `found = found(L) | cross ≥ need | found(R)`. N is a power of two ≥ 8 (pad a map with used
+//!   blocks otherwise).
 //! - [`RunTreePipe`]: the same tree with every internal level registered: **latency =
 //!   log2(N) − 2** (2 at N = 16, 3 at 32, 5 at 128), II = 1. The leaf tables and the first
 //!   internal level work on the inputs directly, so drive `bits`/`need` from registers (a
 //!   dispatcher's free maps are state registers). A `valid` bit travels with each request and
-//!   gates the outputs after `reset`, so the data registers need no reset.
+//!   masks the outputs after `reset`, so the data registers need no reset. Per node it stores
+//!   only `plen`, the low bits of `slen` and `best` (their top bit is `plen`'s, i.e. `all`),
+//!   `found` and `pos`, and every register input is an AND/OR of its candidates (so no field
+//!   bit becomes a synchronous set/reset flip-flop that would need a logic cell of its own).
 //! - [`ShiftAnd`] (**exact**, emb. 4 steps d1–d4): `SA_0 = bits`, `SA_i = SA_{i−1} & (bits >> i)`
 //!   (the logical shift fills the vacated top bits with "used"); `SAR_i = |SA_i` is a thermometer
 //!   code and `max_run = i' + 1` for the highest `SAR_{i'} = 1` (d432–d433). First fit selects
@@ -56,9 +61,10 @@
 //! `bits = 0111_0110` (blocks 1–2 and 4–6 free), `need = 3` → `max_run = 3`, `fit_found = 1`,
 //! `fit_start = 4`. In the tree the two leaf groups are `0110` (blocks 0–3: `plen = 0`,
 //! `slen = 0`, `best = 2`, no window of 3) and `0111` (blocks 4–7: `plen = 3`, `slen = 0`,
-//! `best = 3`, window of 3 at relative 0). The root: `cross = slen(L) + plen(R) = 0 + 3 = 3 ≥ 3`
-//! and L has no fit, so `fit = sufrel(L) = 4` (the suffix of L is empty, so it "starts" at the
-//! middle, block 4); `best = max(2, 3, 3) = 3`. Grouped, g = 4: neither group is all free →
+//! `best = 3`, window of 3 at relative 0, so `pos = 0`; L has no window, so `pos` = start of its
+//! free suffix = 4, i.e. empty). The root: `cross = slen(L) + plen(R) = 0 + 3 = 3 ≥ 3` and L has
+//! no fit, so `sel = 1` and `fit_start = pos(L) = 4` (the suffix of L is empty, so the crossing
+//! run starts at the middle, block 4); `best = max(2, 3, 3) = 3`. Grouped, g = 4: neither group is all free →
 //! `max_run = 0`, `fit_found = 0` (conservative). Sampled (every length 1..8 is sampled at
 //! N = 8): exact.
 //!
@@ -426,6 +432,7 @@ pub struct RunTreePipe<const N: usize, const M: usize, const K: usize, const S: 
     need_lo: Signal<Local, Bits<2>>,
     grp: Vec<Signal<Local, Bits<4>>>,
     leaf_fit: Vec<Signal<Local, Bits<K>>>,
+    /// Per leaf group: start of its free suffix (4 − slen).
     leaf_suf: Vec<Signal<Local, Bits<K>>>,
     /// Constants 0..=5 (K bits) and 0..=3 (2 bits), all ones, group offsets 4g. Derived.
     wconst: Vec<Constant<Bits<K>>>,
@@ -464,7 +471,8 @@ pub struct RunTreePipe<const N: usize, const M: usize, const K: usize, const S: 
     m_all_r: Vec<Signal<Local, Bits<K>>>,
     m_sel: Vec<Signal<Local, Bits<K>>>,
     m_x: Vec<Signal<Local, Bits<K>>>,
-    m_r: Vec<Signal<Local, Bits<K>>>,
+    /// Per internal node: max(best(L), best(R)).
+    m_best: Vec<Signal<Local, Bits<K>>>,
     /// Output masks: `valid` replicated, `valid & found` replicated.
     m_valid: Signal<Local, Bits<K>>,
     m_fit: Signal<Local, Bits<K>>,
@@ -529,7 +537,7 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
             m_all_r: locals(N / 4 - 1),
             m_sel: locals(N / 4 - 1),
             m_x: locals(N / 4 - 1),
-            m_r: locals(N / 4 - 1),
+            m_best: locals(N / 4 - 1),
             m_valid: Default::default(),
             m_fit: Default::default(),
             fit_pos: Default::default(),
@@ -623,25 +631,25 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic
                     & self.lowm[j].val();
                 // The run crossing the middle, measured once here.
                 self.cross[j].next = self.slen[2 * j].val() + self.plen[2 * j + 1].val();
-                // best = max(best(L), best(R), cross).
-                self.x_wins[j].next = (self.cross[j].val() > self.best[2 * j].val())
-                    & (self.cross[j].val() > self.best[2 * j + 1].val());
+                // best = max(max(best(L), best(R)), cross): two compares in a row (smaller than
+                // three side by side; each stage has the time).
                 self.r_wins[j].next = self.best[2 * j + 1].val() > self.best[2 * j].val();
+                self.m_best[j].next = self.best[2 * j].val();
+                if self.r_wins[j].val() {
+                    self.m_best[j].next = self.best[2 * j + 1].val();
+                }
+                self.x_wins[j].next = self.cross[j].val() > self.m_best[j].val();
                 self.m_x[j].next = 0.into();
                 if self.x_wins[j].val() {
                     self.m_x[j].next = self.ones.val();
                 }
-                self.m_r[j].next = 0.into();
-                if self.r_wins[j].val() {
-                    self.m_r[j].next = self.ones.val();
-                }
                 self.r_best[j].d.next = ((self.m_x[j].val() & self.cross[j].val())
-                    | (!self.m_x[j].val()
-                        & ((self.m_r[j].val() & self.best[2 * j + 1].val())
-                            | (!self.m_r[j].val() & self.best[2 * j].val()))))
+                    | (!self.m_x[j].val() & self.m_best[j].val()))
                     & self.lowm[j].val();
                 // First fit (see RunTree).
-                self.ge[j].next = self.cross[j].val() >= self.need_at[2 * j].val();
+                // (`need` split at this level's width: high bits all 0, low bits compared)
+                self.ge[j].next = !(self.need_at[2 * j].val() & !self.lmask[j].val()).any()
+                    & (self.cross[j].val() >= (self.need_at[2 * j].val() & self.lmask[j].val()));
                 self.r_found[j].d.next =
                     self.found[2 * j].val() | self.ge[j].val() | self.found[2 * j + 1].val();
                 self.sel[j].next = self.found[2 * j].val()

@@ -85,6 +85,30 @@ pub fn tree_pipe_verilog(n: usize) -> Option<(String, usize)> {
     })
 }
 
+/// Registered form (input register → combinational form → output register, latency 2) of
+/// `variant` (exact, grouped, sampled, tree) for `n` in {16, 32, 64, 128}, or `None`.
+pub fn reg_verilog(variant: &str, n: usize) -> Option<String> {
+    Some(match (variant, n) {
+        ("exact", 16) => verilog_of::<ShiftAndReg<16, 5, 4>>(),
+        ("exact", 32) => verilog_of::<ShiftAndReg<32, 6, 5>>(),
+        ("exact", 64) => verilog_of::<ShiftAndReg<64, 7, 6>>(),
+        ("exact", 128) => verilog_of::<ShiftAndReg<128, 8, 7>>(),
+        ("grouped", 16) => verilog_of::<GroupedReg<16, 4, 4, 5, 4, 3, 2>>(),
+        ("grouped", 32) => verilog_of::<GroupedReg<32, 4, 8, 6, 5, 4, 3>>(),
+        ("grouped", 64) => verilog_of::<GroupedReg<64, 4, 16, 7, 6, 5, 4>>(),
+        ("grouped", 128) => verilog_of::<GroupedReg<128, 4, 32, 8, 7, 6, 5>>(),
+        ("sampled", 16) => verilog_of::<SampledReg<16, 12, 5, 4>>(),
+        ("sampled", 32) => verilog_of::<SampledReg<32, 16, 6, 5>>(),
+        ("sampled", 64) => verilog_of::<SampledReg<64, 20, 7, 6>>(),
+        ("sampled", 128) => verilog_of::<SampledReg<128, 24, 8, 7>>(),
+        ("tree", 16) => verilog_of::<RunTreeReg<16, 32, 5, 4>>(),
+        ("tree", 32) => verilog_of::<RunTreeReg<32, 64, 6, 5>>(),
+        ("tree", 64) => verilog_of::<RunTreeReg<64, 128, 7, 6>>(),
+        ("tree", 128) => verilog_of::<RunTreeReg<128, 256, 8, 7>>(),
+        _ => return None,
+    })
+}
+
 /// Write `run_finder_<variant>_<N>.v` for every variant and N in {32, 128} into `out_dir`.
 /// Returns (file stem, path) per file.
 pub fn export_all(out_dir: &Path) -> Result<Vec<(String, PathBuf)>> {
@@ -185,6 +209,38 @@ pub fn harness(dut: Option<&str>, n: usize, clocked: bool) -> String {
     if let Some(d) = dut {
         v.push_str(&d.replacen("module top(", "module finder_dut(", 1));
     }
+    v
+}
+
+/// The timing harness around the time-shared finder (`TimeShared128`, renamed `finder_dut`):
+/// the three maps and `reset` from one serial-in shift register, the 22 output bits registered
+/// and XOR-reduced to one pin, as [`harness`] does for the single-map finders.
+pub fn harness_time_shared(dut: &str) -> String {
+    let w = 128 + 64 + 48 + 1;
+    let mut v = String::new();
+    let _ = writeln!(v, "module top(input clock, input din, output reg dout);");
+    let _ = writeln!(v, "  reg [{}:0] sh = 0;", w - 1);
+    let _ = writeln!(
+        v,
+        "  always @(posedge clock) sh <= {{sh[{}:0], din}};",
+        w - 2
+    );
+    let _ = writeln!(
+        v,
+        "  wire slot_cycle; wire [7:0] m0; wire [6:0] m1; wire [5:0] m2;"
+    );
+    let _ = writeln!(
+        v,
+        "  finder_dut dut(.clock(clock), .reset(sh[{}]), .map0(sh[127:0]), .map1(sh[191:128]), .map2(sh[239:192]), .slot_cycle(slot_cycle), .max_run0(m0), .max_run1(m1), .max_run2(m2));",
+        w - 1
+    );
+    let _ = writeln!(v, "  reg [21:0] o = 0;");
+    let _ = writeln!(
+        v,
+        "  always @(posedge clock) begin o <= {{slot_cycle, m0, m1, m2}}; dout <= ^o; end"
+    );
+    let _ = writeln!(v, "endmodule");
+    v.push_str(&dut.replacen("module top(", "module finder_dut(", 1));
     v
 }
 
@@ -342,6 +398,29 @@ pub fn table_designs(
                     0,
                     harness(None, n, false),
                 )),
+                "tree_reg" | "grouped_reg" | "sampled_reg" | "exact_reg" => {
+                    let base = v.trim_end_matches("_reg");
+                    rows.push((
+                        base.into(),
+                        "registered".into(),
+                        n,
+                        2,
+                        harness(Some(&reg_verilog(base, n).unwrap()), n, true),
+                    ));
+                }
+                "time_shared" => {
+                    if n == 128 {
+                        rows.push((
+                            "time_shared".into(),
+                            "registered".into(),
+                            n,
+                            1,
+                            harness_time_shared(&verilog_of::<
+                                hdl::run_finder::time_shared::TimeShared128,
+                            >()),
+                        ));
+                    }
+                }
                 "tree_pipe" => {
                     let (d, lat) = tree_pipe_verilog(n).unwrap();
                     rows.push((
@@ -362,8 +441,32 @@ pub fn table_designs(
     rows
 }
 
-/// Every variant, in table order.
-pub const TABLE_VARIANTS: [&str; 5] = ["tree", "tree_pipe", "grouped", "sampled", "exact"];
+/// The `synth_ice40` options a table row is synthesized with. The tree's arithmetic is at most
+/// l + 2 bits wide at tree level l, where LUTs beat carry chains (`-nocarry`); the one-cycle tree
+/// is mapped with ABC9 (timing-driven: shortens its long path, N = 32: 74.6 vs 67.6 MHz); the
+/// pipelined tree with `-dff` (ABC sees the flip-flops: N = 128: 1935 vs 1956 LCs).
+pub fn yosys_flags(variant: &str, form: &str) -> &'static str {
+    match (variant, form) {
+        ("tree", "comb") => "-nocarry -abc9",
+        ("tree", "pipelined") => "-nocarry -dff",
+        ("tree", _) => "-nocarry",
+        _ => "",
+    }
+}
+
+/// Every variant, in table order (`time_shared` only exists for the patent's 128 | 64 ‖ 48).
+pub const TABLE_VARIANTS: [&str; 10] = [
+    "tree",
+    "tree_pipe",
+    "tree_reg",
+    "grouped",
+    "grouped_reg",
+    "sampled",
+    "sampled_reg",
+    "exact",
+    "exact_reg",
+    "time_shared",
+];
 
 /// Synthesize every variant for N in {16, 32, 64, 128} and write the Markdown table to `out_md`
 /// (also returned). Work files go next to `out_md` in `run_finder_synth/`.
@@ -415,12 +518,16 @@ pub fn table_for(out_md: &Path, ns: &[usize], variants: &[&str]) -> Result<Strin
             "run_finder table: synthesizing {v} {form} N={n} in {}",
             dir.display()
         );
-        let flags = if v == "tree" { "-nocarry" } else { "" };
+        let flags = yosys_flags(&v, &form);
         let r = synthesize(&design, &dir, flags).unwrap_or_else(|e| SynthResult {
             note: format!("{e:#}"),
             ..Default::default()
         });
-        let harness_cells = n + clog2(n + 1) + 1 + (form == "pipelined") as usize + 5;
+        let harness_cells = if v == "time_shared" {
+            128 + 64 + 48 + 1 + 5
+        } else {
+            n + clog2(n + 1) + 1 + (form != "comb") as usize + 5
+        };
         let _ = writeln!(
             md,
             "| {v} | {form} | {n} | {} | {} | {} | {} | 1 | `{}` | {} |",
@@ -436,11 +543,7 @@ pub fn table_for(out_md: &Path, ns: &[usize], variants: &[&str]) -> Result<Strin
             } else {
                 lat.to_string()
             },
-            if flags.is_empty() {
-                "synth_ice40"
-            } else {
-                "synth_ice40 -nocarry"
-            },
+            format!("synth_ice40 {flags}").trim_end(),
             r.note
         );
         std::fs::write(out_md, &md)?;
