@@ -202,8 +202,8 @@ fn rtl_module_policies() {
         DispIn::push(0, &wg(1, 0, 2, 4, 0, 0)),
         DispIn::cfg(reg::POLICY, 1),
     ];
-    // the policy pipeline sees WG 1's allocation 4 cycles after its edge
-    t.extend(idle(4));
+    // the serial scorer publishes a snapshot every 8 cycles, 3..10 cycles old
+    t.extend(idle(14));
     t.push(DispIn::push(0, &wg(2, 0, 2, 4, 0, 0)));
     t.extend(idle(2));
     t.push(DispIn::cfg(reg::POLICY, 2));

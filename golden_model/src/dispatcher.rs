@@ -858,14 +858,44 @@ pub struct Dispatcher {
     /// The previous cycle's decision, committed (regions taken, record registered) this cycle.
     pending: Option<Dispatch>,
     /// Module scores in flight through the policy pipeline: front = computed [`POLICY_LAG`]
-    /// cycles ago, used by this cycle's decision.
+    /// cycles ago, used by this cycle's decision (`power` is used; see `wf` for the other).
     scores: VecDeque<Scores>,
+    /// The serial `max_weighted_free` scorer.
+    wf: WeightedFree,
     out: DispOut,
     pub stats: Stats,
 }
 
 /// Cycles from the state a module score is computed from to the decision that uses it.
 pub const POLICY_LAG: usize = 4;
+
+/// Serial scorer of `max_weighted_free` (emb. 9): one product a_h·free_h per cycle. Item k of
+/// the period 4P is (module k div 4, resource k mod 4); its product is taken from the state and
+/// weights of its cycle, accumulated two cycles later (two pipeline registers), and when item
+/// 4P−1 is accumulated every module's sum is published. The decision compares the published
+/// sums: a snapshot assembled over 4P cycles (8 on the board), 3..4P+2 cycles old.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WeightedFree {
+    /// Next item.
+    pub k: usize,
+    /// Products in the pipeline: (item, product), oldest first.
+    pub delay: VecDeque<(usize, i64)>,
+    /// Per module: the running sum.
+    pub acc: Vec<i64>,
+    /// Per module: the last published sum.
+    pub published: Vec<i64>,
+}
+
+impl WeightedFree {
+    fn new(modules: usize) -> Self {
+        Self {
+            k: 0,
+            delay: VecDeque::from(vec![(0, 0); 2]),
+            acc: vec![0; modules],
+            published: vec![0; modules],
+        }
+    }
+}
 
 /// Per-module scores of both state-dependent policies (smaller is better), computed from one
 /// cycle's state and registers.
@@ -910,6 +940,7 @@ impl Dispatcher {
             last_modules: [None; 2],
             pending: None,
             scores: VecDeque::new(),
+            wf: WeightedFree::default(),
             out: DispOut::default(),
             stats: Stats::default(),
         };
@@ -1021,7 +1052,7 @@ impl Dispatcher {
         let s = self.scores.front().expect("policy pipeline");
         match self.regs.policy {
             Policy::First | Policy::RoundRobin => 0,
-            Policy::MaxWeightedFree => s.weighted_free[m],
+            Policy::MaxWeightedFree => -self.wf.published[m],
             Policy::MinPowerHistory => s.power[m],
         }
     }
@@ -1173,6 +1204,10 @@ impl Dispatcher {
         // Match stage: every head × every module from the start-of-cycle state (for next cycle).
         let matched = self.match_stage();
         let scores = self.compute_scores();
+        let wf_product = {
+            let (m, h) = (self.wf.k / 4, self.wf.k % 4);
+            (self.regs.free_weights[h] as usize * self.res.free_counts(m)[h]) as i64
+        };
         // Decision stage: steps 4–6 from the previous cycle's match results; the slot is the
         // lowest one neither in flight nor taken by the decision being committed now.
         let pend_slot = self.pending.as_ref().map(|d| d.slot);
@@ -1298,6 +1333,20 @@ impl Dispatcher {
         self.head_changed = changed;
         self.scores.pop_front();
         self.scores.push_back(scores);
+        // serial weighted-free scorer: accumulate the product of two cycles ago, take a new one
+        let p = self.cfg.modules;
+        let (k_old, prod) = self.wf.delay.pop_front().expect("scorer pipeline");
+        let m_old = k_old / 4;
+        if k_old % 4 == 0 {
+            self.wf.acc[m_old] = prod;
+        } else {
+            self.wf.acc[m_old] += prod;
+        }
+        if k_old == 4 * p - 1 {
+            self.wf.published = self.wf.acc.clone();
+        }
+        self.wf.delay.push_back((self.wf.k, wf_product));
+        self.wf.k = (self.wf.k + 1) % (4 * p);
         // Configuration write (after the free-running updates: they used the old values).
         let cfg_err = if i.cfg_we {
             self.write_reg(i.cfg_addr, i.cfg_data).err()
@@ -1376,6 +1425,7 @@ impl CycleModel for Dispatcher {
         self.head_changed = vec![false; c.channels];
         self.last_modules = [None; 2];
         self.pending = None;
+        self.wf = WeightedFree::new(c.modules);
         self.scores = (0..POLICY_LAG)
             .map(|_| Scores {
                 weighted_free: vec![0; c.modules],

@@ -245,13 +245,23 @@ pub struct Dispatcher {
     h_tslo: [DFF<Bits<8>>; 2],
     h_ts1: [DFF<Bits<8>>; 2],
     h_tl: [DFF<Bits<16>>; 2],
+    /// The same resolved per (channel, module, unit) c*4+m*2+u by the pointer of m (one cycle
+    /// late after a pointer move).
+    h_q: [DFF<Bits<3>>; 8],
+    h_tv: [DFF<Bits<16>>; 8],
+    h_ts: [DFF<Bits<8>>; 8],
     // ---- pipeline: module policy scores (4 stages) ----
     /// Free counts per (module, resource) m*4+h: VGPR, SGPR, wave slots, LDS.
-    pc: [DFF<Bits<6>>; 8],
-    wsnap: DFF<Bits<16>>,
+    /// Serial scorer: item counter, stage-1 free count / weight / item, stage-2 product / item,
+    /// running sums per module.
+    wk: DFF<Bits<3>>,
+    sf: DFF<Bits<6>>,
+    sa: DFF<Bits<4>>,
+    sk: DFF<Bits<3>>,
+    sp: DFF<Bits<10>>,
+    spk: DFF<Bits<3>>,
+    wacc: [DFF<Bits<12>>; 2],
     /// a_h × free_h per (module, resource).
-    pr: [DFF<Bits<10>>; 8],
-    ws: [DFF<Bits<12>>; 2],
     pwf: DFF<Bit>,
     hs: [DFF<Bits<17>>; 2],
     /// Power-history preference, delayed: bit 2 is used.
@@ -297,6 +307,13 @@ pub struct Dispatcher {
     dts1: [Signal<Local, Bits<8>>; 3],
     dtl: [Signal<Local, Bits<16>>; 3],
     tq4: Signal<Local, Bits<4>>,
+    /// Next hi / lo decode of each channel's head.
+    nq_hi: [Signal<Local, Bits<3>>; 2],
+    nq_lo: [Signal<Local, Bits<3>>; 2],
+    nt_vhi: [Signal<Local, Bits<16>>; 2],
+    nt_vlo: [Signal<Local, Bits<16>>; 2],
+    nt_shi: [Signal<Local, Bits<8>>; 2],
+    nt_slo: [Signal<Local, Bits<8>>; 2],
     pv2: Signal<Local, Bits<5>>,
     pv3: Signal<Local, Bits<5>>,
     pv4: Signal<Local, Bits<5>>,
@@ -393,6 +410,8 @@ pub struct Dispatcher {
     // policy pipeline
     nib: [Signal<Local, Bits<6>>; 16],
     pterm: [Signal<Local, Bits<10>>; 4],
+    /// Weights of the retiring classes of one module.
+    wsel: [Signal<Local, Bits<6>>; 4],
     // scratch signals (bit_cast arguments cannot name loop variables)
     tb1: Signal<Local, Bit>,
     tb3a: Signal<Local, Bits<3>>,
@@ -402,6 +421,10 @@ pub struct Dispatcher {
     tb5: Signal<Local, Bits<5>>,
     tb6: Signal<Local, Bits<6>>,
     tb10: Signal<Local, Bits<10>>,
+    tb8a: Signal<Local, Bits<8>>,
+    tb8b: Signal<Local, Bits<8>>,
+    /// The scorer's selected free map bits.
+    wx: Signal<Local, Bits<32>>,
     acc12: Signal<Local, Bits<12>>,
     acc12b: Signal<Local, Bits<12>>,
     tb16a: Signal<Local, Bits<16>>,
@@ -422,8 +445,8 @@ impl Logic for Dispatcher {
         dff_setup!(
             self, clock, t_busy, dq_ok, policy, thresh_x, fweights_x, pweights_x, nx_x, win,
             win_cnt, lfsr_x, marks0, marks1, fail_cnt, pw_cnt, p_fit, p_hv, hchg, ex2, pv, pm,
-            pslot, pid, psub, pokl, pthl, wsnap, pwf, ppw, o_valid, o_id, o_module, o_slot, o_sub,
-            o_waves, o_vbase, o_sbase, o_lbase, o_err, o_code
+            pslot, pid, psub, pokl, pthl, wk, sf, sa, sk, sp, spk, pwf, ppw, o_valid, o_id,
+            o_module, o_slot, o_sub, o_waves, o_vbase, o_sbase, o_lbase, o_err, o_code
         );
         for i in 0..8 {
             self.f_id[i].clock.next = self.clock.val();
@@ -440,16 +463,18 @@ impl Logic for Dispatcher {
             self.f_lds[i].d.next = self.f_lds[i].q.val();
             self.f_indep[i].clock.next = self.clock.val();
             self.f_indep[i].d.next = self.f_indep[i].q.val();
+            self.h_q[i].clock.next = self.clock.val();
+            self.h_q[i].d.next = self.h_q[i].q.val();
+            self.h_tv[i].clock.next = self.clock.val();
+            self.h_tv[i].d.next = self.h_tv[i].q.val();
+            self.h_ts[i].clock.next = self.clock.val();
+            self.h_ts[i].d.next = self.h_ts[i].q.val();
             self.p_okv[i].clock.next = self.clock.val();
             self.p_okv[i].d.next = self.p_okv[i].q.val();
             self.p_oks[i].clock.next = self.clock.val();
             self.p_oks[i].d.next = self.p_oks[i].q.val();
             self.p_q[i].clock.next = self.clock.val();
             self.p_q[i].d.next = self.p_q[i].q.val();
-            self.pc[i].clock.next = self.clock.val();
-            self.pc[i].d.next = self.pc[i].q.val();
-            self.pr[i].clock.next = self.clock.val();
-            self.pr[i].d.next = self.pr[i].q.val();
         }
         for i in 0..4 {
             self.v_used[i].clock.next = self.clock.val();
@@ -476,8 +501,8 @@ impl Logic for Dispatcher {
             self.pw_cur[i].d.next = self.pw_cur[i].q.val();
             self.pw_prev[i].clock.next = self.clock.val();
             self.pw_prev[i].d.next = self.pw_prev[i].q.val();
-            self.ws[i].clock.next = self.clock.val();
-            self.ws[i].d.next = self.ws[i].q.val();
+            self.wacc[i].clock.next = self.clock.val();
+            self.wacc[i].d.next = self.wacc[i].q.val();
             self.pq[i].clock.next = self.clock.val();
             self.pq[i].d.next = self.pq[i].q.val();
             self.pokv[i].clock.next = self.clock.val();
@@ -532,6 +557,8 @@ impl Logic for Dispatcher {
         self.tb5.next = 0.into();
         self.tb6.next = 0.into();
         self.tb10.next = 0.into();
+        self.tb8a.next = 0.into();
+        self.tb8b.next = 0.into();
         self.acc12.next = 0.into();
         self.acc12b.next = 0.into();
         self.tb16a.next = 0.into();
@@ -586,19 +613,10 @@ impl Logic for Dispatcher {
         }
 
         // ---- split table rotated by the pointer (emb. 8): unit ptr[m] gets ceil(n/2) ----
-        for c in 0..2 {
-            for m in 0..2 {
-                for u in 0..2 {
-                    self.mq[c * 4 + m * 2 + u].next = self.hq_lo[c].q.val();
-                    self.thv[c * 4 + m * 2 + u].next = self.h_tvlo[c].q.val();
-                    self.ths[c * 4 + m * 2 + u].next = self.h_tslo[c].q.val();
-                    if self.ptr[m].q.val() == (u == 1) {
-                        self.mq[c * 4 + m * 2 + u].next = self.hq_hi[c].q.val();
-                        self.thv[c * 4 + m * 2 + u].next = self.h_tvhi[c].q.val();
-                        self.ths[c * 4 + m * 2 + u].next = self.h_tshi[c].q.val();
-                    }
-                }
-            }
+        for k in 0..8 {
+            self.mq[k].next = self.h_q[k].q.val();
+            self.thv[k].next = self.h_tv[k].q.val();
+            self.ths[k].next = self.h_ts[k].q.val();
         }
 
         // ---- match, every head × module × unit: ok[i] = blocks i..i+n-1 exist and are free
@@ -1163,37 +1181,64 @@ impl Logic for Dispatcher {
             self.dtl[s].next = !(bits::<16>(0xFFFF) << self.dl[s].val());
         }
         for c in 0..2 {
+            // next hi / lo decode of the head: hold, load from a decoder, or enter split mode
+            self.nq_hi[c].next = self.hq_hi[c].q.val();
+            self.nq_lo[c].next = self.hq_lo[c].q.val();
+            self.nt_vhi[c].next = self.h_tvhi[c].q.val();
+            self.nt_vlo[c].next = self.h_tvlo[c].q.val();
+            self.nt_shi[c].next = self.h_tshi[c].q.val();
+            self.nt_slo[c].next = self.h_tslo[c].q.val();
             if self.pop[c].val() & (self.f_cnt[c].q.val() >= 2) {
-                self.hq_hi[c].d.next = self.dqhi[c].val();
-                self.hq_lo[c].d.next = self.dqlo[c].val();
-                self.h_tvhi[c].d.next = self.dtvhi[c].val();
-                self.h_tvlo[c].d.next = self.dtvlo[c].val();
+                self.nq_hi[c].next = self.dqhi[c].val();
+                self.nq_lo[c].next = self.dqlo[c].val();
+                self.nt_vhi[c].next = self.dtvhi[c].val();
+                self.nt_vlo[c].next = self.dtvlo[c].val();
+                self.nt_shi[c].next = self.dtshi[c].val();
+                self.nt_slo[c].next = self.dtslo[c].val();
                 self.h_tv1[c].d.next = self.dtv1[c].val();
-                self.h_tshi[c].d.next = self.dtshi[c].val();
-                self.h_tslo[c].d.next = self.dtslo[c].val();
                 self.h_ts1[c].d.next = self.dts1[c].val();
                 self.h_tl[c].d.next = self.dtl[c].val();
             } else {
                 if (self.pop[c].val() | !self.f_cnt[c].q.val().any()) & self.push_ok[c].val() {
-                    self.hq_hi[c].d.next = self.dqhi[2].val();
-                    self.hq_lo[c].d.next = self.dqlo[2].val();
-                    self.h_tvhi[c].d.next = self.dtvhi[2].val();
-                    self.h_tvlo[c].d.next = self.dtvlo[2].val();
+                    self.nq_hi[c].next = self.dqhi[2].val();
+                    self.nq_lo[c].next = self.dqlo[2].val();
+                    self.nt_vhi[c].next = self.dtvhi[2].val();
+                    self.nt_vlo[c].next = self.dtvlo[2].val();
+                    self.nt_shi[c].next = self.dtshi[2].val();
+                    self.nt_slo[c].next = self.dtslo[2].val();
                     self.h_tv1[c].d.next = self.dtv1[2].val();
-                    self.h_tshi[c].d.next = self.dtshi[2].val();
-                    self.h_tslo[c].d.next = self.dtslo[2].val();
                     self.h_ts1[c].d.next = self.dts1[2].val();
                     self.h_tl[c].d.next = self.dtl[2].val();
                 }
             }
             // a head entering split mode presents one wave (on the unit that gets ceil)
             if self.n_hchg.val().get_bit(c) & !self.pop[c].val() {
-                self.hq_hi[c].d.next = 1.into();
-                self.hq_lo[c].d.next = 0.into();
-                self.h_tvhi[c].d.next = self.h_tv1[c].q.val();
-                self.h_tvlo[c].d.next = 0.into();
-                self.h_tshi[c].d.next = self.h_ts1[c].q.val();
-                self.h_tslo[c].d.next = 0.into();
+                self.nq_hi[c].next = 1.into();
+                self.nq_lo[c].next = 0.into();
+                self.nt_vhi[c].next = self.h_tv1[c].q.val();
+                self.nt_vlo[c].next = 0.into();
+                self.nt_shi[c].next = self.h_ts1[c].q.val();
+                self.nt_slo[c].next = 0.into();
+            }
+            self.hq_hi[c].d.next = self.nq_hi[c].val();
+            self.hq_lo[c].d.next = self.nq_lo[c].val();
+            self.h_tvhi[c].d.next = self.nt_vhi[c].val();
+            self.h_tvlo[c].d.next = self.nt_vlo[c].val();
+            self.h_tshi[c].d.next = self.nt_shi[c].val();
+            self.h_tslo[c].d.next = self.nt_slo[c].val();
+            // resolved per (module, unit) with the registered pointer: after a dispatch to m the
+            // pointer moves and these lag it by one cycle, while m is excluded anyway
+            for m in 0..2 {
+                for u in 0..2 {
+                    self.h_q[c * 4 + m * 2 + u].d.next = self.nq_lo[c].val();
+                    self.h_tv[c * 4 + m * 2 + u].d.next = self.nt_vlo[c].val();
+                    self.h_ts[c * 4 + m * 2 + u].d.next = self.nt_slo[c].val();
+                    if self.ptr[m].q.val() == (u == 1) {
+                        self.h_q[c * 4 + m * 2 + u].d.next = self.nq_hi[c].val();
+                        self.h_tv[c * 4 + m * 2 + u].d.next = self.nt_vhi[c].val();
+                        self.h_ts[c * 4 + m * 2 + u].d.next = self.nt_shi[c].val();
+                    }
+                }
             }
         }
 
@@ -1218,14 +1263,19 @@ impl Logic for Dispatcher {
         }
         self.pcnt1.next = self.pw_cnt.q.val() + 1;
         for m in 0..2 {
-            self.tb16a.next = self.pw_cur[m].q.val();
-            self.padd.next = bit_cast::<17, 16>(self.tb16a.val());
+            // Σ_c b_c over the retiring classes (6 bits), then one saturating 16-bit add
             for c in 0..4 {
+                self.wsel[c].next = 0.into();
                 if self.retire_class.val().get_bit(m * 4 + c) {
                     self.tb4a.next = self.pweights.val().get_bits::<4>(c * 4);
-                    self.padd.next = self.padd.val() + bit_cast::<17, 4>(self.tb4a.val());
+                    self.wsel[c].next = bit_cast::<6, 4>(self.tb4a.val());
                 }
             }
+            self.tb6.next = (self.wsel[0].val() + self.wsel[1].val())
+                + (self.wsel[2].val() + self.wsel[3].val());
+            self.tb16a.next = self.pw_cur[m].q.val();
+            self.padd.next =
+                bit_cast::<17, 16>(self.tb16a.val()) + bit_cast::<17, 6>(self.tb6.val());
             self.n_cur[m].next = self.padd.val().get_bits::<16>(0);
             if self.padd.val().get_bit(16) {
                 self.n_cur[m].next = 0xFFFF.into();
@@ -1243,110 +1293,13 @@ impl Logic for Dispatcher {
             self.pw_cnt.d.next = self.pcnt1.val();
         }
 
-        // ---- policy pipeline (4 stages: the decision of cycle t uses the state of t-4) ----
-        // stage 0: free counts (nibble popcounts summed), weight snapshot, power history sums;
-        // nib[m*8 + j]: VGPR nibbles j = u*4+n; nib[m*4 + j] reused below for SGPR / LDS
+        // ---- policy scores ----
+        // emb. 10: power history sums, compared in the next cycle, delayed to 4 cycles in all
         for m in 0..2 {
-            for u in 0..2 {
-                for n in 0..4 {
-                    self.tb4a.next = !self.v_used[m * 2 + u].q.val().get_bits::<4>(n * 4);
-                    self.tb3a.next = 0.into();
-                    if self.tb4a.val().get_bit(0)
-                        ^ self.tb4a.val().get_bit(1)
-                        ^ self.tb4a.val().get_bit(2)
-                        ^ self.tb4a.val().get_bit(3)
-                    {
-                        self.tb3a.next = 1.into();
-                    }
-                    if self.tb4a.val().all() {
-                        self.tb3a.next = 4.into();
-                    } else {
-                        if (self.tb4a.val() & (self.tb4a.val() - 1)).any() {
-                            self.tb3a.next = self.tb3a.val() | 2;
-                        }
-                    }
-                    self.nib[m * 8 + u * 4 + n].next = bit_cast::<6, 3>(self.tb3a.val());
-                }
-            }
-        }
-        for m in 0..2 {
-            self.pc[m * 4].d.next = ((self.nib[m * 8].val() + self.nib[m * 8 + 1].val())
-                + (self.nib[m * 8 + 2].val() + self.nib[m * 8 + 3].val()))
-                + ((self.nib[m * 8 + 4].val() + self.nib[m * 8 + 5].val())
-                    + (self.nib[m * 8 + 6].val() + self.nib[m * 8 + 7].val()));
-        }
-        for m in 0..2 {
-            for u in 0..2 {
-                for n in 0..2 {
-                    self.tb4a.next = !self.s_used[m * 2 + u].q.val().get_bits::<4>(n * 4);
-                    self.tb3a.next = 0.into();
-                    if self.tb4a.val().get_bit(0)
-                        ^ self.tb4a.val().get_bit(1)
-                        ^ self.tb4a.val().get_bit(2)
-                        ^ self.tb4a.val().get_bit(3)
-                    {
-                        self.tb3a.next = 1.into();
-                    }
-                    if self.tb4a.val().all() {
-                        self.tb3a.next = 4.into();
-                    } else {
-                        if (self.tb4a.val() & (self.tb4a.val() - 1)).any() {
-                            self.tb3a.next = self.tb3a.val() | 2;
-                        }
-                    }
-                    self.nib[m * 4 + u * 2 + n].next = bit_cast::<6, 3>(self.tb3a.val());
-                }
-            }
-            for n in 0..4 {
-                self.tb4a.next = !self.l_used[m].q.val().get_bits::<4>(n * 4);
-                self.tb3a.next = 0.into();
-                if self.tb4a.val().get_bit(0)
-                    ^ self.tb4a.val().get_bit(1)
-                    ^ self.tb4a.val().get_bit(2)
-                    ^ self.tb4a.val().get_bit(3)
-                {
-                    self.tb3a.next = 1.into();
-                }
-                if self.tb4a.val().all() {
-                    self.tb3a.next = 4.into();
-                } else {
-                    if (self.tb4a.val() & (self.tb4a.val() - 1)).any() {
-                        self.tb3a.next = self.tb3a.val() | 2;
-                    }
-                }
-                self.nib[8 + m * 4 + n].next = bit_cast::<6, 3>(self.tb3a.val());
-            }
-        }
-        for m in 0..2 {
-            self.pc[m * 4 + 1].d.next = (self.nib[m * 4].val() + self.nib[m * 4 + 1].val())
-                + (self.nib[m * 4 + 2].val() + self.nib[m * 4 + 3].val());
-            self.tb3a.next = self.w_used[m * 2].q.val();
-            self.tb3b.next = self.w_used[m * 2 + 1].q.val();
-            self.pc[m * 4 + 2].d.next = bits::<6>(8)
-                - bit_cast::<6, 3>(self.tb3a.val())
-                - bit_cast::<6, 3>(self.tb3b.val());
-            self.pc[m * 4 + 3].d.next = (self.nib[8 + m * 4].val() + self.nib[8 + m * 4 + 1].val())
-                + (self.nib[8 + m * 4 + 2].val() + self.nib[8 + m * 4 + 3].val());
             self.tb16a.next = self.pw_prev[m].q.val();
             self.tb16b.next = self.pw_cur[m].q.val();
             self.hs[m].d.next =
                 bit_cast::<17, 16>(self.tb16a.val()) + bit_cast::<17, 16>(self.tb16b.val());
-        }
-        self.wsnap.d.next = self.fweights.val();
-        // stage 1: a_h × free_h (shift-add of the 4 weight bits); power preference
-        for m in 0..2 {
-            for h in 0..4 {
-                for b in 0..4 {
-                    self.tb6.next = self.pc[m * 4 + h].q.val();
-                    self.pterm[b].next = 0.into();
-                    self.sh_a.next = b.to_bits();
-                    if self.wsnap.q.val().get_bit(h * 4 + b) {
-                        self.pterm[b].next = bit_cast::<10, 6>(self.tb6.val()) << self.sh_a.val();
-                    }
-                }
-                self.pr[m * 4 + h].d.next = (self.pterm[0].val() + self.pterm[1].val())
-                    + (self.pterm[2].val() + self.pterm[3].val());
-            }
         }
         self.tb1.next = self.hs[1].q.val() < self.hs[0].q.val();
         self.tb3a.next = self.ppw.q.val() << 1;
@@ -1354,19 +1307,96 @@ impl Logic for Dispatcher {
             self.tb3a.next = self.tb3a.val() | 1;
         }
         self.ppw.d.next = self.tb3a.val();
-        // stage 2: weighted sums; stage 3: comparison
+        // emb. 9: serial scorer, item wk = (module wk[2], resource wk[1:0]) per cycle:
+        // free count and weight (stage 1), product (stage 2), accumulate / publish (stage 3)
+        self.wx.next = 0.into();
         for m in 0..2 {
-            self.tb10.next = self.pr[m * 4].q.val();
-            self.acc12.next = bit_cast::<12, 10>(self.tb10.val());
-            self.tb10.next = self.pr[m * 4 + 1].q.val();
-            self.acc12.next = self.acc12.val() + bit_cast::<12, 10>(self.tb10.val());
-            self.tb10.next = self.pr[m * 4 + 2].q.val();
-            self.acc12b.next = bit_cast::<12, 10>(self.tb10.val());
-            self.tb10.next = self.pr[m * 4 + 3].q.val();
-            self.acc12b.next = self.acc12b.val() + bit_cast::<12, 10>(self.tb10.val());
-            self.ws[m].d.next = self.acc12.val() + self.acc12b.val();
+            if self.wk.q.val().get_bit(2) == (m == 1) {
+                if self.wk.q.val().get_bits::<2>(0) == 0 {
+                    self.tb16a.next = !self.v_used[m * 2].q.val();
+                    self.tb16b.next = !self.v_used[m * 2 + 1].q.val();
+                    self.wx.next = bit_cast::<32, 16>(self.tb16a.val())
+                        | (bit_cast::<32, 16>(self.tb16b.val()) << 16);
+                }
+                if self.wk.q.val().get_bits::<2>(0) == 1 {
+                    self.tb8a.next = !self.s_used[m * 2].q.val();
+                    self.tb8b.next = !self.s_used[m * 2 + 1].q.val();
+                    self.wx.next = bit_cast::<32, 8>(self.tb8a.val())
+                        | (bit_cast::<32, 8>(self.tb8b.val()) << 8);
+                }
+                if self.wk.q.val().get_bits::<2>(0) == 3 {
+                    self.tb16a.next = !self.l_used[m].q.val();
+                    self.wx.next = bit_cast::<32, 16>(self.tb16a.val());
+                }
+            }
         }
-        self.pwf.d.next = self.ws[1].q.val() > self.ws[0].q.val();
+        for n in 0..8 {
+            self.tb4a.next = self.wx.val().get_bits::<4>(n * 4);
+            self.tb3a.next = 0.into();
+            if self.tb4a.val().get_bit(0)
+                ^ self.tb4a.val().get_bit(1)
+                ^ self.tb4a.val().get_bit(2)
+                ^ self.tb4a.val().get_bit(3)
+            {
+                self.tb3a.next = 1.into();
+            }
+            if self.tb4a.val().all() {
+                self.tb3a.next = 4.into();
+            } else {
+                if (self.tb4a.val() & (self.tb4a.val() - 1)).any() {
+                    self.tb3a.next = self.tb3a.val() | 2;
+                }
+            }
+            self.nib[n].next = bit_cast::<6, 3>(self.tb3a.val());
+        }
+        self.sf.d.next = ((self.nib[0].val() + self.nib[1].val())
+            + (self.nib[2].val() + self.nib[3].val()))
+            + ((self.nib[4].val() + self.nib[5].val()) + (self.nib[6].val() + self.nib[7].val()));
+        if self.wk.q.val().get_bits::<2>(0) == 2 {
+            self.tb3a.next = self.w_used[0].q.val();
+            self.tb3b.next = self.w_used[1].q.val();
+            if self.wk.q.val().get_bit(2) {
+                self.tb3a.next = self.w_used[2].q.val();
+                self.tb3b.next = self.w_used[3].q.val();
+            }
+            self.sf.d.next = bits::<6>(8)
+                - bit_cast::<6, 3>(self.tb3a.val())
+                - bit_cast::<6, 3>(self.tb3b.val());
+        }
+        self.sa.d.next = 0.into();
+        for h in 0..4 {
+            if self.wk.q.val().get_bits::<2>(0).index() == h {
+                self.sa.d.next = self.fweights.val().get_bits::<4>(h * 4);
+            }
+        }
+        self.sk.d.next = self.wk.q.val();
+        self.wk.d.next = self.wk.q.val() + 1;
+        for b in 0..4 {
+            self.pterm[b].next = 0.into();
+            self.sh_a.next = b.to_bits();
+            if self.sa.q.val().get_bit(b) {
+                self.tb6.next = self.sf.q.val();
+                self.pterm[b].next = bit_cast::<10, 6>(self.tb6.val()) << self.sh_a.val();
+            }
+        }
+        self.sp.d.next = (self.pterm[0].val() + self.pterm[1].val())
+            + (self.pterm[2].val() + self.pterm[3].val());
+        self.spk.d.next = self.sk.q.val();
+        self.tb10.next = self.sp.q.val();
+        self.acc12.next = bit_cast::<12, 10>(self.tb10.val());
+        for m in 0..2 {
+            if self.spk.q.val().get_bit(2) == (m == 1) {
+                if self.spk.q.val().get_bits::<2>(0).any() {
+                    self.acc12b.next = self.wacc[m].q.val() + self.acc12.val();
+                } else {
+                    self.acc12b.next = self.acc12.val();
+                }
+                self.wacc[m].d.next = self.acc12b.val();
+            }
+        }
+        if self.spk.q.val() == 7 {
+            self.pwf.d.next = self.acc12b.val() > self.wacc[0].q.val();
+        }
 
         // ---- completion and config errors; config write ----
         self.done_err.next = 0.into();
@@ -1469,7 +1499,12 @@ impl Logic for Dispatcher {
             self.hchg.d.next = 0.into();
             self.ex2.d.next = 0.into();
             self.pv.d.next = false;
-            self.wsnap.d.next = 0.into();
+            self.wk.d.next = 0.into();
+            self.sf.d.next = 0.into();
+            self.sa.d.next = 0.into();
+            self.sk.d.next = 0.into();
+            self.sp.d.next = 0.into();
+            self.spk.d.next = 0.into();
             self.pwf.d.next = false;
             self.ppw.d.next = 0.into();
             self.o_valid.d.next = false;
@@ -1483,10 +1518,6 @@ impl Logic for Dispatcher {
             self.o_lbase.d.next = 0.into();
             self.o_err.d.next = false;
             self.o_code.d.next = 0.into();
-            for i in 0..8 {
-                self.pc[i].d.next = 0.into();
-                self.pr[i].d.next = 0.into();
-            }
             for i in 0..4 {
                 self.v_used[i].d.next = 0.into();
                 self.s_used[i].d.next = 0.into();
@@ -1500,7 +1531,7 @@ impl Logic for Dispatcher {
                 self.ptr[i].d.next = false;
                 self.pw_cur[i].d.next = 0.into();
                 self.pw_prev[i].d.next = 0.into();
-                self.ws[i].d.next = 0.into();
+                self.wacc[i].d.next = 0.into();
                 self.hs[i].d.next = 0.into();
             }
         }

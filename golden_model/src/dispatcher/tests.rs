@@ -281,6 +281,10 @@ fn max_weighted_free_prefers_emptier_module() {
     d.step(&DispIn::push(0, &wg(1, 0, 2, 4, 0, 0)));
     next_record(&mut d, 6).unwrap(); // module 0 (first)
     d.step(&DispIn::cfg(reg::POLICY, 1));
+    // the serial scorer publishes a snapshot every 8 cycles, 3..10 cycles old
+    for _ in 0..12 {
+        d.step(&DispIn::default());
+    }
     d.step(&DispIn::push(0, &wg(2, 0, 2, 4, 0, 0)));
     let o = next_record(&mut d, 6).unwrap();
     assert_eq!(o.disp_module, 1);
