@@ -245,6 +245,9 @@ pub struct RunTree<const N: usize, const M: usize, const K: usize, const S: usiz
     sel: Vec<Signal<Local, Bit>>,
     x_wins: Vec<Signal<Local, Bit>>,
     r_wins: Vec<Signal<Local, Bit>>,
+    /// `x_wins` and `r_wins` replicated to K bits.
+    m_x: Vec<Signal<Local, Bits<K>>>,
+    m_r: Vec<Signal<Local, Bits<K>>>,
     /// All ones (K bits). Derived.
     ones: Constant<Bits<K>>,
     /// `found` at the root replicated, and the root position masked with it.
@@ -288,6 +291,8 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
             sel: locals(N / 4 - 1),
             x_wins: locals(N / 4 - 1),
             r_wins: locals(N / 4 - 1),
+            m_x: locals(N / 4 - 1),
+            m_r: locals(N / 4 - 1),
             ones: Constant::new(((1u64 << K) - 1).to_bits()),
             m_fit: Default::default(),
             fit_pos: Default::default(),
@@ -361,13 +366,20 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for R
                 self.x_wins[j].next = (self.cross[j].val() > self.best[2 * j].val())
                     & (self.cross[j].val() > self.best[2 * j + 1].val());
                 self.r_wins[j].next = self.best[2 * j + 1].val() > self.best[2 * j].val();
-                self.best[nn + j].next = self.best[2 * j].val();
-                if self.r_wins[j].val() {
-                    self.best[nn + j].next = self.best[2 * j + 1].val();
-                }
+                // (as AND/OR of the candidates: a multiplexer with a constant leg would turn the
+                // root's top bit into a synchronous-reset flip-flop in the register it feeds)
+                self.m_x[j].next = 0.into();
                 if self.x_wins[j].val() {
-                    self.best[nn + j].next = self.cross[j].val();
+                    self.m_x[j].next = self.ones.val();
                 }
+                self.m_r[j].next = 0.into();
+                if self.r_wins[j].val() {
+                    self.m_r[j].next = self.ones.val();
+                }
+                self.best[nn + j].next = (self.m_x[j].val() & self.cross[j].val())
+                    | (!self.m_x[j].val()
+                        & ((self.m_r[j].val() & self.best[2 * j + 1].val())
+                            | (!self.m_r[j].val() & self.best[2 * j].val())));
                 // First fit: low half, else the crossing run (it starts where L's free suffix
                 // does), else the high half; with no fit, `pos` carries the suffix start.
                 self.ge[j].next = self.cross[j].val() >= self.need.val();

@@ -489,18 +489,23 @@ pub fn table_for(out_md: &Path, ns: &[usize], variants: &[&str]) -> Result<Strin
         md,
         "Every design sits in the same harness (serial-in shift register → design → output register → \
          XOR → pin), so Fmax is flip-flop to flip-flop through the design and LCs include the harness \
-         (see `≈ design`). `comb` designs answer in the cycle they are given (latency 0); the patent's \
-         registered form adds one cycle on each side (latency 2). II = 1 everywhere. Grouped: g = 4; \
-         sampled: lengths 1–8, then steps 2, 4, 8, 16.\n"
+         (see `≈ design`). Forms: `comb` answers in the cycle it is given (latency 0); `registered` is \
+         the combinational form between an input and an output register (the patent's registered form, \
+         latency 2); `pipelined` is the tree with one register stage per tree level above the 4-block \
+         leaves (latency log2 N − 2). II = 1 everywhere except the time-shared finder, which refreshes \
+         each of its maps every 2 cycles (its one row is the patent's 128 | 64 ‖ 48 instance). \
+         Grouped: g = 4; sampled: lengths 1–8, then steps 2, 4, 8, 16.\n"
     );
     let _ = writeln!(
         md,
         "`≈ design` subtracts the harness's serial-in shift register (N + K + 1 flip-flops, one cell each, \
-         + 1 for `reset` on clocked designs) and ~5 cells of output XOR; it is an estimate. The tree is \
-         synthesized with `synth_ice40 -nocarry` (its adders and compares are at most l + 2 bits wide at \
-         tree level l, where LUTs beat carry chains: in an A/B run at N = 32, 457 vs 562 LCs and 64 vs 55 MHz); \
-         the others with plain `synth_ice40`. `exact` includes first fit (an N×N select and a \
-         priority encoder), so it is larger than the patent's max-run-only anchor. Anchors (issue 3): the patent's exact form, 2403 LCs at \
+         + 1 for `reset` on clocked designs) and ~5 cells of output XOR; it is an estimate. The `yosys` \
+         column gives the `synth_ice40` options (see `synth::run_finder::yosys_flags`): the tree uses \
+         `-nocarry` (its adders and compares are at most l + 2 bits wide at tree level l, where LUTs beat \
+         carry chains: in an A/B run at N = 32, 457 vs 562 LCs and 64 vs 55 MHz), its one-cycle form \
+         `-abc9` (timing-driven mapping), its pipelined form `-dff`; the others plain `synth_ice40`. \
+         `exact` includes first fit (an N×N select and a priority encoder), so it is larger than the \
+         patent's max-run-only anchor. Anchors (issue 3): the patent's exact form, 2403 LCs at \
          31 MHz for N = 64, does not fit at N = 128 (9340 LCs); goal: exact max-run and first fit on \
          128 blocks at II = 1, ≥ 100 MHz, ≤ 1920 LCs; a 32-block exact finder in one cycle at ≥ 75 MHz.\n"
     );
@@ -530,7 +535,7 @@ pub fn table_for(out_md: &Path, ns: &[usize], variants: &[&str]) -> Result<Strin
         };
         let _ = writeln!(
             md,
-            "| {v} | {form} | {n} | {} | {} | {} | {} | 1 | `{}` | {} |",
+            "| {v} | {form} | {n} | {} | {} | {} | {} | {} | `{}` | {} |",
             r.lcs.map_or("–".into(), |x| x.to_string()),
             r.lcs
                 .filter(|_| v != "harness" && r.fmax_mhz.is_some())
@@ -542,6 +547,11 @@ pub fn table_for(out_md: &Path, ns: &[usize], variants: &[&str]) -> Result<Strin
                 "–".to_string()
             } else {
                 lat.to_string()
+            },
+            if v == "time_shared" {
+                "2 (per map)"
+            } else {
+                "1"
             },
             format!("synth_ice40 {flags}").trim_end(),
             r.note
