@@ -7,13 +7,33 @@
 //! behaviour cycle by cycle and doubles as the fast co-model of the evaluation
 //! ([`eval`](self::eval)).
 //!
-//! ## One cycle
-//! The decision reads only the state at the *start* of the cycle; everything it changes, and every
-//! push, completion, configuration write and retire strobe of the cycle, takes effect at the rising
-//! edge. The dispatch record and the error strobe are registered: they are visible in the cycle
-//! *after* the decision. `push_ready` is combinational (`push_channel`'s FIFO is not full).
+//! ## One cycle: a three-stage pipeline
+//! Everything a cycle changes takes effect at the rising edge; the dispatch record and the error
+//! strobe are registered (visible in the cycle after they are produced); `push_ready` is
+//! combinational (`push_channel`'s FIFO is not full). A decision passes three stages:
+//!
+//! - **Match** (cycle t): every channel's head (as presented, step 1) against every module
+//!   (steps 2–3) from the state at the start of cycle t: the wave split by the module's pointer,
+//!   and per unit / LDS whether a contiguous first-fit region exists. Registered.
+//! - **Decide** (cycle t+1): steps 4–5 over the match results of cycle t, with the window, marks
+//!   and LFSR of cycle t+1. A channel whose head was replaced at the edge t→t+1 (a pop, or entry
+//!   into split mode) is not a candidate in t+1, and neither is a module decided in cycle t or
+//!   t−1 (its allocation is not yet in the maps the match stage of cycle t read). The slot is
+//!   the lowest one that is neither in flight nor reserved by the decision being committed in
+//!   t+1. At the edge: the head is popped (or its split count decremented), the module's pointer
+//!   moves, the marks change, the slot is reserved.
+//! - **Commit** (cycle t+2): the first-fit regions of the decision (lowest start in each map,
+//!   the same as in cycle t's maps: they changed only by frees and by other modules) are taken
+//!   at the edge, the slot enters the in-flight table, the record is registered (visible in
+//!   t+3).
+//!
 //! Latency: a WG pushed in cycle t into an empty FIFO is a head in cycle t+1 and its record is
-//! visible in cycle t+2 (head → record 1 cycle); throughput one dispatch per cycle.
+//! visible in cycle t+4 (head → record: 3 cycles). Throughput: a module takes at most one
+//! decision every 3 cycles and a channel one every 2, so the board (2 modules) sustains 2
+//! dispatches per 3 cycles from two channels, 1 per 2 from one channel; P ≥ 3 modules and R ≥ 2
+//! channels sustain one per cycle (the full config). A completion in cycle t frees its slot at the edge t→t+1 and its blocks at the edge
+//! t+1→t+2 (the in-flight table is a block RAM read in the cycle after the completion).
+//! Policy scores come from older state: see step 5.
 //!
 //! 1. **Heads** (a1, [0044]): the head of every non-empty channel FIFO is a candidate. A head in
 //!    *split mode* (step 8) presents itself as a one-wave sub-WG at the lowest priority S−1.
@@ -35,18 +55,24 @@
 //!    polynomial x¹⁶+x¹⁴+x¹³+x¹¹+1 (toggle mask 0xB400), seed 0xACE1, stepped every cycle.
 //! 5. **Pick the module** among those that fit the chosen WG, by the `policy` register:
 //!    0 `first` (lowest index); 1 `max_weighted_free` (emb. 9: largest
-//!    `a_v·Σfree VGPR + a_s·Σfree SGPR + a_w·Σfree wave slots + a_l·free LDS`, free *counts* as the
-//!    patent's counters [0256]); 2 `min_power_history` (emb. 10, see below). Ties → lowest index.
-//!    (A fourth policy, round robin, exists only in the model for the evaluation baseline; writing 3
-//!    to the policy register is an error.)
+//!    `a_v·Σfree VGPR + a_s·Σfree SGPR + a_w·Σfree wave slots + a_l·free LDS`, free *counts* as
+//!    the patent's counters [0256]; computed by a serial scorer, one product per cycle, see
+//!    [`WeightedFree`]: the sums compared are a snapshot assembled over 4P cycles); 2
+//!    `min_power_history` (emb. 10, see below; the sums compared are those of the state
+//!    [`POLICY_LAG`] = 4 cycles before the decision). Ties → lowest index. (A fourth policy,
+//!    round robin, exists only in the model for the evaluation baseline; writing 3 to the
+//!    policy register is an error.)
 //! 6. **Allocate** (a43–a45): first-fit (lowest start) regions in each unit's VGPR/SGPR map and the
 //!    module's LDS map, wave slots taken, the lowest free in-flight slot records the allocation,
-//!    one dispatch record. When every in-flight slot is busy nothing is dispatched.
-//! 7. **Complete**: `done_slot` frees exactly the recorded regions and slots at the edge; the slot
-//!    is reusable from the next cycle on.
-//! 8. **Split after repeated failure** (emb. 3): counter g (16 bits) is cleared by a dispatch, holds
-//!    when every FIFO is empty or every in-flight slot is busy (not a fit failure), and otherwise
-//!    (non-empty heads, none fits) counts; when it reaches `split_threshold` (≠ 0; 0 disables) every
+//!    one dispatch record (commit stage). When no slot is free nothing is decided.
+//! 7. **Complete**: `done_slot` frees exactly the recorded regions and wave slots; the in-flight
+//!    slot at the edge, the blocks one edge later. A slot is in flight from the cycle its record
+//!    is visible; completing it earlier (or twice) is `IDLE_SLOT`.
+//! 8. **Split after repeated failure** (emb. 3): counter g (16 bits) is cleared by a decision, and
+//!    counts in a cycle without a decision in which some head exists, a slot is free, and every
+//!    head has fresh match results (matched in the previous cycle, not replaced since) that fit
+//!    no module at all (a fit lost only to the module exclusion is no failure); otherwise it
+//!    holds; when it reaches `split_threshold` (≠ 0; 0 disables) every
 //!    head that is `independent`, has ≥ 2 waves and is not yet split enters split mode (it is then
 //!    dispatched as `n` one-wave sub-WGs at priority S−1, `disp_sub = 1`, each with the WG's full
 //!    LDS size — conservative, a wave may use all LDS its WG declared — and leaves the FIFO with its

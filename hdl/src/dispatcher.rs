@@ -48,51 +48,58 @@
 //! valid), 4 `IDLE_SLOT` (completion of a slot that is not in flight, e.g. a double completion),
 //! 5 `BAD_CFG`. The refused request changes nothing. Push beats completion beats config.
 //!
-//! ## Latency and throughput
-//! One decision per cycle from registered state only, so **one dispatch per cycle** while heads
-//! fit. A WG pushed in cycle t into an empty FIFO is a head in cycle t+1 and its record strobes in
-//! cycle t+2 (head → record: 1 cycle; SPEC goal ≤ 3). A completion in cycle t frees its blocks for
-//! the decision of cycle t+1. The price: the whole match → pick → first-fit → update path is one
-//! combinational cycle (not pipelined): see the cost below.
+//! ## Latency and throughput (a three-stage pipeline; the golden model's module doc is normative)
+//! - **Match** (cycle t, into `p_*`): every channel head × module × unit from registered state
+//!   only: the decoded head (`h_*`: need thermometers per unit, resolved by the module's split
+//!   pointer) against the used maps → ok vectors (bit i = the need fits at start block i), wave
+//!   slots, fit bits.
+//! - **Decide** (cycle t+1, into `pend`): valid = fit ∧ the channel's head was not replaced at
+//!   the last edge (`hchg`) ∧ the module was not decided in the last two cycles (`pend`, `ex2`:
+//!   those allocations are not in the maps the match read). Rank / marks / LFSR pick the channel,
+//!   the policy the module, the lowest slot neither busy nor pending; the head is popped, the
+//!   pointer moved, the chosen ok vectors and thermometers registered.
+//! - **Commit** (cycle t+2): first fit of the pending decision (lowest ok start; region = the
+//!   thermometer shifted there), maps / wave slots / busy bit / table RAM written at the edge,
+//!   record registered.
 //!
-//! ## Cost on the iCE40 HX8K (measured 2026-11-22, yosys `synth_ice40` + nextpnr-ice40, CB132)
-//! - Design alone (yosys): 5504 `SB_LUT4`, 1434 flip-flops, 1469 `SB_CARRY`.
-//! - With the project's measurement harness (`synth::flow`): 7251 / 7680 logic cells (94 %) after
-//!   packing; post-placement timing estimate **17.3 MHz** (critical path ≈ 58 ns: FIFO head →
-//!   need → match → pick → first fit → run smear → map update, all in one cycle).
-//! - So this board configuration alone nearly fills the HX8K and **does not meet 100 MHz**: the
-//!   one-decision-per-cycle contract above is kept (lockstep-equal to the golden model), and
-//!   meeting 100 MHz needs a different microarchitecture (see the unit's report: a decision every
-//!   ⌈100 / 17⌉ = 6 cycles through a clock enable, or a pipelined decision on one-cycle-stale maps
-//!   that excludes the module dispatched to in the previous cycle — both change the cycle-level
-//!   behaviour, so the golden model would change with them).
+//! So a WG pushed in cycle t into an empty FIFO is a head in cycle t+1 and its record strobes in
+//! cycle t+4: **head → record 3 cycles** (SPEC goal ≤ 3; the single-cycle design had 1: the
+//! pipeline costs 2 cycles). A module takes one decision per 3 cycles and a channel one per 2:
+//! the board sustains **2 dispatches per 3 cycles** from two channels (1 per 2 from one); with
+//! P ≥ 3 modules the same pipeline sustains one per cycle. A completion in cycle t frees its slot
+//! at the edge, its blocks one edge later (the table is a block RAM read with `done_slot`).
+//!
+//! @@COST@@
 //!
 //! ## Worked example
 //! Reset, then `push(ch 0, id 7, prio 0, waves 3, vgpr 2, sgpr 1, lds 3)` in cycle 0. Cycle 1: the
-//! head fits module 0 (first); the split table gives 2 + 1 waves rotated by module 0's pointer (0):
-//! unit 0 takes 2 waves (VGPR 4 blocks at 0, SGPR 2 at 0), unit 1 one wave (VGPR 2 at 0, SGPR 1 at
-//! 0), LDS 3 blocks at 0, slot 0. Cycle 2: `disp_valid = 1, disp_id = 7, disp_module = 0,
-//! disp_slot = 0, disp_waves = 6'b001_010, disp_vgpr_base = 0, disp_sgpr_base = 0,
-//! disp_lds_base = 0`; module 0's pointer moved to 1, so a second 3-wave WG would get 1 + 2.
+//! head registers hold its decode (unit with ceil: 2 waves, VGPR need 4, SGPR 2; the other: 1
+//! wave, 2, 1; LDS 3); module 0's pointer is 0, so unit 0 takes the 2 waves; the match finds
+//! every need fitting at block 0 of both modules. Cycle 2: module 0 (first), slot 0; the pointer
+//! of module 0 moves to 1. Cycle 3: the first fit gives VGPR 4 blocks at 0 (unit 0), 2 at 0 (unit
+//! 1), SGPR 2 at 0 / 1 at 0, LDS 3 at 0, taken at the edge. Cycle 4: `disp_valid = 1, disp_id = 7,
+//! disp_module = 0, disp_slot = 0, disp_waves = 6'b001_010`, all bases 0; a second 3-wave WG on
+//! module 0 would get 1 + 2.
 //!
 //! ## Structure
 //! - Channel FIFOs are shift queues (head always in entry 0, no read mux); a head in split mode
-//!   (`split_left` ≠ 0) presents one wave at priority 3.
+//!   (`split_left` ≠ 0) presents one wave at priority 3. The decoded head (`h_*`) is loaded at the
+//!   edge from one of three decoders (entry 1 of each channel, the push port) or switched to its
+//!   one-wave form, so it always equals the decode of entry 0: q × per-wave need via shifts and
+//!   one add, thermometer = !(ones << n) — no comparators.
 //! - Resource maps are stored as *used* bitmaps (1 = used, so the all-zero power-up state is the
 //!   idle state of SPEC §0), and registers whose reset value is not 0 are stored XOR their reset
 //!   value, for the same reason. Ports and the golden model see free maps and true values.
-//! - Per map, a forward scan computes the length of the free run ending at each block. Because
-//!   run lengths grow by one, "some free run ≥ n" ⇔ "some run-length-so-far = n", and the first
-//!   block where it equals n ends the lowest fitting region, which is then exactly the free run
-//!   ending there. So the match (every head × module × unit in parallel) and the first fit use
-//!   5-bit equality compares only, and the allocation mask is that run, found by smearing the end
-//!   block downwards over free blocks — no max-run tree, no magnitude comparators, no shifter.
-//!   (This is Unit 2's exact question answered for the maps of this unit; the general finders of
-//!   `run_finder` are not needed at 16/8 blocks.)
-//! - Free counts for `max_weighted_free` come from per-module used-block counters (the patent's
-//!   counting units, [0256]) updated with the sizes kept in the in-flight table, not popcounts.
-//! - A completion reads its slot through one 8:1 read mux, then frees the masks in its module.
-//! - Both modules' first-fit masks are computed for the winning head; the chosen one is applied.
+//! - Match: ok[i] = no block of (thermometer << i) is used and the need does not run past the
+//!   map — a flat AND per start block, one per head × module × unit (the dominant area: 8 VGPR +
+//!   8 SGPR + 4 LDS instances). The first fit (lowest ok start, region = thermometer shifted
+//!   there) is computed once, for the chosen placement, in the commit stage. (This is Unit 2's
+//!   exact question for maps of 16/8 blocks; its general finders are not needed here.)
+//! - The in-flight table (masks, waves, module per slot) is one block RAM (5 `SB_RAM40_4K`), so a
+//!   completion costs no 8:1 read mux of 71 flip-flop bits.
+//! - `max_weighted_free` is scored serially: one free count (a popcount of the selected maps)
+//!   times one 4-bit weight per cycle, accumulated per module, compared every 8 cycles.
+//!   `min_power_history` compares prev + cur sums through a 4-cycle delay line.
 
 use rust_hdl::prelude::*;
 
@@ -336,11 +343,8 @@ pub struct Dispatcher {
     sh_a: Signal<Local, Bits<5>>,
     sh_b: Signal<Local, Bits<5>>,
     fnd: Signal<Local, Bit>,
-    foh: Signal<Local, Bits<16>>,
-    mbit: Signal<Local, Bit>,
-    mk16: Signal<Local, Bits<16>>,
-    mk8: Signal<Local, Bits<8>>,
     ufit: Signal<Local, Bit>,
+    wsum: Signal<Local, Bits<4>>,
     mfit: Signal<Local, Bits<4>>,
     // decision stage
     vld: Signal<Local, Bits<4>>,
@@ -389,9 +393,6 @@ pub struct Dispatcher {
     push_ok: [Signal<Local, Bit>; 2],
     pos: Signal<Local, Bits<3>>,
     // push checks
-    qmax: Signal<Local, Bits<4>>,
-    chk_v: Signal<Local, Bits<8>>,
-    chk_s: Signal<Local, Bits<8>>,
     never: Signal<Local, Bit>,
     ready: Signal<Local, Bit>,
     push_err: Signal<Local, Bits<3>>,
@@ -569,11 +570,8 @@ impl Logic for Dispatcher {
         self.sh_a.next = 0.into();
         self.sh_b.next = 0.into();
         self.fnd.next = false;
-        self.foh.next = 0.into();
-        self.mbit.next = false;
-        self.mk16.next = 0.into();
-        self.mk8.next = 0.into();
         self.ufit.next = false;
+        self.wsum.next = 0.into();
         self.mfit.next = 0.into();
         for k in 0..16 {
             self.nib[k].next = 0.into();
@@ -652,9 +650,12 @@ impl Logic for Dispatcher {
                     self.p_oks[c * 4 + m * 2 + u].d.next = self.oks.val();
                     // the unit fits: some VGPR and SGPR start, enough wave slots
                     self.ufit.next = self.okv.val().any() & self.oks.val().any();
-                    if (bits::<3>(4) - self.w_used[m * 2 + u].q.val())
-                        < self.mq[c * 4 + m * 2 + u].val()
-                    {
+                    // busy + q ≤ 4 wave slots, in 4 bits (a literal would widen it to 32)
+                    self.tb3a.next = self.w_used[m * 2 + u].q.val();
+                    self.tb3b.next = self.mq[c * 4 + m * 2 + u].val();
+                    self.wsum.next =
+                        bit_cast::<4, 3>(self.tb3a.val()) + bit_cast::<4, 3>(self.tb3b.val());
+                    if self.wsum.val() > 4 {
                         self.ufit.next = false;
                     }
                     if !self.ufit.val() {
@@ -1028,32 +1029,30 @@ impl Logic for Dispatcher {
             }
         }
         self.hchg.d.next = self.n_hchg.val();
-        // never-fits: ceil(n/2) waves per unit must fit an empty unit
-        self.qmax.next = (self.push_waves.val() >> 1) + self.push_waves.val().get_bit(0);
-        self.chk_v.next = 0.into();
-        self.chk_s.next = 0.into();
-        if self.qmax.val() == 1 {
-            self.chk_v.next = bit_cast::<8, 5>(self.push_vgpr.val());
-            self.chk_s.next = bit_cast::<8, 4>(self.push_sgpr.val());
+        // never-fits: ceil(n/2) waves per unit must fit an empty unit, i.e. per-wave needs up to
+        // 16 / ceil(n/2) VGPR and 8 / ceil(n/2) SGPR blocks (constant thresholds per wave count:
+        // no multiplier on the push path)
+        self.never.next = (self.push_waves.val() > 8) | (self.push_lds.val() > 16);
+        if (self.push_waves.val() == 1) | (self.push_waves.val() == 2) {
+            if (self.push_vgpr.val() > 16) | (self.push_sgpr.val() > 8) {
+                self.never.next = true;
+            }
         }
-        if self.qmax.val() == 2 {
-            self.chk_v.next = bit_cast::<8, 5>(self.push_vgpr.val()) << 1;
-            self.chk_s.next = bit_cast::<8, 4>(self.push_sgpr.val()) << 1;
+        if (self.push_waves.val() == 3) | (self.push_waves.val() == 4) {
+            if (self.push_vgpr.val() > 8) | (self.push_sgpr.val() > 4) {
+                self.never.next = true;
+            }
         }
-        if self.qmax.val() == 3 {
-            self.chk_v.next = (bit_cast::<8, 5>(self.push_vgpr.val()) << 1)
-                + bit_cast::<8, 5>(self.push_vgpr.val());
-            self.chk_s.next = (bit_cast::<8, 4>(self.push_sgpr.val()) << 1)
-                + bit_cast::<8, 4>(self.push_sgpr.val());
+        if (self.push_waves.val() == 5) | (self.push_waves.val() == 6) {
+            if (self.push_vgpr.val() > 5) | (self.push_sgpr.val() > 2) {
+                self.never.next = true;
+            }
         }
-        if self.qmax.val() == 4 {
-            self.chk_v.next = bit_cast::<8, 5>(self.push_vgpr.val()) << 2;
-            self.chk_s.next = bit_cast::<8, 4>(self.push_sgpr.val()) << 2;
+        if (self.push_waves.val() == 7) | (self.push_waves.val() == 8) {
+            if (self.push_vgpr.val() > 4) | (self.push_sgpr.val() > 2) {
+                self.never.next = true;
+            }
         }
-        self.never.next = (self.qmax.val() > 4)
-            | (self.chk_v.val() > 16)
-            | (self.chk_s.val() > 8)
-            | (self.push_lds.val() > 16);
         self.ready.next = true;
         for c in 0..2 {
             if (self.push_channel.val() == (c == 1)) & (self.f_cnt[c].q.val() == 4) {
@@ -1124,17 +1123,20 @@ impl Logic for Dispatcher {
         self.ds[2].next = self.push_sgpr.val();
         self.dl[2].next = self.push_lds.val();
         for s in 0..3 {
-            self.tq4.next = (self.dw[s].val() + 1) >> 1;
-            self.dqhi[s].next = self.tq4.val().get_bits::<3>(0);
+            // ceil(n/2) = (n >> 1) + n[0], floor(n/2) = n >> 1 (n ≤ 8 for accepted WGs)
             self.tq4.next = self.dw[s].val() >> 1;
             self.dqlo[s].next = self.tq4.val().get_bits::<3>(0);
+            self.dqhi[s].next = self.dqlo[s].val();
+            if self.dw[s].val().get_bit(0) {
+                self.dqhi[s].next = self.dqlo[s].val() + 1;
+            }
             // q × per-wave need (accepted descriptors: at most 16 VGPR / 8 SGPR blocks)
-            self.pv2.next = self.dv[s].val() + self.dv[s].val();
+            self.pv2.next = self.dv[s].val() << 1;
             self.pv3.next = self.pv2.val() + self.dv[s].val();
-            self.pv4.next = self.pv2.val() + self.pv2.val();
-            self.ps2.next = self.ds[s].val() + self.ds[s].val();
+            self.pv4.next = self.dv[s].val() << 2;
+            self.ps2.next = self.ds[s].val() << 1;
             self.ps3.next = self.ps2.val() + self.ds[s].val();
-            self.ps4.next = self.ps2.val() + self.ps2.val();
+            self.ps4.next = self.ds[s].val() << 2;
             self.nhi.next = 0.into();
             self.nlo.next = 0.into();
             self.mhi.next = 0.into();

@@ -308,6 +308,9 @@ pub fn run(
     // per WG id: (arrival cycle, prio, run cycles, sub-WGs left)
     let mut info: Vec<(u64, usize, usize, usize)> = vec![];
     let mut head_since: Vec<Option<(u32, u64)>> = vec![None; cfg.channels];
+    // per WG id: the cycle it first reached its FIFO head (a pipelined decision pops the head
+    // before the dispatch is committed and reported)
+    let mut head_at: std::collections::HashMap<u32, u64> = Default::default();
     let mut head_wait_sum = 0u64;
     let mut ends: std::collections::BinaryHeap<std::cmp::Reverse<(u64, usize)>> =
         Default::default();
@@ -369,7 +372,10 @@ pub fn run(
         for (c, hs) in head_since.iter_mut().enumerate() {
             match (eng.head(c), *hs) {
                 (Some(id), Some((hid, _))) if id == hid => {}
-                (Some(id), _) => *hs = Some((id, now)),
+                (Some(id), _) => {
+                    *hs = Some((id, now));
+                    head_at.entry(id).or_insert(now);
+                }
                 (None, _) => *hs = None,
             }
         }
@@ -397,10 +403,8 @@ pub fn run(
             if left == 0 {
                 dispatched += 1;
                 delays[prio].push(now - arrival);
-                if let Some((hid, since)) = head_since[d.channel] {
-                    if hid == d.wg.id {
-                        head_wait_sum += now - since;
-                    }
+                if let Some(since) = head_at.remove(&d.wg.id) {
+                    head_wait_sum += now - since;
                 }
             }
         }
