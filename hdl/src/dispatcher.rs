@@ -212,7 +212,8 @@ pub struct Dispatcher {
     pw_cur: [DFF<Bits<16>>; 2],
     pw_prev: [DFF<Bits<16>>; 2],
     // ---- pipeline: match stage results, per (channel, module) k = c*2+m, unit u: c*4+m*2+u ----
-    /// The head of channel c fits module m (bit c*2+m).
+    /// The head of channel c exists and has the wave slots of module m (bit c*2+m); with a
+    /// start in every ok vector it fits.
     p_fit: DFF<Bits<4>>,
     /// Channel c had a head when it was matched.
     p_hv: DFF<Bits<2>>,
@@ -347,6 +348,7 @@ pub struct Dispatcher {
     wsum: Signal<Local, Bits<4>>,
     mfit: Signal<Local, Bits<4>>,
     // decision stage
+    fitd: Signal<Local, Bits<4>>,
     vld: Signal<Local, Bits<4>>,
     hf: [Signal<Local, Bit>; 2],
     any_fit: Signal<Local, Bit>,
@@ -648,8 +650,8 @@ impl Logic for Dispatcher {
                         self.oks.next = self.oks.val().replace_bit(i, self.okb.val());
                     }
                     self.p_oks[c * 4 + m * 2 + u].d.next = self.oks.val();
-                    // the unit fits: some VGPR and SGPR start, enough wave slots
-                    self.ufit.next = self.okv.val().any() & self.oks.val().any();
+                    // enough wave slots (the ok vectors are tested in the decision stage)
+                    self.ufit.next = true;
                     // busy + q ≤ 4 wave slots, in 4 bits (a literal would widen it to 32)
                     self.tb3a.next = self.w_used[m * 2 + u].q.val();
                     self.tb3b.next = self.mq[c * 4 + m * 2 + u].val();
@@ -673,9 +675,6 @@ impl Logic for Dispatcher {
                     self.okv.next = self.okv.val().replace_bit(i, self.okb.val());
                 }
                 self.p_okl[c * 2 + m].d.next = self.okv.val();
-                if !self.okv.val().any() {
-                    self.mfit.next = self.mfit.val().replace_bit(c * 2 + m, false);
-                }
             }
         }
         self.p_fit.d.next = self.mfit.val();
@@ -699,7 +698,19 @@ impl Logic for Dispatcher {
                 self.ex1.next = 1.into();
             }
         }
-        self.vld.next = self.p_fit.q.val();
+        // the head fits: a head, wave slots (match stage), and a start in every map
+        self.fitd.next = self.p_fit.q.val();
+        for k in 0..4 {
+            if !(self.p_okv[k * 2].q.val().any()
+                & self.p_okv[k * 2 + 1].q.val().any()
+                & self.p_oks[k * 2].q.val().any()
+                & self.p_oks[k * 2 + 1].q.val().any()
+                & self.p_okl[k].q.val().any())
+            {
+                self.fitd.next = self.fitd.val().replace_bit(k, false);
+            }
+        }
+        self.vld.next = self.fitd.val();
         for c in 0..2 {
             for m in 0..2 {
                 if self.hchg.q.val().get_bit(c)
@@ -977,8 +988,8 @@ impl Logic for Dispatcher {
             if self.h_valid[c].val()
                 & (!self.p_hv.q.val().get_bit(c)
                     | self.hchg.q.val().get_bit(c)
-                    | self.p_fit.q.val().get_bit(c * 2)
-                    | self.p_fit.q.val().get_bit(c * 2 + 1))
+                    | self.fitd.val().get_bit(c * 2)
+                    | self.fitd.val().get_bit(c * 2 + 1))
             {
                 self.stale_or_fit.next = true;
             }
@@ -1033,25 +1044,25 @@ impl Logic for Dispatcher {
         // 16 / ceil(n/2) VGPR and 8 / ceil(n/2) SGPR blocks (constant thresholds per wave count:
         // no multiplier on the push path)
         self.never.next = (self.push_waves.val() > 8) | (self.push_lds.val() > 16);
-        if (self.push_waves.val() == 1) | (self.push_waves.val() == 2) {
-            if (self.push_vgpr.val() > 16) | (self.push_sgpr.val() > 8) {
-                self.never.next = true;
-            }
+        if ((self.push_waves.val() == 1) | (self.push_waves.val() == 2))
+            & ((self.push_vgpr.val() > 16) | (self.push_sgpr.val() > 8))
+        {
+            self.never.next = true;
         }
-        if (self.push_waves.val() == 3) | (self.push_waves.val() == 4) {
-            if (self.push_vgpr.val() > 8) | (self.push_sgpr.val() > 4) {
-                self.never.next = true;
-            }
+        if ((self.push_waves.val() == 3) | (self.push_waves.val() == 4))
+            & ((self.push_vgpr.val() > 8) | (self.push_sgpr.val() > 4))
+        {
+            self.never.next = true;
         }
-        if (self.push_waves.val() == 5) | (self.push_waves.val() == 6) {
-            if (self.push_vgpr.val() > 5) | (self.push_sgpr.val() > 2) {
-                self.never.next = true;
-            }
+        if ((self.push_waves.val() == 5) | (self.push_waves.val() == 6))
+            & ((self.push_vgpr.val() > 5) | (self.push_sgpr.val() > 2))
+        {
+            self.never.next = true;
         }
-        if (self.push_waves.val() == 7) | (self.push_waves.val() == 8) {
-            if (self.push_vgpr.val() > 4) | (self.push_sgpr.val() > 2) {
-                self.never.next = true;
-            }
+        if ((self.push_waves.val() == 7) | (self.push_waves.val() == 8))
+            & ((self.push_vgpr.val() > 4) | (self.push_sgpr.val() > 2))
+        {
+            self.never.next = true;
         }
         self.ready.next = true;
         for c in 0..2 {
