@@ -74,14 +74,15 @@
 //!
 //! | design | N = 32 | N = 64 | N = 128 |
 //! |---|---|---|---|
-//! | tree, comb | 446 LCs, 66.7 MHz | 1001 LCs, 46.6 MHz | 2055 LCs, 38.7 MHz |
-//! | tree, pipelined (latency 3 / 4 / 5) | 579 LCs, 113.2 MHz | 1257 LCs, 106.8 MHz | 2526 LCs, 87.0 MHz |
+//! | tree, comb | 403 LCs, 72.7 MHz | 865 LCs, 52.9 MHz | 1862 LCs, 41.0 MHz |
+//! | tree, pipelined (latency 3 / 4 / 5) | 428 LCs, 138.7 MHz | 933 LCs, 114.2 MHz | 1935 LCs, 103.2 MHz |
+//! | tree, registered (latency 2) | 452 LCs, 70.1 MHz | 950 LCs, 49.0 MHz | 1985 LCs, 39.6 MHz |
 //! | exact (shift-AND + first fit), comb | 1222 LCs, 40.4 MHz | 4661 LCs, does not route | 18460 LUT4: does not fit |
 //! | grouped (g = 4), comb | 157 LCs, 83.3 MHz | 451 LCs, 57.4 MHz | 1368 LCs, 36.7 MHz |
 //! | sampled, comb | 1000 LCs, 28.0 MHz | 2515 LCs, 20.2 MHz | 6306 LCs, 12.2 MHz |
 //!
 //! The tree is synthesized with `synth_ice40 -nocarry` (its arithmetic is at most l + 2 bits
-//! wide). ShiftAnd is O(N²) (the patent's max-run-only 64-bit form is ~2400 LCs at ~31 MHz; 128
+//! wide; plus `-abc9` for the one-cycle form and `-dff` for the pipelined one). ShiftAnd is O(N²) (the patent's max-run-only 64-bit form is ~2400 LCs at ~31 MHz; 128
 //! bits do not fit the HX8K); grouped is (N/g)²; sampled ≈ T·N ANDs for T sampled lengths.
 
 use rust_hdl::prelude::*;

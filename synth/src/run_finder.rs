@@ -17,22 +17,18 @@
 //! XOR), reported separately in the table as the `harness` row.
 
 //!
-//! ## Last measured (2026-11-22, yosys 0.23, nextpnr-ice40, seed 1; LCs incl. harness / ≈ design)
-//! | variant | form | N | LCs | ≈ design | Fmax MHz | latency |
-//! |---|---|---|---|---|---|---|
-//! | tree | comb | 16 | 200 | 173 | 87.8 | 0 |
-//! | tree | pipelined | 16 | 248 | 220 | 135.7 | 2 |
-//! | tree | comb | 32 | 446 | 402 | 66.7 | 0 |
-//! | tree | pipelined | 32 | 579 | 534 | 113.2 | 3 |
-//! | tree | comb | 64 | 1001 | 924 | 46.6 | 0 |
-//! | tree | pipelined | 64 | 1257 | 1179 | 106.8 | 4 |
-//! | tree | comb | 128 | 2055 | 1913 | 38.7 | 0 |
-//! | tree | pipelined | 128 | 2526 | 2383 | 87.0 | 5 |
-//! | grouped (g = 4) | comb | 16 / 32 / 64 / 128 | 68 / 157 / 451 / 1368 | | 123.8 / 83.3 / 57.4 / 36.7 | 0 |
-//! | sampled | comb | 16 / 32 / 64 / 128 | 419 / 1000 / 2515 / 6306 | | 45.7 / 28.0 / 20.2 / 12.2 | 0 |
-//! | exact (+ first fit) | comb | 16 / 32 | 341 / 1222 | | 59.1 / 40.4 | 0 |
-//! | exact (+ first fit) | comb | 64 | 4661 | | routing did not converge in 44 min (placement estimate 23 MHz) | 0 |
-//! | exact (+ first fit) | comb | 128 | 18460 LUT4 after yosys: does not fit | | | 0 |
+//! ## Last measured (2026-11-22, yosys 0.23, nextpnr-ice40, seed 1; LCs incl. harness)
+//! Full table: `docs/run_finder_table.md` (every variant, comb / registered / pipelined).
+//! | variant | form | N | LCs | Fmax MHz | latency |
+//! |---|---|---|---|---|---|
+//! | tree | comb | 16 / 32 / 64 / 128 | 172 / 403 / 865 / 1862 | 103.1 / 72.7 / 52.9 / 41.0 | 0 |
+//! | tree | pipelined | 16 / 32 / 64 / 128 | 186 / 428 / 933 / 1935 | 143.7 / 138.7 / 114.2 / 103.2 | 2 / 3 / 4 / 5 |
+//! | tree | registered | 16 / 32 / 64 / 128 | 194 / 452 / 950 / 1985 | 105.7 / 70.1 / 49.0 / 39.6 | 2 |
+//! | grouped (g = 4) | comb | 16 / 32 / 64 / 128 | 68 / 157 / 451 / 1368 | 123.8 / 83.3 / 57.4 / 36.7 | 0 |
+//! | sampled | comb | 16 / 32 / 64 / 128 | 419 / 1000 / 2515 / 6306 | 45.7 / 28.0 / 20.2 / 12.2 | 0 |
+//! | exact (+ first fit) | comb | 16 / 32 | 341 / 1222 | 59.1 / 40.4 | 0 |
+//! | exact (+ first fit) | comb / registered | 64 | 4661 / 4679 | routing does not converge in 300 s | 0 / 2 |
+//! | exact (+ first fit), time-shared | any | 128 | 17601–18460, 10850 LUT4 after yosys: do not fit | | |
 
 use anyhow::{bail, Context, Result};
 use hdl::run_finder::*;
@@ -495,6 +491,15 @@ pub fn table_for(out_md: &Path, ns: &[usize], variants: &[&str]) -> Result<Strin
          leaves (latency log2 N − 2). II = 1 everywhere except the time-shared finder, which refreshes \
          each of its maps every 2 cycles (its one row is the patent's 128 | 64 ‖ 48 instance). \
          Grouped: g = 4; sampled: lengths 1–8, then steps 2, 4, 8, 16.\n"
+    );
+    let _ = writeln!(
+        md,
+        "The best exact design is the `tree` (`hdl::run_finder::RunTree`, `RunTreePipe`): a segment \
+         tree over 4-block leaves whose need-independent fields are 16-entry tables; each run is \
+         measured once, where it crosses the middle of the smallest node containing it, max-run stays \
+         inside the tree, and every node keeps one position field, so first fit is a 2:1 mux per node. \
+         The pipelined form registers every tree level above the leaves and stores per node only \
+         `plen` (whose top bit is `all`), the low bits of `slen` and `best`, `found` and the position.\n"
     );
     let _ = writeln!(
         md,
