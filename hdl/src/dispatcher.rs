@@ -393,7 +393,8 @@ pub struct Dispatcher {
     n_hchg: Signal<Local, Bits<2>>,
     pop: [Signal<Local, Bit>; 2],
     push_ok: [Signal<Local, Bit>; 2],
-    pos: Signal<Local, Bits<3>>,
+    /// Channel c's head enters split mode at this edge.
+    spl: [Signal<Local, Bit>; 2],
     // push checks
     never: Signal<Local, Bit>,
     ready: Signal<Local, Bit>,
@@ -1029,12 +1030,12 @@ impl Logic for Dispatcher {
             if self.pop[c].val() {
                 self.n_hchg.next = self.n_hchg.val().replace_bit(c, true);
             }
-            if self.split_go.val()
+            self.spl[c].next = self.split_go.val()
                 & self.h_valid[c].val()
                 & !self.h_sub[c].val()
                 & self.f_indep[c * 4].q.val()
-                & (self.f_waves[c * 4].q.val() >= 2)
-            {
+                & (self.f_waves[c * 4].q.val() >= 2);
+            if self.spl[c].val() {
                 self.split_left[c].d.next = self.f_waves[c * 4].q.val();
                 self.n_hchg.next = self.n_hchg.val().replace_bit(c, true);
             }
@@ -1086,25 +1087,36 @@ impl Logic for Dispatcher {
                 & self.ready.val()
                 & !self.push_err.val().any()
                 & (self.push_channel.val() == (c == 1));
-            // shift queue: entry e takes e+1 on a pop
-            if self.pop[c].val() {
-                for e in 0..3 {
-                    self.f_id[c * 4 + e].d.next = self.f_id[c * 4 + e + 1].q.val();
-                    self.f_prio[c * 4 + e].d.next = self.f_prio[c * 4 + e + 1].q.val();
-                    self.f_waves[c * 4 + e].d.next = self.f_waves[c * 4 + e + 1].q.val();
-                    self.f_vgpr[c * 4 + e].d.next = self.f_vgpr[c * 4 + e + 1].q.val();
-                    self.f_sgpr[c * 4 + e].d.next = self.f_sgpr[c * 4 + e + 1].q.val();
-                    self.f_lds[c * 4 + e].d.next = self.f_lds[c * 4 + e + 1].q.val();
-                    self.f_indep[c * 4 + e].d.next = self.f_indep[c * 4 + e + 1].q.val();
-                }
-            }
-            self.pos.next = self.f_cnt[c].q.val();
-            if self.pop[c].val() {
-                self.pos.next = self.f_cnt[c].q.val() - 1;
-            }
-            if self.push_ok[c].val() {
-                for e in 0..4 {
-                    if self.pos.val().index() == e {
+            // shift queue: entry e takes e+1 on a pop, the push lands behind the last entry;
+            // written with the (late) pop as the last select
+            for e in 0..4 {
+                if self.pop[c].val() {
+                    if self.push_ok[c].val() & (self.f_cnt[c].q.val().index() == e + 1) {
+                        self.f_id[c * 4 + e].d.next = self.push_id.val();
+                        self.f_prio[c * 4 + e].d.next = self.push_prio.val();
+                        self.f_waves[c * 4 + e].d.next = self.push_waves.val();
+                        self.f_vgpr[c * 4 + e].d.next = self.push_vgpr.val();
+                        self.f_sgpr[c * 4 + e].d.next = self.push_sgpr.val();
+                        self.f_lds[c * 4 + e].d.next = self.push_lds.val();
+                        self.f_indep[c * 4 + e].d.next = self.push_indep.val();
+                    } else {
+                        if e < 3 {
+                            self.f_id[c * 4 + e].d.next = self.f_id[c * 4 + (e + 1) % 4].q.val();
+                            self.f_prio[c * 4 + e].d.next =
+                                self.f_prio[c * 4 + (e + 1) % 4].q.val();
+                            self.f_waves[c * 4 + e].d.next =
+                                self.f_waves[c * 4 + (e + 1) % 4].q.val();
+                            self.f_vgpr[c * 4 + e].d.next =
+                                self.f_vgpr[c * 4 + (e + 1) % 4].q.val();
+                            self.f_sgpr[c * 4 + e].d.next =
+                                self.f_sgpr[c * 4 + (e + 1) % 4].q.val();
+                            self.f_lds[c * 4 + e].d.next = self.f_lds[c * 4 + (e + 1) % 4].q.val();
+                            self.f_indep[c * 4 + e].d.next =
+                                self.f_indep[c * 4 + (e + 1) % 4].q.val();
+                        }
+                    }
+                } else {
+                    if self.push_ok[c].val() & (self.f_cnt[c].q.val().index() == e) {
                         self.f_id[c * 4 + e].d.next = self.push_id.val();
                         self.f_prio[c * 4 + e].d.next = self.push_prio.val();
                         self.f_waves[c * 4 + e].d.next = self.push_waves.val();
@@ -1114,9 +1126,15 @@ impl Logic for Dispatcher {
                         self.f_indep[c * 4 + e].d.next = self.push_indep.val();
                     }
                 }
-                self.f_cnt[c].d.next = self.pos.val() + 1;
+            }
+            if self.pop[c].val() {
+                if !self.push_ok[c].val() {
+                    self.f_cnt[c].d.next = self.f_cnt[c].q.val() - 1;
+                }
             } else {
-                self.f_cnt[c].d.next = self.pos.val();
+                if self.push_ok[c].val() {
+                    self.f_cnt[c].d.next = self.f_cnt[c].q.val() + 1;
+                }
             }
         }
 
@@ -1194,25 +1212,47 @@ impl Logic for Dispatcher {
             self.dtl[s].next = !(bits::<16>(0xFFFF) << self.dl[s].val());
         }
         for c in 0..2 {
-            // next hi / lo decode of the head: hold, load from a decoder, or enter split mode
+            // next hi / lo decode of the head, with the (late) pop as the last select: without a
+            // pop hold, load the push into an empty FIFO, or enter split mode; with a pop load
+            // entry 1 (or the push landing in entry 0)
             self.nq_hi[c].next = self.hq_hi[c].q.val();
             self.nq_lo[c].next = self.hq_lo[c].q.val();
             self.nt_vhi[c].next = self.h_tvhi[c].q.val();
             self.nt_vlo[c].next = self.h_tvlo[c].q.val();
             self.nt_shi[c].next = self.h_tshi[c].q.val();
             self.nt_slo[c].next = self.h_tslo[c].q.val();
-            if self.pop[c].val() & (self.f_cnt[c].q.val() >= 2) {
-                self.nq_hi[c].next = self.dqhi[c].val();
-                self.nq_lo[c].next = self.dqlo[c].val();
-                self.nt_vhi[c].next = self.dtvhi[c].val();
-                self.nt_vlo[c].next = self.dtvlo[c].val();
-                self.nt_shi[c].next = self.dtshi[c].val();
-                self.nt_slo[c].next = self.dtslo[c].val();
-                self.h_tv1[c].d.next = self.dtv1[c].val();
-                self.h_ts1[c].d.next = self.dts1[c].val();
-                self.h_tl[c].d.next = self.dtl[c].val();
-            } else {
-                if (self.pop[c].val() | !self.f_cnt[c].q.val().any()) & self.push_ok[c].val() {
+            if !self.f_cnt[c].q.val().any() & self.push_ok[c].val() {
+                self.nq_hi[c].next = self.dqhi[2].val();
+                self.nq_lo[c].next = self.dqlo[2].val();
+                self.nt_vhi[c].next = self.dtvhi[2].val();
+                self.nt_vlo[c].next = self.dtvlo[2].val();
+                self.nt_shi[c].next = self.dtshi[2].val();
+                self.nt_slo[c].next = self.dtslo[2].val();
+                self.h_tv1[c].d.next = self.dtv1[2].val();
+                self.h_ts1[c].d.next = self.dts1[2].val();
+                self.h_tl[c].d.next = self.dtl[2].val();
+            }
+            // a head entering split mode presents one wave (on the unit that gets ceil)
+            if self.spl[c].val() {
+                self.nq_hi[c].next = 1.into();
+                self.nq_lo[c].next = 0.into();
+                self.nt_vhi[c].next = self.h_tv1[c].q.val();
+                self.nt_vlo[c].next = 0.into();
+                self.nt_shi[c].next = self.h_ts1[c].q.val();
+                self.nt_slo[c].next = 0.into();
+            }
+            if self.pop[c].val() {
+                if self.f_cnt[c].q.val().get_bits::<2>(1).any() {
+                    self.nq_hi[c].next = self.dqhi[c].val();
+                    self.nq_lo[c].next = self.dqlo[c].val();
+                    self.nt_vhi[c].next = self.dtvhi[c].val();
+                    self.nt_vlo[c].next = self.dtvlo[c].val();
+                    self.nt_shi[c].next = self.dtshi[c].val();
+                    self.nt_slo[c].next = self.dtslo[c].val();
+                    self.h_tv1[c].d.next = self.dtv1[c].val();
+                    self.h_ts1[c].d.next = self.dts1[c].val();
+                    self.h_tl[c].d.next = self.dtl[c].val();
+                } else {
                     self.nq_hi[c].next = self.dqhi[2].val();
                     self.nq_lo[c].next = self.dqlo[2].val();
                     self.nt_vhi[c].next = self.dtvhi[2].val();
@@ -1223,15 +1263,6 @@ impl Logic for Dispatcher {
                     self.h_ts1[c].d.next = self.dts1[2].val();
                     self.h_tl[c].d.next = self.dtl[2].val();
                 }
-            }
-            // a head entering split mode presents one wave (on the unit that gets ceil)
-            if self.n_hchg.val().get_bit(c) & !self.pop[c].val() {
-                self.nq_hi[c].next = 1.into();
-                self.nq_lo[c].next = 0.into();
-                self.nt_vhi[c].next = self.h_tv1[c].q.val();
-                self.nt_vlo[c].next = 0.into();
-                self.nt_shi[c].next = self.h_ts1[c].q.val();
-                self.nt_slo[c].next = 0.into();
             }
             self.hq_hi[c].d.next = self.nq_hi[c].val();
             self.hq_lo[c].d.next = self.nq_lo[c].val();
