@@ -51,11 +51,12 @@
 //! ## Latency and throughput (a three-stage pipeline; the golden model's module doc is normative)
 //! - **Match** (cycle t, into `p_*`): every channel head × module × unit from registered state
 //!   only: the decoded head (`h_*`: need thermometers per unit, resolved by the module's split
-//!   pointer) against the used maps → ok vectors (bit i = the need fits at start block i), wave
-//!   slots, fit bits.
-//! - **Decide** (cycle t+1, into `pend`): valid = fit ∧ the channel's head was not replaced at
-//!   the last edge (`hchg`) ∧ the module was not decided in the last two cycles (`pend`, `ex2`:
-//!   those allocations are not in the maps the match read). Rank / marks / LFSR pick the channel,
+//!   pointer) against the used maps → ok vectors (bit i = the need fits at start block i) and
+//!   the wave-slot test.
+//! - **Decide** (cycle t+1, into `pend`): fit = a start in every ok vector ∧ wave slots; valid =
+//!   fit ∧ the channel's head was not replaced at the last edge (`hchg`) ∧ the module was not
+//!   decided in the last two cycles (`pend`, `ex2`: those allocations are not in the maps the
+//!   match read). Rank / marks / LFSR pick the channel,
 //!   the policy the module, the lowest slot neither busy nor pending; the head is popped, the
 //!   pointer moved, the chosen ok vectors and thermometers registered.
 //! - **Commit** (cycle t+2): first fit of the pending decision (lowest ok start; region = the
@@ -66,10 +67,33 @@
 //! cycle t+4: **head → record 3 cycles** (SPEC goal ≤ 3; the single-cycle design had 1: the
 //! pipeline costs 2 cycles). A module takes one decision per 3 cycles and a channel one per 2:
 //! the board sustains **2 dispatches per 3 cycles** from two channels (1 per 2 from one); with
-//! P ≥ 3 modules the same pipeline sustains one per cycle. A completion in cycle t frees its slot
-//! at the edge, its blocks one edge later (the table is a block RAM read with `done_slot`).
+//! P ≥ 3 modules the same pipeline sustains one per cycle. Measured (`synth bench`, saturating
+//! two-channel stream): 133331 records in 200000 model cycles, 6664 in 10000 RustHDL cycles;
+//! push → record min 4 cycles. A completion in cycle t frees its slot at the edge, its blocks one
+//! edge later (the table is a block RAM read with `done_slot`).
 //!
-//! @@COST@@
+//! ## Cost on the iCE40 HX8K (measured 2026-11-22, `synth report --only dispatcher`: yosys
+//! `synth_ice40` + nextpnr-ice40 `--hx8k --package cb132 --freq 100 --seed 1`, with the harness)
+//! - **5983 / 7680 logic cells (77 %)**, 5 `SB_RAM40_4K`; routes; **53.5 MHz** (misses 100 MHz).
+//!   The single-cycle design before it: 7251 LCs (94 %), did not route, ~17 MHz placement estimate.
+//! - Critical path (≈ 18.7 ns, ~10 LUT levels plus long routes): decision stage — registered ok
+//!   vectors → "a start in every map" → valid → channel pick → go / pop → load of the next
+//!   head's decode (`h_tl`). The match stage (ok vector → fit, when the fit was still computed
+//!   there: 17.4 ns, 57.3 MHz) and the commit stage are close behind, so 100 MHz needs every stage
+//!   cut to ~5 LUT levels: a fourth stage costs one more excluded cycle per module (2 modules →
+//!   1 dispatch per 2 cycles) unless the match results are forwarded, and the forwarded region
+//!   must then be a register (the first fit of all four head × module pairs in the match stage:
+//!   about +1300 LUTs, which the HX8K does not have next to the rest).
+//! - Design alone (yosys): 5229 `SB_LUT4`, 1759 flip-flops, 342 `SB_CARRY`, 5 `SB_RAM40_4K`.
+//!   The match stage's 20 ok vectors are the largest block (~120 LUTs per 16-block map, ~35 per
+//!   8-block map, measured on cut-out Verilog); the first-fit region costs ~110 LUTs per map,
+//!   hence once (commit stage) instead of per head × module.
+//! - How it got here (harness LCs / Fmax, each step measured): three stages with a flip-flop
+//!   table 7795 (101 %, did not place) → table in block RAM 7041 (91 %, did not route in 600 s)
+//!   → serial weighted-free scorer, narrower power adder 6470, 48.8 MHz → multiplier-free
+//!   never-fits check 6346, 53.2 MHz → 4-bit wave-slot check (a literal had widened it to a
+//!   32-bit carry chain) 6084, 57.3 MHz → fit bits in the decision stage 5822, 55.0 MHz → pop as
+//!   the last select 5983, 53.5 MHz (the last two are within placement noise).
 //!
 //! ## Worked example
 //! Reset, then `push(ch 0, id 7, prio 0, waves 3, vgpr 2, sgpr 1, lds 3)` in cycle 0. Cycle 1: the
