@@ -43,8 +43,9 @@
 //! **91–96 MHz** (nextpnr, seed 1, about 2400 LCs; still 6–7 LUT levels at ~1.2 ns routing
 //! each). It is not merged because it breaks SPEC Unit 1's latency bounds under contention: on
 //! the bench's random trace the worst preemptive grant took 20 cycles (bound `fifo_depth + 3` =
-//! 7; stale verdicts retry and the FIFO backs up behind them) and the worst hand-off 10 cycles
-//! (bound 2), where this design measures 2 and 2. Meeting 100 MHz *and* those bounds needs
+//! 7; stale verdicts retry and the FIFO backs up behind them), and a waiter told to wait in the
+//! cycle of the release gets the lock 3 cycles after the release (bound 2: picks are made a
+//! cycle ahead), where this design measures at most 2 and 2. Meeting 100 MHz *and* those bounds needs
 //! either a SPEC decision (looser bounds, or a multi-cycle arbiter) or a further restructuring
 //! that keeps one arbiter decision per cycle without retries.
 //!
