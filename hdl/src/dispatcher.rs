@@ -74,11 +74,11 @@
 //!
 //! ## Cost on the iCE40 HX8K (measured 2026-11-22, `synth report --only dispatcher`: yosys
 //! `synth_ice40` + nextpnr-ice40 `--hx8k --package cb132 --freq 100 --seed 1`, with the harness)
-//! - **5983 / 7680 logic cells (77 %)**, 5 `SB_RAM40_4K`; routes; **53.5 MHz** (misses 100 MHz).
+//! - **6163 / 7680 logic cells (80 %)**, 5 `SB_RAM40_4K`; routes; **55.7 MHz** (misses 100 MHz).
 //!   The single-cycle design before it: 7251 LCs (94 %), did not route, ~17 MHz placement estimate.
-//! - Critical path (≈ 18.7 ns, ~10 LUT levels plus long routes): decision stage — registered ok
-//!   vectors → "a start in every map" → valid → channel pick → go / pop → load of the next
-//!   head's decode (`h_tl`). The match stage (ok vector → fit, when the fit was still computed
+//! - Critical path (≈ 17.9 ns, ~9 LUT levels, a third of it routing): decision stage —
+//!   registered ok vectors → "a start in every map" → valid → channel pick → go → pop / split
+//!   entry → next head decode resolved by the pointer (`h_tv`). The match stage (ok vector → fit, when the fit was still computed
 //!   there: 17.4 ns, 57.3 MHz) and the commit stage are close behind, so 100 MHz needs every stage
 //!   cut to ~5 LUT levels: a fourth stage costs one more excluded cycle per module (2 modules →
 //!   1 dispatch per 2 cycles) unless the match results are forwarded, and the forwarded region
@@ -93,7 +93,8 @@
 //!   → serial weighted-free scorer, narrower power adder 6470, 48.8 MHz → multiplier-free
 //!   never-fits check 6346, 53.2 MHz → 4-bit wave-slot check (a literal had widened it to a
 //!   32-bit carry chain) 6084, 57.3 MHz → fit bits in the decision stage 5822, 55.0 MHz → pop as
-//!   the last select 5983, 53.5 MHz (the last two are within placement noise).
+//!   the last select 5983, 53.5 MHz → entry 1 decoded into registers ahead of the pop 6163, 55.7
+//!   MHz (the last three are within placement noise).
 //!
 //! ## Worked example
 //! Reset, then `push(ch 0, id 7, prio 0, waves 3, vgpr 2, sgpr 1, lds 3)` in cycle 0. Cycle 1: the
@@ -277,6 +278,19 @@ pub struct Dispatcher {
     h_tslo: [DFF<Bits<8>>; 2],
     h_ts1: [DFF<Bits<8>>; 2],
     h_tl: [DFF<Bits<16>>; 2],
+    /// Decode of each channel's FIFO entry 1, registered (loaded into `h_*` by a pop, so the
+    /// pop selects between registers). It follows entry 1 one edge late, which is enough: a
+    /// channel never pops in two consecutive cycles, and a push landing in entry 1 is decoded
+    /// directly.
+    x_qhi: [DFF<Bits<3>>; 2],
+    x_qlo: [DFF<Bits<3>>; 2],
+    x_tvhi: [DFF<Bits<16>>; 2],
+    x_tvlo: [DFF<Bits<16>>; 2],
+    x_tv1: [DFF<Bits<16>>; 2],
+    x_tshi: [DFF<Bits<8>>; 2],
+    x_tslo: [DFF<Bits<8>>; 2],
+    x_ts1: [DFF<Bits<8>>; 2],
+    x_tl: [DFF<Bits<16>>; 2],
     /// The same resolved per (channel, module, unit) c*4+m*2+u by the pointer of m (one cycle
     /// late after a pointer move).
     h_q: [DFF<Bits<3>>; 8],
@@ -529,6 +543,24 @@ impl Logic for Dispatcher {
             self.pw_cur[i].d.next = self.pw_cur[i].q.val();
             self.pw_prev[i].clock.next = self.clock.val();
             self.pw_prev[i].d.next = self.pw_prev[i].q.val();
+            self.x_qhi[i].clock.next = self.clock.val();
+            self.x_qhi[i].d.next = self.x_qhi[i].q.val();
+            self.x_qlo[i].clock.next = self.clock.val();
+            self.x_qlo[i].d.next = self.x_qlo[i].q.val();
+            self.x_tvhi[i].clock.next = self.clock.val();
+            self.x_tvhi[i].d.next = self.x_tvhi[i].q.val();
+            self.x_tvlo[i].clock.next = self.clock.val();
+            self.x_tvlo[i].d.next = self.x_tvlo[i].q.val();
+            self.x_tv1[i].clock.next = self.clock.val();
+            self.x_tv1[i].d.next = self.x_tv1[i].q.val();
+            self.x_tshi[i].clock.next = self.clock.val();
+            self.x_tshi[i].d.next = self.x_tshi[i].q.val();
+            self.x_tslo[i].clock.next = self.clock.val();
+            self.x_tslo[i].d.next = self.x_tslo[i].q.val();
+            self.x_ts1[i].clock.next = self.clock.val();
+            self.x_ts1[i].d.next = self.x_ts1[i].q.val();
+            self.x_tl[i].clock.next = self.clock.val();
+            self.x_tl[i].d.next = self.x_tl[i].q.val();
             self.wacc[i].clock.next = self.clock.val();
             self.wacc[i].d.next = self.wacc[i].q.val();
             self.pq[i].clock.next = self.clock.val();
@@ -1235,6 +1267,29 @@ impl Logic for Dispatcher {
             self.dts1[s].next = !(bits::<8>(0xFF) << self.ds[s].val());
             self.dtl[s].next = !(bits::<16>(0xFFFF) << self.dl[s].val());
         }
+        // decoded entry 1: from the push when it lands in entry 1, else from entry 1
+        for c in 0..2 {
+            self.x_qhi[c].d.next = self.dqhi[c].val();
+            self.x_qlo[c].d.next = self.dqlo[c].val();
+            self.x_tvhi[c].d.next = self.dtvhi[c].val();
+            self.x_tvlo[c].d.next = self.dtvlo[c].val();
+            self.x_tv1[c].d.next = self.dtv1[c].val();
+            self.x_tshi[c].d.next = self.dtshi[c].val();
+            self.x_tslo[c].d.next = self.dtslo[c].val();
+            self.x_ts1[c].d.next = self.dts1[c].val();
+            self.x_tl[c].d.next = self.dtl[c].val();
+            if (self.f_cnt[c].q.val() == 1) & self.push_ok[c].val() {
+                self.x_qhi[c].d.next = self.dqhi[2].val();
+                self.x_qlo[c].d.next = self.dqlo[2].val();
+                self.x_tvhi[c].d.next = self.dtvhi[2].val();
+                self.x_tvlo[c].d.next = self.dtvlo[2].val();
+                self.x_tv1[c].d.next = self.dtv1[2].val();
+                self.x_tshi[c].d.next = self.dtshi[2].val();
+                self.x_tslo[c].d.next = self.dtslo[2].val();
+                self.x_ts1[c].d.next = self.dts1[2].val();
+                self.x_tl[c].d.next = self.dtl[2].val();
+            }
+        }
         for c in 0..2 {
             // next hi / lo decode of the head, with the (late) pop as the last select: without a
             // pop hold, load the push into an empty FIFO, or enter split mode; with a pop load
@@ -1267,15 +1322,15 @@ impl Logic for Dispatcher {
             }
             if self.pop[c].val() {
                 if self.f_cnt[c].q.val().get_bits::<2>(1).any() {
-                    self.nq_hi[c].next = self.dqhi[c].val();
-                    self.nq_lo[c].next = self.dqlo[c].val();
-                    self.nt_vhi[c].next = self.dtvhi[c].val();
-                    self.nt_vlo[c].next = self.dtvlo[c].val();
-                    self.nt_shi[c].next = self.dtshi[c].val();
-                    self.nt_slo[c].next = self.dtslo[c].val();
-                    self.h_tv1[c].d.next = self.dtv1[c].val();
-                    self.h_ts1[c].d.next = self.dts1[c].val();
-                    self.h_tl[c].d.next = self.dtl[c].val();
+                    self.nq_hi[c].next = self.x_qhi[c].q.val();
+                    self.nq_lo[c].next = self.x_qlo[c].q.val();
+                    self.nt_vhi[c].next = self.x_tvhi[c].q.val();
+                    self.nt_vlo[c].next = self.x_tvlo[c].q.val();
+                    self.nt_shi[c].next = self.x_tshi[c].q.val();
+                    self.nt_slo[c].next = self.x_tslo[c].q.val();
+                    self.h_tv1[c].d.next = self.x_tv1[c].q.val();
+                    self.h_ts1[c].d.next = self.x_ts1[c].q.val();
+                    self.h_tl[c].d.next = self.x_tl[c].q.val();
                 } else {
                     self.nq_hi[c].next = self.dqhi[2].val();
                     self.nq_lo[c].next = self.dqlo[2].val();
