@@ -189,6 +189,25 @@ fn pipelined_rtl_proptest() {
         2,
         16,
     );
+    // Root level unregistered: latency log2(N) − 3 (0 at N = 8: combinational).
+    lockstep_prop(
+        || RunTreePipe::<8, 16, 4, 3>::with_root_register(false),
+        cfg(8, Variant::Tree).pipelined(0),
+        32,
+        40,
+    );
+    lockstep_prop(
+        || RunTreePipe::<32, 64, 6, 5>::with_root_register(false),
+        cfg(32, Variant::Tree).pipelined(2),
+        16,
+        40,
+    );
+    lockstep_prop(
+        || RunTreePipe::<128, 256, 8, 7>::with_root_register(false),
+        cfg(128, Variant::Tree).pipelined(4),
+        2,
+        16,
+    );
     lockstep_prop(
         RunTreeReg::<32, 64, 6, 5>::default,
         cfg(32, Variant::Tree).pipelined(2),
@@ -248,7 +267,10 @@ fn worked_example() {
 // ---------------------------------------------------------------------------------------------
 
 fn verilog_of<B: Block + Default>() -> String {
-    let mut b = B::default();
+    verilog_of_block(B::default())
+}
+
+fn verilog_of_block<B: Block>(mut b: B) -> String {
     b.connect_all();
     generate_verilog(&b)
 }
@@ -323,6 +345,12 @@ fn exported_contract() -> Vec<(&'static str, String, FinderConfig, bool)> {
             cfg(32, Variant::Tree).pipelined(3),
             true,
         ),
+        (
+            "tree_pipe_out_32",
+            verilog_of_block(RunTreePipe::<32, 64, 6, 5>::with_root_register(false)),
+            cfg(32, Variant::Tree).pipelined(2),
+            true,
+        ),
     ]
 }
 
@@ -333,6 +361,12 @@ fn exported_deep() -> Vec<(&'static str, String, FinderConfig, bool)> {
             "tree_pipe_128",
             verilog_of::<RunTreePipe<128, 256, 8, 7>>(),
             cfg(128, Variant::Tree).pipelined(5),
+            true,
+        ),
+        (
+            "tree_pipe_out_128",
+            verilog_of_block(RunTreePipe::<128, 256, 8, 7>::with_root_register(false)),
+            cfg(128, Variant::Tree).pipelined(4),
             true,
         ),
         (

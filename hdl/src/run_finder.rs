@@ -463,6 +463,8 @@ pub struct RunTreePipe<const N: usize, const M: usize, const K: usize, const S: 
     full: Vec<Constant<Bits<K>>>,
     lowm: Vec<Constant<Bits<K>>>,
     lmask: Vec<Constant<Bits<K>>>,
+    /// Per internal node: not the root. Derived.
+    not_root: Vec<Constant<Bit>>,
     /// Per node (leaves: from the inputs; internal: from its registers): the fields of
     /// [`RunTree`], the request they belong to, and whether it is valid.
     all: Vec<Signal<Local, Bit>>,
@@ -490,6 +492,10 @@ pub struct RunTreePipe<const N: usize, const M: usize, const K: usize, const S: 
     m_valid: Signal<Local, Bits<K>>,
     m_fit: Signal<Local, Bits<K>>,
     fit_pos: Signal<Local, Bits<K>>,
+    /// The root level is registered (default; latency log2(N) − 2) or not (latency
+    /// log2(N) − 3, outputs combinational from the level below: see
+    /// [`RunTreePipe::with_root_register`]).
+    root_reg: Constant<Bit>,
     /// Level registers per internal node: `plen` (full), `slen` and `best` (low l bits; the top
     /// bit is `all`), `found`, `pos`, the request's `need` and `valid`.
     r_plen: Vec<DFF<Bits<K>>>,
@@ -533,6 +539,9 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
             full: const_vec(levels.iter().map(|&l| 1u64 << l)),
             lowm: const_vec(levels.iter().map(|&l| (1u64 << l) - 1)),
             lmask: const_vec(levels.iter().map(|&l| ((1u64 << (l + 1)) - 1) & kmask)),
+            not_root: (0..N / 4 - 1)
+                .map(|j| Constant::new(j + 2 != N / 4))
+                .collect(),
             all: locals(N / 2 - 1),
             plen: locals(N / 2 - 1),
             slen: locals(N / 2 - 1),
@@ -554,6 +563,7 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
             m_valid: Default::default(),
             m_fit: Default::default(),
             fit_pos: Default::default(),
+            root_reg: Constant::new(true),
             r_plen: locals(N / 4 - 1),
             r_slen: locals(N / 4 - 1),
             r_best: locals(N / 4 - 1),
@@ -562,6 +572,18 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
             r_need: locals(N / 4 - 1),
             r_valid: locals(N / 4 - 1),
         }
+    }
+}
+
+impl<const N: usize, const M: usize, const K: usize, const S: usize> RunTreePipe<N, M, K, S> {
+    /// `registered = false` leaves the root level unregistered: the outputs are combinational
+    /// from the level below (like the leaves work on the inputs), **latency log2(N) − 3** (4 at
+    /// N = 128), one register stage and its flip-flops fewer. Drive the outputs into registers
+    /// (or little logic): the root level is one tree level of logic, like every stage.
+    pub fn with_root_register(registered: bool) -> Self {
+        let mut b = Self::default();
+        b.root_reg = Constant::new(registered);
+        b
     }
 }
 
@@ -652,6 +674,11 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic
                     self.m_best[j].next = self.best[2 * j + 1].val();
                 }
                 self.x_wins[j].next = self.cross[j].val() > self.m_best[j].val();
+                if !self.not_root[j].val() & !self.root_reg.val() {
+                    // (an unregistered root compares side by side: it drives the outputs)
+                    self.x_wins[j].next = (self.cross[j].val() > self.best[2 * j].val())
+                        & (self.cross[j].val() > self.best[2 * j + 1].val());
+                }
                 self.m_x[j].next = 0.into();
                 if self.x_wins[j].val() {
                     self.m_x[j].next = self.ones.val();
@@ -665,9 +692,13 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic
                     & (self.cross[j].val() >= (self.need_at[2 * j].val() & self.lmask[j].val()));
                 self.r_found[j].d.next =
                     self.found[2 * j].val() | self.ge[j].val() | self.found[2 * j + 1].val();
+                // (an unregistered root never needs the suffix start: `fit_start` reads 0
+                // without a fit)
                 self.sel[j].next = self.found[2 * j].val()
                     | self.ge[j].val()
-                    | (!self.found[2 * j + 1].val() & self.all[2 * j + 1].val());
+                    | (!self.found[2 * j + 1].val()
+                        & self.all[2 * j + 1].val()
+                        & (self.not_root[j].val() | self.root_reg.val()));
                 self.m_sel[j].next = 0.into();
                 if self.sel[j].val() {
                     self.m_sel[j].next = self.ones.val();
@@ -687,6 +718,15 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic
                 self.pos[nn + j].next = self.r_pos[j].q.val();
                 self.need_at[nn + j].next = self.r_need[j].q.val();
                 self.valid_at[nn + j].next = self.r_valid[j].q.val();
+            }
+            // Without a root register the root's fields come straight from its register inputs:
+            // the outputs are combinational from the level below (latency one less).
+            if !self.root_reg.val() {
+                self.best[2 * nn - 2].next = self.r_best[nn - 2].d.val()
+                    | (self.r_plen[nn - 2].d.val() & self.full[nn - 2].val());
+                self.found[2 * nn - 2].next = self.r_found[nn - 2].d.val();
+                self.pos[2 * nn - 2].next = self.r_pos[nn - 2].d.val();
+                self.valid_at[2 * nn - 2].next = self.valid_at[2 * nn - 4].val();
             }
             // Root = node 2G − 2; outputs masked by `valid` (and `fit_start` by `found`).
             self.m_valid.next = 0.into();

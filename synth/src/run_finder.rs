@@ -81,6 +81,28 @@ pub fn tree_pipe_verilog(n: usize) -> Option<(String, usize)> {
     })
 }
 
+/// Pipelined tree with the root level unregistered (outputs combinational from the level
+/// below) for `n` in {16, 32, 64, 128}: (Verilog, latency log2(N) − 3).
+pub fn tree_pipe_out_verilog(n: usize) -> Option<(String, usize)> {
+    fn v<B: Block>(mut b: B) -> String {
+        b.connect_all();
+        generate_verilog(&b)
+    }
+    Some(match n {
+        16 => (v(RunTreePipe::<16, 32, 5, 4>::with_root_register(false)), 1),
+        32 => (v(RunTreePipe::<32, 64, 6, 5>::with_root_register(false)), 2),
+        64 => (
+            v(RunTreePipe::<64, 128, 7, 6>::with_root_register(false)),
+            3,
+        ),
+        128 => (
+            v(RunTreePipe::<128, 256, 8, 7>::with_root_register(false)),
+            4,
+        ),
+        _ => return None,
+    })
+}
+
 /// Registered form (input register → combinational form → output register, latency 2) of
 /// `variant` (exact, grouped, sampled, tree) for `n` in {16, 32, 64, 128}, or `None`.
 pub fn reg_verilog(variant: &str, n: usize) -> Option<String> {
@@ -417,6 +439,16 @@ pub fn table_designs(
                         ));
                     }
                 }
+                "tree_pipe_out" => {
+                    let (d, lat) = tree_pipe_out_verilog(n).unwrap();
+                    rows.push((
+                        "tree".into(),
+                        "pipelined, root unregistered".into(),
+                        n,
+                        lat,
+                        harness(Some(&d), n, true),
+                    ));
+                }
                 "tree_pipe" => {
                     let (d, lat) = tree_pipe_verilog(n).unwrap();
                     rows.push((
@@ -444,16 +476,17 @@ pub fn table_designs(
 pub fn yosys_flags(variant: &str, form: &str) -> &'static str {
     match (variant, form) {
         ("tree", "comb") => "-nocarry -abc9",
-        ("tree", "pipelined") => "-nocarry -dff",
+        ("tree", f) if f.starts_with("pipelined") => "-nocarry -dff",
         ("tree", _) => "-nocarry",
         _ => "",
     }
 }
 
 /// Every variant, in table order (`time_shared` only exists for the patent's 128 | 64 ‖ 48).
-pub const TABLE_VARIANTS: [&str; 10] = [
+pub const TABLE_VARIANTS: [&str; 11] = [
     "tree",
     "tree_pipe",
+    "tree_pipe_out",
     "tree_reg",
     "grouped",
     "grouped_reg",
@@ -520,10 +553,11 @@ pub fn table_for(out_md: &Path, ns: &[usize], variants: &[&str]) -> Result<Strin
     );
     let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|");
     for (v, form, n, lat, design) in table_designs(ns, variants) {
-        let dir = work.join(format!(
-            "{v}_{}_{n}",
-            form.split_whitespace().next().unwrap().trim_matches('(')
-        ));
+        let tag: Vec<&str> = form
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let dir = work.join(format!("{v}_{}_{n}", tag.join("_")));
         eprintln!(
             "run_finder table: synthesizing {v} {form} N={n} in {}",
             dir.display()
