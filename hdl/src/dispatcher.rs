@@ -84,7 +84,7 @@
 //!   1 dispatch per 2 cycles) unless the match results are forwarded, and the forwarded region
 //!   must then be a register (the first fit of all four head × module pairs in the match stage:
 //!   about +1300 LUTs, which the HX8K does not have next to the rest).
-//! - Design alone (yosys): 5229 `SB_LUT4`, 1759 flip-flops, 342 `SB_CARRY`, 5 `SB_RAM40_4K`.
+//! - Design alone (yosys): 5375 `SB_LUT4`, 1947 flip-flops, 342 `SB_CARRY`, 5 `SB_RAM40_4K`.
 //!   The match stage's 20 ok vectors are the largest block (~120 LUTs per 16-block map, ~35 per
 //!   8-block map, measured on cut-out Verilog); the first-fit region costs ~110 LUTs per map,
 //!   hence once (commit stage) instead of per head × module.
