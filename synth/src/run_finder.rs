@@ -22,7 +22,8 @@
 //! | variant | form | N | LCs | Fmax MHz | latency |
 //! |---|---|---|---|---|---|
 //! | tree | comb | 16 / 32 / 64 / 128 | 172 / 403 / 865 / 1862 | 103.1 / 72.7 / 52.9 / 41.0 | 0 |
-//! | tree | pipelined | 16 / 32 / 64 / 128 | 186 / 428 / 933 / 1935 | 143.7 / 138.7 / 114.2 / 103.2 | 2 / 3 / 4 / 5 |
+//! | tree | pipelined | 16 / 32 / 64 / 128 | 188 / 432 / 914 / 1961 | 144.0 / 121.1 / 117.4 / 103.0 | 2 / 3 / 4 / 5 |
+//! | tree | pipelined, root unregistered | 16 / 32 / 64 / 128 | 181 / 421 / 929 / 1920 | 145.2 / 130.1 / 114.0 / 102.3 | 1 / 2 / 3 / 4 |
 //! | tree | registered | 16 / 32 / 64 / 128 | 194 / 452 / 950 / 1985 | 105.7 / 70.1 / 49.0 / 39.6 | 2 |
 //! | grouped (g = 4) | comb | 16 / 32 / 64 / 128 | 68 / 157 / 451 / 1368 | 123.8 / 83.3 / 57.4 / 36.7 | 0 |
 //! | sampled | comb | 16 / 32 / 64 / 128 | 419 / 1000 / 2515 / 6306 | 45.7 / 28.0 / 20.2 / 12.2 | 0 |
@@ -472,7 +473,7 @@ pub fn table_designs(
 /// The `synth_ice40` options a table row is synthesized with. The tree's arithmetic is at most
 /// l + 2 bits wide at tree level l, where LUTs beat carry chains (`-nocarry`); the one-cycle tree
 /// is mapped with ABC9 (timing-driven: shortens its long path, N = 32: 74.6 vs 67.6 MHz); the
-/// pipelined tree with `-dff` (ABC sees the flip-flops: N = 128: 1935 vs 1956 LCs).
+/// pipelined tree with `-dff` (another ABC script; N = 128: 1935 vs 1956 LCs in one A/B run).
 pub fn yosys_flags(variant: &str, form: &str) -> &'static str {
     match (variant, form) {
         ("tree", "comb") => "-nocarry -abc9",
@@ -532,7 +533,10 @@ pub fn table_for(out_md: &Path, ns: &[usize], variants: &[&str]) -> Result<Strin
          measured once, where it crosses the middle of the smallest node containing it, max-run stays \
          inside the tree, and every node keeps one position field, so first fit is a 2:1 mux per node. \
          The pipelined form registers every tree level above the leaves and stores per node only \
-         `plen` (whose top bit is `all`), the low bits of `slen` and `best`, `found` and the position.\n"
+         `plen` (whose top bit is `all`), the low bits of `slen` and `best`, `found` and the position; \
+         `pipelined, root unregistered` (`RunTreePipe::with_root_register(false)`) leaves the root level \
+         without registers, so its outputs are combinational from the level below (like the leaves work \
+         on the inputs; the harness registers them): one stage less latency, 17 flip-flops fewer.\n"
     );
     let _ = writeln!(
         md,
