@@ -233,6 +233,8 @@ pub struct Dispatcher {
     marks0: DFF<Bits<4>>,
     marks1: DFF<Bits<4>>,
     fail_cnt: DFF<Bits<16>>,
+    /// Split threshold reached by the next failure: threshold ≠ 0 ∧ g + 1 ≥ threshold.
+    thr_hit: DFF<Bit>,
     pw_cnt: DFF<Bits<16>>,
     pw_cur: [DFF<Bits<16>>; 2],
     pw_prev: [DFF<Bits<16>>; 2],
@@ -242,6 +244,10 @@ pub struct Dispatcher {
     p_fit: DFF<Bits<4>>,
     /// Channel c had a head when it was matched.
     p_hv: DFF<Bits<2>>,
+    /// ok vectors, ORed in groups of 4 starts (the decision stage's fit test reads these).
+    p_gv: [DFF<Bits<4>>; 8],
+    p_gs: [DFF<Bits<2>>; 8],
+    p_gl: [DFF<Bits<4>>; 4],
     /// ok vectors: bit i = the need fits at start block i (VGPR, SGPR per unit; LDS).
     p_okv: [DFF<Bits<16>>; 8],
     p_oks: [DFF<Bits<8>>; 8],
@@ -443,6 +449,11 @@ pub struct Dispatcher {
     any_head: Signal<Local, Bit>,
     stale_or_fit: Signal<Local, Bit>,
     g1: Signal<Local, Bits<16>>,
+    g2: Signal<Local, Bits<16>>,
+    thr_n: Signal<Local, Bits<16>>,
+    one16: Signal<Local, Bits<16>>,
+    hit0: Signal<Local, Bit>,
+    hit1: Signal<Local, Bit>,
     split_go: Signal<Local, Bit>,
     wc1: Signal<Local, Bits<16>>,
     cur_len: Signal<Local, Bits<16>>,
@@ -485,8 +496,8 @@ impl Logic for Dispatcher {
     fn update(&mut self) {
         // ---- registers hold by default ----
         dff_setup!(
-            self, clock, t_busy, dq_ok, policy, thresh_x, fweights_x, pweights_x, nx_x, win,
-            win_cnt, lfsr_x, marks0, marks1, fail_cnt, pw_cnt, p_fit, p_hv, hchg, ex2, pv, pm,
+            self, clock, t_busy, dq_ok, thr_hit, policy, thresh_x, fweights_x, pweights_x, nx_x,
+            win, win_cnt, lfsr_x, marks0, marks1, fail_cnt, pw_cnt, p_fit, p_hv, hchg, ex2, pv, pm,
             pslot, pid, psub, pokl, pthl, wk, sf, sa, sk, sp, spk, pwf, ppw, o_valid, o_id,
             o_module, o_slot, o_sub, o_waves, o_vbase, o_sbase, o_lbase, o_err, o_code
         );
@@ -511,6 +522,10 @@ impl Logic for Dispatcher {
             self.h_tv[i].d.next = self.h_tv[i].q.val();
             self.h_ts[i].clock.next = self.clock.val();
             self.h_ts[i].d.next = self.h_ts[i].q.val();
+            self.p_gv[i].clock.next = self.clock.val();
+            self.p_gv[i].d.next = self.p_gv[i].q.val();
+            self.p_gs[i].clock.next = self.clock.val();
+            self.p_gs[i].d.next = self.p_gs[i].q.val();
             self.p_okv[i].clock.next = self.clock.val();
             self.p_okv[i].d.next = self.p_okv[i].q.val();
             self.p_oks[i].clock.next = self.clock.val();
@@ -527,6 +542,8 @@ impl Logic for Dispatcher {
             self.w_used[i].d.next = self.w_used[i].q.val();
             self.win_len_x[i].clock.next = self.clock.val();
             self.win_len_x[i].d.next = self.win_len_x[i].q.val();
+            self.p_gl[i].clock.next = self.clock.val();
+            self.p_gl[i].d.next = self.p_gl[i].q.val();
             self.p_okl[i].clock.next = self.clock.val();
             self.p_okl[i].d.next = self.p_okl[i].q.val();
         }
@@ -696,6 +713,13 @@ impl Logic for Dispatcher {
                         self.okv.next = self.okv.val().replace_bit(i, self.okb.val());
                     }
                     self.p_okv[c * 4 + m * 2 + u].d.next = self.okv.val();
+                    self.tb4a.next = 0.into();
+                    for g in 0..4 {
+                        if self.okv.val().get_bits::<4>(g * 4).any() {
+                            self.tb4a.next = self.tb4a.val().replace_bit(g, true);
+                        }
+                    }
+                    self.p_gv[c * 4 + m * 2 + u].d.next = self.tb4a.val();
                     self.oks.next = 0.into();
                     for i in 0..8 {
                         self.sh_a.next = i.to_bits();
@@ -707,6 +731,13 @@ impl Logic for Dispatcher {
                         self.oks.next = self.oks.val().replace_bit(i, self.okb.val());
                     }
                     self.p_oks[c * 4 + m * 2 + u].d.next = self.oks.val();
+                    self.tb4b.next = 0.into();
+                    for g in 0..2 {
+                        if self.oks.val().get_bits::<4>(g * 4).any() {
+                            self.tb4b.next = self.tb4b.val().replace_bit(g, true);
+                        }
+                    }
+                    self.p_gs[c * 4 + m * 2 + u].d.next = self.tb4b.val().get_bits::<2>(0);
                     // enough wave slots (the ok vectors are tested in the decision stage)
                     self.ufit.next = true;
                     // busy + q ≤ 4 wave slots, in 4 bits (a literal would widen it to 32)
@@ -732,6 +763,13 @@ impl Logic for Dispatcher {
                     self.okv.next = self.okv.val().replace_bit(i, self.okb.val());
                 }
                 self.p_okl[c * 2 + m].d.next = self.okv.val();
+                self.tb4a.next = 0.into();
+                for g in 0..4 {
+                    if self.okv.val().get_bits::<4>(g * 4).any() {
+                        self.tb4a.next = self.tb4a.val().replace_bit(g, true);
+                    }
+                }
+                self.p_gl[c * 2 + m].d.next = self.tb4a.val();
             }
         }
         self.p_fit.d.next = self.mfit.val();
@@ -758,11 +796,11 @@ impl Logic for Dispatcher {
         // the head fits: a head, wave slots (match stage), and a start in every map
         self.fitd.next = self.p_fit.q.val();
         for k in 0..4 {
-            if !(self.p_okv[k * 2].q.val().any()
-                & self.p_okv[k * 2 + 1].q.val().any()
-                & self.p_oks[k * 2].q.val().any()
-                & self.p_oks[k * 2 + 1].q.val().any()
-                & self.p_okl[k].q.val().any())
+            if !(self.p_gv[k * 2].q.val().any()
+                & self.p_gv[k * 2 + 1].q.val().any()
+                & self.p_gs[k * 2].q.val().any()
+                & self.p_gs[k * 2 + 1].q.val().any()
+                & self.p_gl[k].q.val().any())
             {
                 self.fitd.next = self.fitd.val().replace_bit(k, false);
             }
@@ -1056,15 +1094,32 @@ impl Logic for Dispatcher {
         if !self.fail_cnt.q.val().all() {
             self.g1.next = self.fail_cnt.q.val() + 1;
         }
+        // `thr_hit` = (threshold ≠ 0 and g + 1 ≥ threshold), registered: computed here for each
+        // possible next g (0, g + 1, g) and the next threshold, selected below with the update
+        self.g2.next = self.g1.val();
+        if !self.g1.val().all() {
+            self.g2.next = self.g1.val() + 1;
+        }
+        self.thr_n.next = self.thresh.val();
+        if self.cfg_we.val() & (self.cfg_addr.val() == 1) {
+            self.thr_n.next = self.cfg_data.val();
+        }
+        self.one16.next = 1.into();
+        self.hit0.next = self.thr_n.val().any() & (self.one16.val() >= self.thr_n.val());
+        self.hit1.next = self.thr_n.val().any() & (self.g2.val() >= self.thr_n.val());
+        self.thr_hit.d.next = self.thr_n.val().any() & (self.g1.val() >= self.thr_n.val());
         if self.go.val() {
             self.fail_cnt.d.next = 0.into();
+            self.thr_hit.d.next = self.hit0.val();
         } else {
             if self.any_head.val() & self.slot_free_any.val() & !self.stale_or_fit.val() {
-                if self.thresh.val().any() & (self.g1.val() >= self.thresh.val()) {
+                if self.thr_hit.q.val() {
                     self.split_go.next = true;
                     self.fail_cnt.d.next = 0.into();
+                    self.thr_hit.d.next = self.hit0.val();
                 } else {
                     self.fail_cnt.d.next = self.g1.val();
+                    self.thr_hit.d.next = self.hit1.val();
                 }
             }
         }
@@ -1605,6 +1660,7 @@ impl Logic for Dispatcher {
         if self.reset.val() {
             self.t_busy.d.next = 0.into();
             self.dq_ok.d.next = false;
+            self.thr_hit.d.next = false;
             self.policy.d.next = 0.into();
             self.thresh_x.d.next = 0.into();
             self.fweights_x.d.next = 0.into();
