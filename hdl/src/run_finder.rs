@@ -259,6 +259,14 @@ pub struct RunTree<const N: usize, const M: usize, const K: usize, const S: usiz
     /// `found` at the root replicated, and the root position masked with it.
     m_fit: Signal<Local, Bits<K>>,
     fit_pos: Signal<Local, Bits<K>>,
+    /// Flat max at the root (N ≥ 16): its 7 candidates, `beats[7a + b]` (a ≥ b, or a > b if b
+    /// comes first; true for a = b), the one-hot winner and its replicated mask.
+    cand: Vec<Signal<Local, Bits<K>>>,
+    beats: Vec<Signal<Local, Bit>>,
+    wins: Vec<Signal<Local, Bit>>,
+    m_wins: Vec<Signal<Local, Bits<K>>>,
+    /// `tie_wins[7a + b]`: a wins a tie against b (a ≤ b). Derived.
+    tie_wins: Vec<Constant<Bit>>,
 }
 
 impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
@@ -302,6 +310,14 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Default
             ones: Constant::new(((1u64 << K) - 1).to_bits()),
             m_fit: Default::default(),
             fit_pos: Default::default(),
+            // (N = 8 has no flat max: its root's children are leaves)
+            cand: locals(if N >= 16 { 7 } else { 0 }),
+            beats: locals(if N >= 16 { 49 } else { 0 }),
+            wins: locals(if N >= 16 { 7 } else { 0 }),
+            m_wins: locals(if N >= 16 { 7 } else { 0 }),
+            tie_wins: (0..if N >= 16 { 49 } else { 0 })
+                .map(|i| Constant::new(i / 7 <= i % 7))
+                .collect(),
         }
     }
 }
@@ -398,6 +414,45 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize> Logic for R
                 if self.sel[j].val() {
                     self.pos[nn + j].next = self.pos[2 * j].val();
                 }
+            }
+            // N ≥ 16: the root's longest run as one flat max over its grandchildren's bests and
+            // its children's and its own crossing runs (7 candidates, all pairs compared side
+            // by side): one select level on the longest path instead of two.
+            for _flat in 0..(1 - 8 / N) {
+                self.cand[0].next = self.best[2 * nn - 8].val();
+                self.cand[1].next = self.best[2 * nn - 7].val();
+                self.cand[2].next = self.cross[nn - 4].val();
+                self.cand[3].next = self.best[2 * nn - 6].val();
+                self.cand[4].next = self.best[2 * nn - 5].val();
+                self.cand[5].next = self.cross[nn - 3].val();
+                self.cand[6].next = self.cross[nn - 2].val();
+                for a in 0..7 {
+                    for b in 0..7 {
+                        // candidate a beats b (ties go to the lower index)
+                        self.beats[7 * a + b].next = self.cand[a].val() > self.cand[b].val();
+                        if self.tie_wins[7 * a + b].val() {
+                            self.beats[7 * a + b].next = self.cand[a].val() >= self.cand[b].val();
+                        }
+                    }
+                    self.wins[a].next = self.beats[7 * a].val()
+                        & self.beats[7 * a + 1].val()
+                        & self.beats[7 * a + 2].val()
+                        & self.beats[7 * a + 3].val()
+                        & self.beats[7 * a + 4].val()
+                        & self.beats[7 * a + 5].val()
+                        & self.beats[7 * a + 6].val();
+                    self.m_wins[a].next = 0.into();
+                    if self.wins[a].val() {
+                        self.m_wins[a].next = self.ones.val();
+                    }
+                }
+                self.best[2 * nn - 2].next = (self.m_wins[0].val() & self.cand[0].val())
+                    | (self.m_wins[1].val() & self.cand[1].val())
+                    | (self.m_wins[2].val() & self.cand[2].val())
+                    | (self.m_wins[3].val() & self.cand[3].val())
+                    | (self.m_wins[4].val() & self.cand[4].val())
+                    | (self.m_wins[5].val() & self.cand[5].val())
+                    | (self.m_wins[6].val() & self.cand[6].val());
             }
             // Root = node 2G − 2.
             self.max_run.next = self.best[2 * nn - 2].val();
