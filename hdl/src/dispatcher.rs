@@ -74,17 +74,21 @@
 //!
 //! ## Cost on the iCE40 HX8K (measured 2026-11-22, `synth report --only dispatcher`: yosys
 //! `synth_ice40` + nextpnr-ice40 `--hx8k --package cb132 --freq 100 --seed 1`, with the harness)
-//! - **6163 / 7680 logic cells (80 %)**, 5 `SB_RAM40_4K`; routes; **55.7 MHz** (misses 100 MHz).
+//! - **6427 / 7680 logic cells (83 %)**, 5 `SB_RAM40_4K`; routes; **60.9 MHz** (misses 100 MHz).
 //!   The single-cycle design before it: 7251 LCs (94 %), did not route, ~17 MHz placement estimate.
-//! - Critical path (≈ 17.9 ns, ~9 LUT levels, a third of it routing): decision stage —
-//!   registered ok vectors → "a start in every map" → valid → channel pick → go → pop / split
-//!   entry → next head decode resolved by the pointer (`h_tv`). The match stage (ok vector → fit, when the fit was still computed
-//!   there: 17.4 ns, 57.3 MHz) and the commit stage are close behind, so 100 MHz needs every stage
-//!   cut to ~5 LUT levels: a fourth stage costs one more excluded cycle per module (2 modules →
-//!   1 dispatch per 2 cycles) unless the match results are forwarded, and the forwarded region
-//!   must then be a register (the first fit of all four head × module pairs in the match stage:
-//!   about +1300 LUTs, which the HX8K does not have next to the rest).
-//! - Design alone (yosys): 5375 `SB_LUT4`, 1947 flip-flops, 342 `SB_CARRY`, 5 `SB_RAM40_4K`.
+//! - Critical path (≈ 16.4 ns, ~7 LUT levels plus a 16-bit carry chain, a third of it routing):
+//!   failure counter g → g + 1 ≥ `SPLIT_THRESHOLD` → split entry → next head decode (`h_tslo`).
+//!   Right behind it, within placement noise (each of the last steps moved Fmax by ±3 MHz): the
+//!   decision stage — registered ok-vector group ORs → fit → valid → channel / module pick → go →
+//!   pop → next head decode resolved by the pointer (`h_tv`, 17.9 ns in an earlier placement),
+//!   and the pointer update from `sel_m`. Registering the threshold comparison ahead of time
+//!   (tried: same behaviour) placed worse (52.0 MHz, decision → pointer 19.2 ns), so it is not
+//!   in. 100 MHz needs every stage cut to ~5 LUT levels: a fourth stage costs one more excluded
+//!   cycle per module (2 modules → 1 dispatch per 2 cycles) unless the match results are
+//!   forwarded, and the forwarded region must then be a register (the first fit of all four head
+//!   × module pairs in the match stage: about +1300 LUTs, which the HX8K does not have next to the
+//!   rest).
+//! - Design alone (yosys): 5345 `SB_LUT4`, 2011 flip-flops, 342 `SB_CARRY`, 5 `SB_RAM40_4K`.
 //!   The match stage's 20 ok vectors are the largest block (~120 LUTs per 16-block map, ~35 per
 //!   8-block map, measured on cut-out Verilog); the first-fit region costs ~110 LUTs per map,
 //!   hence once (commit stage) instead of per head × module.
@@ -94,7 +98,8 @@
 //!   never-fits check 6346, 53.2 MHz → 4-bit wave-slot check (a literal had widened it to a
 //!   32-bit carry chain) 6084, 57.3 MHz → fit bits in the decision stage 5822, 55.0 MHz → pop as
 //!   the last select 5983, 53.5 MHz → entry 1 decoded into registers ahead of the pop 6163, 55.7
-//!   MHz (the last three are within placement noise).
+//!   MHz → fit test from registered 4-start group ORs 6427, 60.9 MHz (the last four are within
+//!   placement noise).
 //!
 //! ## Worked example
 //! Reset, then `push(ch 0, id 7, prio 0, waves 3, vgpr 2, sgpr 1, lds 3)` in cycle 0. Cycle 1: the
@@ -233,8 +238,7 @@ pub struct Dispatcher {
     marks0: DFF<Bits<4>>,
     marks1: DFF<Bits<4>>,
     fail_cnt: DFF<Bits<16>>,
-    /// Split threshold reached by the next failure: threshold ≠ 0 ∧ g + 1 ≥ threshold.
-    thr_hit: DFF<Bit>,
+
     pw_cnt: DFF<Bits<16>>,
     pw_cur: [DFF<Bits<16>>; 2],
     pw_prev: [DFF<Bits<16>>; 2],
@@ -449,11 +453,7 @@ pub struct Dispatcher {
     any_head: Signal<Local, Bit>,
     stale_or_fit: Signal<Local, Bit>,
     g1: Signal<Local, Bits<16>>,
-    g2: Signal<Local, Bits<16>>,
-    thr_n: Signal<Local, Bits<16>>,
-    one16: Signal<Local, Bits<16>>,
-    hit0: Signal<Local, Bit>,
-    hit1: Signal<Local, Bit>,
+
     split_go: Signal<Local, Bit>,
     wc1: Signal<Local, Bits<16>>,
     cur_len: Signal<Local, Bits<16>>,
@@ -496,8 +496,8 @@ impl Logic for Dispatcher {
     fn update(&mut self) {
         // ---- registers hold by default ----
         dff_setup!(
-            self, clock, t_busy, dq_ok, thr_hit, policy, thresh_x, fweights_x, pweights_x, nx_x,
-            win, win_cnt, lfsr_x, marks0, marks1, fail_cnt, pw_cnt, p_fit, p_hv, hchg, ex2, pv, pm,
+            self, clock, t_busy, dq_ok, policy, thresh_x, fweights_x, pweights_x, nx_x, win,
+            win_cnt, lfsr_x, marks0, marks1, fail_cnt, pw_cnt, p_fit, p_hv, hchg, ex2, pv, pm,
             pslot, pid, psub, pokl, pthl, wk, sf, sa, sk, sp, spk, pwf, ppw, o_valid, o_id,
             o_module, o_slot, o_sub, o_waves, o_vbase, o_sbase, o_lbase, o_err, o_code
         );
@@ -1094,32 +1094,15 @@ impl Logic for Dispatcher {
         if !self.fail_cnt.q.val().all() {
             self.g1.next = self.fail_cnt.q.val() + 1;
         }
-        // `thr_hit` = (threshold ≠ 0 and g + 1 ≥ threshold), registered: computed here for each
-        // possible next g (0, g + 1, g) and the next threshold, selected below with the update
-        self.g2.next = self.g1.val();
-        if !self.g1.val().all() {
-            self.g2.next = self.g1.val() + 1;
-        }
-        self.thr_n.next = self.thresh.val();
-        if self.cfg_we.val() & (self.cfg_addr.val() == 1) {
-            self.thr_n.next = self.cfg_data.val();
-        }
-        self.one16.next = 1.into();
-        self.hit0.next = self.thr_n.val().any() & (self.one16.val() >= self.thr_n.val());
-        self.hit1.next = self.thr_n.val().any() & (self.g2.val() >= self.thr_n.val());
-        self.thr_hit.d.next = self.thr_n.val().any() & (self.g1.val() >= self.thr_n.val());
         if self.go.val() {
             self.fail_cnt.d.next = 0.into();
-            self.thr_hit.d.next = self.hit0.val();
         } else {
             if self.any_head.val() & self.slot_free_any.val() & !self.stale_or_fit.val() {
-                if self.thr_hit.q.val() {
+                if self.thresh.val().any() & (self.g1.val() >= self.thresh.val()) {
                     self.split_go.next = true;
                     self.fail_cnt.d.next = 0.into();
-                    self.thr_hit.d.next = self.hit0.val();
                 } else {
                     self.fail_cnt.d.next = self.g1.val();
-                    self.thr_hit.d.next = self.hit1.val();
                 }
             }
         }
@@ -1660,7 +1643,6 @@ impl Logic for Dispatcher {
         if self.reset.val() {
             self.t_busy.d.next = 0.into();
             self.dq_ok.d.next = false;
-            self.thr_hit.d.next = false;
             self.policy.d.next = 0.into();
             self.thresh_x.d.next = 0.into();
             self.fweights_x.d.next = 0.into();
