@@ -56,9 +56,9 @@
 //! - **Decide** (cycle t+1, into `pend`): fit = a start in every ok vector ∧ wave slots; valid =
 //!   fit ∧ the channel's head was not replaced at the last edge (`hchg`) ∧ the module was not
 //!   decided in the last two cycles (`pend`, `ex2`: those allocations are not in the maps the
-//!   match read). Rank / marks / LFSR pick the channel,
-//!   the policy the module, the lowest slot neither busy nor pending; the head is popped, the
-//!   pointer moved, the chosen ok vectors and thermometers registered.
+//!   match read). Rank / marks / LFSR pick the channel, the policy the module, the lowest slot
+//!   neither busy nor pending; the head is popped, the pointer moved, the chosen ok vectors and
+//!   thermometers registered.
 //! - **Commit** (cycle t+2): first fit of the pending decision (lowest ok start; region = the
 //!   thermometer shifted there), maps / wave slots / busy bit / table RAM written at the edge,
 //!   record registered.
@@ -114,8 +114,8 @@
 //! ## Structure
 //! - Channel FIFOs are shift queues (head always in entry 0, no read mux); a head in split mode
 //!   (`split_left` ≠ 0) presents one wave at priority 3. The decoded head (`h_*`) is loaded at the
-//!   edge from one of three decoders (entry 1 of each channel, the push port) or switched to its
-//!   one-wave form, so it always equals the decode of entry 0: q × per-wave need via shifts and
+//!   edge from one of three decoders (entry 1 of each channel, registered ahead in `x_*`; the
+//!   push port) or switched to its one-wave form, so it always equals the decode of entry 0: q × per-wave need via shifts and
 //!   one add, thermometer = !(ones << n) — no comparators.
 //! - Resource maps are stored as *used* bitmaps (1 = used, so the all-zero power-up state is the
 //!   idle state of SPEC §0), and registers whose reset value is not 0 are stored XOR their reset
