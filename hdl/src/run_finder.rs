@@ -28,8 +28,10 @@
 //!   (!found(R) & all(R))`: L's own fit, else the crossing run (which starts where L's free
 //!   suffix starts, i.e. at `pos(L)` when L has no fit), else R; with no fit anywhere the last
 //!   term carries the suffix start up (it lies in L only if R is all free).
-//!   `found = found(L) | cross ≥ need | found(R)`. N is a power of two ≥ 8 (pad a map with used
-//!   blocks otherwise).
+//!   `found = found(L) | cross ≥ need | found(R)`. For N ≥ 16 the root's `best` is one flat max
+//!   over its 4 grandchildren's `best`, its 2 children's and its own `cross` (all 21 pairs
+//!   compared side by side, one-hot select): one select level less on the longest path of the
+//!   one-cycle form. N is a power of two ≥ 8 (pad a map with used blocks otherwise).
 //! - [`RunTreePipe`]: the same tree with every internal level registered: **latency =
 //!   log2(N) − 2** (2 at N = 16, 3 at 32, 5 at 128), II = 1. The leaf tables and the first
 //!   internal level work on the inputs directly, so drive `bits`/`need` from registers (a
@@ -78,10 +80,10 @@
 //!
 //! | design | N = 32 | N = 64 | N = 128 |
 //! |---|---|---|---|
-//! | tree, comb | 403 LCs, 72.7 MHz | 865 LCs, 52.9 MHz | 1862 LCs, 41.0 MHz |
+//! | tree, comb | 481 LCs, 76.5 MHz | 1022 LCs, 53.6 MHz | 2004 LCs, 43.7 MHz |
 //! | tree, pipelined (latency 3 / 4 / 5) | 432 LCs, 121.1 MHz | 914 LCs, 117.4 MHz | 1961 LCs, 103.0 MHz |
 //! | tree, pipelined, root unregistered (latency 2 / 3 / 4) | 421 LCs, 130.1 MHz | 929 LCs, 114.0 MHz | 1920 LCs, 102.3 MHz |
-//! | tree, registered (latency 2) | 452 LCs, 70.1 MHz | 950 LCs, 49.0 MHz | 1985 LCs, 39.6 MHz |
+//! | tree, registered (latency 2) | 502 LCs, 76.9 MHz | 1040 LCs, 52.8 MHz | 2118 LCs, 42.8 MHz |
 //! | exact (shift-AND + first fit), comb | 1222 LCs, 40.4 MHz | 4661 LCs, does not route | 18460 LUT4: does not fit |
 //! | grouped (g = 4), comb | 157 LCs, 83.3 MHz | 451 LCs, 57.4 MHz | 1368 LCs, 36.7 MHz |
 //! | sampled, comb | 1000 LCs, 28.0 MHz | 2515 LCs, 20.2 MHz | 6306 LCs, 12.2 MHz |

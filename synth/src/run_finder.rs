@@ -21,10 +21,10 @@
 //! Full table: `docs/run_finder_table.md` (every variant, comb / registered / pipelined).
 //! | variant | form | N | LCs | Fmax MHz | latency |
 //! |---|---|---|---|---|---|
-//! | tree | comb | 16 / 32 / 64 / 128 | 172 / 403 / 865 / 1862 | 103.1 / 72.7 / 52.9 / 41.0 | 0 |
+//! | tree | comb | 16 / 32 / 64 / 128 | 223 / 481 / 1022 / 2004 | 100.2 / 76.5 / 53.6 / 43.7 | 0 |
 //! | tree | pipelined | 16 / 32 / 64 / 128 | 188 / 432 / 914 / 1961 | 144.0 / 121.1 / 117.4 / 103.0 | 2 / 3 / 4 / 5 |
 //! | tree | pipelined, root unregistered | 16 / 32 / 64 / 128 | 181 / 421 / 929 / 1920 | 145.2 / 130.1 / 114.0 / 102.3 | 1 / 2 / 3 / 4 |
-//! | tree | registered | 16 / 32 / 64 / 128 | 194 / 452 / 950 / 1985 | 105.7 / 70.1 / 49.0 / 39.6 | 2 |
+//! | tree | registered | 16 / 32 / 64 / 128 | 251 / 502 / 1040 / 2118 | 106.0 / 76.9 / 52.8 / 42.8 | 2 |
 //! | grouped (g = 4) | comb | 16 / 32 / 64 / 128 | 68 / 157 / 451 / 1368 | 123.8 / 83.3 / 57.4 / 36.7 | 0 |
 //! | sampled | comb | 16 / 32 / 64 / 128 | 419 / 1000 / 2515 / 6306 | 45.7 / 28.0 / 20.2 / 12.2 | 0 |
 //! | exact (+ first fit) | comb | 16 / 32 | 341 / 1222 | 59.1 / 40.4 | 0 |
@@ -472,7 +472,7 @@ pub fn table_designs(
 
 /// The `synth_ice40` options a table row is synthesized with. The tree's arithmetic is at most
 /// l + 2 bits wide at tree level l, where LUTs beat carry chains (`-nocarry`); the one-cycle tree
-/// is mapped with ABC9 (timing-driven: shortens its long path, N = 32: 74.6 vs 67.6 MHz); the
+/// is mapped with ABC9 (timing-driven; N = 32 before the flat root max: 74.6 vs 67.6 MHz); the
 /// pipelined tree with `-dff` (another ABC script; N = 128: 1935 vs 1956 LCs in one A/B run).
 pub fn yosys_flags(variant: &str, form: &str) -> &'static str {
     match (variant, form) {
