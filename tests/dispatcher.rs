@@ -178,6 +178,114 @@ fn rtl_split_after_threshold() {
     assert!(subs.iter().all(|o| o.disp_id == 50));
 }
 
+/// Emb. 3 with emb. 8: the failure test of a cycle reads the match results of the previous
+/// cycle, which split every head by the pointer *after* the previous edge. Here module 1's
+/// pointer moves (one-wave WG 4) in the cycle before head 5 (3 waves, 6 VGPR each) is matched
+/// again: by the old pointer its 12-block part goes to unit 0 (fits), by the moved one to unit 1
+/// (8 free blocks: no fit). Module 0's LDS is full, so that match is a failure and, with threshold
+/// 1, head 5 is split one cycle later than with the stale pointer (a former RTL bug: the
+/// per-module head decode followed a pointer move one cycle late).
+#[test]
+fn rtl_failure_test_splits_by_the_moved_pointer() {
+    let indep = |w: Wg| Wg { indep: true, ..w };
+    // module 0: LDS full; module 1: unit 0 one wave, unit 1 one wave on VGPR 0..8, pointer 0
+    let mut t = vec![DispIn::push(0, &wg(1, 0, 1, 0, 0, 16))];
+    t.extend(idle(7));
+    t.push(DispIn::push(0, &wg(2, 0, 1, 0, 0, 1)));
+    t.extend(idle(7));
+    t.push(DispIn::push(0, &wg(3, 0, 1, 8, 0, 1)));
+    t.extend(idle(3));
+    t.push(DispIn::cfg(reg::SPLIT_THRESHOLD, 1));
+    t.extend(idle(3));
+    t.push(DispIn::push(0, &wg(4, 0, 1, 0, 0, 1)));
+    t.push(DispIn::push(1, &indep(wg(5, 0, 3, 6, 0, 1))));
+    t.extend(idle(30));
+    let outs = directed(&t);
+    let subs: Vec<(usize, u32)> = outs
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| o.disp_valid && o.disp_sub)
+        .map(|(c, o)| (c, o.disp_id))
+        .collect();
+    // split at the edge of cycle 28 (the failure of cycle 28 reads the match of cycle 27)
+    assert_eq!(subs.first(), Some(&(32, 5)), "{subs:?}");
+    // the third sub-WG waits: unit 1 has 2 free VGPR blocks left after the first one
+    assert_eq!(subs.len(), 2, "{subs:?}");
+}
+
+/// Regression: the first 40 cycles of a shrunk random trace that hit the same pointer lag (the
+/// model splits a head after a failure the RTL did not count; first difference in cycle 37, a
+/// sub-WG record). Row: reset, push valid / channel / id / prio / waves / vgpr / sgpr / lds /
+/// indep, done valid / slot, cfg we / addr / data, retire_class.
+#[test]
+fn rtl_regression_shrunk_trace_split_pointer() {
+    const ROWS: [[u32; 16]; 40] = [
+        [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 0, 0, 0],
+        [0, 1, 0, 1, 0, 2, 8, 0, 0, 1, 1, 0, 1, 0, 0, 0],
+        [0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 1, 0, 6, 0, 1, 13, 0, 0, 1, 1, 0, 1, 0, 0, 0],
+        [0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 1, 0, 9, 0, 2, 4, 0, 0, 1, 0, 0, 1, 0, 0, 0],
+        [0, 1, 0, 10, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0],
+        [0, 1, 0, 11, 0, 1, 5, 0, 0, 1, 0, 0, 1, 0, 0, 0],
+        [0, 1, 0, 12, 0, 1, 9, 0, 0, 1, 0, 0, 1, 0, 0, 0],
+        [0, 0, 0, 13, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 19, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 21, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 22, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 23, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 1, 0, 24, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0, 0, 0],
+        [0, 0, 0, 25, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 26, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 1, 0, 27, 0, 3, 6, 0, 0, 1, 0, 0, 1, 0, 0, 0],
+        [0, 1, 1, 28, 0, 1, 12, 0, 0, 1, 1, 6, 1, 0, 0, 0],
+        [0, 1, 0, 29, 0, 0, 0, 0, 0, 1, 1, 3, 1, 1, 1, 0],
+        [0, 0, 0, 30, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 31, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 32, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 33, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 34, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 35, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 36, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 37, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 38, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    ];
+    let t: Vec<DispIn> = ROWS
+        .iter()
+        .map(|r| DispIn {
+            reset: r[0] == 1,
+            push_valid: r[1] == 1,
+            push_channel: r[2],
+            push_id: r[3],
+            push_prio: r[4],
+            push_waves: r[5],
+            push_vgpr: r[6],
+            push_sgpr: r[7],
+            push_lds: r[8],
+            push_indep: r[9] == 1,
+            done_valid: r[10] == 1,
+            done_slot: r[11],
+            cfg_we: r[12] == 1,
+            cfg_addr: r[13],
+            cfg_data: r[14],
+            retire_class: r[15] as u64,
+        })
+        .collect();
+    let outs = directed(&t);
+    assert!(outs[37].disp_valid && outs[37].disp_sub);
+}
+
 /// Emb. 8: the pointer rotation alternates the extra wave between the two units.
 #[test]
 fn rtl_pointer_rotation_spreads_waves() {

@@ -88,6 +88,10 @@
 //!   forwarded, and the forwarded region must then be a register (the first fit of all four head
 //!   × module pairs in the match stage: about +1300 LUTs, which the HX8K does not have next to the
 //!   rest).
+//! - Not re-measured since: the per-module head decode (`h_q`, `h_tv`, `h_ts`) is now resolved by
+//!   the pointer *after* the edge (`nptr`; before, it followed a pointer move one cycle late and
+//!   the failure test of step 8 read a stale fit of the module just decided: a lockstep
+//!   mismatch). That adds the path decision → `sel_m` → pointer toggle → decode select.
 //! - Design alone (yosys): 5345 `SB_LUT4`, 2011 flip-flops, 342 `SB_CARRY`, 5 `SB_RAM40_4K`.
 //!   The match stage's 20 ok vectors are the largest block (~120 LUTs per 16-block map, ~35 per
 //!   8-block map, measured on cut-out Verilog); the first-fit region costs ~110 LUTs per map,
@@ -301,8 +305,9 @@ pub struct Dispatcher {
     x_tslo: [DFF<Bits<8>>; 2],
     x_ts1: [DFF<Bits<8>>; 2],
     x_tl: [DFF<Bits<16>>; 2],
-    /// The same resolved per (channel, module, unit) c*4+m*2+u by the pointer of m (one cycle
-    /// late after a pointer move).
+    /// The same resolved per (channel, module, unit) c*4+m*2+u by the pointer of m as it is
+    /// after the edge (`nptr`: a pointer move by this cycle's decision is included, so the
+    /// next match splits every head by the pointer of its cycle, as the model does).
     h_q: [DFF<Bits<3>>; 8],
     h_tv: [DFF<Bits<16>>; 8],
     h_ts: [DFF<Bits<8>>; 8],
@@ -410,6 +415,8 @@ pub struct Dispatcher {
     prefer1: Signal<Local, Bit>,
     sel_m: Signal<Local, Bits<1>>,
     selm: [Signal<Local, Bit>; 2],
+    /// The pointer of module m after this edge (moved by this cycle's decision).
+    nptr: [Signal<Local, Bit>; 2],
     slot_free_any: Signal<Local, Bit>,
     slot_sel: Signal<Local, Bits<3>>,
     found: Signal<Local, Bit>,
@@ -1022,14 +1029,16 @@ impl Logic for Dispatcher {
         }
         // decision: emb. 8, the pointer moves by n on the chosen module only
         for m in 0..2 {
+            self.nptr[m].next = self.ptr[m].q.val();
             if self.selm[m].val() {
                 if self.h_waves[0].val().get_bit(0) & !self.sel_c.val().any() {
-                    self.ptr[m].d.next = !self.ptr[m].q.val();
+                    self.nptr[m].next = !self.ptr[m].q.val();
                 }
                 if self.h_waves[1].val().get_bit(0) & self.sel_c.val().any() {
-                    self.ptr[m].d.next = !self.ptr[m].q.val();
+                    self.nptr[m].next = !self.ptr[m].q.val();
                 }
             }
+            self.ptr[m].d.next = self.nptr[m].val();
         }
         if self.go.val() {
             // a42 marks of the winner's priority
@@ -1387,14 +1396,15 @@ impl Logic for Dispatcher {
             self.h_tvlo[c].d.next = self.nt_vlo[c].val();
             self.h_tshi[c].d.next = self.nt_shi[c].val();
             self.h_tslo[c].d.next = self.nt_slo[c].val();
-            // resolved per (module, unit) with the registered pointer: after a dispatch to m the
-            // pointer moves and these lag it by one cycle, while m is excluded anyway
+            // resolved per (module, unit) with the pointer after this edge: a dispatch to m
+            // moves the pointer at this edge, and the next match (whose fit results also feed
+            // the failure test of step 8, where m is not excluded) must split by the new one
             for m in 0..2 {
                 for u in 0..2 {
                     self.h_q[c * 4 + m * 2 + u].d.next = self.nq_lo[c].val();
                     self.h_tv[c * 4 + m * 2 + u].d.next = self.nt_vlo[c].val();
                     self.h_ts[c * 4 + m * 2 + u].d.next = self.nt_slo[c].val();
-                    if self.ptr[m].q.val() == (u == 1) {
+                    if self.nptr[m].val() == (u == 1) {
                         self.h_q[c * 4 + m * 2 + u].d.next = self.nq_hi[c].val();
                         self.h_tv[c * 4 + m * 2 + u].d.next = self.nt_vhi[c].val();
                         self.h_ts[c * 4 + m * 2 + u].d.next = self.nt_shi[c].val();
