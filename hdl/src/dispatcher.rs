@@ -74,7 +74,8 @@
 //!
 //! ## Cost on the iCE40 HX8K (measured 2026-11-22, `synth report --only dispatcher`: yosys
 //! `synth_ice40` + nextpnr-ice40 `--hx8k --package cb132 --freq 100 --seed 1`, with the harness)
-//! - **6427 / 7680 logic cells (83 %)**, 5 `SB_RAM40_4K`; routes; **60.9 MHz** (misses 100 MHz).
+//! - **6412 / 7680 logic cells (83 %)**, 5 `SB_RAM40_4K`; routes; **57.5 MHz** (misses 100 MHz;
+//!   60.9 MHz / 6427 LCs before the `nptr` fix below).
 //!   The single-cycle design before it: 7251 LCs (94 %), did not route, ~17 MHz placement estimate.
 //! - Critical path (≈ 16.4 ns, ~7 LUT levels plus a 16-bit carry chain, a third of it routing):
 //!   failure counter g → g + 1 ≥ `SPLIT_THRESHOLD` → split entry → next head decode (`h_tslo`).
@@ -88,7 +89,9 @@
 //!   forwarded, and the forwarded region must then be a register (the first fit of all four head
 //!   × module pairs in the match stage: about +1300 LUTs, which the HX8K does not have next to the
 //!   rest).
-//! - Not re-measured since: the per-module head decode (`h_q`, `h_tv`, `h_ts`) is now resolved by
+//! - Since the last placement above (re-measured: 6412 LCs, 57.5 MHz, critical path 17.4 ns
+//!   failure counter → threshold carry chain → go → head decode `h_tv`): the per-module head
+//!   decode (`h_q`, `h_tv`, `h_ts`) is now resolved by
 //!   the pointer *after* the edge (`nptr`; before, it followed a pointer move one cycle late and
 //!   the failure test of step 8 read a stale fit of the module just decided: a lockstep
 //!   mismatch). That adds the path decision → `sel_m` → pointer toggle → decode select.
