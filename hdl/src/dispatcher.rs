@@ -215,6 +215,14 @@ pub struct Dispatcher {
     f_cnt: [DFF<Bits<3>>; 2],
     /// Sub-WGs left of a head in split mode (0 = not split).
     split_left: [DFF<Bits<4>>; 2],
+    /// The head's presentation, registered alongside `split_left` and FIFO entry 0 (so the
+    /// pick reads flip-flops): split mode (`split_left` ≠ 0), more than one sub-WG left
+    /// (`split_left` ≥ 2), priority as presented (3 in split mode), wave count as presented is
+    /// odd (moves the pointer, emb. 8). Reset 0; don't-care while the FIFO is empty.
+    hsub: [DFF<Bit>; 2],
+    hmore: [DFF<Bit>; 2],
+    hp: [DFF<Bits<2>>; 2],
+    hodd: [DFF<Bit>; 2],
     // ---- state: resources (index m*2+u), stored as used maps ----
     v_used: [DFF<Bits<16>>; 4],
     s_used: [DFF<Bits<8>>; 4],
@@ -245,6 +253,8 @@ pub struct Dispatcher {
     marks0: DFF<Bits<4>>,
     marks1: DFF<Bits<4>>,
     fail_cnt: DFF<Bits<16>>,
+    /// Registered ahead: threshold ≠ 0 and g + 1 ≥ threshold (the split test of this cycle).
+    thr_hit: DFF<Bit>,
 
     pw_cnt: DFF<Bits<16>>,
     pw_cur: [DFF<Bits<16>>; 2],
@@ -308,12 +318,6 @@ pub struct Dispatcher {
     x_tslo: [DFF<Bits<8>>; 2],
     x_ts1: [DFF<Bits<8>>; 2],
     x_tl: [DFF<Bits<16>>; 2],
-    /// The same resolved per (channel, module, unit) c*4+m*2+u by the pointer of m as it is
-    /// after the edge (`nptr`: a pointer move by this cycle's decision is included, so the
-    /// next match splits every head by the pointer of its cycle, as the model does).
-    h_q: [DFF<Bits<3>>; 8],
-    h_tv: [DFF<Bits<16>>; 8],
-    h_ts: [DFF<Bits<8>>; 8],
     // ---- pipeline: module policy scores (4 stages) ----
     /// Free counts per (module, resource) m*4+h: VGPR, SGPR, wave slots, LDS.
     /// Serial scorer: item counter, stage-1 free count / weight / item, stage-2 product / item,
@@ -354,7 +358,6 @@ pub struct Dispatcher {
     h_valid: [Signal<Local, Bit>; 2],
     h_sub: [Signal<Local, Bit>; 2],
     h_prio: [Signal<Local, Bits<2>>; 2],
-    h_waves: [Signal<Local, Bits<4>>; 2],
     h_rank: [Signal<Local, Bits<2>>; 2],
     /// Head decoders, source s: 0 / 1 = entry 1 of channel 0 / 1, 2 = the push port.
     dw: [Signal<Local, Bits<4>>; 3],
@@ -463,6 +466,13 @@ pub struct Dispatcher {
     any_head: Signal<Local, Bit>,
     stale_or_fit: Signal<Local, Bit>,
     g1: Signal<Local, Bits<16>>,
+    /// g + 2 (saturating), the threshold after this edge, the constant 1 and the `thr_hit` of
+    /// each possible next g (0, g + 1).
+    g2: Signal<Local, Bits<16>>,
+    thr_n: Signal<Local, Bits<16>>,
+    one16: Signal<Local, Bits<16>>,
+    hit0: Signal<Local, Bit>,
+    hit1: Signal<Local, Bit>,
 
     split_go: Signal<Local, Bit>,
     wc1: Signal<Local, Bits<16>>,
@@ -506,7 +516,7 @@ impl Logic for Dispatcher {
     fn update(&mut self) {
         // ---- registers hold by default ----
         dff_setup!(
-            self, clock, t_busy, dq_ok, policy, thresh_x, fweights_x, pweights_x, nx_x, win,
+            self, clock, t_busy, dq_ok, thr_hit, policy, thresh_x, fweights_x, pweights_x, nx_x, win,
             win_cnt, lfsr_x, marks0, marks1, fail_cnt, pw_cnt, p_fit, p_hv, hchg, ex2, pv, pm,
             pslot, pid, psub, pokl, pthl, wk, sf, sa, sk, sp, spk, pwf, ppw, o_valid, o_id,
             o_module, o_slot, o_sub, o_waves, o_vbase, o_sbase, o_lbase, o_err, o_code
@@ -526,12 +536,6 @@ impl Logic for Dispatcher {
             self.f_lds[i].d.next = self.f_lds[i].q.val();
             self.f_indep[i].clock.next = self.clock.val();
             self.f_indep[i].d.next = self.f_indep[i].q.val();
-            self.h_q[i].clock.next = self.clock.val();
-            self.h_q[i].d.next = self.h_q[i].q.val();
-            self.h_tv[i].clock.next = self.clock.val();
-            self.h_tv[i].d.next = self.h_tv[i].q.val();
-            self.h_ts[i].clock.next = self.clock.val();
-            self.h_ts[i].d.next = self.h_ts[i].q.val();
             self.p_gv[i].clock.next = self.clock.val();
             self.p_gv[i].d.next = self.p_gv[i].q.val();
             self.p_gs[i].clock.next = self.clock.val();
@@ -562,6 +566,14 @@ impl Logic for Dispatcher {
             self.f_cnt[i].d.next = self.f_cnt[i].q.val();
             self.split_left[i].clock.next = self.clock.val();
             self.split_left[i].d.next = self.split_left[i].q.val();
+            self.hsub[i].clock.next = self.clock.val();
+            self.hsub[i].d.next = self.hsub[i].q.val();
+            self.hmore[i].clock.next = self.clock.val();
+            self.hmore[i].d.next = self.hmore[i].q.val();
+            self.hp[i].clock.next = self.clock.val();
+            self.hp[i].d.next = self.hp[i].q.val();
+            self.hodd[i].clock.next = self.clock.val();
+            self.hodd[i].d.next = self.hodd[i].q.val();
             self.l_used[i].clock.next = self.clock.val();
             self.l_used[i].d.next = self.l_used[i].q.val();
             self.ptr[i].clock.next = self.clock.val();
@@ -678,13 +690,8 @@ impl Logic for Dispatcher {
         // ---- heads (a split head presents one wave at the lowest priority) ----
         for c in 0..2 {
             self.h_valid[c].next = self.f_cnt[c].q.val().any();
-            self.h_sub[c].next = self.split_left[c].q.val().any();
-            self.h_prio[c].next = self.f_prio[c * 4].q.val();
-            self.h_waves[c].next = self.f_waves[c * 4].q.val();
-            if self.h_sub[c].val() {
-                self.h_prio[c].next = 3.into();
-                self.h_waves[c].next = 1.into();
-            }
+            self.h_sub[c].next = self.hsub[c].q.val();
+            self.h_prio[c].next = self.hp[c].q.val();
             // emb. 2: effective rank in the current window
             self.h_rank[c].next = self.h_prio[c].val();
             if self.h_prio[c].val() < self.win.q.val() {
@@ -696,11 +703,21 @@ impl Logic for Dispatcher {
             self.thl[c].next = self.h_tl[c].q.val();
         }
 
-        // ---- split table rotated by the pointer (emb. 8): unit ptr[m] gets ceil(n/2) ----
-        for k in 0..8 {
-            self.mq[k].next = self.h_q[k].q.val();
-            self.thv[k].next = self.h_tv[k].q.val();
-            self.ths[k].next = self.h_ts[k].q.val();
+        // ---- split table rotated by the pointer (emb. 8): unit ptr[m] gets ceil(n/2) (resolved
+        // here from the registered pointer, so the decision's pointer move ends at `ptr`) ----
+        for c in 0..2 {
+            for m in 0..2 {
+                for u in 0..2 {
+                    self.mq[c * 4 + m * 2 + u].next = self.hq_lo[c].q.val();
+                    self.thv[c * 4 + m * 2 + u].next = self.h_tvlo[c].q.val();
+                    self.ths[c * 4 + m * 2 + u].next = self.h_tslo[c].q.val();
+                    if self.ptr[m].q.val() == (u == 1) {
+                        self.mq[c * 4 + m * 2 + u].next = self.hq_hi[c].q.val();
+                        self.thv[c * 4 + m * 2 + u].next = self.h_tvhi[c].q.val();
+                        self.ths[c * 4 + m * 2 + u].next = self.h_tshi[c].q.val();
+                    }
+                }
+            }
         }
 
         // ---- match, every head × module × unit: ok[i] = blocks i..i+n-1 exist and are free
@@ -1034,10 +1051,10 @@ impl Logic for Dispatcher {
         for m in 0..2 {
             self.nptr[m].next = self.ptr[m].q.val();
             if self.selm[m].val() {
-                if self.h_waves[0].val().get_bit(0) & !self.sel_c.val().any() {
+                if self.hodd[0].q.val() & !self.sel_c.val().any() {
                     self.nptr[m].next = !self.ptr[m].q.val();
                 }
-                if self.h_waves[1].val().get_bit(0) & self.sel_c.val().any() {
+                if self.hodd[1].q.val() & self.sel_c.val().any() {
                     self.nptr[m].next = !self.ptr[m].q.val();
                 }
             }
@@ -1106,15 +1123,33 @@ impl Logic for Dispatcher {
         if !self.fail_cnt.q.val().all() {
             self.g1.next = self.fail_cnt.q.val() + 1;
         }
+        // `thr_hit` is computed here for each possible next g (0, g + 1, g) against the
+        // threshold after the edge, and selected with the counter update (no carry chain after
+        // the decision)
+        self.g2.next = self.g1.val();
+        if !self.g1.val().all() {
+            self.g2.next = self.g1.val() + 1;
+        }
+        self.thr_n.next = self.thresh.val();
+        if self.cfg_we.val() & (self.cfg_addr.val() == 1) {
+            self.thr_n.next = self.cfg_data.val();
+        }
+        self.one16.next = 1.into();
+        self.hit0.next = self.thr_n.val().any() & (self.one16.val() >= self.thr_n.val());
+        self.hit1.next = self.thr_n.val().any() & (self.g2.val() >= self.thr_n.val());
+        self.thr_hit.d.next = self.thr_n.val().any() & (self.g1.val() >= self.thr_n.val());
         if self.go.val() {
             self.fail_cnt.d.next = 0.into();
+            self.thr_hit.d.next = self.hit0.val();
         } else {
             if self.any_head.val() & self.slot_free_any.val() & !self.stale_or_fit.val() {
-                if self.thresh.val().any() & (self.g1.val() >= self.thresh.val()) {
+                if self.thr_hit.q.val() {
                     self.split_go.next = true;
                     self.fail_cnt.d.next = 0.into();
+                    self.thr_hit.d.next = self.hit0.val();
                 } else {
                     self.fail_cnt.d.next = self.g1.val();
+                    self.thr_hit.d.next = self.hit1.val();
                 }
             }
         }
@@ -1126,8 +1161,10 @@ impl Logic for Dispatcher {
             if self.go.val() & (self.sel_c.val().index() == c) {
                 if self.h_sub[c].val() {
                     self.split_left[c].d.next = self.split_left[c].q.val() - 1;
-                    if self.split_left[c].q.val() == 1 {
+                    self.hmore[c].d.next = self.split_left[c].q.val() > 2;
+                    if !self.hmore[c].q.val() {
                         self.pop[c].next = true;
+                        self.hsub[c].d.next = false;
                     }
                 } else {
                     self.pop[c].next = true;
@@ -1143,6 +1180,8 @@ impl Logic for Dispatcher {
                 & (self.f_waves[c * 4].q.val() >= 2);
             if self.spl[c].val() {
                 self.split_left[c].d.next = self.f_waves[c * 4].q.val();
+                self.hsub[c].d.next = true;
+                self.hmore[c].d.next = true;
                 self.n_hchg.next = self.n_hchg.val().replace_bit(c, true);
             }
         }
@@ -1360,9 +1399,13 @@ impl Logic for Dispatcher {
                 self.h_tv1[c].d.next = self.dtv1[2].val();
                 self.h_ts1[c].d.next = self.dts1[2].val();
                 self.h_tl[c].d.next = self.dtl[2].val();
+                self.hp[c].d.next = self.push_prio.val();
+                self.hodd[c].d.next = self.push_waves.val().get_bit(0);
             }
             // a head entering split mode presents one wave (on the unit that gets ceil)
             if self.spl[c].val() {
+                self.hp[c].d.next = 3.into();
+                self.hodd[c].d.next = true;
                 self.nq_hi[c].next = 1.into();
                 self.nq_lo[c].next = 0.into();
                 self.nt_vhi[c].next = self.h_tv1[c].q.val();
@@ -1381,6 +1424,8 @@ impl Logic for Dispatcher {
                     self.h_tv1[c].d.next = self.x_tv1[c].q.val();
                     self.h_ts1[c].d.next = self.x_ts1[c].q.val();
                     self.h_tl[c].d.next = self.x_tl[c].q.val();
+                    self.hp[c].d.next = self.f_prio[c * 4 + 1].q.val();
+                    self.hodd[c].d.next = self.f_waves[c * 4 + 1].q.val().get_bit(0);
                 } else {
                     self.nq_hi[c].next = self.dqhi[2].val();
                     self.nq_lo[c].next = self.dqlo[2].val();
@@ -1391,6 +1436,8 @@ impl Logic for Dispatcher {
                     self.h_tv1[c].d.next = self.dtv1[2].val();
                     self.h_ts1[c].d.next = self.dts1[2].val();
                     self.h_tl[c].d.next = self.dtl[2].val();
+                    self.hp[c].d.next = self.push_prio.val();
+                    self.hodd[c].d.next = self.push_waves.val().get_bit(0);
                 }
             }
             self.hq_hi[c].d.next = self.nq_hi[c].val();
@@ -1399,21 +1446,6 @@ impl Logic for Dispatcher {
             self.h_tvlo[c].d.next = self.nt_vlo[c].val();
             self.h_tshi[c].d.next = self.nt_shi[c].val();
             self.h_tslo[c].d.next = self.nt_slo[c].val();
-            // resolved per (module, unit) with the pointer after this edge: a dispatch to m
-            // moves the pointer at this edge, and the next match (whose fit results also feed
-            // the failure test of step 8, where m is not excluded) must split by the new one
-            for m in 0..2 {
-                for u in 0..2 {
-                    self.h_q[c * 4 + m * 2 + u].d.next = self.nq_lo[c].val();
-                    self.h_tv[c * 4 + m * 2 + u].d.next = self.nt_vlo[c].val();
-                    self.h_ts[c * 4 + m * 2 + u].d.next = self.nt_slo[c].val();
-                    if self.nptr[m].val() == (u == 1) {
-                        self.h_q[c * 4 + m * 2 + u].d.next = self.nq_hi[c].val();
-                        self.h_tv[c * 4 + m * 2 + u].d.next = self.nt_vhi[c].val();
-                        self.h_ts[c * 4 + m * 2 + u].d.next = self.nt_shi[c].val();
-                    }
-                }
-            }
         }
 
         // ---- free-running: windows (emb. 2), LFSR, power history (emb. 10) ----
@@ -1667,6 +1699,7 @@ impl Logic for Dispatcher {
             self.marks0.d.next = 0.into();
             self.marks1.d.next = 0.into();
             self.fail_cnt.d.next = 0.into();
+            self.thr_hit.d.next = false;
             self.pw_cnt.d.next = 0.into();
             self.p_fit.d.next = 0.into();
             self.p_hv.d.next = 0.into();
@@ -1701,6 +1734,10 @@ impl Logic for Dispatcher {
             for i in 0..2 {
                 self.f_cnt[i].d.next = 0.into();
                 self.split_left[i].d.next = 0.into();
+                self.hsub[i].d.next = false;
+                self.hmore[i].d.next = false;
+                self.hp[i].d.next = 0.into();
+                self.hodd[i].d.next = false;
                 self.l_used[i].d.next = 0.into();
                 self.ptr[i].d.next = false;
                 self.pw_cur[i].d.next = 0.into();
