@@ -260,15 +260,11 @@ pub struct Dispatcher {
     pw_cur: [DFF<Bits<16>>; 2],
     pw_prev: [DFF<Bits<16>>; 2],
     // ---- pipeline: match stage results, per (channel, module) k = c*2+m, unit u: c*4+m*2+u ----
-    /// The head of channel c exists and has the wave slots of module m (bit c*2+m); with a
-    /// start in every ok vector it fits.
+    /// The head of channel c fits module m (bit c*2+m): it exists, has the wave slots, and
+    /// every ok vector has a start.
     p_fit: DFF<Bits<4>>,
     /// Channel c had a head when it was matched.
     p_hv: DFF<Bits<2>>,
-    /// ok vectors, ORed in groups of 4 starts (the decision stage's fit test reads these).
-    p_gv: [DFF<Bits<4>>; 8],
-    p_gs: [DFF<Bits<2>>; 8],
-    p_gl: [DFF<Bits<4>>; 4],
     /// ok vectors: bit i = the need fits at start block i (VGPR, SGPR per unit; LDS).
     p_okv: [DFF<Bits<16>>; 8],
     p_oks: [DFF<Bits<8>>; 8],
@@ -323,6 +319,9 @@ pub struct Dispatcher {
     /// Serial scorer: item counter, stage-1 free count / weight / item, stage-2 product / item,
     /// running sums per module.
     wk: DFF<Bits<3>>,
+    /// The used bits of item `wk`'s maps, captured at the edge before its cycle from the next
+    /// state (so the popcount starts at a flip-flop); positions beyond the maps read as used.
+    wxr: DFF<Bits<32>>,
     sf: DFF<Bits<6>>,
     sa: DFF<Bits<4>>,
     sk: DFF<Bits<3>>,
@@ -498,6 +497,8 @@ pub struct Dispatcher {
     tb8b: Signal<Local, Bits<8>>,
     /// The scorer's selected free map bits.
     wx: Signal<Local, Bits<32>>,
+    /// The scorer's next item.
+    wkn: Signal<Local, Bits<3>>,
     acc12: Signal<Local, Bits<12>>,
     acc12b: Signal<Local, Bits<12>>,
     tb16a: Signal<Local, Bits<16>>,
@@ -516,9 +517,9 @@ impl Logic for Dispatcher {
     fn update(&mut self) {
         // ---- registers hold by default ----
         dff_setup!(
-            self, clock, t_busy, dq_ok, thr_hit, policy, thresh_x, fweights_x, pweights_x, nx_x, win,
-            win_cnt, lfsr_x, marks0, marks1, fail_cnt, pw_cnt, p_fit, p_hv, hchg, ex2, pv, pm,
-            pslot, pid, psub, pokl, pthl, wk, sf, sa, sk, sp, spk, pwf, ppw, o_valid, o_id,
+            self, clock, t_busy, dq_ok, thr_hit, policy, thresh_x, fweights_x, pweights_x, nx_x,
+            win, win_cnt, lfsr_x, marks0, marks1, fail_cnt, pw_cnt, p_fit, p_hv, hchg, ex2, pv, pm,
+            pslot, pid, psub, pokl, pthl, wk, wxr, sf, sa, sk, sp, spk, pwf, ppw, o_valid, o_id,
             o_module, o_slot, o_sub, o_waves, o_vbase, o_sbase, o_lbase, o_err, o_code
         );
         for i in 0..8 {
@@ -536,10 +537,6 @@ impl Logic for Dispatcher {
             self.f_lds[i].d.next = self.f_lds[i].q.val();
             self.f_indep[i].clock.next = self.clock.val();
             self.f_indep[i].d.next = self.f_indep[i].q.val();
-            self.p_gv[i].clock.next = self.clock.val();
-            self.p_gv[i].d.next = self.p_gv[i].q.val();
-            self.p_gs[i].clock.next = self.clock.val();
-            self.p_gs[i].d.next = self.p_gs[i].q.val();
             self.p_okv[i].clock.next = self.clock.val();
             self.p_okv[i].d.next = self.p_okv[i].q.val();
             self.p_oks[i].clock.next = self.clock.val();
@@ -556,8 +553,6 @@ impl Logic for Dispatcher {
             self.w_used[i].d.next = self.w_used[i].q.val();
             self.win_len_x[i].clock.next = self.clock.val();
             self.win_len_x[i].d.next = self.win_len_x[i].q.val();
-            self.p_gl[i].clock.next = self.clock.val();
-            self.p_gl[i].d.next = self.p_gl[i].q.val();
             self.p_okl[i].clock.next = self.clock.val();
             self.p_okl[i].d.next = self.p_okl[i].q.val();
         }
@@ -740,13 +735,9 @@ impl Logic for Dispatcher {
                         self.okv.next = self.okv.val().replace_bit(i, self.okb.val());
                     }
                     self.p_okv[c * 4 + m * 2 + u].d.next = self.okv.val();
-                    self.tb4a.next = 0.into();
-                    for g in 0..4 {
-                        if self.okv.val().get_bits::<4>(g * 4).any() {
-                            self.tb4a.next = self.tb4a.val().replace_bit(g, true);
-                        }
+                    if !self.okv.val().any() {
+                        self.mfit.next = self.mfit.val().replace_bit(c * 2 + m, false);
                     }
-                    self.p_gv[c * 4 + m * 2 + u].d.next = self.tb4a.val();
                     self.oks.next = 0.into();
                     for i in 0..8 {
                         self.sh_a.next = i.to_bits();
@@ -758,13 +749,9 @@ impl Logic for Dispatcher {
                         self.oks.next = self.oks.val().replace_bit(i, self.okb.val());
                     }
                     self.p_oks[c * 4 + m * 2 + u].d.next = self.oks.val();
-                    self.tb4b.next = 0.into();
-                    for g in 0..2 {
-                        if self.oks.val().get_bits::<4>(g * 4).any() {
-                            self.tb4b.next = self.tb4b.val().replace_bit(g, true);
-                        }
+                    if !self.oks.val().any() {
+                        self.mfit.next = self.mfit.val().replace_bit(c * 2 + m, false);
                     }
-                    self.p_gs[c * 4 + m * 2 + u].d.next = self.tb4b.val().get_bits::<2>(0);
                     // enough wave slots (the ok vectors are tested in the decision stage)
                     self.ufit.next = true;
                     // busy + q ≤ 4 wave slots, in 4 bits (a literal would widen it to 32)
@@ -790,13 +777,9 @@ impl Logic for Dispatcher {
                     self.okv.next = self.okv.val().replace_bit(i, self.okb.val());
                 }
                 self.p_okl[c * 2 + m].d.next = self.okv.val();
-                self.tb4a.next = 0.into();
-                for g in 0..4 {
-                    if self.okv.val().get_bits::<4>(g * 4).any() {
-                        self.tb4a.next = self.tb4a.val().replace_bit(g, true);
-                    }
+                if !self.okv.val().any() {
+                    self.mfit.next = self.mfit.val().replace_bit(c * 2 + m, false);
                 }
-                self.p_gl[c * 2 + m].d.next = self.tb4a.val();
             }
         }
         self.p_fit.d.next = self.mfit.val();
@@ -820,18 +803,8 @@ impl Logic for Dispatcher {
                 self.ex1.next = 1.into();
             }
         }
-        // the head fits: a head, wave slots (match stage), and a start in every map
+        // the head fits (match stage: a head, wave slots, a start in every map)
         self.fitd.next = self.p_fit.q.val();
-        for k in 0..4 {
-            if !(self.p_gv[k * 2].q.val().any()
-                & self.p_gv[k * 2 + 1].q.val().any()
-                & self.p_gs[k * 2].q.val().any()
-                & self.p_gs[k * 2 + 1].q.val().any()
-                & self.p_gl[k].q.val().any())
-            {
-                self.fitd.next = self.fitd.val().replace_bit(k, false);
-            }
-        }
         self.vld.next = self.fitd.val();
         for c in 0..2 {
             for m in 0..2 {
@@ -1515,27 +1488,31 @@ impl Logic for Dispatcher {
         self.ppw.d.next = self.tb3a.val();
         // emb. 9: serial scorer, item wk = (module wk[2], resource wk[1:0]) per cycle:
         // free count and weight (stage 1), product (stage 2), accumulate / publish (stage 3)
-        self.wx.next = 0.into();
+        // the maps of the next item, from the state after this edge (= the state of its cycle)
+        self.wkn.next = self.wk.q.val() + 1;
+        self.wxr.d.next = 0xFFFF_FFFF_u64.into();
         for m in 0..2 {
-            if self.wk.q.val().get_bit(2) == (m == 1) {
-                if self.wk.q.val().get_bits::<2>(0) == 0 {
-                    self.tb16a.next = !self.v_used[m * 2].q.val();
-                    self.tb16b.next = !self.v_used[m * 2 + 1].q.val();
-                    self.wx.next = bit_cast::<32, 16>(self.tb16a.val())
+            if self.wkn.val().get_bit(2) == (m == 1) {
+                if self.wkn.val().get_bits::<2>(0) == 0 {
+                    self.tb16a.next = self.n_vu[m * 2].val();
+                    self.tb16b.next = self.n_vu[m * 2 + 1].val();
+                    self.wxr.d.next = bit_cast::<32, 16>(self.tb16a.val())
                         | (bit_cast::<32, 16>(self.tb16b.val()) << 16);
                 }
-                if self.wk.q.val().get_bits::<2>(0) == 1 {
-                    self.tb8a.next = !self.s_used[m * 2].q.val();
-                    self.tb8b.next = !self.s_used[m * 2 + 1].q.val();
-                    self.wx.next = bit_cast::<32, 8>(self.tb8a.val())
-                        | (bit_cast::<32, 8>(self.tb8b.val()) << 8);
+                if self.wkn.val().get_bits::<2>(0) == 1 {
+                    self.tb8a.next = self.n_su[m * 2].val();
+                    self.tb8b.next = self.n_su[m * 2 + 1].val();
+                    self.wxr.d.next = bit_cast::<32, 8>(self.tb8a.val())
+                        | (bit_cast::<32, 8>(self.tb8b.val()) << 8)
+                        | 0xFFFF_0000_u64;
                 }
-                if self.wk.q.val().get_bits::<2>(0) == 3 {
-                    self.tb16a.next = !self.l_used[m].q.val();
-                    self.wx.next = bit_cast::<32, 16>(self.tb16a.val());
+                if self.wkn.val().get_bits::<2>(0) == 3 {
+                    self.tb16a.next = self.n_lu[m].val();
+                    self.wxr.d.next = bit_cast::<32, 16>(self.tb16a.val()) | 0xFFFF_0000_u64;
                 }
             }
         }
+        self.wx.next = !self.wxr.q.val();
         for n in 0..8 {
             self.tb4a.next = self.wx.val().get_bits::<4>(n * 4);
             self.tb3a.next = 0.into();
@@ -1707,6 +1684,7 @@ impl Logic for Dispatcher {
             self.ex2.d.next = 0.into();
             self.pv.d.next = false;
             self.wk.d.next = 0.into();
+            self.wxr.d.next = 0.into();
             self.sf.d.next = 0.into();
             self.sa.d.next = 0.into();
             self.sk.d.next = 0.into();
