@@ -560,6 +560,9 @@ fn stimulus_covers_every_event() {
             if i.done_valid {
                 hit("completion");
             }
+            if model.res.inflight.iter().all(|e| e.is_some()) {
+                hit("every slot in flight");
+            }
         }
     }
     for k in [
@@ -572,6 +575,7 @@ fn stimulus_covers_every_event() {
         "BAD_CFG",
         "full FIFO",
         "completion",
+        "every slot in flight",
     ] {
         assert!(
             seen.get(k).copied().unwrap_or(0) > 0,

@@ -272,8 +272,11 @@ pub struct Dispatcher {
     p_q: [DFF<Bits<3>>; 8],
     /// Channel c's head was replaced at the last edge (its match results are stale).
     hchg: DFF<Bits<2>>,
-    /// Module m was decided two cycles ago (bit m; the decision of one cycle ago is `pend`).
-    ex2: DFF<Bits<2>>,
+    /// Module m was decided in one of the last two cycles (bit m): not a candidate.
+    mx: DFF<Bits<2>>,
+    /// Every in-flight slot is busy or reserved by the pending decision (registered ahead from
+    /// the slot count, the decision and the completion).
+    sfull: DFF<Bit>,
     // ---- pipeline: the decision being committed (decided in the previous cycle) ----
     pv: DFF<Bit>,
     pm: DFF<Bit>,
@@ -423,6 +426,8 @@ pub struct Dispatcher {
     /// The pointer of module m after this edge (moved by this cycle's decision).
     nptr: [Signal<Local, Bit>; 2],
     slot_free_any: Signal<Local, Bit>,
+    /// At least two slots neither busy nor pending.
+    found2: Signal<Local, Bit>,
     slot_sel: Signal<Local, Bits<3>>,
     found: Signal<Local, Bit>,
     go: Signal<Local, Bit>,
@@ -518,9 +523,9 @@ impl Logic for Dispatcher {
         // ---- registers hold by default ----
         dff_setup!(
             self, clock, t_busy, dq_ok, thr_hit, policy, thresh_x, fweights_x, pweights_x, nx_x,
-            win, win_cnt, lfsr_x, marks0, marks1, fail_cnt, pw_cnt, p_fit, p_hv, hchg, ex2, pv, pm,
-            pslot, pid, psub, pokl, pthl, wk, wxr, sf, sa, sk, sp, spk, pwf, ppw, o_valid, o_id,
-            o_module, o_slot, o_sub, o_waves, o_vbase, o_sbase, o_lbase, o_err, o_code
+            win, win_cnt, lfsr_x, marks0, marks1, fail_cnt, pw_cnt, p_fit, p_hv, hchg, mx, sfull,
+            pv, pm, pslot, pid, psub, pokl, pthl, wk, wxr, sf, sa, sk, sp, spk, pwf, ppw, o_valid,
+            o_id, o_module, o_slot, o_sub, o_waves, o_vbase, o_sbase, o_lbase, o_err, o_code
         );
         for i in 0..8 {
             self.f_id[i].clock.next = self.clock.val();
@@ -808,10 +813,7 @@ impl Logic for Dispatcher {
         self.vld.next = self.fitd.val();
         for c in 0..2 {
             for m in 0..2 {
-                if self.hchg.q.val().get_bit(c)
-                    | self.ex1.val().get_bit(m)
-                    | self.ex2.q.val().get_bit(m)
-                {
+                if self.hchg.q.val().get_bit(c) | self.mx.q.val().get_bit(m) {
                     self.vld.next = self.vld.val().replace_bit(c * 2 + m, false);
                 }
             }
@@ -862,19 +864,23 @@ impl Logic for Dispatcher {
         }
 
         // ---- allocate: lowest slot neither busy nor taken by the pending decision ----
-        self.slot_free_any.next = false;
         self.found.next = false;
+        self.found2.next = false;
         self.slot_sel.next = 0.into();
         for s in 0..8 {
             if !self.t_busy.q.val().get_bit(s)
                 & !(self.pv.q.val() & (self.pslot.q.val().index() == s))
-                & !self.found.val()
             {
-                self.slot_sel.next = s.to_bits();
+                if self.found.val() {
+                    self.found2.next = true;
+                } else {
+                    self.slot_sel.next = s.to_bits();
+                }
                 self.found.next = true;
-                self.slot_free_any.next = true;
             }
         }
+        // (equal to `found`, from a register: the decision does not wait for the slot search)
+        self.slot_free_any.next = !self.sfull.q.val();
         self.go.next = self.any_fit.val() & self.slot_free_any.val();
         self.selm[0].next = self.go.val() & !self.sel_m.val().any();
         self.selm[1].next = self.go.val() & self.sel_m.val().any();
@@ -903,7 +909,14 @@ impl Logic for Dispatcher {
                 }
             }
         }
-        self.ex2.d.next = self.ex1.val();
+        self.mx.d.next = self.ex1.val();
+        if self.go.val() {
+            // the decision takes `slot_sel`; a completion frees a busy slot
+            self.mx.d.next = self.ex1.val().replace_bit(self.sel_m.val().index(), true);
+            self.sfull.d.next = !self.found2.val();
+        } else {
+            self.sfull.d.next = !self.found.val();
+        }
 
         // ================= COMMIT STAGE (the pending decision) ================================
         // first fit: the lowest ok start is the base, the region is the need shifted there
@@ -960,6 +973,9 @@ impl Logic for Dispatcher {
         self.tbl.write_clock.next = self.clock.val();
         self.tbl.read_address.next = self.done_slot.val();
         self.dq_ok.d.next = self.done_ok.val();
+        if self.done_ok.val() {
+            self.sfull.d.next = false;
+        }
         self.d_mod.next = self.tbl.read_data.val().get_bit(70);
         self.d_lmask.next = self.tbl.read_data.val().get_bits::<16>(48);
         self.d_vmask[0].next = self.tbl.read_data.val().get_bits::<16>(0);
@@ -1681,7 +1697,8 @@ impl Logic for Dispatcher {
             self.p_fit.d.next = 0.into();
             self.p_hv.d.next = 0.into();
             self.hchg.d.next = 0.into();
-            self.ex2.d.next = 0.into();
+            self.mx.d.next = 0.into();
+            self.sfull.d.next = false;
             self.pv.d.next = false;
             self.wk.d.next = 0.into();
             self.wxr.d.next = 0.into();

@@ -377,12 +377,18 @@ pub struct Mix {
     pub bad: u32,
     /// Largest VGPR blocks per wave drawn for good descriptors (small = many fit).
     pub vgpr_max: u32,
+    /// Largest wave count, SGPR blocks per wave and LDS size index (LDS = 2 × index mod 17)
+    /// drawn for good descriptors.
+    pub waves_max: u32,
+    pub sgpr_max: u32,
+    pub lds_max: u32,
     /// Percent of independent WGs.
     pub indep: u32,
 }
 
 /// Stimulus mixes: fill-and-drain, small WGs (one per cycle), big WGs (fragmentation and
-/// split), config churn, sparse with idle gaps.
+/// split), config churn, sparse with idle gaps, tiny WGs and rare completions (every in-flight
+/// slot taken).
 pub fn mixes() -> Vec<Mix> {
     vec![
         Mix {
@@ -392,6 +398,9 @@ pub fn mixes() -> Vec<Mix> {
             idle: 5,
             bad: 5,
             vgpr_max: 8,
+            waves_max: 8,
+            sgpr_max: 4,
+            lds_max: 8,
             indep: 30,
         },
         Mix {
@@ -401,6 +410,9 @@ pub fn mixes() -> Vec<Mix> {
             idle: 0,
             bad: 2,
             vgpr_max: 2,
+            waves_max: 8,
+            sgpr_max: 4,
+            lds_max: 8,
             indep: 10,
         },
         Mix {
@@ -410,6 +422,9 @@ pub fn mixes() -> Vec<Mix> {
             idle: 5,
             bad: 5,
             vgpr_max: 16,
+            waves_max: 8,
+            sgpr_max: 4,
+            lds_max: 8,
             indep: 70,
         },
         Mix {
@@ -419,6 +434,9 @@ pub fn mixes() -> Vec<Mix> {
             idle: 5,
             bad: 10,
             vgpr_max: 6,
+            waves_max: 8,
+            sgpr_max: 4,
+            lds_max: 8,
             indep: 50,
         },
         Mix {
@@ -428,7 +446,22 @@ pub fn mixes() -> Vec<Mix> {
             idle: 50,
             bad: 10,
             vgpr_max: 8,
+            waves_max: 8,
+            sgpr_max: 4,
+            lds_max: 8,
             indep: 30,
+        },
+        Mix {
+            push: 90,
+            done: 4,
+            cfg: 1,
+            idle: 0,
+            bad: 2,
+            vgpr_max: 1,
+            waves_max: 2,
+            sgpr_max: 1,
+            lds_max: 1,
+            indep: 10,
         },
     ]
 }
@@ -466,10 +499,10 @@ pub fn cycle_strategy(mix: Mix) -> impl Strategy<Value = DispIn> {
             0u32..2,
             any::<u8>(),
             0u32..4,
-            1u32..9,
+            1..=mix.waves_max,
             0..=mix.vgpr_max,
-            0u32..5,
-            0u32..9,
+            0..=mix.sgpr_max,
+            0..=mix.lds_max,
             pct(mix.indep),
         ),
         (0u32..8, cfg_write(), any::<u8>(), 0u32..3),
