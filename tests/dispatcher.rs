@@ -178,6 +178,49 @@ fn rtl_split_after_threshold() {
     assert!(subs.iter().all(|o| o.disp_id == 50));
 }
 
+/// Emb. 3: a `SPLIT_THRESHOLD` write takes effect at its edge, also while g is counting. The
+/// RTL evaluates the split test one cycle ahead (for each possible next g, against the register
+/// and against the value being written), so the write is swept over the cycles of a counting
+/// stretch with values around g + 1 and g + 2; a completion then lets the blocked head go, as
+/// one WG or as sub-WGs depending on whether (and when) it was split.
+#[test]
+fn rtl_threshold_write_while_counting() {
+    let indep = |w: Wg| Wg { indep: true, ..w };
+    let mut outcomes = std::collections::BTreeSet::new();
+    for write_at in 12..28 {
+        for x in 1..24 {
+            // both modules' wave slots full (slots 0 and 1), then a head that fits nowhere
+            let mut t = vec![DispIn::cfg(reg::SPLIT_THRESHOLD, 1000)];
+            t.push(DispIn::push(0, &wg(1, 0, 8, 2, 0, 0)));
+            t.push(DispIn::push(0, &wg(2, 0, 8, 2, 0, 0)));
+            t.extend(idle(8));
+            t.push(DispIn::push(1, &indep(wg(3, 0, 2, 1, 0, 0))));
+            t.extend(idle(24 - t.len()));
+            t.push(DispIn::done(0));
+            t.extend(idle(16));
+            let w = DispIn::cfg(reg::SPLIT_THRESHOLD, x);
+            t[write_at] = DispIn {
+                done_valid: t[write_at].done_valid,
+                done_slot: t[write_at].done_slot,
+                ..w
+            };
+            let outs = directed(&t);
+            let subs = outs.iter().filter(|o| o.disp_valid && o.disp_sub).count();
+            let whole = outs
+                .iter()
+                .filter(|o| o.disp_valid && !o.disp_sub && o.disp_id == 3)
+                .count();
+            assert_eq!(subs + 2 * whole, 2, "WG 3 dispatched exactly once");
+            outcomes.insert(subs);
+        }
+    }
+    assert_eq!(
+        outcomes.len(),
+        2,
+        "the sweep splits some runs and not others"
+    );
+}
+
 /// Emb. 3 with emb. 8: the failure test of a cycle reads the match results of the previous
 /// cycle, which split every head by the pointer *after* the previous edge. Here module 1's
 /// pointer moves (one-wave WG 4) in the cycle before head 5 (3 waves, 6 VGPR each) is matched

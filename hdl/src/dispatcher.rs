@@ -242,6 +242,8 @@ pub struct Dispatcher {
     // ---- state: registers (non-zero resets stored XOR reset) ----
     policy: DFF<Bits<2>>,
     thresh_x: DFF<Bits<16>>,
+    /// `SPLIT_THRESHOLD` − 1 (mod 2^16), stored XOR 255 (derived, kept with `thresh_x`).
+    thr_m1x: DFF<Bits<16>>,
     win_len_x: [DFF<Bits<16>>; 4],
     fweights_x: DFF<Bits<16>>,
     pweights_x: DFF<Bits<16>>,
@@ -260,9 +262,13 @@ pub struct Dispatcher {
     pw_cur: [DFF<Bits<16>>; 2],
     pw_prev: [DFF<Bits<16>>; 2],
     // ---- pipeline: match stage results, per (channel, module) k = c*2+m, unit u: c*4+m*2+u ----
-    /// The head of channel c fits module m (bit c*2+m): it exists, has the wave slots, and
-    /// every ok vector has a start.
+    /// The head of channel c exists and has the wave slots of module m (bit c*2+m).
     p_fit: DFF<Bits<4>>,
+    /// The ok vector has a start (VGPR / SGPR per (c, m, u) bit c*4+m*2+u; LDS per (c, m)):
+    /// with `p_fit` and all five, the head fits (the AND is the decision stage's).
+    p_av: DFF<Bits<8>>,
+    p_as: DFF<Bits<8>>,
+    p_al: DFF<Bits<4>>,
     /// Channel c had a head when it was matched.
     p_hv: DFF<Bits<2>>,
     /// ok vectors: bit i = the need fits at start block i (VGPR, SGPR per unit; LDS).
@@ -404,6 +410,11 @@ pub struct Dispatcher {
     /// Shift amounts (constants per loop iteration).
     sh_a: Signal<Local, Bits<5>>,
     sh_b: Signal<Local, Bits<5>>,
+    /// Bit `sh_b` (0 when `sh_b` is the width): a thermometer need runs past the map from
+    /// start i iff its bit (width − i) is set (every head thermometer is one: no OR over the
+    /// bits shifted out).
+    ov16: Signal<Local, Bits<16>>,
+    ov8: Signal<Local, Bits<8>>,
     fnd: Signal<Local, Bit>,
     ufit: Signal<Local, Bit>,
     wsum: Signal<Local, Bits<4>>,
@@ -418,8 +429,12 @@ pub struct Dispatcher {
     tie_p: Signal<Local, Bits<2>>,
     mk0: Signal<Local, Bit>,
     mk1: Signal<Local, Bit>,
-    f0: Signal<Local, Bit>,
-    f1: Signal<Local, Bit>,
+    /// Equal ranks, the tie-break (marks, LFSR), channel 1 preferred when both fit.
+    eqr: Signal<Local, Bit>,
+    tbrk: Signal<Local, Bit>,
+    pre1: Signal<Local, Bit>,
+    /// Module choice if channel c is chosen.
+    msel: [Signal<Local, Bit>; 2],
     prefer1: Signal<Local, Bit>,
     sel_m: Signal<Local, Bits<1>>,
     selm: [Signal<Local, Bit>; 2],
@@ -470,11 +485,19 @@ pub struct Dispatcher {
     any_head: Signal<Local, Bit>,
     stale_or_fit: Signal<Local, Bit>,
     g1: Signal<Local, Bits<16>>,
-    /// g + 2 (saturating), the threshold after this edge, the constant 1 and the `thr_hit` of
-    /// each possible next g (0, g + 1).
-    g2: Signal<Local, Bits<16>>,
-    thr_n: Signal<Local, Bits<16>>,
-    one16: Signal<Local, Bits<16>>,
+    /// threshold − 1 (register, and of a value being written), the threshold is written now,
+    /// and the `thr_hit` of each possible next g (0, g + 1, g) for the register (`hr*`) and the
+    /// written value (`hd*`): g + 1 ≥ T ⇔ g ≥ T − 1 (T ≠ 0), so every compare is one carry
+    /// chain from flip-flops or inputs.
+    tm1: Signal<Local, Bits<16>>,
+    tm1d: Signal<Local, Bits<16>>,
+    wr_thr: Signal<Local, Bit>,
+    hr0: Signal<Local, Bit>,
+    hr1: Signal<Local, Bit>,
+    hrh: Signal<Local, Bit>,
+    hd0: Signal<Local, Bit>,
+    hd1: Signal<Local, Bit>,
+    hdh: Signal<Local, Bit>,
     hit0: Signal<Local, Bit>,
     hit1: Signal<Local, Bit>,
 
@@ -522,10 +545,11 @@ impl Logic for Dispatcher {
     fn update(&mut self) {
         // ---- registers hold by default ----
         dff_setup!(
-            self, clock, t_busy, dq_ok, thr_hit, policy, thresh_x, fweights_x, pweights_x, nx_x,
-            win, win_cnt, lfsr_x, marks0, marks1, fail_cnt, pw_cnt, p_fit, p_hv, hchg, mx, sfull,
-            pv, pm, pslot, pid, psub, pokl, pthl, wk, wxr, sf, sa, sk, sp, spk, pwf, ppw, o_valid,
-            o_id, o_module, o_slot, o_sub, o_waves, o_vbase, o_sbase, o_lbase, o_err, o_code
+            self, clock, t_busy, dq_ok, thr_hit, policy, thresh_x, thr_m1x, fweights_x, pweights_x,
+            nx_x, win, win_cnt, lfsr_x, marks0, marks1, fail_cnt, pw_cnt, p_fit, p_av, p_as, p_al,
+            p_hv, hchg, mx, sfull, pv, pm, pslot, pid, psub, pokl, pthl, wk, wxr, sf, sa, sk, sp,
+            spk, pwf, ppw, o_valid, o_id, o_module, o_slot, o_sub, o_waves, o_vbase, o_sbase,
+            o_lbase, o_err, o_code
         );
         for i in 0..8 {
             self.f_id[i].clock.next = self.clock.val();
@@ -667,6 +691,8 @@ impl Logic for Dispatcher {
         self.okb.next = false;
         self.sh_a.next = 0.into();
         self.sh_b.next = 0.into();
+        self.ov16.next = 0.into();
+        self.ov8.next = 0.into();
         self.fnd.next = false;
         self.ufit.next = false;
         self.wsum.next = 0.into();
@@ -722,6 +748,9 @@ impl Logic for Dispatcher {
 
         // ---- match, every head × module × unit: ok[i] = blocks i..i+n-1 exist and are free
         // (registered; the commit stage takes the lowest ok start of the chosen one) ----
+        self.tb8a.next = 0.into();
+        self.tb8b.next = 0.into();
+        self.tb4b.next = 0.into();
         for c in 0..2 {
             for m in 0..2 {
                 self.mfit.next = self
@@ -733,30 +762,34 @@ impl Logic for Dispatcher {
                     for i in 0..16 {
                         self.sh_a.next = i.to_bits();
                         self.sh_b.next = (16 - i).to_bits();
+                        self.ov16.next = bits::<16>(1) << self.sh_b.val();
                         self.okb.next = !((self.thv[c * 4 + m * 2 + u].val() << self.sh_a.val())
                             & self.v_used[m * 2 + u].q.val())
                         .any()
-                            & !(self.thv[c * 4 + m * 2 + u].val() >> self.sh_b.val()).any();
+                            & !(self.thv[c * 4 + m * 2 + u].val() & self.ov16.val()).any();
                         self.okv.next = self.okv.val().replace_bit(i, self.okb.val());
                     }
                     self.p_okv[c * 4 + m * 2 + u].d.next = self.okv.val();
-                    if !self.okv.val().any() {
-                        self.mfit.next = self.mfit.val().replace_bit(c * 2 + m, false);
-                    }
+                    self.tb8a.next = self
+                        .tb8a
+                        .val()
+                        .replace_bit(c * 4 + m * 2 + u, self.okv.val().any());
                     self.oks.next = 0.into();
                     for i in 0..8 {
                         self.sh_a.next = i.to_bits();
                         self.sh_b.next = (8 - i).to_bits();
+                        self.ov8.next = bits::<8>(1) << self.sh_b.val();
                         self.okb.next = !((self.ths[c * 4 + m * 2 + u].val() << self.sh_a.val())
                             & self.s_used[m * 2 + u].q.val())
                         .any()
-                            & !(self.ths[c * 4 + m * 2 + u].val() >> self.sh_b.val()).any();
+                            & !(self.ths[c * 4 + m * 2 + u].val() & self.ov8.val()).any();
                         self.oks.next = self.oks.val().replace_bit(i, self.okb.val());
                     }
                     self.p_oks[c * 4 + m * 2 + u].d.next = self.oks.val();
-                    if !self.oks.val().any() {
-                        self.mfit.next = self.mfit.val().replace_bit(c * 2 + m, false);
-                    }
+                    self.tb8b.next = self
+                        .tb8b
+                        .val()
+                        .replace_bit(c * 4 + m * 2 + u, self.oks.val().any());
                     // enough wave slots (the ok vectors are tested in the decision stage)
                     self.ufit.next = true;
                     // busy + q ≤ 4 wave slots, in 4 bits (a literal would widen it to 32)
@@ -776,18 +809,20 @@ impl Logic for Dispatcher {
                 for i in 0..16 {
                     self.sh_a.next = i.to_bits();
                     self.sh_b.next = (16 - i).to_bits();
+                    self.ov16.next = bits::<16>(1) << self.sh_b.val();
                     self.okb.next =
                         !((self.thl[c].val() << self.sh_a.val()) & self.l_used[m].q.val()).any()
-                            & !(self.thl[c].val() >> self.sh_b.val()).any();
+                            & !(self.thl[c].val() & self.ov16.val()).any();
                     self.okv.next = self.okv.val().replace_bit(i, self.okb.val());
                 }
                 self.p_okl[c * 2 + m].d.next = self.okv.val();
-                if !self.okv.val().any() {
-                    self.mfit.next = self.mfit.val().replace_bit(c * 2 + m, false);
-                }
+                self.tb4b.next = self.tb4b.val().replace_bit(c * 2 + m, self.okv.val().any());
             }
         }
         self.p_fit.d.next = self.mfit.val();
+        self.p_av.d.next = self.tb8a.val();
+        self.p_as.d.next = self.tb8b.val();
+        self.p_al.d.next = self.tb4b.val();
         self.tb4a.next = 0.into();
         if self.h_valid[0].val() {
             self.tb4a.next = 1.into();
@@ -808,8 +843,18 @@ impl Logic for Dispatcher {
                 self.ex1.next = 1.into();
             }
         }
-        // the head fits (match stage: a head, wave slots, a start in every map)
+        // the head fits: a head and wave slots, and a start in every map (match stage)
         self.fitd.next = self.p_fit.q.val();
+        for k in 0..4 {
+            if !(self.p_av.q.val().get_bit(k * 2)
+                & self.p_av.q.val().get_bit(k * 2 + 1)
+                & self.p_as.q.val().get_bit(k * 2)
+                & self.p_as.q.val().get_bit(k * 2 + 1)
+                & self.p_al.q.val().get_bit(k))
+            {
+                self.fitd.next = self.fitd.val().replace_bit(k, false);
+            }
+        }
         self.vld.next = self.fitd.val();
         for c in 0..2 {
             for m in 0..2 {
@@ -822,35 +867,24 @@ impl Logic for Dispatcher {
 
         // ---- pick the WG: best effective rank; ties by marks and the LFSR (a41/a42) ----
         self.any_fit.next = self.hf[0].val() | self.hf[1].val();
-        self.tie.next = false;
+        // channel 1 wins if both fit (from registers only: the fit bits select last)
         self.tie_p.next = self.h_prio[0].val();
         self.mk0.next = self.marks0.q.val().get_bit(self.h_prio[0].val().index());
         self.mk1.next = self.marks1.q.val().get_bit(self.h_prio[0].val().index());
-        self.sel_c.next = 0.into();
-        if self.hf[1].val() & !self.hf[0].val() {
-            self.sel_c.next = 1.into();
+        self.eqr.next = self.h_rank[1].val() == self.h_rank[0].val();
+        self.tbrk.next = self.mk0.val();
+        if self.mk0.val() == self.mk1.val() {
+            self.tbrk.next = self.lfsr.val().get_bit(0);
         }
-        if self.hf[0].val() & self.hf[1].val() {
-            if self.h_rank[1].val() < self.h_rank[0].val() {
-                self.sel_c.next = 1.into();
-            }
-            if self.h_rank[1].val() == self.h_rank[0].val() {
-                self.tie.next = true;
-                if self.mk0.val() == self.mk1.val() {
-                    self.sel_c.next = self.lfsr.val().get_bits::<1>(0);
-                } else {
-                    self.sel_c.next = self.mk0.val().into();
-                }
-            }
+        self.pre1.next =
+            (self.h_rank[1].val() < self.h_rank[0].val()) | (self.eqr.val() & self.tbrk.val());
+        self.tie.next = self.hf[0].val() & self.hf[1].val() & self.eqr.val();
+        self.sel_c.next = 0.into();
+        if self.hf[1].val() & (!self.hf[0].val() | self.pre1.val()) {
+            self.sel_c.next = 1.into();
         }
 
         // ---- pick the module by the policy (scores from the policy pipeline) ----
-        self.f0.next = self.vld.val().get_bit(0);
-        self.f1.next = self.vld.val().get_bit(1);
-        if self.sel_c.val().any() {
-            self.f0.next = self.vld.val().get_bit(2);
-            self.f1.next = self.vld.val().get_bit(3);
-        }
         self.prefer1.next = false;
         if (self.policy.q.val() == 1) & self.pwf.q.val() {
             self.prefer1.next = true;
@@ -858,8 +892,16 @@ impl Logic for Dispatcher {
         if (self.policy.q.val() == 2) & self.ppw.q.val().get_bit(2) {
             self.prefer1.next = true;
         }
+        // per channel, then selected by the channel
+        for c in 0..2 {
+            self.msel[c].next = self.vld.val().get_bit(c * 2 + 1)
+                & (!self.vld.val().get_bit(c * 2) | self.prefer1.val());
+        }
         self.sel_m.next = 0.into();
-        if self.f1.val() & (!self.f0.val() | self.prefer1.val()) {
+        if self.msel[0].val() & !self.sel_c.val().any() {
+            self.sel_m.next = 1.into();
+        }
+        if self.msel[1].val() & self.sel_c.val().any() {
             self.sel_m.next = 1.into();
         }
 
@@ -1115,18 +1157,23 @@ impl Logic for Dispatcher {
         // `thr_hit` is computed here for each possible next g (0, g + 1, g) against the
         // threshold after the edge, and selected with the counter update (no carry chain after
         // the decision)
-        self.g2.next = self.g1.val();
-        if !self.g1.val().all() {
-            self.g2.next = self.g1.val() + 1;
+        self.tm1.next = self.thr_m1x.q.val() ^ 255;
+        self.tm1d.next = self.cfg_data.val() - 1;
+        self.hr0.next = self.thresh.val() == 1;
+        self.hr1.next = self.thresh.val().any() & (self.g1.val() >= self.tm1.val());
+        self.hrh.next = self.thresh.val().any() & (self.fail_cnt.q.val() >= self.tm1.val());
+        self.hd0.next = self.cfg_data.val() == 1;
+        self.hd1.next = self.cfg_data.val().any() & (self.g1.val() >= self.tm1d.val());
+        self.hdh.next = self.cfg_data.val().any() & (self.fail_cnt.q.val() >= self.tm1d.val());
+        self.wr_thr.next = self.cfg_we.val() & (self.cfg_addr.val() == 1);
+        self.hit0.next = self.hr0.val();
+        self.hit1.next = self.hr1.val();
+        self.thr_hit.d.next = self.hrh.val();
+        if self.wr_thr.val() {
+            self.hit0.next = self.hd0.val();
+            self.hit1.next = self.hd1.val();
+            self.thr_hit.d.next = self.hdh.val();
         }
-        self.thr_n.next = self.thresh.val();
-        if self.cfg_we.val() & (self.cfg_addr.val() == 1) {
-            self.thr_n.next = self.cfg_data.val();
-        }
-        self.one16.next = 1.into();
-        self.hit0.next = self.thr_n.val().any() & (self.one16.val() >= self.thr_n.val());
-        self.hit1.next = self.thr_n.val().any() & (self.g2.val() >= self.thr_n.val());
-        self.thr_hit.d.next = self.thr_n.val().any() & (self.g1.val() >= self.thr_n.val());
         if self.go.val() {
             self.fail_cnt.d.next = 0.into();
             self.thr_hit.d.next = self.hit0.val();
@@ -1146,17 +1193,15 @@ impl Logic for Dispatcher {
         // ---- FIFOs: pop the dispatched head, split, push (checks at the input) ----
         self.n_hchg.next = 0.into();
         for c in 0..2 {
-            self.pop[c].next = false;
-            if self.go.val() & (self.sel_c.val().index() == c) {
-                if self.h_sub[c].val() {
-                    self.split_left[c].d.next = self.split_left[c].q.val() - 1;
-                    self.hmore[c].d.next = self.split_left[c].q.val() > 2;
-                    if !self.hmore[c].q.val() {
-                        self.pop[c].next = true;
-                        self.hsub[c].d.next = false;
-                    }
-                } else {
-                    self.pop[c].next = true;
+            // a dispatch pops the head unless it is a split head with more sub-WGs left
+            // (`hmore` implies `hsub`)
+            self.pop[c].next =
+                self.go.val() & (self.sel_c.val().index() == c) & !self.hmore[c].q.val();
+            if self.go.val() & (self.sel_c.val().index() == c) & self.h_sub[c].val() {
+                self.split_left[c].d.next = self.split_left[c].q.val() - 1;
+                self.hmore[c].d.next = self.split_left[c].q.val() > 2;
+                if !self.hmore[c].q.val() {
+                    self.hsub[c].d.next = false;
                 }
             }
             if self.pop[c].val() {
@@ -1613,6 +1658,7 @@ impl Logic for Dispatcher {
                 }
                 if self.cfg_addr.val() == 1 {
                     self.thresh_x.d.next = self.cfg_data.val() ^ 256;
+                    self.thr_m1x.d.next = self.tm1d.val() ^ 255;
                 }
                 if self.cfg_addr.val() == 2 {
                     self.win_len_x[0].d.next = self.cfg_data.val() ^ 512;
@@ -1683,6 +1729,7 @@ impl Logic for Dispatcher {
             self.dq_ok.d.next = false;
             self.policy.d.next = 0.into();
             self.thresh_x.d.next = 0.into();
+            self.thr_m1x.d.next = 0.into();
             self.fweights_x.d.next = 0.into();
             self.pweights_x.d.next = 0.into();
             self.nx_x.d.next = 0.into();
