@@ -262,13 +262,9 @@ pub struct Dispatcher {
     pw_cur: [DFF<Bits<16>>; 2],
     pw_prev: [DFF<Bits<16>>; 2],
     // ---- pipeline: match stage results, per (channel, module) k = c*2+m, unit u: c*4+m*2+u ----
-    /// The head of channel c exists and has the wave slots of module m (bit c*2+m).
+    /// The head of channel c fits module m (bit c*2+m): it exists, has the wave slots, and
+    /// every ok vector has a start.
     p_fit: DFF<Bits<4>>,
-    /// The ok vector has a start (VGPR / SGPR per (c, m, u) bit c*4+m*2+u; LDS per (c, m)):
-    /// with `p_fit` and all five, the head fits (the AND is the decision stage's).
-    p_av: DFF<Bits<8>>,
-    p_as: DFF<Bits<8>>,
-    p_al: DFF<Bits<4>>,
     /// Channel c had a head when it was matched.
     p_hv: DFF<Bits<2>>,
     /// ok vectors: bit i = the need fits at start block i (VGPR, SGPR per unit; LDS).
@@ -546,10 +542,10 @@ impl Logic for Dispatcher {
         // ---- registers hold by default ----
         dff_setup!(
             self, clock, t_busy, dq_ok, thr_hit, policy, thresh_x, thr_m1x, fweights_x, pweights_x,
-            nx_x, win, win_cnt, lfsr_x, marks0, marks1, fail_cnt, pw_cnt, p_fit, p_av, p_as, p_al,
-            p_hv, hchg, mx, sfull, pv, pm, pslot, pid, psub, pokl, pthl, wk, wxr, sf, sa, sk, sp,
-            spk, pwf, ppw, o_valid, o_id, o_module, o_slot, o_sub, o_waves, o_vbase, o_sbase,
-            o_lbase, o_err, o_code
+            nx_x, win, win_cnt, lfsr_x, marks0, marks1, fail_cnt, pw_cnt, p_fit, p_hv, hchg, mx,
+            sfull, pv, pm, pslot, pid, psub, pokl, pthl, wk, wxr, sf, sa, sk, sp, spk, pwf, ppw,
+            o_valid, o_id, o_module, o_slot, o_sub, o_waves, o_vbase, o_sbase, o_lbase, o_err,
+            o_code
         );
         for i in 0..8 {
             self.f_id[i].clock.next = self.clock.val();
@@ -819,10 +815,17 @@ impl Logic for Dispatcher {
                 self.tb4b.next = self.tb4b.val().replace_bit(c * 2 + m, self.okv.val().any());
             }
         }
+        for k in 0..4 {
+            if !(self.tb8a.val().get_bit(k * 2)
+                & self.tb8a.val().get_bit(k * 2 + 1)
+                & self.tb8b.val().get_bit(k * 2)
+                & self.tb8b.val().get_bit(k * 2 + 1)
+                & self.tb4b.val().get_bit(k))
+            {
+                self.mfit.next = self.mfit.val().replace_bit(k, false);
+            }
+        }
         self.p_fit.d.next = self.mfit.val();
-        self.p_av.d.next = self.tb8a.val();
-        self.p_as.d.next = self.tb8b.val();
-        self.p_al.d.next = self.tb4b.val();
         self.tb4a.next = 0.into();
         if self.h_valid[0].val() {
             self.tb4a.next = 1.into();
@@ -843,18 +846,8 @@ impl Logic for Dispatcher {
                 self.ex1.next = 1.into();
             }
         }
-        // the head fits: a head and wave slots, and a start in every map (match stage)
+        // the head fits (match stage: a head, wave slots, a start in every map)
         self.fitd.next = self.p_fit.q.val();
-        for k in 0..4 {
-            if !(self.p_av.q.val().get_bit(k * 2)
-                & self.p_av.q.val().get_bit(k * 2 + 1)
-                & self.p_as.q.val().get_bit(k * 2)
-                & self.p_as.q.val().get_bit(k * 2 + 1)
-                & self.p_al.q.val().get_bit(k))
-            {
-                self.fitd.next = self.fitd.val().replace_bit(k, false);
-            }
-        }
         self.vld.next = self.fitd.val();
         for c in 0..2 {
             for m in 0..2 {
