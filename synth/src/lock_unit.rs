@@ -38,7 +38,8 @@ pub struct Latencies {
 pub fn latencies(cfg: &LockConfig, trace: &[LockIn], outs: &[LockOut]) -> Latencies {
     let mut lat = Latencies::default();
     let mut pending: Vec<Option<(usize, bool)>> = vec![None; cfg.warps]; // (accepted at, was denied)
-    let mut released_at: Vec<Option<usize>> = vec![None; cfg.locks];
+                                                                         // (cycle the release was driven, releasing warp) per lock, until the lock changes hands
+    let mut released_at: Vec<Option<(usize, usize)>> = vec![None; cfg.locks];
     let owners = |o: &LockOut| testbench::lock_unit::owners(cfg, o.lock_words);
     for t in 0..trace.len().saturating_sub(1) {
         let (i, o, next) = (&trace[t], &outs[t], &outs[t + 1]);
@@ -81,14 +82,20 @@ pub fn latencies(cfg: &LockConfig, trace: &[LockIn], outs: &[LockOut]) -> Latenc
         let (before, after) = (owners(o), owners(next));
         for l in 0..cfg.locks {
             if i.rel_valid && i.rel_lock as usize == l && before[l] == Some(i.rel_warp as usize) {
-                released_at[l] = Some(t);
+                released_at[l] = Some((t, i.rel_warp as usize));
             }
-            if let (Some(at), Some(w)) = (released_at[l], after[l]) {
-                if o.waiting & (1 << w) != 0 {
-                    lat.hand_offs += 1;
-                    lat.worst_hand_off = lat.worst_hand_off.max((t + 1 - at) as u64);
+            // the release is applied a cycle later: wait until the word names someone else
+            if let (Some((at, by)), Some(w)) = (released_at[l], after[l]) {
+                if w != by {
+                    if o.waiting & (1 << w) != 0 {
+                        lat.hand_offs += 1;
+                        lat.worst_hand_off = lat.worst_hand_off.max((t + 1 - at) as u64);
+                    }
+                    released_at[l] = None;
                 }
-                released_at[l] = None;
+            }
+            if released_at[l].is_some_and(|(at, _)| t > at + 8) {
+                released_at[l] = None; // nobody took it
             }
         }
     }
