@@ -190,6 +190,12 @@ pub struct LockUnit<
     t_req: DFF<Bits<W>>,
     t_lock: DFF<Bits<L>>,
     t_holder: DFF<Bits<W>>,
+    /// The arbiter's precomputed inputs for the entry that is the FIFO head in this cycle (made
+    /// in the previous cycle from the stage register or FIFO slot 1): its requester's row of the
+    /// priority matrix as of this cycle (`hd_row`, bit b: it beats warp b), and whether the
+    /// release applied in this cycle names its lock (`rq_on_hd`).
+    hd_row: DFF<Bits<W>>,
+    rq_on_hd: DFF<Bit>,
     /// Warps that have a live request in the FIFO or stage B (kept incrementally so that the BUSY
     /// check is a register lookup; waiting is `wait_oh`).
     pend: DFF<Bits<W>>,
@@ -239,10 +245,18 @@ pub struct LockUnit<
     nonempty: Signal<Local, Bit>,
     b_go: Signal<Local, Bit>,
     b_h: Signal<Local, Bits<W>>,
-    b_row: Signal<Local, Bits<W>>,
+    b_rem: Signal<Local, Bits<W>>,
+    b_heldl: Signal<Local, Bits<L>>,
+    b_beatl: Signal<Local, Bits<L>>,
+    b_minel: Signal<Local, Bits<L>>,
     b_wt: Signal<Local, Bits<W>>,
+    b_held: Signal<Local, Bit>,
     b_mine: Signal<Local, Bit>,
     b_beat: Signal<Local, Bit>,
+    nh_req: Signal<Local, Bits<W>>,
+    nh_lock: Signal<Local, Bits<L>>,
+    nh_row: Signal<Local, Bits<W>>,
+    beats_nx: [Signal<Local, Bits<W>>; W],
     b_pre: Signal<Local, Bit>,
     b_wait: Signal<Local, Bit>,
     b_clear: Signal<Local, Bits<W>>,
@@ -365,6 +379,8 @@ impl<
             rq_lock: Default::default(),
             rq_bad: Default::default(),
             hrq: Default::default(),
+            hd_row: Default::default(),
+            rq_on_hd: Default::default(),
             pend: Default::default(),
             t_valid: Default::default(),
             t_req: Default::default(),
@@ -407,10 +423,18 @@ impl<
             nonempty: Default::default(),
             b_go: Default::default(),
             b_h: Default::default(),
-            b_row: Default::default(),
+            b_rem: Default::default(),
+            b_heldl: Default::default(),
+            b_beatl: Default::default(),
+            b_minel: Default::default(),
             b_wt: Default::default(),
+            b_held: Default::default(),
             b_mine: Default::default(),
             b_beat: Default::default(),
+            nh_req: Default::default(),
+            nh_lock: Default::default(),
+            nh_row: Default::default(),
+            beats_nx: std::array::from_fn(|_| Default::default()),
             b_pre: Default::default(),
             b_wait: Default::default(),
             b_clear: Default::default(),
@@ -499,6 +523,8 @@ impl<
             rq_lock,
             rq_bad,
             hrq,
+            hd_row,
+            rq_on_hd,
             pend,
             t_valid,
             t_req,
@@ -614,30 +640,52 @@ impl<
         self.b_go.next = self.nonempty.val()
             & self.fifo_live.q.val().get_bit(0)
             & !(self.fifo_req[0].q.val() & self.hrq.q.val()).any();
-        // holder after steps 1-2, the requester's priority row, the lock's waiters
+        // Per lock, from registers (selected by the head's one-hot lock afterwards): the lock is
+        // held after steps 1-2 (`b_rem`: warps that lose their locks in steps 1-2, as far as
+        // the head's lock is concerned), the holder is beaten by the requester, the holder is
+        // the requester.
+        self.b_rem.next = self.hrq.q.val();
+        if self.rq_on_hd.q.val() {
+            self.b_rem.next = self.hrq.q.val() | self.rq_warp.q.val();
+        }
+        self.b_heldl.next = 0.into();
+        self.b_beatl.next = 0.into();
+        self.b_minel.next = 0.into();
+        for l in 0..L {
+            if (self.own_oh[l].q.val() & !self.b_rem.val()).any() {
+                self.b_heldl.next = self.b_heldl.val().replace_bit(l, true);
+            }
+            if (self.own_oh[l].q.val() & self.hd_row.q.val()).any() {
+                self.b_beatl.next = self.b_beatl.val().replace_bit(l, true);
+            }
+            if (self.own_oh[l].q.val() & self.fifo_req[0].q.val()).any() {
+                self.b_minel.next = self.b_minel.val().replace_bit(l, true);
+            }
+        }
+        self.b_held.next = (self.b_heldl.val() & self.fifo_lock[0].q.val()).any();
+        self.b_beat.next = (self.b_beatl.val() & self.fifo_lock[0].q.val()).any();
+        self.b_mine.next = (self.b_minel.val() & self.fifo_lock[0].q.val()).any();
+        // the holder after steps 1-2 (one-hot; used to revoke it)
         self.b_h.next = 0.into();
         for l in 0..L {
             if self.fifo_lock[0].q.val().get_bit(l) {
-                self.b_h.next = self.b_h.val() | self.own[l].val();
+                self.b_h.next = self.b_h.val() | self.own_oh[l].q.val();
             }
         }
-        self.b_row.next = 0.into();
+        self.b_h.next = self.b_h.val() & !self.b_rem.val();
+        // waiters of the head's lock that stay (not revoked in step 2) and are not beaten
         self.b_wt.next = 0.into();
         for w in 0..W {
-            if self.fifo_req[0].q.val().get_bit(w) {
-                self.b_row.next = self.b_row.val() | self.beats[w].q.val();
-            }
             if (self.wait_oh[w].q.val() & self.fifo_lock[0].q.val()).any()
                 & !self.hrq.q.val().get_bit(w)
+                & !self.hd_row.q.val().get_bit(w)
             {
                 self.b_wt.next = self.b_wt.val().replace_bit(w, true);
             }
         }
-        self.b_mine.next = (self.b_h.val() & self.fifo_req[0].q.val()).any();
-        self.b_beat.next = (self.b_h.val() & self.b_row.val()).any();
         self.b_pre.next = false;
         self.b_wait.next = false;
-        if self.b_h.val().any() {
+        if self.b_held.val() {
             if !self.b_mine.val() {
                 if self.b_beat.val() {
                     self.b_pre.next = self.b_go.val();
@@ -645,7 +693,7 @@ impl<
                     self.b_wait.next = self.b_go.val();
                 }
             }
-        } else if (self.b_wt.val() & !self.b_row.val()).any() {
+        } else if self.b_wt.val().any() {
             self.b_wait.next = self.b_go.val();
         }
         self.b_clear.next = 0.into();
@@ -699,8 +747,12 @@ impl<
                     self.ho_mask.next = self.ho_mask.val().replace_bit(w, true);
                 }
             }
-            // (not a lock the arbiter gave to a requester that beats every waiter)
-            if self.free12.val().get_bit(l) & !self.b_set.val().get_bit(l) {
+            // (not when the arbiter's live entry on this lock beats the pick: registers only)
+            if self.free12.val().get_bit(l)
+                & !(self.b_go.val()
+                    & self.fifo_lock[0].q.val().get_bit(l)
+                    & (self.hd_row.q.val() & self.pick_q[l].q.val()).any())
+            {
                 self.own[l].next = self.own[l].val() | self.ho_mask.val();
                 self.grant_v.next = self.grant_v.val() | self.ho_mask.val();
                 for w in 0..W {
@@ -947,6 +999,7 @@ impl<
                     self.beats_row.next = self.beats_row.val().replace_bit(b, true);
                 }
             }
+            self.beats_nx[a].next = self.beats_row.val();
             self.beats[a].d.next = self.beats_row.val();
         }
         if self.cfg_we.val() {
@@ -958,6 +1011,20 @@ impl<
             self.limit_m2.d.next = self.cfg_hold_limit.val() - self.hold_two.val();
             self.limit_le1.d.next = self.cfg_hold_limit.val() <= self.hold_one.val();
         }
+
+        // ---- the arbiter's inputs for the next head: the staged entry. (The arbiter pops one
+        // entry per cycle and the stage adds at most one, so the FIFO never holds more than the
+        // head: the next head is always the staged entry. The golden model checks it.) ----
+        self.nh_req.next = self.t_req.q.val();
+        self.nh_lock.next = self.t_lock.q.val();
+        self.nh_row.next = 0.into();
+        for a in 0..W {
+            if self.nh_req.val().get_bit(a) {
+                self.nh_row.next = self.nh_row.val() | self.beats_nx[a].val();
+            }
+        }
+        self.hd_row.d.next = self.nh_row.val();
+        self.rq_on_hd.d.next = (self.rel_in_lock.val() & self.nh_lock.val()).any();
 
         // ---- errors: release's beats acquire's beats the CPR port's ----
         self.error_q.d.next = false;
@@ -1009,6 +1076,8 @@ impl<
             self.rq_lock.d.next = 0.into();
             self.rq_bad.d.next = false;
             self.hrq.d.next = 0.into();
+            self.hd_row.d.next = 0.into();
+            self.rq_on_hd.d.next = false;
             self.t_valid.d.next = false;
             self.pend.d.next = 0.into();
             self.t_req.d.next = 0.into();
