@@ -193,9 +193,14 @@ pub struct LockUnit<
     /// The arbiter's precomputed inputs for the entry that is the FIFO head in this cycle (made
     /// in the previous cycle from the stage register or FIFO slot 1): its requester's row of the
     /// priority matrix as of this cycle (`hd_row`, bit b: it beats warp b), and whether the
-    /// release applied in this cycle names its lock (`rq_on_hd`).
+    /// release applied in this cycle names its lock, as the warps that lose that lock in steps
+    /// 1-2 (`hd_rem`: the hold-limit marks, plus the releasing warp when the release names the
+    /// head's lock), whether its requester is marked for revocation (`hd_kill`: the head is
+    /// dead), and the warps that neither are marked nor are beaten by the requester (`hd_nbm`).
     hd_row: DFF<Bits<W>>,
-    rq_on_hd: DFF<Bit>,
+    hd_rem: DFF<Bits<W>>,
+    hd_kill: DFF<Bit>,
+    hd_nbm: DFF<Bits<W>>,
     /// Warps that have a live request in the FIFO or stage B (kept incrementally so that the BUSY
     /// check is a register lookup; waiting is `wait_oh`).
     pend: DFF<Bits<W>>,
@@ -245,7 +250,7 @@ pub struct LockUnit<
     nonempty: Signal<Local, Bit>,
     b_go: Signal<Local, Bit>,
     b_h: Signal<Local, Bits<W>>,
-    b_rem: Signal<Local, Bits<W>>,
+    b_pclr: Signal<Local, Bits<W>>,
     b_heldl: Signal<Local, Bits<L>>,
     b_beatl: Signal<Local, Bits<L>>,
     b_minel: Signal<Local, Bits<L>>,
@@ -256,7 +261,7 @@ pub struct LockUnit<
     nh_req: Signal<Local, Bits<W>>,
     nh_lock: Signal<Local, Bits<L>>,
     nh_row: Signal<Local, Bits<W>>,
-    beats_nx: [Signal<Local, Bits<W>>; W],
+    nh_cpr: Signal<Local, Bits<PB>>,
     b_pre: Signal<Local, Bit>,
     b_wait: Signal<Local, Bit>,
     b_clear: Signal<Local, Bits<W>>,
@@ -380,7 +385,9 @@ impl<
             rq_bad: Default::default(),
             hrq: Default::default(),
             hd_row: Default::default(),
-            rq_on_hd: Default::default(),
+            hd_rem: Default::default(),
+            hd_kill: Default::default(),
+            hd_nbm: Default::default(),
             pend: Default::default(),
             t_valid: Default::default(),
             t_req: Default::default(),
@@ -423,7 +430,7 @@ impl<
             nonempty: Default::default(),
             b_go: Default::default(),
             b_h: Default::default(),
-            b_rem: Default::default(),
+            b_pclr: Default::default(),
             b_heldl: Default::default(),
             b_beatl: Default::default(),
             b_minel: Default::default(),
@@ -434,7 +441,7 @@ impl<
             nh_req: Default::default(),
             nh_lock: Default::default(),
             nh_row: Default::default(),
-            beats_nx: std::array::from_fn(|_| Default::default()),
+            nh_cpr: Default::default(),
             b_pre: Default::default(),
             b_wait: Default::default(),
             b_clear: Default::default(),
@@ -524,7 +531,9 @@ impl<
             rq_bad,
             hrq,
             hd_row,
-            rq_on_hd,
+            hd_rem,
+            hd_kill,
+            hd_nbm,
             pend,
             t_valid,
             t_req,
@@ -637,22 +646,16 @@ impl<
         // ---- 3. arbiter: the FIFO head, decided against the state after steps 1-2 ----
         self.nonempty.next = self.fifo_count.q.val().any();
         // a head whose requester is revoked in step 2 is dead
-        self.b_go.next = self.nonempty.val()
-            & self.fifo_live.q.val().get_bit(0)
-            & !(self.fifo_req[0].q.val() & self.hrq.q.val()).any();
+        self.b_go.next =
+            self.nonempty.val() & self.fifo_live.q.val().get_bit(0) & !self.hd_kill.q.val();
         // Per lock, from registers (selected by the head's one-hot lock afterwards): the lock is
-        // held after steps 1-2 (`b_rem`: warps that lose their locks in steps 1-2, as far as
-        // the head's lock is concerned), the holder is beaten by the requester, the holder is
-        // the requester.
-        self.b_rem.next = self.hrq.q.val();
-        if self.rq_on_hd.q.val() {
-            self.b_rem.next = self.hrq.q.val() | self.rq_warp.q.val();
-        }
+        // held after steps 1-2, the holder is beaten by the requester, the holder is the
+        // requester, a waiter that stays is not beaten by the requester.
         self.b_heldl.next = 0.into();
         self.b_beatl.next = 0.into();
         self.b_minel.next = 0.into();
         for l in 0..L {
-            if (self.own_oh[l].q.val() & !self.b_rem.val()).any() {
+            if (self.own_oh[l].q.val() & !self.hd_rem.q.val()).any() {
                 self.b_heldl.next = self.b_heldl.val().replace_bit(l, true);
             }
             if (self.own_oh[l].q.val() & self.hd_row.q.val()).any() {
@@ -665,23 +668,26 @@ impl<
         self.b_held.next = (self.b_heldl.val() & self.fifo_lock[0].q.val()).any();
         self.b_beat.next = (self.b_beatl.val() & self.fifo_lock[0].q.val()).any();
         self.b_mine.next = (self.b_minel.val() & self.fifo_lock[0].q.val()).any();
-        // the holder after steps 1-2 (one-hot; used to revoke it)
+        self.b_wt.next = 0.into();
+        for w in 0..W {
+            if (self.wait_oh[w].q.val() & self.fifo_lock[0].q.val()).any()
+                & self.hd_nbm.q.val().get_bit(w)
+            {
+                self.b_wt.next = self.b_wt.val().replace_bit(w, true);
+            }
+        }
+        // the holder after steps 1-2 (one-hot), and the same when the requester beats it (it is
+        // revoked: per warp, without waiting for the verdict)
         self.b_h.next = 0.into();
         for l in 0..L {
             if self.fifo_lock[0].q.val().get_bit(l) {
                 self.b_h.next = self.b_h.val() | self.own_oh[l].q.val();
             }
         }
-        self.b_h.next = self.b_h.val() & !self.b_rem.val();
-        // waiters of the head's lock that stay (not revoked in step 2) and are not beaten
-        self.b_wt.next = 0.into();
-        for w in 0..W {
-            if (self.wait_oh[w].q.val() & self.fifo_lock[0].q.val()).any()
-                & !self.hrq.q.val().get_bit(w)
-                & !self.hd_row.q.val().get_bit(w)
-            {
-                self.b_wt.next = self.b_wt.val().replace_bit(w, true);
-            }
+        self.b_h.next = self.b_h.val() & !self.hd_rem.q.val();
+        self.b_pclr.next = 0.into();
+        if self.b_go.val() {
+            self.b_pclr.next = self.b_h.val() & self.hd_row.q.val() & !self.fifo_req[0].q.val();
         }
         self.b_pre.next = false;
         self.b_wait.next = false;
@@ -696,21 +702,15 @@ impl<
         } else if self.b_wt.val().any() {
             self.b_wait.next = self.b_go.val();
         }
-        self.b_clear.next = 0.into();
+        self.b_clear.next = self.b_pclr.val();
         self.b_set.next = 0.into();
-        if self.b_pre.val() {
-            self.b_clear.next = self.b_h.val();
-        }
         if self.b_wait.val() {
             self.b_clear.next = self.fifo_req[0].q.val();
         }
         if self.b_go.val() & !self.b_wait.val() {
             self.b_set.next = self.fifo_lock[0].q.val();
         }
-        self.revoked.next = self.hrq.q.val();
-        if self.b_pre.val() {
-            self.revoked.next = self.hrq.q.val() | self.b_h.val();
-        }
+        self.revoked.next = self.hrq.q.val() | self.b_pclr.val();
         for l in 0..L {
             self.own[l].next = self.own[l].val() & !self.b_clear.val();
             if self.b_set.val().get_bit(l) {
@@ -999,7 +999,6 @@ impl<
                     self.beats_row.next = self.beats_row.val().replace_bit(b, true);
                 }
             }
-            self.beats_nx[a].next = self.beats_row.val();
             self.beats[a].d.next = self.beats_row.val();
         }
         if self.cfg_we.val() {
@@ -1017,14 +1016,30 @@ impl<
         // head: the next head is always the staged entry. The golden model checks it.) ----
         self.nh_req.next = self.t_req.q.val();
         self.nh_lock.next = self.t_lock.q.val();
-        self.nh_row.next = 0.into();
+        // its CPR next cycle (selected from the registers, the write port overrides), compared
+        // with every warp's CPR next cycle
+        self.nh_cpr.next = 0.into();
         for a in 0..W {
             if self.nh_req.val().get_bit(a) {
-                self.nh_row.next = self.nh_row.val() | self.beats_nx[a].val();
+                self.nh_cpr.next = self.nh_cpr.val() | self.cpr[a].q.val();
+            }
+        }
+        if self.cpr_we.val() & (self.cpr_warp_oh.val() & self.nh_req.val()).any() {
+            self.nh_cpr.next = self.cpr_prio.val();
+        }
+        self.nh_row.next = 0.into();
+        for b in 0..W {
+            if self.nh_cpr.val() < self.cpr_next[b].val() {
+                self.nh_row.next = self.nh_row.val().replace_bit(b, true);
             }
         }
         self.hd_row.d.next = self.nh_row.val();
-        self.rq_on_hd.d.next = (self.rel_in_lock.val() & self.nh_lock.val()).any();
+        self.hd_rem.d.next = self.hold_rev_next.val();
+        if (self.rel_in_lock.val() & self.nh_lock.val()).any() {
+            self.hd_rem.d.next = self.hold_rev_next.val() | self.rel_warp_oh.val();
+        }
+        self.hd_kill.d.next = (self.nh_req.val() & self.hold_rev_next.val()).any();
+        self.hd_nbm.d.next = !(self.hold_rev_next.val() | self.nh_row.val());
 
         // ---- errors: release's beats acquire's beats the CPR port's ----
         self.error_q.d.next = false;
@@ -1077,7 +1092,9 @@ impl<
             self.rq_bad.d.next = false;
             self.hrq.d.next = 0.into();
             self.hd_row.d.next = 0.into();
-            self.rq_on_hd.d.next = false;
+            self.hd_rem.d.next = 0.into();
+            self.hd_kill.d.next = false;
+            self.hd_nbm.d.next = 0.into();
             self.t_valid.d.next = false;
             self.pend.d.next = 0.into();
             self.t_req.d.next = 0.into();
