@@ -198,6 +198,8 @@ pub struct LockUnit<
     /// head's lock), whether its requester is marked for revocation (`hd_kill`: the head is
     /// dead), and the warps that neither are marked nor are beaten by the requester (`hd_nbm`).
     hd_row: DFF<Bits<W>>,
+    /// The FIFO is not empty (`fifo_count ≠ 0`, kept as its own flip-flop).
+    hd_valid: DFF<Bit>,
     hd_rem: DFF<Bits<W>>,
     hd_kill: DFF<Bit>,
     hd_nbm: DFF<Bits<W>>,
@@ -254,15 +256,12 @@ pub struct LockUnit<
     b_heldl: Signal<Local, Bits<L>>,
     b_beatl: Signal<Local, Bits<L>>,
     b_minel: Signal<Local, Bits<L>>,
-    b_wt: Signal<Local, Bits<W>>,
-    b_held: Signal<Local, Bit>,
-    b_mine: Signal<Local, Bit>,
-    b_beat: Signal<Local, Bit>,
+    b_nbl: Signal<Local, Bits<L>>,
+    b_waitl: Signal<Local, Bits<L>>,
     nh_req: Signal<Local, Bits<W>>,
     nh_lock: Signal<Local, Bits<L>>,
     nh_row: Signal<Local, Bits<W>>,
     nh_cpr: Signal<Local, Bits<PB>>,
-    b_pre: Signal<Local, Bit>,
     b_wait: Signal<Local, Bit>,
     b_clear: Signal<Local, Bits<W>>,
     b_set: Signal<Local, Bits<L>>,
@@ -386,6 +385,7 @@ impl<
             hrq: Default::default(),
             hd_row: Default::default(),
             hd_rem: Default::default(),
+            hd_valid: Default::default(),
             hd_kill: Default::default(),
             hd_nbm: Default::default(),
             pend: Default::default(),
@@ -434,15 +434,12 @@ impl<
             b_heldl: Default::default(),
             b_beatl: Default::default(),
             b_minel: Default::default(),
-            b_wt: Default::default(),
-            b_held: Default::default(),
-            b_mine: Default::default(),
-            b_beat: Default::default(),
+            b_nbl: Default::default(),
+            b_waitl: Default::default(),
             nh_req: Default::default(),
             nh_lock: Default::default(),
             nh_row: Default::default(),
             nh_cpr: Default::default(),
-            b_pre: Default::default(),
             b_wait: Default::default(),
             b_clear: Default::default(),
             b_set: Default::default(),
@@ -531,6 +528,7 @@ impl<
             rq_bad,
             hrq,
             hd_row,
+            hd_valid,
             hd_rem,
             hd_kill,
             hd_nbm,
@@ -644,7 +642,7 @@ impl<
         }
 
         // ---- 3. arbiter: the FIFO head, decided against the state after steps 1-2 ----
-        self.nonempty.next = self.fifo_count.q.val().any();
+        self.nonempty.next = self.hd_valid.q.val();
         // a head whose requester is revoked in step 2 is dead
         self.b_go.next =
             self.nonempty.val() & self.fifo_live.q.val().get_bit(0) & !self.hd_kill.q.val();
@@ -665,17 +663,18 @@ impl<
                 self.b_minel.next = self.b_minel.val().replace_bit(l, true);
             }
         }
-        self.b_held.next = (self.b_heldl.val() & self.fifo_lock[0].q.val()).any();
-        self.b_beat.next = (self.b_beatl.val() & self.fifo_lock[0].q.val()).any();
-        self.b_mine.next = (self.b_minel.val() & self.fifo_lock[0].q.val()).any();
-        self.b_wt.next = 0.into();
+        // waiters of each lock that stay and are not beaten (`hd_nbm`)
+        self.b_nbl.next = 0.into();
         for w in 0..W {
-            if (self.wait_oh[w].q.val() & self.fifo_lock[0].q.val()).any()
-                & self.hd_nbm.q.val().get_bit(w)
-            {
-                self.b_wt.next = self.b_wt.val().replace_bit(w, true);
+            if self.hd_nbm.q.val().get_bit(w) {
+                self.b_nbl.next = self.b_nbl.val() | self.wait_oh[w].q.val();
             }
         }
+        // the verdict per lock — wait: held by another warp that the requester does not beat,
+        // or free with a waiter that the requester does not beat — then selected by the head's
+        // lock (win otherwise; a preemption is the win over a beaten holder)
+        self.b_waitl.next = (self.b_heldl.val() & !self.b_minel.val() & !self.b_beatl.val())
+            | (!self.b_heldl.val() & self.b_nbl.val());
         // the holder after steps 1-2 (one-hot), and the same when the requester beats it (it is
         // revoked: per warp, without waiting for the verdict)
         self.b_h.next = 0.into();
@@ -689,19 +688,7 @@ impl<
         if self.b_go.val() {
             self.b_pclr.next = self.b_h.val() & self.hd_row.q.val() & !self.fifo_req[0].q.val();
         }
-        self.b_pre.next = false;
-        self.b_wait.next = false;
-        if self.b_held.val() {
-            if !self.b_mine.val() {
-                if self.b_beat.val() {
-                    self.b_pre.next = self.b_go.val();
-                } else {
-                    self.b_wait.next = self.b_go.val();
-                }
-            }
-        } else if self.b_wt.val().any() {
-            self.b_wait.next = self.b_go.val();
-        }
+        self.b_wait.next = self.b_go.val() & (self.b_waitl.val() & self.fifo_lock[0].q.val()).any();
         self.b_clear.next = self.b_pclr.val();
         self.b_set.next = 0.into();
         if self.b_wait.val() {
@@ -898,6 +885,8 @@ impl<
             }
         }
         self.fifo_live.d.next = self.live.val();
+        // not empty next cycle: the head is popped, so slot 1 or the staged entry
+        self.hd_valid.d.next = self.t_valid.q.val() | (self.fifo_count.q.val() >> 1).any();
         self.fifo_count.d.next = self.append_pos.val();
         if self.t_valid.q.val() {
             self.fifo_count.d.next = self.append_pos.val() + 1;
@@ -1093,6 +1082,7 @@ impl<
             self.hrq.d.next = 0.into();
             self.hd_row.d.next = 0.into();
             self.hd_rem.d.next = 0.into();
+            self.hd_valid.d.next = false;
             self.hd_kill.d.next = false;
             self.hd_nbm.d.next = 0.into();
             self.t_valid.d.next = false;
