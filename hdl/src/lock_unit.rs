@@ -255,7 +255,6 @@ pub struct LockUnit<
     b_pclr: Signal<Local, Bits<W>>,
     b_heldl: Signal<Local, Bits<L>>,
     b_beatl: Signal<Local, Bits<L>>,
-    b_minel: Signal<Local, Bits<L>>,
     b_nbl: Signal<Local, Bits<L>>,
     b_waitl: Signal<Local, Bits<L>>,
     nh_req: Signal<Local, Bits<W>>,
@@ -433,7 +432,6 @@ impl<
             b_pclr: Default::default(),
             b_heldl: Default::default(),
             b_beatl: Default::default(),
-            b_minel: Default::default(),
             b_nbl: Default::default(),
             b_waitl: Default::default(),
             nh_req: Default::default(),
@@ -651,16 +649,12 @@ impl<
         // requester, a waiter that stays is not beaten by the requester.
         self.b_heldl.next = 0.into();
         self.b_beatl.next = 0.into();
-        self.b_minel.next = 0.into();
         for l in 0..L {
             if (self.own_oh[l].q.val() & !self.hd_rem.q.val()).any() {
                 self.b_heldl.next = self.b_heldl.val().replace_bit(l, true);
             }
             if (self.own_oh[l].q.val() & self.hd_row.q.val()).any() {
                 self.b_beatl.next = self.b_beatl.val().replace_bit(l, true);
-            }
-            if (self.own_oh[l].q.val() & self.fifo_req[0].q.val()).any() {
-                self.b_minel.next = self.b_minel.val().replace_bit(l, true);
             }
         }
         // waiters of each lock that stay and are not beaten (`hd_nbm`)
@@ -673,7 +667,7 @@ impl<
         // the verdict per lock — wait: held by another warp that the requester does not beat,
         // or free with a waiter that the requester does not beat — then selected by the head's
         // lock (win otherwise; a preemption is the win over a beaten holder)
-        self.b_waitl.next = (self.b_heldl.val() & !self.b_minel.val() & !self.b_beatl.val())
+        self.b_waitl.next = (self.b_heldl.val() & !self.b_beatl.val())
             | (!self.b_heldl.val() & self.b_nbl.val());
         // the holder after steps 1-2 (one-hot), and the same when the requester beats it (it is
         // revoked: per warp, without waiting for the verdict)
@@ -1016,7 +1010,9 @@ impl<
         if self.cpr_we.val() & (self.cpr_warp_oh.val() & self.nh_req.val()).any() {
             self.nh_cpr.next = self.cpr_prio.val();
         }
-        self.nh_row.next = 0.into();
+        // (its own bit is set: "beats" its own lock word, so that a re-acquire of a lock it holds
+        // is a win without a separate test; nothing else reads that bit)
+        self.nh_row.next = self.nh_req.val();
         for b in 0..W {
             if self.nh_cpr.val() < self.cpr_next[b].val() {
                 self.nh_row.next = self.nh_row.val().replace_bit(b, true);
