@@ -36,9 +36,7 @@
 //! 4. **Hand-off** (beyond the patent): a lock whose word is free after steps 1–2 goes to its
 //!    pick from cycle t−1 (the waiter with the smallest CPR, ties round robin from the lock's
 //!    `rr_next`), if the pick still waits for it and was not revoked in step 2 — unless the
-//!    arbiter decided a live entry on that lock in step 3 whose requester beats the pick: then
-//!    the requester took the lock (it beat every waiter), or, when a waiter that joined in the
-//!    previous cycle beats it, the lock stays free for this cycle and goes to the next pick.
+//!    arbiter gave that lock to its requester in step 3 (it beat every waiter).
 //! 5. **Acquire** (`acq_*`, accepted when `acq_ready` = FIFO not full): errors `BAD_ID`, `BUSY` (the
 //!    warp waits or has a live request in the FIFO or the stage register). Otherwise a free lock
 //!    nobody waits for is taken at once (strobe next cycle) — unless the lock is the FIFO head's,
@@ -563,14 +561,12 @@ impl CycleModel for LockUnit {
         }
 
         // 3. Arbiter: pop the FIFO head, decide it against the state after steps 1-2, apply.
-        // (lock, requester) of a live entry the arbiter decided in this cycle
-        let mut claim: Option<(usize, usize)> = None;
+        let mut b_won: Option<usize> = None; // lock the arbiter gave to its requester
         if let Some(a) = self.fifo.pop_front() {
             let (r, l) = (a.req, a.lock);
             if !a.live {
                 self.stats.dead_dropped += 1;
             } else {
-                claim = Some((l, r));
                 let holder = self.owner[l];
                 let beats = |other: usize| s.cpr[r] < s.cpr[other];
                 let verdict = match holder {
@@ -598,6 +594,7 @@ impl CycleModel for LockUnit {
                             self.stats.arbiter_free_grants += 1;
                         }
                         self.owner[l] = Some(r);
+                        b_won = Some(l);
                         grant |= 1 << r;
                     }
                     Verdict::Wait => {
@@ -626,11 +623,8 @@ impl CycleModel for LockUnit {
                             .is_some_and(|(w, rl)| rl as usize == l && w as usize == o)
                 }
             };
-            // The arbiter's requester on this lock goes first if it beats the pick: it takes the
-            // lock when it beats every waiter; else the lock stays free for this cycle and goes
-            // to the next cycle's pick.
-            let claimed = claim.is_some_and(|(cl, r)| cl == l && s.cpr[r] < s.cpr[b]);
-            if free_after_12 && s.waiting[b] == Some(l) && !revoked[b] && !claimed {
+            // (not a free lock the arbiter just gave to a requester that beats every waiter)
+            if free_after_12 && s.waiting[b] == Some(l) && !revoked[b] && b_won != Some(l) {
                 self.stats.hand_offs += 1;
                 let tied = (0..nw)
                     .filter(|&v| s.waiting[v] == Some(l) && s.cpr[v] == s.cpr[b])

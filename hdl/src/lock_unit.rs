@@ -728,11 +728,11 @@ impl<
                     self.ho_mask.next = self.ho_mask.val().replace_bit(w, true);
                 }
             }
-            // (not when the arbiter's live entry on this lock beats the pick: registers only)
+            // (not when the arbiter takes this free lock: its requester beats every waiter)
             if self.free12.val().get_bit(l)
                 & !(self.b_go.val()
                     & self.fifo_lock[0].q.val().get_bit(l)
-                    & (self.hd_row.q.val() & self.pick_q[l].q.val()).any())
+                    & !self.b_nbl.val().get_bit(l))
             {
                 self.own[l].next = self.own[l].val() | self.ho_mask.val();
                 self.grant_v.next = self.grant_v.val() | self.ho_mask.val();
@@ -1001,10 +1001,13 @@ impl<
         self.nh_lock.next = self.t_lock.q.val();
         // its CPR next cycle (selected from the registers, the write port overrides), compared
         // with every warp's CPR next cycle
+        // (bit by bit as an OR of AND terms, so that synthesis builds a balanced tree)
         self.nh_cpr.next = 0.into();
         for a in 0..W {
-            if self.nh_req.val().get_bit(a) {
-                self.nh_cpr.next = self.nh_cpr.val() | self.cpr[a].q.val();
+            for p in 0..PB {
+                if self.nh_req.val().get_bit(a) & self.cpr[a].q.val().get_bit(p) {
+                    self.nh_cpr.next = self.nh_cpr.val().replace_bit(p, true);
+                }
             }
         }
         if self.cpr_we.val() & (self.cpr_warp_oh.val() & self.nh_req.val()).any() {
