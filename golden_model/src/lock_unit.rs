@@ -349,7 +349,6 @@ enum Verdict {
     Wait,
 }
 
-
 /// Cycle model of the lock unit.
 #[derive(Clone, Debug)]
 pub struct LockUnit {
@@ -414,8 +413,8 @@ impl LockUnit {
         &self.stats
     }
 
-    /// Entries in the arbiter FIFO (live and dead) including the one joining its tail, not
-    /// counting stage B. At most `fifo_depth`.
+    /// Entries in the arbiter FIFO (live and dead) including the one joining its tail. At most
+    /// `fifo_depth`.
     pub fn fifo_len(&self) -> usize {
         self.fifo.len() + self.staged.is_some() as usize
     }
@@ -576,7 +575,7 @@ impl CycleModel for LockUnit {
                     None => {
                         if (0..nw)
                             .filter(|&w| self.waiting[w] == Some(l))
-                            .all(|w| beats(w))
+                            .all(beats)
                         {
                             Verdict::Win
                         } else {
@@ -777,7 +776,10 @@ impl LockUnit {
         );
         // the arbiter drains one entry per cycle and the stage adds one: the FIFO holds at most
         // the head (the RTL precomputes the arbiter's inputs from the stage register)
-        debug_assert!(self.fifo.len() <= 1, "lock_unit: FIFO holds more than the head");
+        debug_assert!(
+            self.fifo.len() <= 1,
+            "lock_unit: FIFO holds more than the head"
+        );
     }
 }
 

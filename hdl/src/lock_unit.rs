@@ -27,34 +27,36 @@
 //! - acquire of a free lock nobody waits for: `grant` **1** cycle after the acquire is accepted
 //!   (SPEC goal 1);
 //! - an acquire that is queued (lock held, also by the requester itself, or something else of the
-//!   cycle may touch that lock or warp): one cycle in the stage register, then the FIFO, arbiter
-//!   stage A (decide) and stage B (apply): `grant`/`deny`/`revoke` **4** cycles after the
-//!   acceptance when nothing is ahead (SPEC bound `fifo_depth + 3`), +1 for every retry of a
-//!   stale verdict and for every entry ahead;
+//!   cycle may touch that lock or warp): one cycle in the stage register, one as the FIFO head,
+//!   where the arbiter decides and applies it: `grant`/`deny`/`revoke` **3** cycles after the
+//!   acceptance, always — the arbiter takes one entry every cycle and never retries, so nothing
+//!   waits behind another entry (SPEC bound `fifo_depth + 3`: 7 on the board);
 //! - release: applied one cycle after it is driven (the lock word reads free, or shows the new
 //!   owner, 2 cycles after); `NOT_OWNER`/`BAD_ID` strobe 2 cycles after;
-//! - hand-off to a waiter: `grant` **2** cycles after the release is driven (the pick comes from
-//!   the previous cycle, so a waiter that joined in the release cycle itself is served a cycle
-//!   later);
+//! - hand-off to a waiter: `grant` **2** cycles after the release is driven, 1 after it is
+//!   applied (the pick comes from the previous cycle's state, so a waiter that joined in the
+//!   cycle the release was driven is served a cycle later: 3 after the release is driven, 2
+//!   after the lock became free — SPEC: within 2);
 //! - hold limit: the retire that reaches the limit revokes the warp the next cycle (`revoke` 2
 //!   cycles after that retire); a `hold_limit` write governs retires from 2 cycles on.
 //!
 //! ## Timing (board config, iCE40 HX8K, `synth report`)
-//! About 2400 LCs; nextpnr reports **91–96 MHz** depending on placement (the flow's
-//! `--seed 1`; each change of the netlist moves it within that band): **the 100 MHz target is
-//! still not met**, up from 52.6 MHz for the unpipelined design. The remaining critical paths are
-//! 6–7 LUT levels with ~1.2 ns of routing per level: the FIFO-push decision (BUSY + free-lock
-//! check selected by the request IDs), stage A's verdict and staleness, the hand-off masks into
-//! the grant and lock-word registers, and the hold-limit compare. What it took (each measured):
-//! registered release and hold-limit marks (events of the next cycle are known now), a
-//! two-stage arbiter with both candidates decided in parallel, a stage register for queued
-//! acquires, a `pend` register for BUSY, hand-off picks made a cycle ahead, the hold-limit
-//! compare precomputed a cycle ahead.
+//! **2315 LCs, 88.5 MHz** with the flow's `--seed 1` (seeds 2, 3, 4 of the same netlist: 95.4,
+//! 88.2, 79.1 MHz; every edit of the netlist moves the result within that band): **the 100 MHz
+//! target is not met**. The unpipelined single-cycle design (every event applied in the cycle
+//! it arrives) measured 52.6 MHz; a pipelined design with a two-stage arbiter that retried stale
+//! verdicts (branch `lock-pipe`) reached 91–96 MHz but broke the SPEC latency bounds under
+//! contention (retries: worst preemptive grant 20 cycles). The critical paths left are about 6
+//! LUT levels with 1–2 ns of routing each: the head's lock selects the per-lock verdict terms
+//! (held after the release and hold-limit revocation, holder beaten, unbeaten waiter) → the
+//! wait verdict → `deny`/`wait_oh`/lock words; and the next head's CPR → priority row. The
+//! arbiter is the recurrence: its verdict depends on the lock word the previous cycle's verdict
+//! wrote, so it cannot be split into stages without retries or a bound on throughput.
 //!
 //! ## Worked example (patent [0044]–[0052])
 //! CPR0 = 0, CPR1 = 1. Cycle 0: `acq(1, lock 0)` → cycle 1: `grant = 0b10`, `lock_words[3:0] =
 //! 4'b1001`. Cycle 2: `acq(0, lock 0)`: queued; cycle 3: in the stage register; cycle 4: FIFO
-//! head, stage A compares CPR0 < CPR1; cycle 5: stage B applies it → cycle 6: `revoke = 0b10`,
+//! head, the arbiter compares CPR0 < CPR1 and revokes warp 1 → cycle 5: `revoke = 0b10`,
 //! `grant = 0b01`, `lock_words[3:0] = 4'b1000`.
 //!
 //! ## Structure and cost
@@ -63,18 +65,29 @@
 //! - lock words as one-hot owner vectors (`own_oh[l]`, W bits, zero = free); the binary
 //!   `lock_words` output is encoded from them;
 //! - waiting warps as one-hot lock vectors (`wait_oh[w]`, L bits);
-//! - a W×W priority matrix `beats[a]` (bit b: CPR a < CPR b), rewritten from the next CPR values
-//!   whenever a CPR is written — W² flip-flops instead of comparators on the critical path;
-//! - FIFO entries with one-hot requester and lock;
+//! - a W×W priority matrix `beats[a]` (bit b: CPR a < CPR b) for the hand-off picks, rewritten
+//!   from the next CPR values whenever a CPR is written;
+//! - FIFO entries with one-hot requester and lock. The arbiter pops the head every cycle and the
+//!   stage register adds at most one entry per cycle, so the FIFO never holds more than the head
+//!   (the golden model asserts it); its depth matters only at depth 1, where `acq_ready` falls
+//!   while an entry is staged;
+//! - the arbiter's inputs for the next head, made from the stage register a cycle ahead
+//!   (`hd_*`): the requester's priority row as of the decision cycle (its CPR and every CPR with
+//!   the CPR port's write applied; its own bit set, so a re-acquire is a win), the warps that
+//!   lose the head's lock in steps 1–2 (hold-limit marks, the releasing warp), whether the
+//!   requester itself is marked, and the warps that may block it as waiters;
 //! - the hold limit as `limit − 1`, `limit − 2`, `limit ≤ 1` and `limit ≠ 0`, so that next
 //!   cycle's "at limit" bit per warp is one of two parallel compares of registered counters;
 //! - pipeline registers: the registered release (`rq_*`), hold-limit marks (`hrq`), the stage
-//!   register of a queued acquire (`t_*`), arbiter stage B (`b_*`: entry, holder seen, verdict,
-//!   two stale flags), the hand-off picks (`pick_q`), and `pend` (warps with a live request).
+//!   register of a queued acquire (`t_*`), the hand-off picks (`pick_q`), and `pend` (warps with
+//!   a live request).
 //!
-//! The best waiter of every lock (no other waiter beats it; ties round robin from `rr_next`) and
-//! both arbiter candidates' verdicts are computed in parallel from these registers. Cost: W² +
-//! W·L + L·W flip-flops of state beyond the lock words (board: 64 + 32 + 32), plus the pipeline.
+//! The arbiter computes its verdict per lock (held after steps 1–2 / holder beaten / an
+//! unbeaten waiter stays) and selects it by the head's one-hot lock; the preempted holder is
+//! revoked per warp (holder ∧ beaten ∧ not the requester) without waiting for the verdict. The
+//! best waiter of every lock (no other waiter beats it; ties round robin from `rr_next`) is
+//! picked from registers a cycle ahead. Cost: W² + W·L + L·W flip-flops of state beyond the lock
+//! words (board: 64 + 32 + 32), plus the pipeline.
 
 use rust_hdl::prelude::*;
 
@@ -203,7 +216,7 @@ pub struct LockUnit<
     hd_rem: DFF<Bits<W>>,
     hd_kill: DFF<Bit>,
     hd_nbm: DFF<Bits<W>>,
-    /// Warps that have a live request in the FIFO or stage B (kept incrementally so that the BUSY
+    /// Warps that have a live request in the FIFO (kept incrementally so that the BUSY
     /// check is a register lookup; waiting is `wait_oh`).
     pend: DFF<Bits<W>>,
     /// Hand-off pick per lock, made from the previous cycle's state (one-hot; zero = none).
@@ -667,8 +680,8 @@ impl<
         // the verdict per lock — wait: held by another warp that the requester does not beat,
         // or free with a waiter that the requester does not beat — then selected by the head's
         // lock (win otherwise; a preemption is the win over a beaten holder)
-        self.b_waitl.next = (self.b_heldl.val() & !self.b_beatl.val())
-            | (!self.b_heldl.val() & self.b_nbl.val());
+        self.b_waitl.next =
+            (self.b_heldl.val() & !self.b_beatl.val()) | (!self.b_heldl.val() & self.b_nbl.val());
         // the holder after steps 1-2 (one-hot), and the same when the requester beats it (it is
         // revoked: per warp, without waiting for the verdict)
         self.b_h.next = 0.into();
@@ -787,7 +800,7 @@ impl<
         }
         self.acq_ready.next = self.occupancy.val() < self.depth.val();
         self.q_accept.next = self.acq_valid.val() & (self.occupancy.val() < self.depth.val());
-        // BUSY: waits, or has a live request (FIFO, stage B: `pend`; or the stage register)
+        // BUSY: waits, or has a live request (FIFO: `pend`; or the stage register)
         self.bz.next = self.pend.q.val() | self.waiting_v.val();
         if self.t_valid.q.val() {
             self.bz.next = self.bz.val() | self.t_req.q.val();
@@ -838,9 +851,8 @@ impl<
         }
         self.hrq.d.next = self.hold_rev_next.val();
 
-        // ---- pend: the staged entry joins; requests end by a grant, a revocation, or (the
-        // stage A candidate) a hold-limit mark ----
-        // (the arbiter's verdict ends the request: granted, or now waiting)
+        // ---- pend: the staged entry joins; a request ends by the arbiter's verdict (granted,
+        // or now waiting) or by a revocation of its warp ----
         self.ended.next = self.revoked.val();
         if self.b_go.val() {
             self.ended.next = self.ended.val() | self.fifo_req[0].q.val();
