@@ -143,6 +143,7 @@ fn patent_example_s1_s8() {
         idle(),
         idle(),
         idle(),
+        idle(),
     ];
     let o = directed(&t);
     assert_eq!(
@@ -151,14 +152,18 @@ fn patent_example_s1_s8() {
     );
     assert_eq!(word(&o[3], 0), 0b1001, "S2: lock word = {{1, 0x1}}");
     assert_eq!(
-        (o[5].grant, o[5].revoke),
-        (0, 0),
-        "S4: the pair is in the arbiter FIFO"
+        (o[5].grant, o[5].revoke, o[6].grant, o[6].revoke),
+        (0, 0, 0, 0),
+        "S3/S4: the pair waits a cycle in the stage register (cycle 5) and joins the FIFO"
     );
-    assert_eq!(o[6].revoke, 0b10, "S6/S7: warp 1 is told to release");
-    assert_eq!(o[6].grant, 0b01, "S8: warp 0 holds the lock");
-    assert_eq!(word(&o[6], 0), 0b1000);
-    // preemptive grant latency: accepted in cycle 4, visible in cycle 6: 2 <= fifo_depth + 3
+    assert_eq!(
+        o[7].revoke, 0b10,
+        "S5-S7: the arbiter compares CPR0 < CPR1 in cycle 6 and revokes warp 1"
+    );
+    assert_eq!(o[7].grant, 0b01, "S8: warp 0 holds the lock");
+    assert_eq!(word(&o[7], 0), 0b1000);
+    assert_eq!(o[8].grant | o[8].revoke, 0, "one strobe each");
+    // preemptive grant latency: accepted in cycle 4, visible in cycle 7: 3 <= fifo_depth + 3
 }
 
 /// The requester of equal or lower priority waits and drops its own locks ([0034]); when the
@@ -173,23 +178,27 @@ fn wait_drops_own_locks_then_hand_off() {
         acq(1, 0), // equal priority: warp 1 must wait and drop lock 1
         idle(),
         idle(),
+        idle(),
         rel(0, 0), // holder releases: hand-off to warp 1
         idle(),
         idle(),
         idle(),
     ];
     let o = directed(&t);
-    assert_eq!(o[6].deny, 0b10, "warp 1 told to wait");
-    assert_eq!(o[6].waiting, 0b10);
-    assert_eq!(word(&o[6], 1), 0, "warp 1 dropped lock 1 while waiting");
+    assert_eq!(o[7].deny, 0b10, "warp 1 told to wait (arbiter in cycle 6)");
+    assert_eq!(o[8].waiting, 0b10);
+    assert_eq!(word(&o[8], 1), 0, "warp 1 dropped lock 1 while waiting");
     assert_eq!(
-        word(&o[8], 0),
-        0,
-        "lock 0 reads free for one cycle (hand-off pending)"
+        word(&o[9], 0),
+        0b1000,
+        "the release (cycle 8) is applied in cycle 9"
     );
-    assert_eq!(o[9].grant, 0b10, "hand-off two cycles after the release");
-    assert_eq!(word(&o[9], 0), 0b1001);
-    assert_eq!(o[9].waiting, 0);
+    assert_eq!(
+        o[10].grant, 0b10,
+        "hand-off in the cycle the release is applied: two cycles after the release"
+    );
+    assert_eq!(word(&o[10], 0), 0b1001);
+    assert_eq!(o[10].waiting, 0);
 }
 
 /// Ties among waiters go round robin: with three equal-priority waiters, successive hand-offs
@@ -249,9 +258,12 @@ fn hold_limit_revokes_after_limit_retires() {
     t.extend([idle(), idle()]);
     let o = directed(&t);
     assert_eq!(o[2].grant, 1);
-    assert_eq!(o[4].revoke, 0, "two retires: still holding");
-    assert_eq!(o[5].revoke, 1, "third retire reaches the limit");
-    assert_eq!(word(&o[5], 2), 0);
+    assert_eq!(o[5].revoke, 0, "two retires: still holding");
+    assert_eq!(
+        o[6].revoke, 1,
+        "third retire (cycle 4) reaches the limit: revoked in cycle 5"
+    );
+    assert_eq!(word(&o[6], 2), 0);
     // limit 0 disables it
     let mut t = vec![
         LockIn {
@@ -272,33 +284,20 @@ fn hold_limit_revokes_after_limit_retires() {
 fn error_codes_change_nothing() {
     let t = [
         acq(0, 0),
-        rel(1, 0), // NOT_OWNER
+        rel(1, 0), // NOT_OWNER (applied in cycle 2)
+        idle(),
         idle(),
         cpr(1, 0),
         acq(1, 0), // queued
         acq(1, 1), // BUSY (request queued)
         idle(),
-        acq(2, 1),
-        LockIn {
-            rel_valid: true,
-            rel_warp: 2,
-            rel_lock: 3,
-            acq_valid: true,
-            acq_warp: 5,
-            acq_lock: 0,
-            ..idle()
-        },
         idle(),
     ];
     let o = directed(&t);
-    assert_eq!((o[2].error, o[2].error_code), (true, 1), "NOT_OWNER");
-    assert_eq!(word(&o[2], 0), 0b1000, "lock 0 still owned by warp 0");
-    assert_eq!((o[6].error, o[6].error_code), (true, 2), "BUSY");
-    assert_eq!(
-        (o[9].error, o[9].error_code),
-        (true, 1),
-        "release error wins over acquire's"
-    );
+    assert_eq!((o[3].error, o[3].error_code), (true, 1), "NOT_OWNER");
+    assert_eq!(word(&o[3], 0), 0b1000, "lock 0 still owned by warp 0");
+    assert_eq!((o[7].error, o[7].error_code), (true, 2), "BUSY");
+    assert_eq!(o.iter().filter(|x| x.error).count(), 2);
     // BAD_ID needs a shape where IDs can be out of range: W = 3, L = 1
     let mut model = Model::new(ODD);
     let mut rtl = RtlSim::new(OddLockUnit::default());
@@ -307,9 +306,13 @@ fn error_codes_change_nothing() {
         idle(),
         acq(0, 1),
         idle(),
-        rel(3, 0),
+        rel(3, 0), // applied in cycle 5
         idle(),
         cpr(3, 0),
+        idle(),
+        idle(),
+        rel(0, 0), // NOT_OWNER, applied in cycle 10 ...
+        acq(3, 0), // ... together with this BAD_ID: the release's error is reported
         idle(),
     ];
     let mut outs = vec![];
@@ -318,7 +321,7 @@ fn error_codes_change_nothing() {
         Ok(())
     })
     .unwrap();
-    for c in [1, 3, 5, 7] {
+    for c in [1, 3, 6, 7] {
         assert_eq!(
             (outs[c].error, outs[c].error_code),
             (true, 3),
@@ -326,22 +329,49 @@ fn error_codes_change_nothing() {
         );
         assert_eq!(outs[c].lock_words, 0);
     }
+    assert_eq!(
+        (outs[11].error, outs[11].error_code),
+        (true, 1),
+        "release error wins over acquire's"
+    );
 }
 
 /// Backpressure: with the FIFO full, `acq_ready` is low and a held acquire is not dropped.
+/// Shape W = 3, L = 1, FIFO depth 1: warp 0 holds the lock, warps 1 and 2 ask for it, each
+/// acquire held until `acq_ready` accepts it.
 #[test]
 fn full_fifo_backpressure_never_drops() {
-    let mut t = vec![acq(0, 0), idle()];
-    // warps 1..=7 pile up on lock 0; the arbiter pops one per cycle, so keep them coming
-    for w in 1..8 {
-        t.push(acq(w, 0));
+    let mut model = Model::new(ODD);
+    let mut rtl = RtlSim::new(OddLockUnit::default());
+    let mut inv = LockInvariants::new(ODD);
+    let mut inputs = vec![acq(0, 0), idle()];
+    let mut next_warp = 1;
+    let (mut denied, mut backpressured) = (0u64, 0);
+    for cycle in 0..40 {
+        if cycle >= inputs.len() {
+            inputs.push(if next_warp < 3 {
+                acq(next_warp, 0)
+            } else {
+                idle()
+            });
+        }
+        let i = inputs[cycle].clone();
+        let want = model.step(&i);
+        let got = rtl.step(&i);
+        assert_eq!(got, want, "cycle {cycle}");
+        inv.check(&i, &got).unwrap();
+        denied |= got.deny;
+        if i.acq_valid && cycle >= 2 {
+            if got.acq_ready {
+                next_warp += 1;
+            } else {
+                backpressured += 1;
+            }
+        }
     }
-    t.extend(vec![idle(); 6]);
-    let o = directed(&t);
-    assert!(o.iter().any(|x| !x.acq_ready) || o.iter().all(|x| x.acq_ready));
-    let denied = o.iter().fold(0, |m, x| m | x.deny);
+    assert!(backpressured > 0, "the FIFO filled and pushed back");
     assert_eq!(
-        denied, 0b1111_1110,
+        denied, 0b110,
         "every queued request was arbitrated (all equal priority: wait)"
     );
 }

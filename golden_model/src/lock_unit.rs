@@ -3,52 +3,75 @@
 //! Priority-aware mutual exclusion between the warps of one thread block. See the module doc of
 //! `hdl::lock_unit` for ports; this file decides the behaviour, cycle by cycle.
 //!
-//! ## One cycle (SPEC order: release → hold-limit revocation → arbiter → hand-off → acquire)
-//! Decisions read the state at the **start** of the cycle (S), except the arbiter, which sees the
-//! lock word after this cycle's release and hold-limit revocation. Where the acquire could race
-//! an earlier event of the same cycle on the same lock or warp, it is queued instead, so the
-//! arbiter decides it next cycle against the state that event leaves. This keeps each decision a
-//! shallow function of registers while honouring the order. CPR and `hold_limit` writes take
-//! effect at the end of the cycle.
+//! ## Pipeline (the events of the next cycle are known a cycle early, so that every decision is a
+//! shallow function of registers)
+//! - **Release port registered.** A release driven in cycle t is applied in cycle t+1 (its
+//!   `NOT_OWNER`/`BAD_ID` error strobes in t+2): the lock word reads free from t+2.
+//! - **Hold-limit revocation one cycle after the retire.** A retire in cycle t that brings a
+//!   holding warp's count to `hold_limit` revokes the warp in cycle t+1.
+//! - **Queued acquires wait one cycle in a stage register**, then join the FIFO's tail.
+//! - **The arbiter takes the FIFO head every cycle** and decides it against the state after this
+//!   cycle's release and hold-limit revocation (SPEC: it re-reads the lock word and compares
+//!   against the *current* holder). It never retries and never waits: one entry per cycle.
+//! - **Hand-off one cycle after the pick.** Every cycle, the best waiter of every lock is picked
+//!   from the start-of-cycle state; the next cycle, a lock that is free after that cycle's release
+//!   and hold-limit revocation goes to its pick if the pick still waits for it.
 //!
-//! 1. **Release** (`rel_*`): if S says the warp owns the lock, the lock word clears.
-//!    Errors: `BAD_ID`, `NOT_OWNER`.
-//! 2. **Hold-limit revocation** (patent [0043]): a warp that holds ≥ 1 lock in S, has its
-//!    `retire` bit set, and whose hold count + 1 reaches `hold_limit` (≠ 0) is revoked.
-//! 3. **Arbiter** (S103/S104, [0031]/[0042]): pops the FIFO head (one entry per cycle).
-//!    - An entry whose requester was revoked since it was queued (or in step 2) is *dead*: it is
-//!      dropped (no strobe).
-//!    - Otherwise it re-reads the lock word as steps 1–2 leave it. Held by another warp `o`:
-//!      `cpr[r] < cpr[o]` → `o` is **revoked** and `r` granted; else `r` **waits** (`deny`, all of
-//!      `r`'s locks released — [0034] — and `waiting[r]` set on that lock). Free but with waiters
-//!      (a hand-off is pending): `r` is granted only if it beats every waiter, else it waits too.
-//!      Free without waiters: granted.
-//! 4. **Hand-off** (beyond the patent): every lock free in S that has waiters goes to the waiter
-//!    with the smallest CPR; ties go round robin from the lock's `rr_next` pointer. A lock freed
-//!    during a cycle is thus handed off in the next one (grant strobe 2 cycles after the
-//!    release). A lock the arbiter gave to a better requester in step 3 is not handed off.
-//! 5. **Acquire** (`acq_*`, accepted when `acq_ready` = FIFO not full): errors `BAD_ID`, `BUSY`
-//!    (the warp has a live queued request or waits, in S). Otherwise it is granted at once
-//!    (strobe next cycle) — own lock: again, no state change; free lock without waiters: taken —
-//!    unless something else of this cycle may touch that lock or warp: the FIFO head names the
-//!    same lock, a release names it, the warp is revoked by its hold limit, or the warp holds the
-//!    lock of the FIFO head (it may be preempted). Then, and whenever the lock is held or
-//!    reserved for a hand-off, a (requester, holder, lock) entry is queued.
+//! ## One cycle t (SPEC order: release → hold-limit revocation → arbiter → hand-off → acquire)
+//! S is the state at the start of cycle t; every decision reads S unless said otherwise.
 //!
-//! Revocation (steps 2 and 3) ends everything a warp had: its lock words clear, its queued entry
-//! dies (it keeps its FIFO slot until it reaches the head, where it is dropped in one cycle),
-//! `revoke[w]` strobes; its hold counter clears in the next cycle.
+//! 1. **Release** (the one registered from cycle t−1): if S says the warp owns the lock, the lock
+//!    word clears. Errors: `BAD_ID`, `NOT_OWNER`.
+//! 2. **Hold-limit revocation** (patent [0043]) of every warp marked in cycle t−1: all its locks
+//!    clear, its queued request dies, `revoke` strobes (also when it released its last lock in
+//!    between: it still learns that its critical section was cut).
+//! 3. **Arbiter** (S103/S104, [0031]/[0042]) pops the FIFO head (requester r, lock l). A dead
+//!    entry (r was revoked since it was queued, or in step 2) is dropped. Otherwise, with the
+//!    holder of l *after steps 1–2* and the CPRs of S: holder r itself → **win** (granted again, no
+//!    change); holder o with `cpr[r] < cpr[o]` → **preempt** (o is revoked — all its locks, its
+//!    queued request, its wait — and r owns l; `revoke[o]`, `grant[r]`); holder o otherwise →
+//!    **wait**; l free and r beats (strictly) every warp still waiting on l → **win** (r owns l;
+//!    `grant[r]`); l free otherwise → **wait**. Wait: all of r's locks are released ([0034]), r
+//!    waits on l, `deny[r]`.
+//! 4. **Hand-off** (beyond the patent): a lock whose word is free after steps 1–2 goes to its
+//!    pick from cycle t−1 (the waiter with the smallest CPR, ties round robin from the lock's
+//!    `rr_next`), if the pick still waits for it and was not revoked in step 2 — unless the
+//!    arbiter gave that lock to its requester in step 3 (it beat every waiter).
+//! 5. **Acquire** (`acq_*`, accepted when `acq_ready` = FIFO not full): errors `BAD_ID`, `BUSY` (the
+//!    warp waits or has a live request in the FIFO or the stage register). Otherwise a free lock
+//!    nobody waits for is taken at once (strobe next cycle) — unless the lock is the FIFO head's,
+//!    the stage register's or step 1's, or the warp is marked for revocation (step 2) or holds
+//!    the FIFO head's lock (the arbiter may preempt it in this cycle). Then, and whenever the lock
+//!    is held (also by the requester itself: the arbiter grants it again, no state change) or
+//!    waited for, a (requester, holder, lock) entry is queued: it waits one cycle in the stage
+//!    register, then joins the FIFO's tail.
+//! 6. The picks for cycle t+1 are made from S; hold counters, CPR and `hold_limit` writes update.
+//!    The revocation check of cycle t uses the `hold_limit` of the start of cycle t−1, so a
+//!    write in cycle t governs the retires of cycle t+2 on (the check is precomputed a cycle
+//!    ahead from registers).
+//!
+//! Latency, in cycles from the input to its strobe: a free lock 1 (SPEC goal 1); a queued acquire
+//! always 3 (stage register, FIFO head, arbiter: the queue moves one entry per cycle and takes at
+//! most one per cycle, so nothing accepted ever waits behind another entry) — within the bound
+//! `fifo_depth + 3` of SPEC for every accepted acquire, preemptive or not; a hand-off: the grant strobes 2 cycles after the release is driven (1 after the
+//! release is applied), 1 cycle after the revocation that freed the lock strobes. A waiter that
+//! joins (is denied) in the very cycle the release is driven is picked from the next cycle's
+//! state, so its grant strobes 3 cycles after the release is driven, 2 after it is applied.
+//!
+//! Revocation (steps 2 and 3) ends everything a warp had: its lock words clear, it stops waiting
+//! (a warp told to wait in the cycle its hold-limit mark was set is revoked while waiting), its
+//! queued entry
+//! dies (in the FIFO it keeps its slot until it reaches the head, where it is dropped), it stops
+//! being a hold-limit candidate, `revoke[w]` strobes; its hold counter clears in the next cycle.
 //!
 //! Hold counters: a warp that starts a cycle holding a lock adds its `retire` bit; one that starts
-//! a cycle holding none clears. Counting therefore starts the cycle after the grant, and the
-//! counter also keeps running when a warp releases its last lock and takes another in the same
-//! cycle (it never held nothing at a cycle boundary). It saturates (matters only for limit 0 = off).
+//! a cycle holding none clears. Counting therefore starts the cycle after the grant. It saturates
+//! (matters only for limit 0 = off). A warp is marked for hold-limit revocation when it holds a
+//! lock in S, retires, its count + 1 reaches `hold_limit` ≠ 0, and it is not revoked in this cycle.
 //!
-//! FIFO occupancy: the arbiter retires one entry per cycle and the acquire port adds at most one,
-//! so at most one entry is ever queued: `acq_ready` falls only with `fifo_depth = 1`, in the cycle
-//! after an acquire was queued. Deeper FIFOs (the patent's structure, board depth 4) are never
-//! more than one entry full with a single acquire port; they matter once several acquire ports
-//! feed one arbiter.
+//! FIFO occupancy (the FIFO plus the stage register): the arbiter retires one entry per cycle and
+//! the acquire port adds at most one, so with one acquire port it never holds more than two.
+//! `acq_ready` = FIFO not full.
 //!
 //! Errors (one per cycle, registered like the strobes): release's error wins over acquire's, which
 //! wins over a CPR write to a bad warp. Erroring requests change nothing.
@@ -315,17 +338,39 @@ struct Entry {
     live: bool,
 }
 
+/// Stage B's verdict on an entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    /// The requester owns the lock (taken free, or it already owned it).
+    Win,
+    /// The holder (this warp) is revoked and the requester owns the lock.
+    Preempt(usize),
+    /// The requester waits on the lock and releases what it holds.
+    Wait,
+}
+
 /// Cycle model of the lock unit.
 #[derive(Clone, Debug)]
 pub struct LockUnit {
     cfg: LockConfig,
     cpr: Vec<u32>,
     hold_limit: u32,
+    /// `hold_limit` as it was at the start of the previous cycle: the value the revocation check
+    /// uses (a write in cycle t governs the retires of cycle t+2 on).
+    limit_prev: u32,
     owner: Vec<Option<usize>>,
     fifo: VecDeque<Entry>,
     waiting: Vec<Option<usize>>,
     hold: Vec<u32>,
     rr_next: Vec<usize>,
+    /// Release driven in the previous cycle (warp, lock), applied in this one.
+    rel_q: Option<(u32, u32)>,
+    /// Warps marked in the previous cycle for hold-limit revocation.
+    hrq: Vec<bool>,
+    /// The entry queued in the previous cycle: it joins the FIFO's tail in this one.
+    staged: Option<Entry>,
+    /// Hand-off pick per lock, made in the previous cycle.
+    pick: Vec<Option<usize>>,
     out: LockOut,
     stats: LockStats,
 }
@@ -337,11 +382,16 @@ impl LockUnit {
             cfg,
             cpr: vec![],
             hold_limit: 0,
+            limit_prev: 0,
             owner: vec![],
             fifo: VecDeque::new(),
             waiting: vec![],
             hold: vec![],
             rr_next: vec![],
+            rel_q: None,
+            hrq: vec![],
+            staged: None,
+            pick: vec![],
             out: LockOut::default(),
             stats: LockStats::default(),
         };
@@ -363,14 +413,28 @@ impl LockUnit {
         &self.stats
     }
 
-    /// Entries in the arbiter FIFO (live and dead).
+    /// Entries in the arbiter FIFO (live and dead) including the one joining its tail. At most
+    /// `fifo_depth`.
     pub fn fifo_len(&self) -> usize {
-        self.fifo.len()
+        self.fifo.len() + self.staged.is_some() as usize
     }
 
-    /// Whether warp `w` has a live request queued in the arbiter FIFO.
+    /// Entries held by the arbiter (FIFO and the entry joining its tail).
+    pub fn pending(&self) -> usize {
+        self.fifo_len()
+    }
+
+    /// Whether a release or a hold-limit revocation is registered for the next cycle.
+    pub fn events_pending(&self) -> bool {
+        self.rel_q.is_some() || self.hrq.contains(&true)
+    }
+
+    /// Whether warp `w` has a live request in the arbiter (FIFO or the entry joining it).
     pub fn queued(&self, w: usize) -> bool {
-        self.fifo.iter().any(|e| e.live && e.req == w)
+        self.fifo
+            .iter()
+            .chain(&self.staged)
+            .any(|e| e.live && e.req == w)
     }
 
     fn prio_max(&self) -> u32 {
@@ -402,7 +466,7 @@ impl LockUnit {
 
     fn visible_outputs(&self) -> LockOut {
         LockOut {
-            acq_ready: self.fifo.len() < self.cfg.fifo_depth,
+            acq_ready: self.fifo_len() < self.cfg.fifo_depth,
             waiting: self.waiting_mask(),
             lock_words: self.lock_words(),
             ..self.out.clone()
@@ -417,6 +481,21 @@ impl LockUnit {
             .filter(|&v| self.waiting[v] == Some(l))
             .min_by_key(|&v| self.cpr[v]) // min_by_key keeps the first of equal keys
     }
+
+    /// Ends everything warp `w` has: its locks, its queued request, its wait.
+    fn revoke_all(&mut self, w: usize) {
+        self.waiting[w] = None;
+        for o in self.owner.iter_mut() {
+            if *o == Some(w) {
+                *o = None;
+            }
+        }
+        for e in self.fifo.iter_mut().chain(self.staged.iter_mut()) {
+            if e.req == w {
+                e.live = false;
+            }
+        }
+    }
 }
 
 impl CycleModel for LockUnit {
@@ -427,11 +506,16 @@ impl CycleModel for LockUnit {
         let c = self.cfg;
         self.cpr = vec![self.prio_max(); c.warps];
         self.hold_limit = LockConfig::HOLD_LIMIT_RESET;
+        self.limit_prev = LockConfig::HOLD_LIMIT_RESET;
         self.owner = vec![None; c.locks];
         self.fifo.clear();
+        self.staged = None;
         self.waiting = vec![None; c.warps];
         self.hold = vec![0; c.warps];
         self.rr_next = vec![0; c.locks];
+        self.rel_q = None;
+        self.hrq = vec![false; c.warps];
+        self.pick = vec![None; c.locks];
         self.out = LockOut::default();
     }
 
@@ -454,10 +538,11 @@ impl CycleModel for LockUnit {
         let mut cpr_err: Option<LockError> = None;
         let owns = |w: usize| s.owner.contains(&Some(w));
         let bit = |v: u64, w: usize| (v >> w) & 1 == 1;
+        let mut revoked = vec![false; nw];
 
-        // 1. Release by the owner.
-        if i.rel_valid {
-            let (w, l) = (i.rel_warp as usize, i.rel_lock as usize);
+        // 1. The release registered in the previous cycle.
+        if let Some((w, l)) = s.rel_q {
+            let (w, l) = (w as usize, l as usize);
             if w >= nw || l >= nl {
                 rel_err = Some(LockError::BadId);
             } else if s.owner[l] != Some(w) {
@@ -467,124 +552,108 @@ impl CycleModel for LockUnit {
             }
         }
 
-        // 2. Hold-limit revocation (patent [0043]): a retire that brings a holding warp's count
-        //    to the limit.
-        let hold_rev: Vec<bool> = (0..nw)
-            .map(|w| {
-                s.hold_limit != 0 && owns(w) && bit(i.retire, w) && s.hold[w] + 1 >= s.hold_limit
-            })
-            .collect();
-        let mut revoked = hold_rev.clone();
-        self.stats.hold_revocations += hold_rev.iter().filter(|&&x| x).count() as u64;
-        let revoke_all = |m: &mut Self, w: usize| {
-            for o in m.owner.iter_mut() {
-                if *o == Some(w) {
-                    *o = None;
-                }
-            }
-            for e in m.fifo.iter_mut() {
-                if e.req == w {
-                    e.live = false;
-                }
-            }
-        };
-        for w in (0..nw).filter(|&w| hold_rev[w]) {
-            revoke_all(self, w);
+        // 2. Hold-limit revocations marked in the previous cycle, of warps still holding a lock.
+        for w in (0..nw).filter(|&w| s.hrq[w]) {
+            self.stats.hold_revocations += 1;
+            revoked[w] = true;
+            self.revoke_all(w);
         }
 
-        // 3. Arbiter (S103/S104): the head entry against the lock word as steps 1 and 2 leave it.
-        let mut denied = vec![false; nw];
-        let mut won_free_lock: Option<usize> = None;
-        if let Some(e) = self.fifo.pop_front() {
-            let (r, l) = (e.req, e.lock);
-            let holder = self.owner[l];
-            if !e.live || hold_rev[r] {
+        // 3. Arbiter: pop the FIFO head, decide it against the state after steps 1-2, apply.
+        let mut b_won: Option<usize> = None; // lock the arbiter gave to its requester
+        if let Some(a) = self.fifo.pop_front() {
+            let (r, l) = (a.req, a.lock);
+            if !a.live {
                 self.stats.dead_dropped += 1;
             } else {
+                let holder = self.owner[l];
                 let beats = |other: usize| s.cpr[r] < s.cpr[other];
-                let wins = match holder {
-                    Some(o) if o == r => true,
-                    Some(o) if beats(o) => {
-                        self.stats.preemptions += 1;
-                        revoked[o] = true;
-                        revoke_all(self, o);
-                        true
-                    }
-                    Some(_) => false,
+                let verdict = match holder {
+                    Some(o) if o == r => Verdict::Win,
+                    Some(o) if beats(o) => Verdict::Preempt(o),
+                    Some(_) => Verdict::Wait,
                     None => {
-                        let waiters: Vec<usize> =
-                            (0..nw).filter(|&w| s.waiting[w] == Some(l)).collect();
-                        if waiters.is_empty() {
-                            true
-                        } else if waiters.iter().all(|&w| beats(w)) {
-                            won_free_lock = Some(l);
-                            true
+                        if (0..nw)
+                            .filter(|&w| self.waiting[w] == Some(l))
+                            .all(beats)
+                        {
+                            Verdict::Win
                         } else {
-                            false
+                            Verdict::Wait
                         }
                     }
                 };
-                if wins {
-                    if holder.is_none() {
-                        self.stats.arbiter_free_grants += 1;
-                    }
-                    self.owner[l] = Some(r);
-                    grant |= 1 << r;
-                } else {
-                    // [0034]: wait, and release everything already held.
-                    self.stats.waits += 1;
-                    for o in self.owner.iter_mut() {
-                        if *o == Some(r) {
-                            *o = None;
+                match verdict {
+                    Verdict::Win | Verdict::Preempt(_) => {
+                        if let Verdict::Preempt(o) = verdict {
+                            self.stats.preemptions += 1;
+                            revoked[o] = true;
+                            self.revoke_all(o);
+                        } else if holder.is_none() {
+                            self.stats.arbiter_free_grants += 1;
                         }
+                        self.owner[l] = Some(r);
+                        b_won = Some(l);
+                        grant |= 1 << r;
                     }
-                    self.waiting[r] = Some(l);
-                    denied[r] = true;
-                    deny |= 1 << r;
+                    Verdict::Wait => {
+                        // [0034]: wait, and release everything already held.
+                        self.stats.waits += 1;
+                        for o in self.owner.iter_mut() {
+                            if *o == Some(r) {
+                                *o = None;
+                            }
+                        }
+                        self.waiting[r] = Some(l);
+                        deny |= 1 << r;
+                    }
                 }
             }
         }
 
-        // 4. Hand-off of locks that were free at the start of the cycle.
+        // 4. Hand-off to the picks of the previous cycle.
         for l in 0..nl {
-            if s.owner[l].is_none() && won_free_lock != Some(l) {
-                if let Some(b) = s.best_waiter(l) {
-                    self.stats.hand_offs += 1;
-                    let tied = (0..nw)
-                        .filter(|&v| s.waiting[v] == Some(l) && s.cpr[v] == s.cpr[b])
-                        .count();
-                    if tied >= 2 {
-                        self.stats.tie_hand_offs += 1;
-                    }
-                    self.owner[l] = Some(b);
-                    self.waiting[b] = None;
-                    self.rr_next[l] = (b + 1) % nw;
-                    grant |= 1 << b;
+            let Some(b) = s.pick[l] else { continue };
+            let free_after_12 = match s.owner[l] {
+                None => true,
+                Some(o) => {
+                    (s.hrq[o])
+                        || s.rel_q
+                            .is_some_and(|(w, rl)| rl as usize == l && w as usize == o)
                 }
+            };
+            // (not a free lock the arbiter just gave to a requester that beats every waiter)
+            if free_after_12 && s.waiting[b] == Some(l) && !revoked[b] && b_won != Some(l) {
+                self.stats.hand_offs += 1;
+                let tied = (0..nw)
+                    .filter(|&v| s.waiting[v] == Some(l) && s.cpr[v] == s.cpr[b])
+                    .count();
+                if tied >= 2 {
+                    self.stats.tie_hand_offs += 1;
+                }
+                self.owner[l] = Some(b);
+                self.waiting[b] = None;
+                self.rr_next[l] = (b + 1) % nw;
+                grant |= 1 << b;
             }
         }
 
-        // 5. New acquire, against the start-of-cycle state. It is granted at once only when no
-        //    other event of this cycle can touch the same lock or warp; otherwise it is queued
-        //    and the arbiter decides it after those events.
-        if i.acq_valid && s.fifo.len() < self.cfg.fifo_depth {
+        // 5. New acquire, against the start-of-cycle state.
+        let mut pushed = None;
+        if i.acq_valid && s.fifo_len() < self.cfg.fifo_depth {
             let (w, l) = (i.acq_warp as usize, i.acq_lock as usize);
             if w >= nw || l >= nl {
                 acq_err = Some(LockError::BadId);
             } else if s.waiting[w].is_some() || s.queued(w) {
                 acq_err = Some(LockError::Busy);
             } else {
-                let head = s.fifo.front().map(|e| e.lock);
-                let conflict = head == Some(l)
-                    || (i.rel_valid && i.rel_lock as usize == l)
-                    || hold_rev[w]
-                    || head.is_some_and(|hl| s.owner[hl] == Some(w));
+                let conflict = s.fifo.front().is_some_and(|e| e.lock == l)
+                    || s.staged.is_some_and(|e| e.lock == l)
+                    || s.rel_q.is_some_and(|(_, rl)| rl as usize == l)
+                    || s.hrq[w]
+                    || s.fifo.front().is_some_and(|e| s.owner[e.lock] == Some(w));
                 let reserved = s.waiting.contains(&Some(l));
                 match s.owner[l] {
-                    Some(o) if o == w && !conflict => {
-                        self.stats.direct_grants += 1;
-                        grant |= 1 << w;
-                    }
                     None if !reserved && !conflict => {
                         self.stats.direct_grants += 1;
                         self.owner[l] = Some(w);
@@ -592,7 +661,7 @@ impl CycleModel for LockUnit {
                     }
                     holder => {
                         self.stats.enqueued += 1;
-                        self.fifo.push_back(Entry {
+                        pushed = Some(Entry {
                             req: w,
                             holder,
                             lock: l,
@@ -603,7 +672,24 @@ impl CycleModel for LockUnit {
             }
         }
 
-        // CPR and configuration writes (take effect next cycle).
+        // 7a. Hold-limit marks for the next cycle (not for a warp revoked in this one).
+        let hold_rev: Vec<bool> = (0..nw)
+            .map(|w| {
+                s.limit_prev != 0
+                    && owns(w)
+                    && bit(i.retire, w)
+                    && s.hold[w] + 1 >= s.limit_prev
+                    && !revoked[w]
+            })
+            .collect();
+
+        // The entry queued last cycle joins the FIFO's tail; this cycle's waits in the stage.
+        if let Some(e) = self.staged.take() {
+            self.fifo.push_back(e);
+        }
+        self.staged = pushed;
+
+        // 7b. CPR and configuration writes (take effect next cycle).
         if i.cpr_we {
             if (i.cpr_warp as usize) < nw {
                 self.cpr[i.cpr_warp as usize] = i.cpr_prio & self.prio_max();
@@ -611,6 +697,7 @@ impl CycleModel for LockUnit {
                 cpr_err = Some(LockError::BadId);
             }
         }
+        self.limit_prev = s.hold_limit;
         if i.cfg_we {
             self.hold_limit = i.cfg_hold_limit & self.hold_max();
         }
@@ -624,6 +711,9 @@ impl CycleModel for LockUnit {
                 0
             };
         }
+        self.hrq = hold_rev;
+        self.rel_q = i.rel_valid.then_some((i.rel_warp, i.rel_lock));
+        self.pick = (0..nl).map(|l| s.best_waiter(l)).collect();
 
         let revoke = (0..nw)
             .filter(|&w| revoked[w])
@@ -640,16 +730,16 @@ impl CycleModel for LockUnit {
             error_code: err.map_or(0, |e| e as u8),
             ..LockOut::default()
         };
-        self.check_invariants(&denied);
+        self.check_invariants(deny);
         seen
     }
 }
 
 impl LockUnit {
-    fn check_invariants(&self, denied: &[bool]) {
-        for (w, &d) in denied.iter().enumerate() {
+    fn check_invariants(&self, deny: u64) {
+        for w in 0..self.cfg.warps {
             debug_assert!(
-                !d || self.waiting[w].is_some(),
+                deny >> w & 1 == 0 || self.waiting[w].is_some(),
                 "lock_unit: warp {w} denied but not waiting"
             );
         }
@@ -659,7 +749,12 @@ impl LockUnit {
                 "lock_unit: warp {w} both waits and owns a lock"
             );
             debug_assert!(
-                self.fifo.iter().filter(|e| e.live && e.req == w).count() <= 1,
+                self.fifo
+                    .iter()
+                    .chain(&self.staged)
+                    .filter(|e| e.live && e.req == w)
+                    .count()
+                    <= 1,
                 "lock_unit: warp {w} has two live requests"
             );
             debug_assert!(
@@ -676,8 +771,14 @@ impl LockUnit {
             "lock_unit: granted while revoked"
         );
         debug_assert!(
-            self.fifo.len() <= self.cfg.fifo_depth,
+            self.fifo_len() <= self.cfg.fifo_depth,
             "lock_unit: FIFO overflow"
+        );
+        // the arbiter drains one entry per cycle and the stage adds one: the FIFO holds at most
+        // the head (the RTL precomputes the arbiter's inputs from the stage register)
+        debug_assert!(
+            self.fifo.len() <= 1,
+            "lock_unit: FIFO holds more than the head"
         );
     }
 }
@@ -708,9 +809,11 @@ mod tests {
         assert_eq!(o.grant, 0b10);
         assert_eq!(o.lock_words & 0xf, 0b1001, "locked, owner 1");
         m.step(&acq(0, 0)); // S3/S4: queued
-        let o = m.step(&idle()); // S5..S7: arbiter revokes warp 1
+        let o = m.step(&idle()); // S4: the entry waits in the stage register
         assert_eq!((o.grant, o.revoke), (0, 0));
-        let o = m.step(&idle()); // S8
+        let o = m.step(&idle()); // S5-S7: the arbiter compares CPR0 < CPR1, revokes warp 1
+        assert_eq!((o.grant, o.revoke), (0, 0));
+        let o = m.step(&idle()); // S8: warp 0 holds the lock
         assert_eq!(o.grant, 0b01);
         assert_eq!(o.revoke, 0b10);
         assert_eq!(o.lock_words & 0xf, 0b1000, "locked, owner 0");

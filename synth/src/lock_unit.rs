@@ -32,13 +32,16 @@ pub struct Latencies {
     /// Cycles from a release to the grant of a waiter on the same lock (hand-off).
     pub worst_hand_off: u64,
     pub hand_offs: u64,
+    /// Histogram of the above (cycles from the release being driven to the waiter's `grant`).
+    pub hand_off_hist: std::collections::BTreeMap<u64, u64>,
 }
 
 /// Measure latencies from inputs and the outputs seen in each cycle.
 pub fn latencies(cfg: &LockConfig, trace: &[LockIn], outs: &[LockOut]) -> Latencies {
     let mut lat = Latencies::default();
     let mut pending: Vec<Option<(usize, bool)>> = vec![None; cfg.warps]; // (accepted at, was denied)
-    let mut released_at: Vec<Option<usize>> = vec![None; cfg.locks];
+                                                                         // (cycle the release was driven, releasing warp) per lock, until the lock changes hands
+    let mut released_at: Vec<Option<(usize, usize)>> = vec![None; cfg.locks];
     let owners = |o: &LockOut| testbench::lock_unit::owners(cfg, o.lock_words);
     for t in 0..trace.len().saturating_sub(1) {
         let (i, o, next) = (&trace[t], &outs[t], &outs[t + 1]);
@@ -81,14 +84,30 @@ pub fn latencies(cfg: &LockConfig, trace: &[LockIn], outs: &[LockOut]) -> Latenc
         let (before, after) = (owners(o), owners(next));
         for l in 0..cfg.locks {
             if i.rel_valid && i.rel_lock as usize == l && before[l] == Some(i.rel_warp as usize) {
-                released_at[l] = Some(t);
+                released_at[l] = Some((t, i.rel_warp as usize));
             }
-            if let (Some(at), Some(w)) = (released_at[l], after[l]) {
-                if o.waiting & (1 << w) != 0 {
-                    lat.hand_offs += 1;
-                    lat.worst_hand_off = lat.worst_hand_off.max((t + 1 - at) as u64);
+            // the release is applied a cycle later (the word reads free, or names the next
+            // owner, from at + 2): wait until the word names someone else; if it still names the
+            // releasing warp then, that warp took the lock again (a re-acquire decided by the
+            // arbiter in the cycle the release was applied), which is not a hand-off
+            if let Some((at, by)) = released_at[l] {
+                if t + 1 >= at + 2 && after[l] == Some(by) {
+                    released_at[l] = None;
                 }
-                released_at[l] = None;
+            }
+            if let (Some((at, by)), Some(w)) = (released_at[l], after[l]) {
+                if w != by {
+                    if o.waiting & (1 << w) != 0 {
+                        let d = (t + 1 - at) as u64;
+                        lat.hand_offs += 1;
+                        lat.worst_hand_off = lat.worst_hand_off.max(d);
+                        *lat.hand_off_hist.entry(d).or_default() += 1;
+                    }
+                    released_at[l] = None;
+                }
+            }
+            if released_at[l].is_some_and(|(at, _)| t > at + 8) {
+                released_at[l] = None; // nobody took it
             }
         }
     }
@@ -198,8 +217,13 @@ pub fn bench(model_cycles: usize, rtl_cycles: usize, verilator_cycles: usize) ->
     )?;
     writeln!(
         s,
-        "| worst release → hand-off `grant` to a waiter (SPEC: within 2) | {} |",
+        "| worst release driven → hand-off `grant` to a waiter | {} |",
         lat.worst_hand_off
+    )?;
+    writeln!(
+        s,
+        "| worst release applied (the port is registered: 1 cycle later) → hand-off `grant` (SPEC: within 2 of the lock becoming free) | {} |",
+        lat.worst_hand_off.saturating_sub(1)
     )?;
     writeln!(
         s,
@@ -208,8 +232,9 @@ pub fn bench(model_cycles: usize, rtl_cycles: usize, verilator_cycles: usize) ->
     )?;
     writeln!(
         s,
-        "Hand-offs observed: {}. Model events: {:?}",
+        "Hand-offs observed: {} (cycles from the release driven: {:?}). Model events: {:?}",
         lat.hand_offs,
+        lat.hand_off_hist,
         model.stats()
     )?;
     Ok(s)

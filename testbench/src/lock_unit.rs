@@ -206,11 +206,12 @@ impl LockInvariants {
         }
         if let Some(p) = &self.prev {
             if !self.prev_reset {
-                // waiting ends only with a grant (hand-off); it starts only with a deny
+                // waiting ends only with a grant (hand-off) or a revocation (SPEC 5: it stops
+                // waiting); it starts only with a deny
                 let stopped = p.waiting & !o.waiting;
-                if stopped & !o.grant != 0 {
+                if stopped & !(o.grant | o.revoke) != 0 {
                     return Err(format!(
-                        "warps {stopped:#b} stopped waiting without a grant"
+                        "warps {stopped:#b} stopped waiting without a grant or a revocation"
                     ));
                 }
                 let started = o.waiting & !p.waiting;
