@@ -178,6 +178,41 @@ fn rtl_split_after_threshold() {
     assert!(subs.iter().all(|o| o.disp_id == 50));
 }
 
+/// Step 9 at every boundary: each pushed descriptor (waves 0..=9 and 15, per-wave VGPR 0..=17
+/// and 31, SGPR 0..=9 and 15, LDS 0, 16, 17, 31) into an empty FIFO, then a reset; the RTL's
+/// never-fits / zero-waves verdict (the error strobe of the next cycle) must match the model's.
+#[test]
+fn rtl_push_checks_at_every_boundary() {
+    let mut t = vec![];
+    let ends = |n: u32, hi: u32| (0..=n).chain(std::iter::once(hi));
+    for waves in ends(9, 15) {
+        for vgpr in ends(17, 31) {
+            for sgpr in ends(9, 15) {
+                for lds in [0, 16, 17, 31] {
+                    t.push(DispIn {
+                        push_valid: true,
+                        push_waves: waves,
+                        push_vgpr: vgpr,
+                        push_sgpr: sgpr,
+                        push_lds: lds,
+                        ..DispIn::default()
+                    });
+                    t.push(DispIn {
+                        reset: true,
+                        ..DispIn::default()
+                    });
+                }
+            }
+        }
+    }
+    let outs = directed(&t);
+    let never = outs
+        .iter()
+        .filter(|o| o.error && o.error_code == DispError::NeverFits as u8)
+        .count();
+    assert!(never > 0 && never < t.len() / 2, "{never}");
+}
+
 /// Emb. 3: a `SPLIT_THRESHOLD` write takes effect at its edge, also while g is counting. The
 /// RTL evaluates the split test one cycle ahead (for each possible next g, against the register
 /// and against the value being written), so the write is swept over the cycles of a counting

@@ -473,6 +473,16 @@ pub struct Dispatcher {
     spl: [Signal<Local, Bit>; 2],
     // push checks
     never: Signal<Local, Bit>,
+    /// The pushed per-wave VGPR / SGPR need exceeds 16, 8, 5, 4 / 8, 4, 2 blocks.
+    pnv: Signal<Local, Bits<5>>,
+    pns: Signal<Local, Bits<4>>,
+    gv16: Signal<Local, Bit>,
+    gv8: Signal<Local, Bit>,
+    gv5: Signal<Local, Bit>,
+    gv4: Signal<Local, Bit>,
+    gs8: Signal<Local, Bit>,
+    gs4: Signal<Local, Bit>,
+    gs2: Signal<Local, Bit>,
     ready: Signal<Local, Bit>,
     push_err: Signal<Local, Bits<3>>,
     done_err: Signal<Local, Bits<3>>,
@@ -1216,24 +1226,46 @@ impl Logic for Dispatcher {
         // never-fits: ceil(n/2) waves per unit must fit an empty unit, i.e. per-wave needs up to
         // 16 / ceil(n/2) VGPR and 8 / ceil(n/2) SGPR blocks (constant thresholds per wave count:
         // no multiplier on the push path)
-        self.never.next = (self.push_waves.val() > 8) | (self.push_lds.val() > 16);
+        // (the `>` tests against constants written as bit logic: yosys maps a `>` to a carry
+        // chain, which sat on the push → FIFO-enable path)
+        self.pnv.next = self.push_vgpr.val();
+        self.pns.next = self.push_sgpr.val();
+        self.gv16.next = self.pnv.val().get_bit(4) & self.pnv.val().get_bits::<4>(0).any();
+        self.gv8.next = self.pnv.val().get_bit(4)
+            | (self.pnv.val().get_bit(3) & self.pnv.val().get_bits::<3>(0).any());
+        self.gv5.next = self.pnv.val().get_bit(4)
+            | self.pnv.val().get_bit(3)
+            | (self.pnv.val().get_bit(2) & self.pnv.val().get_bit(1));
+        self.gv4.next = self.pnv.val().get_bit(4)
+            | self.pnv.val().get_bit(3)
+            | (self.pnv.val().get_bit(2) & self.pnv.val().get_bits::<2>(0).any());
+        self.gs8.next = self.pns.val().get_bit(3) & self.pns.val().get_bits::<3>(0).any();
+        self.gs4.next = self.pns.val().get_bit(3)
+            | (self.pns.val().get_bit(2) & self.pns.val().get_bits::<2>(0).any());
+        self.gs2.next = self.pns.val().get_bit(3)
+            | self.pns.val().get_bit(2)
+            | (self.pns.val().get_bit(1) & self.pns.val().get_bit(0));
+        // waves > 8, LDS > 16
+        self.never.next = (self.push_waves.val().get_bit(3)
+            & self.push_waves.val().get_bits::<3>(0).any())
+            | (self.push_lds.val().get_bit(4) & self.push_lds.val().get_bits::<4>(0).any());
         if ((self.push_waves.val() == 1) | (self.push_waves.val() == 2))
-            & ((self.push_vgpr.val() > 16) | (self.push_sgpr.val() > 8))
+            & (self.gv16.val() | self.gs8.val())
         {
             self.never.next = true;
         }
         if ((self.push_waves.val() == 3) | (self.push_waves.val() == 4))
-            & ((self.push_vgpr.val() > 8) | (self.push_sgpr.val() > 4))
+            & (self.gv8.val() | self.gs4.val())
         {
             self.never.next = true;
         }
         if ((self.push_waves.val() == 5) | (self.push_waves.val() == 6))
-            & ((self.push_vgpr.val() > 5) | (self.push_sgpr.val() > 2))
+            & (self.gv5.val() | self.gs2.val())
         {
             self.never.next = true;
         }
         if ((self.push_waves.val() == 7) | (self.push_waves.val() == 8))
-            & ((self.push_vgpr.val() > 4) | (self.push_sgpr.val() > 2))
+            & (self.gv4.val() | self.gs2.val())
         {
             self.never.next = true;
         }
