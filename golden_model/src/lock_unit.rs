@@ -573,10 +573,7 @@ impl CycleModel for LockUnit {
                     Some(o) if beats(o) => Verdict::Preempt(o),
                     Some(_) => Verdict::Wait,
                     None => {
-                        if (0..nw)
-                            .filter(|&w| self.waiting[w] == Some(l))
-                            .all(beats)
-                        {
+                        if (0..nw).filter(|&w| self.waiting[w] == Some(l)).all(beats) {
                             Verdict::Win
                         } else {
                             Verdict::Wait

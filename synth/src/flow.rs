@@ -206,29 +206,42 @@ fn run_limited(cmd: &mut Command, what: &str, log: &Path, limit: Duration) -> Re
     }
 }
 
-/// Parse nextpnr's log: (LCs used, LCs total, max frequency of the clock in MHz).
-pub fn parse_nextpnr(log: &str) -> Result<(u32, u32, f64)> {
-    // "Info: 	         ICESTORM_LC:  1711/ 7680    22%" — the last such line is after routing
-    let lc_line = log
-        .lines()
-        .rfind(|l| l.contains("ICESTORM_LC:"))
-        .ok_or_else(|| anyhow!("no ICESTORM_LC utilisation in the nextpnr log"))?;
-    let nums: Vec<u32> = lc_line
+/// The last `ICESTORM_LC` utilisation line of a nextpnr log (after routing, when it got that
+/// far): (LCs used, LCs total).
+pub fn last_lc_use(log: &str) -> Option<(u32, u32)> {
+    // "Info: 	         ICESTORM_LC:  1711/ 7680    22%"
+    let line = log.lines().rfind(|l| l.contains("ICESTORM_LC:"))?;
+    let nums: Vec<u32> = line
+        .split("ICESTORM_LC:")
+        .nth(1)?
         .split(|c: char| !c.is_ascii_digit())
         .filter(|s| !s.is_empty())
         .filter_map(|s| s.parse().ok())
         .collect();
-    let (lcs, total) = (nums[0], nums[1]);
+    Some((*nums.first()?, *nums.get(1)?))
+}
+
+/// The last `Max frequency for clock` of a nextpnr log, in MHz (after routing, or the last
+/// placement estimate when it was stopped earlier).
+pub fn last_fmax(log: &str) -> Option<f64> {
     // "Info: Max frequency for clock 'clk$SB_IO_IN_$glb_clk': 54.32 MHz (FAIL at 100.00 MHz)"
-    let f_line = log
+    let line = log
         .lines()
-        .rfind(|l| l.contains("Max frequency for clock"))
-        .ok_or_else(|| anyhow!("no `Max frequency for clock` in the nextpnr log"))?;
-    let after = f_line
-        .split("': ")
-        .nth(1)
-        .ok_or_else(|| anyhow!("cannot parse `{f_line}`"))?;
-    let fmax: f64 = after.split_whitespace().next().unwrap().parse()?;
+        .rfind(|l| l.contains("Max frequency for clock"))?;
+    line.split("': ")
+        .nth(1)?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// Parse nextpnr's log: (LCs used, LCs total, max frequency of the clock in MHz).
+pub fn parse_nextpnr(log: &str) -> Result<(u32, u32, f64)> {
+    let (lcs, total) =
+        last_lc_use(log).ok_or_else(|| anyhow!("no ICESTORM_LC utilisation in the nextpnr log"))?;
+    let fmax =
+        last_fmax(log).ok_or_else(|| anyhow!("no `Max frequency for clock` in the nextpnr log"))?;
     Ok((lcs, total, fmax))
 }
 
@@ -298,6 +311,19 @@ mod tests {
     fn parses_nextpnr_report_lines() {
         let log = "Info: \t         ICESTORM_LC:  1711/ 7680    22%\nInfo: Max frequency for clock 'clk$SB_IO_IN_$glb_clk': 54.32 MHz (FAIL at 100.00 MHz)\n";
         assert_eq!(parse_nextpnr(log).unwrap(), (1711, 7680, 54.32));
+    }
+
+    #[test]
+    fn partial_nextpnr_logs() {
+        // stopped during routing: a placement estimate and no final utilisation line
+        let est = "Info: Max frequency for clock 'clk': 12.50 MHz (FAIL at 100.00 MHz)\n";
+        assert_eq!(last_fmax(est), Some(12.5));
+        assert_eq!(last_lc_use(est), None);
+        assert!(parse_nextpnr(est).is_err());
+        // the last of several lines counts
+        let two = "Info: ICESTORM_LC: 10/ 7680 0%\nInfo: ICESTORM_LC:  20/ 7680 0%\n";
+        assert_eq!(last_lc_use(two), Some((20, 7680)));
+        assert_eq!(last_fmax(""), None);
     }
 
     #[test]

@@ -351,32 +351,8 @@ pub fn synthesize(verilog: &str, dir: &Path, flags: &str) -> Result<SynthResult>
     }
     let timed_out = std::fs::read_to_string(dir.join("pnr_timeout")).ok();
     let log = std::fs::read_to_string(dir.join("nextpnr.log")).unwrap_or_default();
-    let lcs = log
-        .lines()
-        .filter(|l| l.contains("ICESTORM_LC:"))
-        .filter_map(|l| {
-            l.split("ICESTORM_LC:")
-                .nth(1)?
-                .trim()
-                .split('/')
-                .next()?
-                .trim()
-                .parse::<usize>()
-                .ok()
-        })
-        .next_back();
-    let mut fmax = log
-        .lines()
-        .filter(|l| l.contains("Max frequency for clock"))
-        .filter_map(|l| {
-            l.split("': ")
-                .nth(1)?
-                .split_whitespace()
-                .next()?
-                .parse::<f64>()
-                .ok()
-        })
-        .next_back();
+    let lcs = crate::flow::last_lc_use(&log).map(|(used, _)| used as usize);
+    let mut fmax = crate::flow::last_fmax(&log);
     let note = if let Some(secs) = &timed_out {
         let est = fmax.take().map_or(String::new(), |f| {
             format!("; placement estimate {f:.0} MHz")
