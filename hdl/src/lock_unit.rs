@@ -41,18 +41,31 @@
 //!   cycles after that retire); a `hold_limit` write governs retires from 2 cycles on.
 //!
 //! ## Timing (board config, iCE40 HX8K, `synth report`)
-//! **2315 LCs, 88.5 MHz** with the flow's `--seed 1` (seeds 2, 3, 4 of the same netlist: 95.4,
-//! 88.2, 79.1 MHz; every edit of the netlist moves the result within that band): **the 100 MHz
-//! target is not met**. The unpipelined single-cycle design (every event applied in the cycle
-//! it arrives) measured 52.6 MHz; a pipelined design with a two-stage arbiter that retried stale
-//! verdicts (branch `lock-pipe`) reached 91–96 MHz but broke the SPEC latency bounds under
-//! contention (retries: worst preemptive grant 20 cycles). The critical paths left are about 6
-//! LUT levels with 1–2 ns of routing each: the head's lock selects the per-lock verdict terms
-//! (held after the release and hold-limit revocation, holder beaten, unbeaten waiter) → the
-//! wait verdict → `deny`/`wait_oh`/lock words; and the next head's CPR → priority row. The
-//! arbiter is the recurrence: its verdict depends on the lock word the previous cycle's verdict
-//! wrote, so it cannot be split into stages without retries or a bound on throughput.
+//! **2336 LCs, 95.6 MHz** with the flow's `--seed 1`; seeds 2, 3, 4, 5 of the same netlist give
+//! 86.8, 90.1, 82.1, 89.2 MHz (every edit of the netlist moves the result within that band):
+//! **the 100 MHz target is not met.** `synth_ice40 -dffe_min_ce_use 4`, `-abc2`, `-nodffe`,
+//! `-dff`, `-abc9` and `-retime` were tried and are no better on average.
 //!
+//! How it got here (each step measured): the unpipelined single-cycle design (every event
+//! applied in the cycle it arrives) measured 52.6 MHz. A pipelined design with a two-stage
+//! arbiter that retried stale verdicts (branch `lock-pipe`) reached 91–96 MHz but broke the SPEC
+//! latency bounds under contention (worst preemptive grant 20 cycles). This design keeps the
+//! registered release, hold-limit marks and hand-off picks of that one, but decides the FIFO head
+//! in one cycle against the current state (66.9 MHz), with per-lock verdict terms selected by
+//! the head's lock (81.3), the next head's priority row and step-1/2 removals precomputed from
+//! the stage register (94.3 → 88–92 after the hand-off rule was made exact), and the hold-limit
+//! marks of those precomputed inputs taken before the "not revoked now" term (95.6). Applying a
+//! wait verdict one cycle later (branch `lock-wq`) took the verdict off the critical path (mean
+//! of four seeds 88 → 91 MHz) but made a hand-off take 3 cycles after the lock becomes free
+//! (SPEC: 2), so it is not in.
+//!
+//! The critical paths left are about 6 LUT levels with 1–2 ns of routing each: the head's lock
+//! selects the per-lock verdict terms (held after the release and hold-limit revocation, holder
+//! beaten, unbeaten waiter) → the wait verdict → `deny`/`wait_oh`/lock words; the preempted
+//! holder → the FIFO kill and hold-limit marks; the hand-off picks (best waiter, round robin).
+//! The arbiter is a recurrence: its verdict depends on the lock word the previous cycle's
+//! verdict wrote, so it cannot be split into stages without retries or a bound on throughput.
+
 //! ## Worked example (patent [0044]–[0052])
 //! CPR0 = 0, CPR1 = 1. Cycle 0: `acq(1, lock 0)` → cycle 1: `grant = 0b10`, `lock_words[3:0] =
 //! 4'b1001`. Cycle 2: `acq(0, lock 0)`: queued; cycle 3: in the stage register; cycle 4: FIFO
@@ -261,6 +274,7 @@ pub struct LockUnit<
     rel_hit: Signal<Local, Bit>,
     rel_in_lock: Signal<Local, Bits<L>>,
     hold_rev_next: Signal<Local, Bits<W>>,
+    mark_raw: Signal<Local, Bits<W>>,
     // arbiter (the FIFO head)
     nonempty: Signal<Local, Bit>,
     b_go: Signal<Local, Bit>,
@@ -439,6 +453,7 @@ impl<
             rel_hit: Default::default(),
             rel_in_lock: Default::default(),
             hold_rev_next: Default::default(),
+            mark_raw: Default::default(),
             nonempty: Default::default(),
             b_go: Default::default(),
             b_h: Default::default(),
@@ -850,6 +865,10 @@ impl<
             }
         }
         self.hrq.d.next = self.hold_rev_next.val();
+        // the same marks without the "not revoked in this cycle" term, for the next head's
+        // precomputed inputs: a warp revoked now owns nothing, waits for nothing and has no live
+        // request next cycle, so there the term changes nothing (and it is a late signal)
+        self.mark_raw.next = self.at_limit.q.val() & self.retire.val() & self.owns.val();
 
         // ---- pend: the staged entry joins; a request ends by the arbiter's verdict (granted,
         // or now waiting) or by a revocation of its warp ----
@@ -1034,12 +1053,12 @@ impl<
             }
         }
         self.hd_row.d.next = self.nh_row.val();
-        self.hd_rem.d.next = self.hold_rev_next.val();
+        self.hd_rem.d.next = self.mark_raw.val();
         if (self.rel_in_lock.val() & self.nh_lock.val()).any() {
-            self.hd_rem.d.next = self.hold_rev_next.val() | self.rel_warp_oh.val();
+            self.hd_rem.d.next = self.mark_raw.val() | self.rel_warp_oh.val();
         }
-        self.hd_kill.d.next = (self.nh_req.val() & self.hold_rev_next.val()).any();
-        self.hd_nbm.d.next = !(self.hold_rev_next.val() | self.nh_row.val());
+        self.hd_kill.d.next = (self.nh_req.val() & self.mark_raw.val()).any();
+        self.hd_nbm.d.next = !(self.mark_raw.val() | self.nh_row.val());
 
         // ---- errors: release's beats acquire's beats the CPR port's ----
         self.error_q.d.next = false;
