@@ -50,15 +50,17 @@
 //!
 //! ## Latency and throughput (a three-stage pipeline; the golden model's module doc is normative)
 //! - **Match** (cycle t, into `p_*`): every channel head × module × unit from registered state
-//!   only: the decoded head (`h_*`: need thermometers per unit, resolved by the module's split
-//!   pointer) against the used maps → ok vectors (bit i = the need fits at start block i) and
-//!   the wave-slot test.
-//! - **Decide** (cycle t+1, into `pend`): fit = a start in every ok vector ∧ wave slots; valid =
-//!   fit ∧ the channel's head was not replaced at the last edge (`hchg`) ∧ the module was not
-//!   decided in the last two cycles (`pend`, `ex2`: those allocations are not in the maps the
-//!   match read). Rank / marks / LFSR pick the channel, the policy the module, the lowest slot
-//!   neither busy nor pending; the head is popped, the pointer moved, the chosen ok vectors and
-//!   thermometers registered.
+//!   only: the decoded head (`h_*`: need thermometers of the units that get ceil / floor of the
+//!   waves, selected per unit by the module's split pointer `ptr`) against the used maps → ok
+//!   vectors (bit i = the need fits at start block i), and the fit bit `p_fit` (head present ∧
+//!   wave slots ∧ a start in every ok vector).
+//! - **Decide** (cycle t+1, into `pv`/`pm`/`pslot`/…): valid = fit ∧ the channel's head was not
+//!   replaced at the last edge (`hchg`) ∧ the module was not decided in the last two cycles
+//!   (`mx`: those allocations are not in the maps the match read). The channel pick reads only
+//!   flip-flops apart from the valid bits (registered head presentation `hp`/`hsub`/`hmore`/
+//!   `hodd`, window, marks, LFSR), the policy picks the module, a registered flag (`sfull`) says
+//!   whether a slot is free, the lowest slot neither busy nor pending is taken; the head is
+//!   popped, the pointer moved, the chosen ok vectors and thermometers registered.
 //! - **Commit** (cycle t+2): first fit of the pending decision (lowest ok start; region = the
 //!   thermometer shifted there), maps / wave slots / busy bit / table RAM written at the edge,
 //!   record registered.
@@ -67,46 +69,65 @@
 //! cycle t+4: **head → record 3 cycles** (SPEC goal ≤ 3; the single-cycle design had 1: the
 //! pipeline costs 2 cycles). A module takes one decision per 3 cycles and a channel one per 2:
 //! the board sustains **2 dispatches per 3 cycles** from two channels (1 per 2 from one); with
-//! P ≥ 3 modules the same pipeline sustains one per cycle. Measured (`synth bench`, saturating
-//! two-channel stream): 133331 records in 200000 model cycles, 6664 in 10000 RustHDL cycles;
-//! push → record min 4 cycles. A completion in cycle t frees its slot at the edge, its blocks one
-//! edge later (the table is a block RAM read with `done_slot`).
+//! P ≥ 3 modules the same pipeline sustains one per cycle. Measured (`synth bench --model-cycles
+//! 200000 --rtl-cycles 10000`, saturating two-channel stream): 66664 records in 100000 model
+//! cycles, 1331 in 2000 RustHDL cycles; push → record min 4 cycles. A completion in cycle t
+//! frees its slot at the edge, its blocks one edge later (the table is a block RAM read with
+//! `done_slot`).
 //!
 //! ## Cost on the iCE40 HX8K (measured 2026-11-22, `synth report --only dispatcher`: yosys
 //! `synth_ice40` + nextpnr-ice40 `--hx8k --package cb132 --freq 100 --seed 1`, with the harness)
-//! - **6412 / 7680 logic cells (83 %)**, 5 `SB_RAM40_4K`; routes; **57.5 MHz** (misses 100 MHz;
-//!   60.9 MHz / 6427 LCs before the `nptr` fix below).
-//!   The single-cycle design before it: 7251 LCs (94 %), did not route, ~17 MHz placement estimate.
-//! - Critical path (≈ 16.4 ns, ~7 LUT levels plus a 16-bit carry chain, a third of it routing):
-//!   failure counter g → g + 1 ≥ `SPLIT_THRESHOLD` → split entry → next head decode (`h_tslo`).
-//!   Right behind it, within placement noise (each of the last steps moved Fmax by ±3 MHz): the
-//!   decision stage — registered ok-vector group ORs → fit → valid → channel / module pick → go →
-//!   pop → next head decode resolved by the pointer (`h_tv`, 17.9 ns in an earlier placement),
-//!   and the pointer update from `sel_m`. Registering the threshold comparison ahead of time
-//!   (tried: same behaviour) placed worse (52.0 MHz, decision → pointer 19.2 ns), so it is not
-//!   in. 100 MHz needs every stage cut to ~5 LUT levels: a fourth stage costs one more excluded
-//!   cycle per module (2 modules → 1 dispatch per 2 cycles) unless the match results are
-//!   forwarded, and the forwarded region must then be a register (the first fit of all four head
-//!   × module pairs in the match stage: about +1300 LUTs, which the HX8K does not have next to the
-//!   rest).
-//! - Since the last placement above (re-measured: 6412 LCs, 57.5 MHz, critical path 17.4 ns
-//!   failure counter → threshold carry chain → go → head decode `h_tv`): the per-module head
-//!   decode (`h_q`, `h_tv`, `h_ts`) is now resolved by
-//!   the pointer *after* the edge (`nptr`; before, it followed a pointer move one cycle late and
-//!   the failure test of step 8 read a stale fit of the module just decided: a lockstep
-//!   mismatch). That adds the path decision → `sel_m` → pointer toggle → decode select.
-//! - Design alone (yosys): 5345 `SB_LUT4`, 2011 flip-flops, 342 `SB_CARRY`, 5 `SB_RAM40_4K`.
+//! - **6232 / 7680 logic cells (81 %)**, 5 `SB_RAM40_4K`; routes; **62.3 MHz** (misses
+//!   100 MHz). Placement spread: the same netlist with nextpnr `--seed 2` / `--seed 3`: 66.2 /
+//!   66.3 MHz. The single-cycle design before the pipeline: 7251 LCs (94 %), did not route,
+//!   ~17 MHz placement estimate.
+//! - Critical path (15.7 ns): window register → effective rank → tie-break / channel preference →
+//!   channel pick (with the registered fit bits) → pop → head-decode loads (`h_tshi`, `h_tvhi`): 9
+//!   LUT levels, more than half of it routing. Within placement noise behind it (critical in other
+//!   placements of the last steps, 15.3–16.1 ns): the match stage's wave-slot test (pointer → share
+//!   → 3-bit add and compare → AND over the maps → `p_fit`) and its LDS ok vector → any → AND.
+//! - Timing work of 2026-11-22 (same cycle behaviour; LCs / MHz at seed 1, each step measured;
+//!   the spread between seeds is ±2–3 MHz, so single steps are within noise, the sum is not):
+//!   start 6412 / 57.5 (seeds 2/3: 57.6 / 58.4; critical path failure counter → threshold
+//!   carry chain → go → per-module head decode) → split-threshold hit registered ahead for every
+//!   possible next g, split pointer resolved in the match stage (no per-module head decode
+//!   registers loaded after the decision), head presentation registered 6288 / 60.0 → weighted-
+//!   free scorer reads a register captured from the next-state maps (the popcount had become
+//!   critical) 6497 / 61.1 → slot-free flag and module-exclusion mask registered (the slot search
+//!   had become critical), fit bits per map registered 6430 / 58.4 → thermometer overflow test as
+//!   one bit per start (it was an OR over the shifted-out bits), explicit channel / module pick
+//!   6235 / 59.1 → threshold compares as one carry chain each (threshold − 1 kept in
+//!   a register, the written value compared in parallel) 6249 / 61.0 (seeds 2/3: 64.5 / 61.9) →
+//!   whole fit test back in the match stage 6254 / 65.1 (seeds 2/3: 62.5 / 62.2) → never-fits
+//!   push checks as bit logic (their constant compares were carry chains on the push →
+//!   FIFO-enable path) 6232 / 62.3 (seeds 2/3: 66.2 / 66.3). Tried and dropped (lower
+//!   on the mean of seeds 1–3): the wave-slot test as logic of the busy count without an adder
+//!   (6268 LCs, 58.9 / 60.2 / 57.8 MHz on the step before; 6263 LCs, 62.0 / 56.7 / 60.1 on the last
+//!   one), the effective rank registered from the next priority and window (6254 LCs, 61.7 / 63.7 /
+//!   64.0).
+//! - Design alone (yosys `synth_ice40 -top top`): 5131 `SB_LUT4`, 1787 flip-flops, 385
+//!   `SB_CARRY`, 5 `SB_RAM40_4K`.
 //!   The match stage's 20 ok vectors are the largest block (~120 LUTs per 16-block map, ~35 per
-//!   8-block map, measured on cut-out Verilog); the first-fit region costs ~110 LUTs per map,
-//!   hence once (commit stage) instead of per head × module.
-//! - How it got here (harness LCs / Fmax, each step measured): three stages with a flip-flop
+//!   8-block map, measured on cut-out Verilog before the one-bit overflow test); the first-fit
+//!   region costs ~110 LUTs per map, hence once (commit stage) instead of per head × module.
+//! - Before (harness LCs / Fmax, each step measured): three stages with a flip-flop
 //!   table 7795 (101 %, did not place) → table in block RAM 7041 (91 %, did not route in 600 s)
 //!   → serial weighted-free scorer, narrower power adder 6470, 48.8 MHz → multiplier-free
 //!   never-fits check 6346, 53.2 MHz → 4-bit wave-slot check (a literal had widened it to a
 //!   32-bit carry chain) 6084, 57.3 MHz → fit bits in the decision stage 5822, 55.0 MHz → pop as
 //!   the last select 5983, 53.5 MHz → entry 1 decoded into registers ahead of the pop 6163, 55.7
-//!   MHz → fit test from registered 4-start group ORs 6427, 60.9 MHz (the last four are within
-//!   placement noise).
+//!   MHz → fit test from registered 4-start group ORs 6427, 60.9 MHz → per-module head decode
+//!   resolved by the pointer after the edge (a lockstep fix) 6412, 57.5 MHz.
+//! - What 100 MHz needs: every register-to-register path at ≤ 5 LUT levels with short routes
+//!   (routing is half of each path at 81 % fill). What is left are loops, not pipelines: (1)
+//!   decision → pop → next head decode → the next cycle's match; cutting it delays the new head's
+//!   match by a cycle (a channel then decides once per 3 cycles) unless FIFO entry 1 is matched
+//!   speculatively as well (a second match stage, roughly +1500 LUTs); (2) the match stage
+//!   (thermometer → ok vector → any → AND over the maps, 6–7 levels): splitting it adds a cycle of
+//!   module exclusion (2 modules → 1 dispatch per 2 cycles) unless the pending allocation is
+//!   forwarded into the match, which needs the first-fit regions at decision time (the first fit of
+//!   all four head × module pairs in the match stage, about +1300 LUTs). The HX8K has neither next
+//!   to the rest.
 //!
 //! ## Worked example
 //! Reset, then `push(ch 0, id 7, prio 0, waves 3, vgpr 2, sgpr 1, lds 3)` in cycle 0. Cycle 1: the
@@ -122,14 +143,16 @@
 //! - Channel FIFOs are shift queues (head always in entry 0, no read mux); a head in split mode
 //!   (`split_left` ≠ 0) presents one wave at priority 3. The decoded head (`h_*`) is loaded at the
 //!   edge from one of three decoders (entry 1 of each channel, registered ahead in `x_*`; the
-//!   push port) or switched to its one-wave form, so it always equals the decode of entry 0: q × per-wave need via shifts and
-//!   one add, thermometer = !(ones << n) — no comparators.
+//!   push port) or switched to its one-wave form, so it always equals the decode of entry 0: q ×
+//!   per-wave need via shifts and one add, thermometer = !(ones << n) — no comparators. Its
+//!   presentation (split mode, more than one sub-WG left, priority, odd wave count) is kept in
+//!   registers next to it (`hsub`, `hmore`, `hp`, `hodd`), so the pick reads flip-flops.
 //! - Resource maps are stored as *used* bitmaps (1 = used, so the all-zero power-up state is the
 //!   idle state of SPEC §0), and registers whose reset value is not 0 are stored XOR their reset
 //!   value, for the same reason. Ports and the golden model see free maps and true values.
 //! - Match: ok[i] = no block of (thermometer << i) is used and the need does not run past the
-//!   map — a flat AND per start block, one per head × module × unit (the dominant area: 8 VGPR +
-//!   8 SGPR + 4 LDS instances). The first fit (lowest ok start, region = thermometer shifted
+//!   map (thermometer bit width − i: every need is a thermometer) — a flat AND per start block,
+//!   one per head × module × unit (the dominant area: 8 VGPR + 8 SGPR + 4 LDS instances). The first fit (lowest ok start, region = thermometer shifted
 //!   there) is computed once, for the chosen placement, in the commit stage. (This is Unit 2's
 //!   exact question for maps of 16/8 blocks; its general finders are not needed here.)
 //! - The in-flight table (masks, waves, module per slot) is one block RAM (5 `SB_RAM40_4K`), so a
