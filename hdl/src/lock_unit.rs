@@ -216,6 +216,10 @@ pub struct LockUnit<
     t_req: DFF<Bits<W>>,
     t_lock: DFF<Bits<L>>,
     t_holder: DFF<Bits<W>>,
+    /// The staged requester's ID and its CPR as of this cycle (the write of the previous cycle
+    /// applied): the next head's priority row starts from them.
+    t_wid: DFF<Bits<WB>>,
+    t_cpr: DFF<Bits<PB>>,
     /// The arbiter's precomputed inputs for the entry that is the FIFO head in this cycle (made
     /// in the previous cycle from the stage register or FIFO slot 1): its requester's row of the
     /// priority matrix as of this cycle (`hd_row`, bit b: it beats warp b), and whether the
@@ -288,13 +292,13 @@ pub struct LockUnit<
     nh_lock: Signal<Local, Bits<L>>,
     nh_row: Signal<Local, Bits<W>>,
     nh_cpr: Signal<Local, Bits<PB>>,
+    nh_rowp: Signal<Local, Bits<W>>,
     b_wait: Signal<Local, Bit>,
     b_clear: Signal<Local, Bits<W>>,
     b_set: Signal<Local, Bits<L>>,
     hd_hold: Signal<Local, Bits<W>>,
     // hand-off
     free12: Signal<Local, Bits<L>>,
-    // hand-off
     l_waiters: Signal<Local, Bits<W>>,
     beaten: Signal<Local, Bits<W>>,
     tied: Signal<Local, Bits<W>>,
@@ -419,6 +423,8 @@ impl<
             t_req: Default::default(),
             t_lock: Default::default(),
             t_holder: Default::default(),
+            t_wid: Default::default(),
+            t_cpr: Default::default(),
             pick_q: std::array::from_fn(|_| Default::default()),
             grant_q: Default::default(),
             deny_q: Default::default(),
@@ -466,6 +472,7 @@ impl<
             nh_lock: Default::default(),
             nh_row: Default::default(),
             nh_cpr: Default::default(),
+            nh_rowp: Default::default(),
             b_wait: Default::default(),
             b_clear: Default::default(),
             b_set: Default::default(),
@@ -562,7 +569,9 @@ impl<
             t_valid,
             t_req,
             t_lock,
-            t_holder
+            t_holder,
+            t_wid,
+            t_cpr
         );
         self.hold_limit.clock.next = self.clock.val();
         self.hold_limit.d.next = self.hold_limit.q.val();
@@ -1030,28 +1039,43 @@ impl<
         // head: the next head is always the staged entry. The golden model checks it.) ----
         self.nh_req.next = self.t_req.q.val();
         self.nh_lock.next = self.t_lock.q.val();
-        // its CPR next cycle (selected from the registers, the write port overrides), compared
-        // with every warp's CPR next cycle
-        // (bit by bit as an OR of AND terms, so that synthesis builds a balanced tree)
+        // Its row of the priority matrix next cycle: its CPR next cycle (the staged copy, or the
+        // value the CPR port writes to it now) against every warp's CPR next cycle (the
+        // register, or the value written to it now). Every compare is made from registers or
+        // the port, and the writes only select among them afterwards. (Its own bit is set: it
+        // "beats" its own lock word, so that a re-acquire of a lock it holds is a win without a
+        // separate test; nothing else reads that bit.)
+        self.nh_row.next = self.nh_req.val();
+        self.nh_rowp.next = self.nh_req.val();
+        for b in 0..W {
+            if self.cpr_we.val() & self.cpr_warp_oh.val().get_bit(b) {
+                // b is written now: the staged CPR against the written value
+                if self.t_cpr.q.val() < self.cpr_prio.val() {
+                    self.nh_row.next = self.nh_row.val().replace_bit(b, true);
+                }
+            } else {
+                if self.t_cpr.q.val() < self.cpr[b].q.val() {
+                    self.nh_row.next = self.nh_row.val().replace_bit(b, true);
+                }
+                if self.cpr_prio.val() < self.cpr[b].q.val() {
+                    self.nh_rowp.next = self.nh_rowp.val().replace_bit(b, true);
+                }
+            }
+        }
+        if self.cpr_we.val() & (self.cpr_warp.val() == self.t_wid.q.val()) {
+            self.nh_row.next = self.nh_rowp.val();
+        }
+        // the CPR of the warp staged now, as of next cycle (bit by bit as an OR of AND terms)
         self.nh_cpr.next = 0.into();
         for a in 0..W {
             for p in 0..PB {
-                if self.nh_req.val().get_bit(a) & self.cpr[a].q.val().get_bit(p) {
+                if self.acq_warp_oh.val().get_bit(a) & self.cpr_next[a].val().get_bit(p) {
                     self.nh_cpr.next = self.nh_cpr.val().replace_bit(p, true);
                 }
             }
         }
-        if self.cpr_we.val() & (self.cpr_warp_oh.val() & self.nh_req.val()).any() {
-            self.nh_cpr.next = self.cpr_prio.val();
-        }
-        // (its own bit is set: "beats" its own lock word, so that a re-acquire of a lock it holds
-        // is a win without a separate test; nothing else reads that bit)
-        self.nh_row.next = self.nh_req.val();
-        for b in 0..W {
-            if self.nh_cpr.val() < self.cpr_next[b].val() {
-                self.nh_row.next = self.nh_row.val().replace_bit(b, true);
-            }
-        }
+        self.t_cpr.d.next = self.nh_cpr.val();
+        self.t_wid.d.next = self.acq_warp.val();
         self.hd_row.d.next = self.nh_row.val();
         self.hd_rem.d.next = self.mark_raw.val();
         if (self.rel_in_lock.val() & self.nh_lock.val()).any() {
@@ -1120,6 +1144,8 @@ impl<
             self.t_req.d.next = 0.into();
             self.t_lock.d.next = 0.into();
             self.t_holder.d.next = 0.into();
+            self.t_wid.d.next = 0.into();
+            self.t_cpr.d.next = 0.into();
             for w in 0..W {
                 self.cpr[w].d.next = self.prio_lowest.val();
                 self.beats[w].d.next = 0.into();
