@@ -40,11 +40,11 @@
 //! - hold limit: the retire that reaches the limit revokes the warp the next cycle (`revoke` 2
 //!   cycles after that retire); a `hold_limit` write governs retires from 2 cycles on.
 //!
-//! ## Timing (board config, iCE40 HX8K, `synth report`)
-//! **2336 LCs, 95.6 MHz** with the flow's `--seed 1`; seeds 2, 3, 4, 5 of the same netlist give
-//! 86.8, 90.1, 82.1, 89.2 MHz (every edit of the netlist moves the result within that band):
-//! **the 100 MHz target is not met.** `synth_ice40 -dffe_min_ce_use 4`, `-abc2`, `-nodffe`,
-//! `-dff`, `-abc9` and `-retime` were tried and are no better on average.
+//! ## Timing (board config, iCE40 HX8K, `synth report --seeds 1,2,3,4,5`)
+//! **2416 LCs; 93.9 MHz median of five placement seeds** (seed 1: 86.8, then 94.4, 94.2, 93.6,
+//! 93.9): **the 100 MHz target is not met.** `synth_ice40 -dffe_min_ce_use 4`, `-abc2`,
+//! `-nodffe`, `-dff`, `-abc9` and `-retime` were tried on an earlier netlist and were no better
+//! on average.
 //!
 //! How it got here (each step measured): the unpipelined single-cycle design (every event
 //! applied in the cycle it arrives) measured 52.6 MHz. A pipelined design with a two-stage
@@ -54,7 +54,9 @@
 //! in one cycle against the current state (66.9 MHz), with per-lock verdict terms selected by
 //! the head's lock (81.3), the next head's priority row and step-1/2 removals precomputed from
 //! the stage register (94.3 → 88–92 after the hand-off rule was made exact), and the hold-limit
-//! marks of those precomputed inputs taken before the "not revoked now" term (95.6). Applying a
+//! marks of those precomputed inputs taken before the "not revoked now" term (seed 1: 95.6;
+//! seeds 2–5: 86.8, 90.1, 82.1, 89.2), the next head's priority row made from compares of
+//! registers and port values that the CPR write selects afterwards (median 93.9). Applying a
 //! wait verdict one cycle later (branch `lock-wq`) took the verdict off the critical path (mean
 //! of four seeds 88 → 91 MHz) but made a hand-off take 3 cycles after the lock becomes free
 //! (SPEC: 2), so it is not in.
@@ -65,7 +67,7 @@
 //! holder → the FIFO kill and hold-limit marks; the hand-off picks (best waiter, round robin).
 //! The arbiter is a recurrence: its verdict depends on the lock word the previous cycle's
 //! verdict wrote, so it cannot be split into stages without retries or a bound on throughput.
-
+//!
 //! ## Worked example (patent [0044]–[0052])
 //! CPR0 = 0, CPR1 = 1. Cycle 0: `acq(1, lock 0)` → cycle 1: `grant = 0b10`, `lock_words[3:0] =
 //! 4'b1001`. Cycle 2: `acq(0, lock 0)`: queued; cycle 3: in the stage register; cycle 4: FIFO
