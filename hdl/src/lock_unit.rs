@@ -40,11 +40,11 @@
 //! - hold limit: the retire that reaches the limit revokes the warp the next cycle (`revoke` 2
 //!   cycles after that retire); a `hold_limit` write governs retires from 2 cycles on.
 //!
-//! ## Timing (board config, iCE40 HX8K, `synth report`)
-//! **2336 LCs, 95.6 MHz** with the flow's `--seed 1`; seeds 2, 3, 4, 5 of the same netlist give
-//! 86.8, 90.1, 82.1, 89.2 MHz (every edit of the netlist moves the result within that band):
-//! **the 100 MHz target is not met.** `synth_ice40 -dffe_min_ce_use 4`, `-abc2`, `-nodffe`,
-//! `-dff`, `-abc9` and `-retime` were tried and are no better on average.
+//! ## Timing (board config, iCE40 HX8K, `synth report --seeds 1,2,3,4,5`)
+//! **2416 LCs; 93.9 MHz median of five placement seeds** (seed 1: 86.8, then 94.4, 94.2, 93.6,
+//! 93.9): **the 100 MHz target is not met.** `synth_ice40 -dffe_min_ce_use 4`, `-abc2`,
+//! `-nodffe`, `-dff`, `-abc9` and `-retime` were tried on an earlier netlist and were no better
+//! on average.
 //!
 //! How it got here (each step measured): the unpipelined single-cycle design (every event
 //! applied in the cycle it arrives) measured 52.6 MHz. A pipelined design with a two-stage
@@ -54,7 +54,9 @@
 //! in one cycle against the current state (66.9 MHz), with per-lock verdict terms selected by
 //! the head's lock (81.3), the next head's priority row and step-1/2 removals precomputed from
 //! the stage register (94.3 → 88–92 after the hand-off rule was made exact), and the hold-limit
-//! marks of those precomputed inputs taken before the "not revoked now" term (95.6). Applying a
+//! marks of those precomputed inputs taken before the "not revoked now" term (seed 1: 95.6;
+//! seeds 2–5: 86.8, 90.1, 82.1, 89.2), the next head's priority row made from compares of
+//! registers and port values that the CPR write selects afterwards (median 93.9). Applying a
 //! wait verdict one cycle later (branch `lock-wq`) took the verdict off the critical path (mean
 //! of four seeds 88 → 91 MHz) but made a hand-off take 3 cycles after the lock becomes free
 //! (SPEC: 2), so it is not in.
@@ -65,7 +67,7 @@
 //! holder → the FIFO kill and hold-limit marks; the hand-off picks (best waiter, round robin).
 //! The arbiter is a recurrence: its verdict depends on the lock word the previous cycle's
 //! verdict wrote, so it cannot be split into stages without retries or a bound on throughput.
-
+//!
 //! ## Worked example (patent [0044]–[0052])
 //! CPR0 = 0, CPR1 = 1. Cycle 0: `acq(1, lock 0)` → cycle 1: `grant = 0b10`, `lock_words[3:0] =
 //! 4'b1001`. Cycle 2: `acq(0, lock 0)`: queued; cycle 3: in the stage register; cycle 4: FIFO
@@ -216,6 +218,10 @@ pub struct LockUnit<
     t_req: DFF<Bits<W>>,
     t_lock: DFF<Bits<L>>,
     t_holder: DFF<Bits<W>>,
+    /// The staged requester's ID and its CPR as of this cycle (the write of the previous cycle
+    /// applied): the next head's priority row starts from them.
+    t_wid: DFF<Bits<WB>>,
+    t_cpr: DFF<Bits<PB>>,
     /// The arbiter's precomputed inputs for the entry that is the FIFO head in this cycle (made
     /// in the previous cycle from the stage register or FIFO slot 1): its requester's row of the
     /// priority matrix as of this cycle (`hd_row`, bit b: it beats warp b), and whether the
@@ -288,13 +294,13 @@ pub struct LockUnit<
     nh_lock: Signal<Local, Bits<L>>,
     nh_row: Signal<Local, Bits<W>>,
     nh_cpr: Signal<Local, Bits<PB>>,
+    nh_rowp: Signal<Local, Bits<W>>,
     b_wait: Signal<Local, Bit>,
     b_clear: Signal<Local, Bits<W>>,
     b_set: Signal<Local, Bits<L>>,
     hd_hold: Signal<Local, Bits<W>>,
     // hand-off
     free12: Signal<Local, Bits<L>>,
-    // hand-off
     l_waiters: Signal<Local, Bits<W>>,
     beaten: Signal<Local, Bits<W>>,
     tied: Signal<Local, Bits<W>>,
@@ -419,6 +425,8 @@ impl<
             t_req: Default::default(),
             t_lock: Default::default(),
             t_holder: Default::default(),
+            t_wid: Default::default(),
+            t_cpr: Default::default(),
             pick_q: std::array::from_fn(|_| Default::default()),
             grant_q: Default::default(),
             deny_q: Default::default(),
@@ -466,6 +474,7 @@ impl<
             nh_lock: Default::default(),
             nh_row: Default::default(),
             nh_cpr: Default::default(),
+            nh_rowp: Default::default(),
             b_wait: Default::default(),
             b_clear: Default::default(),
             b_set: Default::default(),
@@ -562,7 +571,9 @@ impl<
             t_valid,
             t_req,
             t_lock,
-            t_holder
+            t_holder,
+            t_wid,
+            t_cpr
         );
         self.hold_limit.clock.next = self.clock.val();
         self.hold_limit.d.next = self.hold_limit.q.val();
@@ -1030,28 +1041,43 @@ impl<
         // head: the next head is always the staged entry. The golden model checks it.) ----
         self.nh_req.next = self.t_req.q.val();
         self.nh_lock.next = self.t_lock.q.val();
-        // its CPR next cycle (selected from the registers, the write port overrides), compared
-        // with every warp's CPR next cycle
-        // (bit by bit as an OR of AND terms, so that synthesis builds a balanced tree)
+        // Its row of the priority matrix next cycle: its CPR next cycle (the staged copy, or the
+        // value the CPR port writes to it now) against every warp's CPR next cycle (the
+        // register, or the value written to it now). Every compare is made from registers or
+        // the port, and the writes only select among them afterwards. (Its own bit is set: it
+        // "beats" its own lock word, so that a re-acquire of a lock it holds is a win without a
+        // separate test; nothing else reads that bit.)
+        self.nh_row.next = self.nh_req.val();
+        self.nh_rowp.next = self.nh_req.val();
+        for b in 0..W {
+            if self.cpr_we.val() & self.cpr_warp_oh.val().get_bit(b) {
+                // b is written now: the staged CPR against the written value
+                if self.t_cpr.q.val() < self.cpr_prio.val() {
+                    self.nh_row.next = self.nh_row.val().replace_bit(b, true);
+                }
+            } else {
+                if self.t_cpr.q.val() < self.cpr[b].q.val() {
+                    self.nh_row.next = self.nh_row.val().replace_bit(b, true);
+                }
+                if self.cpr_prio.val() < self.cpr[b].q.val() {
+                    self.nh_rowp.next = self.nh_rowp.val().replace_bit(b, true);
+                }
+            }
+        }
+        if self.cpr_we.val() & (self.cpr_warp.val() == self.t_wid.q.val()) {
+            self.nh_row.next = self.nh_rowp.val();
+        }
+        // the CPR of the warp staged now, as of next cycle (bit by bit as an OR of AND terms)
         self.nh_cpr.next = 0.into();
         for a in 0..W {
             for p in 0..PB {
-                if self.nh_req.val().get_bit(a) & self.cpr[a].q.val().get_bit(p) {
+                if self.acq_warp_oh.val().get_bit(a) & self.cpr_next[a].val().get_bit(p) {
                     self.nh_cpr.next = self.nh_cpr.val().replace_bit(p, true);
                 }
             }
         }
-        if self.cpr_we.val() & (self.cpr_warp_oh.val() & self.nh_req.val()).any() {
-            self.nh_cpr.next = self.cpr_prio.val();
-        }
-        // (its own bit is set: "beats" its own lock word, so that a re-acquire of a lock it holds
-        // is a win without a separate test; nothing else reads that bit)
-        self.nh_row.next = self.nh_req.val();
-        for b in 0..W {
-            if self.nh_cpr.val() < self.cpr_next[b].val() {
-                self.nh_row.next = self.nh_row.val().replace_bit(b, true);
-            }
-        }
+        self.t_cpr.d.next = self.nh_cpr.val();
+        self.t_wid.d.next = self.acq_warp.val();
         self.hd_row.d.next = self.nh_row.val();
         self.hd_rem.d.next = self.mark_raw.val();
         if (self.rel_in_lock.val() & self.nh_lock.val()).any() {
@@ -1120,6 +1146,8 @@ impl<
             self.t_req.d.next = 0.into();
             self.t_lock.d.next = 0.into();
             self.t_holder.d.next = 0.into();
+            self.t_wid.d.next = 0.into();
+            self.t_cpr.d.next = 0.into();
             for w in 0..W {
                 self.cpr[w].d.next = self.prio_lowest.val();
                 self.beats[w].d.next = 0.into();

@@ -10,7 +10,7 @@
 //! as they would be inside a larger design. The harness costs one flip-flop per input and output
 //! bit plus an XOR tree (reported as `harness_ffs`); `lcs` includes it.
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, ensure, Context, Result};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -134,13 +134,16 @@ pub struct SynthResult {
     pub lcs: u32,
     /// Logic cells of the device (HX8K: 7680).
     pub lcs_total: u32,
-    /// Achieved clock frequency reported by nextpnr.
+    /// Achieved clock frequency reported by nextpnr: with several placement seeds, the median
+    /// (the lower middle value for an even count).
     pub fmax_mhz: f64,
     pub meets_100mhz: bool,
     /// Flip-flops the harness adds (one per input and output bit).
     pub harness_ffs: u32,
     /// Target frequency given to nextpnr.
     pub target_mhz: f64,
+    /// Fmax of every placement seed that was run: `[seed, MHz]`.
+    pub fmax_mhz_by_seed: Vec<(u64, f64)>,
 }
 
 /// Which Debian packages provide a tool.
@@ -247,8 +250,30 @@ pub fn parse_nextpnr(log: &str) -> Result<(u32, u32, f64)> {
 
 /// Synthesize `verilog` (module `top`) for the HX8K CB132 at `target_mhz`; work files go to
 /// `work/<unit>/`. nextpnr runs with `--timing-allow-fail` (missing the target is a result) and
-/// is stopped after [`pnr_timeout`] (a design that does not route is an error).
+/// is stopped after [`pnr_timeout`] (a design that does not route is an error). One placement,
+/// `--seed 1`.
 pub fn synthesize(unit: &str, verilog: &str, work: &Path, target_mhz: f64) -> Result<SynthResult> {
+    synthesize_seeds(unit, verilog, work, target_mhz, &[1])
+}
+
+/// The lower median of some values (NaN-free).
+pub fn median(values: &[f64]) -> Option<f64> {
+    let mut v = values.to_vec();
+    v.sort_by(|a, b| a.partial_cmp(b).expect("no NaN"));
+    v.get(v.len().checked_sub(1)? / 2).copied()
+}
+
+/// [`synthesize`], placed and routed once per nextpnr `--seed` in `seeds` (the log of the first
+/// is `nextpnr.log`, the others `nextpnr_seed<N>.log`); the Fmax reported is the median. The
+/// same netlist placed with another seed commonly lands ±5 % away, so one seed is a sample.
+pub fn synthesize_seeds(
+    unit: &str,
+    verilog: &str,
+    work: &Path,
+    target_mhz: f64,
+    seeds: &[u64],
+) -> Result<SynthResult> {
+    ensure!(!seeds.is_empty(), "no placement seed given");
     require("yosys")?;
     require("nextpnr-ice40")?;
     let dir: PathBuf = work.join(unit);
@@ -266,27 +291,42 @@ pub fn synthesize(unit: &str, verilog: &str, work: &Path, target_mhz: f64) -> Re
         &dir.join("yosys.log"),
         YOSYS_LIMIT,
     )?;
-    run_limited(
-        Command::new("nextpnr-ice40").current_dir(&dir).args([
-            "--hx8k",
-            "--package",
-            "cb132",
-            "--freq",
-            &format!("{target_mhz}"),
-            "--timing-allow-fail",
-            "--seed",
-            "1",
-            "--json",
-            "harness.json",
-            "--asc",
-            "harness.asc",
-        ]),
-        "nextpnr-ice40",
-        &dir.join("nextpnr.log"),
-        pnr_timeout(),
-    )?;
-    let log = std::fs::read_to_string(dir.join("nextpnr.log"))?;
-    let (lcs, lcs_total, fmax_mhz) = parse_nextpnr(&log)?;
+    let mut lcs = (0, 0);
+    let mut by_seed = vec![];
+    for (k, seed) in seeds.iter().enumerate() {
+        let log_name = if k == 0 {
+            "nextpnr.log".to_string()
+        } else {
+            format!("nextpnr_seed{seed}.log")
+        };
+        run_limited(
+            Command::new("nextpnr-ice40").current_dir(&dir).args([
+                "--hx8k",
+                "--package",
+                "cb132",
+                "--freq",
+                &format!("{target_mhz}"),
+                "--timing-allow-fail",
+                "--seed",
+                &seed.to_string(),
+                "--json",
+                "harness.json",
+                "--asc",
+                "harness.asc",
+            ]),
+            "nextpnr-ice40",
+            &dir.join(&log_name),
+            pnr_timeout(),
+        )?;
+        let log = std::fs::read_to_string(dir.join(&log_name))?;
+        let (used, total, fmax) = parse_nextpnr(&log)?;
+        if k == 0 {
+            lcs = (used, total);
+        }
+        by_seed.push((*seed, fmax));
+    }
+    let (lcs, lcs_total) = lcs;
+    let fmax_mhz = median(&by_seed.iter().map(|s| s.1).collect::<Vec<_>>()).expect("a seed");
     let harness_ffs = ports
         .iter()
         .filter(|p| p.name != "clock")
@@ -300,6 +340,7 @@ pub fn synthesize(unit: &str, verilog: &str, work: &Path, target_mhz: f64) -> Re
         meets_100mhz: fmax_mhz >= 100.0,
         harness_ffs,
         target_mhz,
+        fmax_mhz_by_seed: by_seed,
     })
 }
 
@@ -311,6 +352,14 @@ mod tests {
     fn parses_nextpnr_report_lines() {
         let log = "Info: \t         ICESTORM_LC:  1711/ 7680    22%\nInfo: Max frequency for clock 'clk$SB_IO_IN_$glb_clk': 54.32 MHz (FAIL at 100.00 MHz)\n";
         assert_eq!(parse_nextpnr(log).unwrap(), (1711, 7680, 54.32));
+    }
+
+    #[test]
+    fn median_is_the_lower_middle() {
+        assert_eq!(median(&[]), None);
+        assert_eq!(median(&[3.0]), Some(3.0));
+        assert_eq!(median(&[5.0, 1.0, 3.0]), Some(3.0));
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.0));
     }
 
     #[test]

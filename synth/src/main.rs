@@ -49,6 +49,10 @@ enum Cmd {
         /// the full lock unit takes about 9 minutes).
         #[arg(long)]
         full: bool,
+        /// nextpnr placement seeds, comma separated: one place and route per seed; the Fmax
+        /// reported is their median, every seed's is listed (e.g. `--seeds 1,2,3,4,5`).
+        #[arg(long, value_delimiter = ',', default_value = "1")]
+        seeds: Vec<u64>,
     },
     /// Run the dispatcher evaluation (golden model vs baselines): DIR/dispatch_eval.{md,svg}.
     EvalDispatch {
@@ -153,16 +157,22 @@ fn area_only_units() -> Vec<(String, String)> {
 }
 
 fn print_table(rows: &[SynthResult]) {
-    println!("\n| unit | LCs (of 7680) | Fmax MHz | meets 100 MHz | harness FFs |");
-    println!("|---|---:|---:|:---:|---:|");
+    println!("\n| unit | LCs (of 7680) | Fmax MHz | meets 100 MHz | harness FFs | Fmax per seed |");
+    println!("|---|---:|---:|:---:|---:|---|");
     for r in rows {
+        let per_seed: Vec<String> = r
+            .fmax_mhz_by_seed
+            .iter()
+            .map(|(s, f)| format!("{s}: {f:.1}"))
+            .collect();
         println!(
-            "| {} | {} | {:.1} | {} | {} |",
+            "| {} | {} | {:.1} | {} | {} | {} |",
             r.unit,
             r.lcs,
             r.fmax_mhz,
             if r.meets_100mhz { "yes" } else { "no" },
-            r.harness_ffs
+            r.harness_ffs,
+            per_seed.join(", ")
         );
     }
 }
@@ -189,6 +199,7 @@ fn main() -> Result<()> {
             freq,
             only,
             full,
+            seeds,
         } => {
             let units = export(&out)?;
             let work = out.join("synth");
@@ -198,7 +209,7 @@ fn main() -> Result<()> {
                 .filter(|u| u.in_report && only.as_deref().is_none_or(|o| u.unit.contains(o)))
             {
                 eprintln!("synthesizing {} ...", u.unit);
-                let r = flow::synthesize(&u.unit, &u.verilog, &work, freq);
+                let r = flow::synthesize_seeds(&u.unit, &u.verilog, &work, freq, &seeds);
                 match &r {
                     Ok(r) => eprintln!("  {} LCs, {:.1} MHz", r.lcs, r.fmax_mhz),
                     Err(e) => eprintln!("  FAILED: {e:#}"),
