@@ -41,8 +41,8 @@
 //!   cycles after that retire); a `hold_limit` write governs retires from 2 cycles on.
 //!
 //! ## Timing (board config, iCE40 HX8K, `synth report --seeds 1,2,3,4,5`)
-//! **2416 LCs; 93.9 MHz median of five placement seeds** (seed 1: 86.8, then 94.4, 94.2, 93.6,
-//! 93.9): **the 100 MHz target is not met.** `synth_ice40 -dffe_min_ce_use 4`, `-abc2`,
+//! **2416 LCs; 92.8 MHz median of five placement seeds** (seed 1: 91.9, then 95.1, 92.8, 90.7,
+//! 94.1): **the 100 MHz target is not met.** `synth_ice40 -dffe_min_ce_use 4`, `-abc2`,
 //! `-nodffe`, `-dff`, `-abc9` and `-retime` were tried on an earlier netlist and were no better
 //! on average.
 //!
@@ -56,7 +56,9 @@
 //! the stage register (94.3 → 88–92 after the hand-off rule was made exact), and the hold-limit
 //! marks of those precomputed inputs taken before the "not revoked now" term (seed 1: 95.6;
 //! seeds 2–5: 86.8, 90.1, 82.1, 89.2), the next head's priority row made from compares of
-//! registers and port values that the CPR write selects afterwards (median 93.9). Applying a
+//! registers and port values that the CPR write selects afterwards (median 93.9; 92.8 after a
+//! cleanup with the same logic: the unread `hold_limit` flip-flops removed, the head lock's
+//! holder selected once). Applying a
 //! wait verdict one cycle later (branch `lock-wq`) took the verdict off the critical path (mean
 //! of four seeds 88 → 91 MHz) but made a hand-off take 3 cycles after the lock becomes free
 //! (SPEC: 2), so it is not in.
@@ -173,9 +175,8 @@ pub struct LockUnit<
     cpr: [DFFWithInit<Bits<PB>>; W],
     /// `beats[a]` bit b: CPR a < CPR b (a would preempt b). All CPRs equal at reset: zero.
     beats: [DFF<Bits<W>>; W],
-    /// `hold_limit` run-time register (reset 64).
-    hold_limit: DFFWithInit<Bits<HB>>,
-    /// `hold_limit − 1` (reset 63).
+    /// The run-time register `hold_limit` (reset 64) is kept only in the derived forms the
+    /// revocation check reads: `hold_limit − 1` (reset 63),
     limit_m1: DFFWithInit<Bits<HB>>,
     /// `hold_limit ≠ 0` (reset 1).
     limit_on: DFFWithInit<Bit>,
@@ -282,7 +283,6 @@ pub struct LockUnit<
     hold_rev_next: Signal<Local, Bits<W>>,
     mark_raw: Signal<Local, Bits<W>>,
     // arbiter (the FIFO head)
-    nonempty: Signal<Local, Bit>,
     b_go: Signal<Local, Bit>,
     b_h: Signal<Local, Bits<W>>,
     b_pclr: Signal<Local, Bits<W>>,
@@ -395,7 +395,6 @@ impl<
             error_code: Default::default(),
             cpr: std::array::from_fn(|_| DFFWithInit::new(Bits::<PB>::mask())),
             beats: std::array::from_fn(|_| Default::default()),
-            hold_limit: DFFWithInit::new(Bits::<HB>::from(64u64)),
             limit_m1: DFFWithInit::new(Bits::<HB>::from(63u64)),
             limit_on: DFFWithInit::new(true),
             limit_m2: DFFWithInit::new(Bits::<HB>::from(62u64)),
@@ -462,7 +461,6 @@ impl<
             rel_in_lock: Default::default(),
             hold_rev_next: Default::default(),
             mark_raw: Default::default(),
-            nonempty: Default::default(),
             b_go: Default::default(),
             b_h: Default::default(),
             b_pclr: Default::default(),
@@ -575,8 +573,6 @@ impl<
             t_wid,
             t_cpr
         );
-        self.hold_limit.clock.next = self.clock.val();
-        self.hold_limit.d.next = self.hold_limit.q.val();
         self.limit_m1.clock.next = self.clock.val();
         self.limit_m1.d.next = self.limit_m1.q.val();
         self.limit_on.clock.next = self.clock.val();
@@ -679,10 +675,9 @@ impl<
         }
 
         // ---- 3. arbiter: the FIFO head, decided against the state after steps 1-2 ----
-        self.nonempty.next = self.hd_valid.q.val();
         // a head whose requester is revoked in step 2 is dead
         self.b_go.next =
-            self.nonempty.val() & self.fifo_live.q.val().get_bit(0) & !self.hd_kill.q.val();
+            self.hd_valid.q.val() & self.fifo_live.q.val().get_bit(0) & !self.hd_kill.q.val();
         // Per lock, from registers (selected by the head's one-hot lock afterwards): the lock is
         // held after steps 1-2, the holder is beaten by the requester, the holder is the
         // requester, a waiter that stays is not beaten by the requester.
@@ -708,15 +703,16 @@ impl<
         // lock (win otherwise; a preemption is the win over a beaten holder)
         self.b_waitl.next =
             (self.b_heldl.val() & !self.b_beatl.val()) | (!self.b_heldl.val() & self.b_nbl.val());
-        // the holder after steps 1-2 (one-hot), and the same when the requester beats it (it is
-        // revoked: per warp, without waiting for the verdict)
-        self.b_h.next = 0.into();
+        // the holder of the head's lock (one-hot; the direct acquire below reads it too), after
+        // steps 1-2, and the same when the requester beats it (it is revoked: per warp, without
+        // waiting for the verdict)
+        self.hd_hold.next = 0.into();
         for l in 0..L {
             if self.fifo_lock[0].q.val().get_bit(l) {
-                self.b_h.next = self.b_h.val() | self.own_oh[l].q.val();
+                self.hd_hold.next = self.hd_hold.val() | self.own_oh[l].q.val();
             }
         }
-        self.b_h.next = self.b_h.val() & !self.hd_rem.q.val();
+        self.b_h.next = self.hd_hold.val() & !self.hd_rem.q.val();
         self.b_pclr.next = 0.into();
         if self.b_go.val() {
             self.b_pclr.next = self.b_h.val() & self.hd_row.q.val() & !self.fifo_req[0].q.val();
@@ -787,7 +783,7 @@ impl<
         // ---- 5. new acquire, against the start-of-cycle state ----
         // per lock and per warp first (registers only), then selected by the request
         self.lock_conf.next = self.rq_lock.q.val();
-        if self.nonempty.val() {
+        if self.hd_valid.q.val() {
             self.lock_conf.next = self.lock_conf.val() | self.fifo_lock[0].q.val();
         }
         if self.t_valid.q.val() {
@@ -809,14 +805,8 @@ impl<
             }
         }
         // the holder of the head's lock may be preempted in this cycle: no direct grant to it
-        self.hd_hold.next = 0.into();
-        for l in 0..L {
-            if self.fifo_lock[0].q.val().get_bit(l) {
-                self.hd_hold.next = self.hd_hold.val() | self.own_oh[l].q.val();
-            }
-        }
         self.warp_conf.next = self.hrq.q.val();
-        if self.nonempty.val() {
+        if self.hd_valid.q.val() {
             self.warp_conf.next = self.hrq.q.val() | self.hd_hold.val();
         }
         // occupancy: the FIFO plus the entry joining its tail
@@ -900,7 +890,7 @@ impl<
             }
         }
         self.append_pos.next = self.fifo_count.q.val();
-        if self.nonempty.val() {
+        if self.hd_valid.q.val() {
             self.live.next = self.live.val() >> 1;
             self.append_pos.next = self.fifo_count.q.val() - 1;
             for k in 0..(D - 1) {
@@ -1026,9 +1016,6 @@ impl<
             }
             self.beats[a].d.next = self.beats_row.val();
         }
-        if self.cfg_we.val() {
-            self.hold_limit.d.next = self.cfg_hold_limit.val();
-        }
         self.limit_m1.d.next = self.limit_m1_next.val();
         self.limit_on.d.next = self.limit_on_next.val();
         if self.cfg_we.val() {
@@ -1125,7 +1112,6 @@ impl<
             self.revoke_q.d.next = 0.into();
             self.error_q.d.next = false;
             self.error_code_q.d.next = 0.into();
-            self.hold_limit.d.next = 64.into();
             self.limit_m1.d.next = 63.into();
             self.limit_on.d.next = true;
             self.limit_m2.d.next = 62.into();
