@@ -419,16 +419,6 @@ impl LockUnit {
         self.fifo.len() + self.staged.is_some() as usize
     }
 
-    /// Entries held by the arbiter (FIFO and the entry joining its tail).
-    pub fn pending(&self) -> usize {
-        self.fifo_len()
-    }
-
-    /// Whether a release or a hold-limit revocation is registered for the next cycle.
-    pub fn events_pending(&self) -> bool {
-        self.rel_q.is_some() || self.hrq.contains(&true)
-    }
-
     /// Whether warp `w` has a live request in the arbiter (FIFO or the entry joining it).
     pub fn queued(&self, w: usize) -> bool {
         self.fifo
