@@ -184,11 +184,11 @@ fn clog2(x: usize) -> usize {
     b
 }
 
-/// The timing harness around an exported `top` (renamed `finder_dut`); `dut = None` measures the
-/// harness alone (the design's outputs replaced by its inputs' low bits).
-pub fn harness(dut: Option<&str>, n: usize, clocked: bool) -> String {
-    let (k, s) = (clog2(n + 1), clog2(n));
-    let w = n + k + clocked as usize;
+/// The frame both finder harnesses share: module `top` with one serial input shifted into a
+/// `w`-bit register `sh`, the lines of `body` (wires and the design instance reading `sh`), the
+/// `o_bits` output bits `outputs` (a Verilog concatenation) registered and XOR-reduced to one
+/// pin, then the design itself renamed `finder_dut`.
+fn serial_harness(w: usize, body: &str, o_bits: usize, outputs: &str, dut: Option<&str>) -> String {
     let mut v = String::new();
     let _ = writeln!(v, "module top(input clock, input din, output reg dout);");
     let _ = writeln!(v, "  reg [{}:0] sh = 0;", w - 1);
@@ -197,8 +197,27 @@ pub fn harness(dut: Option<&str>, n: usize, clocked: bool) -> String {
         "  always @(posedge clock) sh <= {{sh[{}:0], din}};",
         w - 2
     );
+    v.push_str(body);
+    let _ = writeln!(v, "  reg [{}:0] o = 0;", o_bits - 1);
     let _ = writeln!(
         v,
+        "  always @(posedge clock) begin o <= {{{outputs}}}; dout <= ^o; end"
+    );
+    let _ = writeln!(v, "endmodule");
+    if let Some(d) = dut {
+        v.push_str(&d.replacen("module top(", "module finder_dut(", 1));
+    }
+    v
+}
+
+/// The timing harness around an exported `top` (renamed `finder_dut`); `dut = None` measures the
+/// harness alone (the design's outputs replaced by its inputs' low bits).
+pub fn harness(dut: Option<&str>, n: usize, clocked: bool) -> String {
+    let (k, s) = (clog2(n + 1), clog2(n));
+    let w = n + k + clocked as usize;
+    let mut body = String::new();
+    let _ = writeln!(
+        body,
         "  wire [{}:0] max_run; wire fit_found; wire [{}:0] fit_start;",
         k - 1,
         s - 1
@@ -210,25 +229,16 @@ pub fn harness(dut: Option<&str>, n: usize, clocked: bool) -> String {
             String::new()
         };
         let _ = writeln!(
-            v,
+            body,
             "  finder_dut dut({clk}.bits(sh[{}:0]), .need(sh[{}:{}]), .max_run(max_run), .fit_found(fit_found), .fit_start(fit_start));",
             n - 1,
             n + k - 1,
             n
         );
     } else {
-        let _ = writeln!(v, "  assign max_run = sh[{}:0]; assign fit_found = sh[{k}]; assign fit_start = sh[{}:{}];", k - 1, k + s, k + 1);
+        let _ = writeln!(body, "  assign max_run = sh[{}:0]; assign fit_found = sh[{k}]; assign fit_start = sh[{}:{}];", k - 1, k + s, k + 1);
     }
-    let _ = writeln!(v, "  reg [{}:0] o = 0;", k + s);
-    let _ = writeln!(
-        v,
-        "  always @(posedge clock) begin o <= {{max_run, fit_found, fit_start}}; dout <= ^o; end"
-    );
-    let _ = writeln!(v, "endmodule");
-    if let Some(d) = dut {
-        v.push_str(&d.replacen("module top(", "module finder_dut(", 1));
-    }
-    v
+    serial_harness(w, &body, k + s + 1, "max_run, fit_found, fit_start", dut)
 }
 
 /// The timing harness around the time-shared finder (`TimeShared128`, renamed `finder_dut`):
@@ -236,31 +246,11 @@ pub fn harness(dut: Option<&str>, n: usize, clocked: bool) -> String {
 /// and XOR-reduced to one pin, as [`harness`] does for the single-map finders.
 pub fn harness_time_shared(dut: &str) -> String {
     let w = 128 + 64 + 48 + 1;
-    let mut v = String::new();
-    let _ = writeln!(v, "module top(input clock, input din, output reg dout);");
-    let _ = writeln!(v, "  reg [{}:0] sh = 0;", w - 1);
-    let _ = writeln!(
-        v,
-        "  always @(posedge clock) sh <= {{sh[{}:0], din}};",
-        w - 2
-    );
-    let _ = writeln!(
-        v,
-        "  wire slot_cycle; wire [7:0] m0; wire [6:0] m1; wire [5:0] m2;"
-    );
-    let _ = writeln!(
-        v,
-        "  finder_dut dut(.clock(clock), .reset(sh[{}]), .map0(sh[127:0]), .map1(sh[191:128]), .map2(sh[239:192]), .slot_cycle(slot_cycle), .max_run0(m0), .max_run1(m1), .max_run2(m2));",
+    let body = format!(
+        "  wire slot_cycle; wire [7:0] m0; wire [6:0] m1; wire [5:0] m2;\n  finder_dut dut(.clock(clock), .reset(sh[{}]), .map0(sh[127:0]), .map1(sh[191:128]), .map2(sh[239:192]), .slot_cycle(slot_cycle), .max_run0(m0), .max_run1(m1), .max_run2(m2));\n",
         w - 1
     );
-    let _ = writeln!(v, "  reg [21:0] o = 0;");
-    let _ = writeln!(
-        v,
-        "  always @(posedge clock) begin o <= {{slot_cycle, m0, m1, m2}}; dout <= ^o; end"
-    );
-    let _ = writeln!(v, "endmodule");
-    v.push_str(&dut.replacen("module top(", "module finder_dut(", 1));
-    v
+    serial_harness(w, &body, 22, "slot_cycle, m0, m1, m2", Some(dut))
 }
 
 /// One measured design.
