@@ -248,11 +248,10 @@ pub fn bench(model_cycles: usize, rtl_cycles: usize) -> Result<String> {
     let mut model = Model::new(cfg);
     let t = Instant::now();
     let (recs, lat) = drive(&mut |i| model.step(i), model_cycles);
-    let dt = t.elapsed().as_secs_f64();
     let _ = writeln!(
         out,
-        "golden model: {:.2} M cycles/s, {recs} records in {model_cycles} cycles",
-        model_cycles as f64 / dt / 1e6
+        "golden model: {}, {recs} records in {model_cycles} cycles",
+        crate::rate(model_cycles, t.elapsed().as_secs_f64())
     );
     let min_lat = lat.iter().min().copied().unwrap_or(0);
     let _ = writeln!(
@@ -262,11 +261,10 @@ pub fn bench(model_cycles: usize, rtl_cycles: usize) -> Result<String> {
     let mut rtl = testbench::rtl::RtlSim::new(hdl::dispatcher::Dispatcher::new());
     let t = Instant::now();
     let (recs_rtl, _) = drive(&mut |i| rtl.step(i), rtl_cycles);
-    let dt = t.elapsed().as_secs_f64();
     let _ = writeln!(
         out,
-        "RustHDL RTL: {:.0} k cycles/s, {recs_rtl} records in {rtl_cycles} cycles",
-        rtl_cycles as f64 / dt / 1e3
+        "RustHDL RTL: {}, {recs_rtl} records in {rtl_cycles} cycles",
+        crate::rate(rtl_cycles, t.elapsed().as_secs_f64())
     );
     Ok(out)
 }

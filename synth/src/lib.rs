@@ -4,3 +4,13 @@ pub mod dispatcher;
 pub mod flow;
 pub mod lock_unit;
 pub mod run_finder;
+
+/// A simulation speed for the bench reports: `cycles` stepped in `secs`, in M or k cycles/s.
+pub fn rate(cycles: usize, secs: f64) -> String {
+    let r = cycles as f64 / secs;
+    if r >= 1e6 {
+        format!("{:.2} M cycles/s", r / 1e6)
+    } else {
+        format!("{:.1} k cycles/s", r / 1e3)
+    }
+}

@@ -114,15 +114,6 @@ pub fn latencies(cfg: &LockConfig, trace: &[LockIn], outs: &[LockOut]) -> Latenc
     lat
 }
 
-fn rate(cycles: usize, secs: f64) -> String {
-    let r = cycles as f64 / secs;
-    if r >= 1e6 {
-        format!("{:.2} M cycles/s", r / 1e6)
-    } else {
-        format!("{:.1} k cycles/s", r / 1e3)
-    }
-}
-
 /// Run the bench and return a Markdown report.
 pub fn bench(model_cycles: usize, rtl_cycles: usize, verilator_cycles: usize) -> Result<String> {
     let cfg = LockConfig::board();
@@ -144,7 +135,7 @@ pub fn bench(model_cycles: usize, rtl_cycles: usize, verilator_cycles: usize) ->
         s,
         "| golden model | {} | {} |",
         trace.len(),
-        rate(trace.len(), t0.elapsed().as_secs_f64())
+        crate::rate(trace.len(), t0.elapsed().as_secs_f64())
     )?;
 
     let rtl_trace = &trace[..rtl_cycles.min(trace.len())];
@@ -163,7 +154,7 @@ pub fn bench(model_cycles: usize, rtl_cycles: usize, verilator_cycles: usize) ->
         s,
         "| RustHDL simulation | {} | {} |",
         rtl_trace.len(),
-        rate(rtl_trace.len(), rtl_secs)
+        crate::rate(rtl_trace.len(), rtl_secs)
     )?;
 
     if testbench::eda::tool_available("verilator") {
@@ -191,7 +182,7 @@ pub fn bench(model_cycles: usize, rtl_cycles: usize, verilator_cycles: usize) ->
             s,
             "| Verilator (exported Verilog, incl. frame I/O) | {} | {} |",
             vtrace.len(),
-            rate(vtrace.len(), secs)
+            crate::rate(vtrace.len(), secs)
         )?;
     }
 
