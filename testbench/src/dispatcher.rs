@@ -165,6 +165,10 @@ pub struct DispInvariants {
     /// Completions and pushes of the previous cycle (outputs are registered).
     pending_push: Option<(usize, [u32; 6], bool)>,
     pending_done: Option<usize>,
+    /// The previous cycle's push named a channel or priority out of range (must be refused
+    /// with `BAD_ID`), or its completion a slot out of range (must be refused).
+    pending_bad_push: bool,
+    pending_bad_done: bool,
     prev_reset: bool,
 }
 
@@ -182,6 +186,8 @@ impl DispInvariants {
             l_used: vec![0; p],
             pending_push: None,
             pending_done: None,
+            pending_bad_push: false,
+            pending_bad_done: false,
             prev_reset: true,
         }
     }
@@ -204,6 +210,13 @@ impl DispInvariants {
             }
         } else {
             // the previous cycle's push: its error (if any) shows now; otherwise it was queued
+            let bad_push = std::mem::take(&mut self.pending_bad_push);
+            if bad_push && !(o.error && o.error_code == 3) {
+                return Err("push to a channel / priority out of range was not refused".into());
+            }
+            if std::mem::take(&mut self.pending_bad_done) && !o.error {
+                return Err("completion of a slot out of range was not refused".into());
+            }
             if let Some((ch, d, _)) = self.pending_push.take() {
                 if !(o.error && (o.error_code == 1 || o.error_code == 2)) {
                     self.queued[ch].push_back(d);
@@ -221,7 +234,7 @@ impl DispInvariants {
             if let Some((s, valid)) = done {
                 if valid {
                     self.free(s);
-                } else if !(o.error && (o.error_code == 4 || o.error_code < 3)) {
+                } else if !(o.error && (o.error_code == 4 || o.error_code < 3 || bad_push)) {
                     return Err(format!("completion of idle slot {s} was not refused"));
                 }
             }
@@ -233,8 +246,16 @@ impl DispInvariants {
             return Ok(());
         }
         self.prev_reset = false;
-        if i.push_valid && o.push_ready {
-            let ch = i.push_channel as usize % c.channels;
+        let bad_channel = i.push_channel as usize >= c.channels;
+        if i.push_valid && (bad_channel || i.push_prio as usize >= c.prios) {
+            // refused with BAD_ID whatever the FIFO state (`push_ready` is high for a channel
+            // that does not exist)
+            if bad_channel && !o.push_ready {
+                return Err("push_ready low for a channel out of range".into());
+            }
+            self.pending_bad_push = o.push_ready;
+        } else if i.push_valid && o.push_ready {
+            let ch = i.push_channel as usize;
             self.pending_push = Some((
                 ch,
                 [
@@ -247,13 +268,15 @@ impl DispInvariants {
                 ],
                 i.push_indep,
             ));
-        } else if i.push_valid
-            && self.queued[i.push_channel as usize % c.channels].len() < c.fifo_depth
-        {
+        } else if i.push_valid && self.queued[i.push_channel as usize].len() < c.fifo_depth {
             return Err("push_ready low although the channel FIFO has room".into());
         }
         if i.done_valid {
-            self.pending_done = Some(i.done_slot as usize % c.slots);
+            if (i.done_slot as usize) < c.slots {
+                self.pending_done = Some(i.done_slot as usize);
+            } else {
+                self.pending_bad_done = true;
+            }
         }
         Ok(())
     }
@@ -293,10 +316,10 @@ impl DispInvariants {
             return Err(format!("unbalanced split {per:?} (emb. 8)"));
         }
         let region = |base: u64, n: u128| -> u128 {
-            if n == 0 {
-                0
-            } else {
-                ((1u128 << n) - 1) << base
+            match n {
+                0 => 0,
+                1..=127 => ((1u128 << n) - 1) << base,
+                _ => u128::MAX << base,
             }
         };
         let mut vm = vec![];
@@ -355,6 +378,11 @@ impl DispInvariants {
             self.w_used[k] -= per[t];
         }
         self.l_used[m] &= !rl;
+    }
+
+    /// Accepted WGs (counting a split WG once) not yet fully dispatched.
+    pub fn queued_wgs(&self) -> usize {
+        self.queued.iter().map(|q| q.len()).sum()
     }
 
     /// Slots live according to the outputs seen so far.
@@ -549,6 +577,115 @@ pub fn cycle_strategy(mix: Mix) -> impl Strategy<Value = DispIn> {
         )
 }
 
+/// One cycle of stimulus for any configuration (the model-only sweep): the mix's sizes scaled
+/// from the board to `cfg` (board `vgpr_max` of 16 blocks = all of a unit's VGPR blocks, and so
+/// on), good descriptors clamped to what fits an empty module, bad inputs of every kind: zero
+/// waves, a need too big for a unit, too many waves, a channel or completion slot out of range.
+pub fn cycle_strategy_for(cfg: DispatcherConfig, mix: Mix) -> impl Strategy<Value = DispIn> {
+    let q_max = (cfg.units * cfg.wave_slots) as u32;
+    let scale = |x: u32, full: usize, board: u32| (x * full as u32).div_ceil(board);
+    let waves_max = scale(mix.waves_max, q_max as usize, 8).clamp(1, q_max);
+    let vgpr_max = scale(mix.vgpr_max, cfg.vgpr_blocks, 16);
+    let sgpr_max = scale(mix.sgpr_max, cfg.sgpr_blocks, 8);
+    let lds_max = scale(mix.lds_max, cfg.lds_blocks, 8);
+    let retire_bits = cfg.modules * cfg.classes;
+    (
+        (
+            pct(mix.idle),
+            pct(1),
+            pct(mix.push),
+            pct(mix.done),
+            pct(mix.cfg),
+            pct(mix.bad),
+        ),
+        (
+            0..cfg.channels as u32,
+            any::<u8>(),
+            0u32..4,
+            1..=waves_max,
+            0..=vgpr_max,
+            0..=sgpr_max,
+            0..=lds_max,
+            pct(mix.indep),
+        ),
+        (0..cfg.slots as u32, cfg_write(), any::<u64>(), 0u32..5),
+    )
+        .prop_map(
+            move |(
+                (idle, reset, p, d, g, bad),
+                (ch, id, prio, waves, vgpr, sgpr, lds, indep),
+                (slot, (addr, data), ret, badk),
+            )| {
+                if idle {
+                    return DispIn::default();
+                }
+                let q = |n: u32| n.div_ceil(cfg.units as u32);
+                let (mut ch, mut slot) = (ch, slot);
+                let (waves, vgpr, sgpr, lds) = if bad {
+                    match badk {
+                        0 => (0, vgpr, sgpr, lds),
+                        1 => (
+                            waves,
+                            cfg.vgpr_blocks as u32 / q(waves) + 1 + vgpr,
+                            sgpr,
+                            lds,
+                        ),
+                        2 => (q_max + 1 + waves % 7, vgpr, sgpr, lds),
+                        3 => {
+                            ch = cfg.channels as u32 + ch % 2;
+                            (waves, 0, 0, 0)
+                        }
+                        _ => {
+                            slot = cfg.slots as u32 + slot % 3;
+                            (waves, 0, 0, 0)
+                        }
+                    }
+                } else {
+                    let qn = q(waves);
+                    (
+                        waves,
+                        vgpr.min(cfg.vgpr_blocks as u32 / qn),
+                        sgpr.min(cfg.sgpr_blocks as u32 / qn),
+                        lds.min(cfg.lds_blocks as u32),
+                    )
+                };
+                DispIn {
+                    reset,
+                    push_valid: p || (bad && badk == 3),
+                    push_channel: ch,
+                    push_id: id as u32,
+                    push_prio: prio,
+                    push_waves: waves,
+                    push_vgpr: vgpr,
+                    push_sgpr: sgpr,
+                    push_lds: lds,
+                    push_indep: indep,
+                    done_valid: d || (bad && badk == 4),
+                    done_slot: slot,
+                    cfg_we: g,
+                    cfg_addr: addr,
+                    cfg_data: data,
+                    retire_class: if retire_bits >= 64 {
+                        ret
+                    } else {
+                        ret & ((1u64 << retire_bits) - 1)
+                    },
+                }
+            },
+        )
+}
+
+/// A whole trace of random cycles from one mix, for any configuration.
+pub fn trace_strategy_for(
+    cfg: DispatcherConfig,
+    max_len: usize,
+) -> impl Strategy<Value = Vec<DispIn>> {
+    let mixes = mixes();
+    (0..mixes.len()).prop_flat_map(move |m| {
+        proptest::collection::vec(cycle_strategy_for(cfg, mixes[m].clone()), 1..max_len)
+    })
+}
+
 /// A whole trace of random cycles from one mix.
 pub fn trace_strategy(max_len: usize) -> impl Strategy<Value = Vec<DispIn>> {
     let mixes = mixes();
@@ -566,6 +703,19 @@ pub fn bind_completion(i: &DispIn, live: &[usize], cycle: usize) -> DispIn {
     i.push_id = cycle as u32 & 0xFF;
     if i.done_valid && i.done_slot < 6 && !live.is_empty() {
         i.done_slot = live[i.done_slot as usize % live.len()] as u32;
+    }
+    i
+}
+
+/// [`bind_completion`] for any configuration: in-range completions in the lower three quarters
+/// of the slot range complete a live slot; the rest keep their raw slot (often idle, or out of
+/// range on purpose: a bad completion).
+pub fn bind_completion_for(i: &DispIn, live: &[usize], cycle: usize, slots: usize) -> DispIn {
+    let mut i = i.clone();
+    i.push_id = cycle as u32 & 0xFF;
+    let s = i.done_slot as usize;
+    if i.done_valid && s < slots && 4 * s < 3 * slots.max(2) && !live.is_empty() {
+        i.done_slot = live[s % live.len()] as u32;
     }
     i
 }
