@@ -55,8 +55,9 @@ pub fn evaluate(out_dir: &Path) -> Result<String> {
     Ok(md)
 }
 
-const COLORS: [&str; 6] = [
-    "#1b9e77", "#66a61e", "#7570b3", "#e7298a", "#d95f02", "#666666",
+/// One colour per scheduler (ColorBrewer Dark2; the baselines keep their colours).
+const COLORS: [&str; 8] = [
+    "#1b9e77", "#66a61e", "#7570b3", "#e7298a", "#e6ab02", "#d95f02", "#666666", "#a6761d",
 ];
 
 /// Hand-written SVG: one row per config, two panels per row — throughput relative to the best
@@ -280,6 +281,8 @@ mod tests {
         assert_eq!(md.lines().count(), 2 + 4 * Scheduler::all().len());
         let s = svg(&r);
         assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
+        // every scheduler has its own colour
+        assert!(Scheduler::all().len() <= COLORS.len());
         assert_eq!(
             s.matches("<rect").count(),
             1 + 2 * 4 * Scheduler::all().len() + Scheduler::all().len()

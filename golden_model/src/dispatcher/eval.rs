@@ -9,6 +9,8 @@
 //! - **strict priority, in order** ([0028]–[0029]): only the highest-priority head is considered
 //!   (ties: lowest channel); if it fits nowhere nothing is dispatched (head-of-line blocking);
 //!   first fitting module; no windows, no split;
+//! - **the patent's scheduler without the split** (`first`, `SPLIT_THRESHOLD` = 0): what
+//!   emb. 3 contributes;
 //! - **MIAOW-style**: one WG at a time through a locked pipeline — each decision occupies
 //!   [`MIAOW_STAGES`] cycles plus a walk of the module list ([`MIAOW_WALK_PER_CYCLE`] modules per
 //!   cycle) — taking the channel heads round robin, placing on the fitting module with the
@@ -87,6 +89,9 @@ pub struct Workload {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scheduler {
     Patent(Policy),
+    /// The patent's scheduler with `first` and `SPLIT_THRESHOLD` = 0 (emb. 3 off): isolates
+    /// what the split contributes.
+    PatentNoSplit,
     StrictPriority,
     Miaow,
 }
@@ -98,6 +103,7 @@ impl Scheduler {
             Scheduler::Patent(Policy::MaxWeightedFree),
             Scheduler::Patent(Policy::MinPowerHistory),
             Scheduler::Patent(Policy::RoundRobin),
+            Scheduler::PatentNoSplit,
             Scheduler::StrictPriority,
             Scheduler::Miaow,
         ]
@@ -108,6 +114,7 @@ impl Scheduler {
             Scheduler::Patent(Policy::MaxWeightedFree) => "patent, max_weighted_free",
             Scheduler::Patent(Policy::MinPowerHistory) => "patent, min_power_history",
             Scheduler::Patent(Policy::RoundRobin) => "patent pick, round-robin module",
+            Scheduler::PatentNoSplit => "patent, first, no split",
             Scheduler::StrictPriority => "strict priority in order",
             Scheduler::Miaow => "MIAOW one-at-a-time",
         }
@@ -203,7 +210,9 @@ impl Baseline {
                     .unwrap();
                 (c, f.into_iter().find(|(m, _)| *m == best).unwrap().1)
             }
-            Scheduler::Patent(_) => unreachable!("the patent scheduler is the golden model"),
+            Scheduler::Patent(_) | Scheduler::PatentNoSplit => {
+                unreachable!("the patent scheduler is the golden model")
+            }
         };
         let wg = self.fifo[c].pop_front().unwrap();
         self.res.allocate(slot, pl.clone());
@@ -282,6 +291,11 @@ pub fn run(
         Scheduler::Patent(p) => {
             let mut d = Dispatcher::new(cfg);
             d.set_policy(p);
+            Engine::Model(Box::new(d))
+        }
+        Scheduler::PatentNoSplit => {
+            let mut d = Dispatcher::new(cfg);
+            d.regs.split_threshold = 0;
             Engine::Model(Box::new(d))
         }
         kind => Engine::Base(Box::new(Baseline {
