@@ -8,10 +8,7 @@ use golden_model::dispatcher::{
 use golden_model::CycleModel;
 use hdl::dispatcher::Dispatcher as Rtl;
 use rust_hdl::prelude::*;
-use testbench::dispatcher::{
-    bind_completion, bind_completion_for, trace_strategy, trace_strategy_for, DispInvariants,
-    DispPorts,
-};
+use testbench::dispatcher::{trace_strategy, trace_strategy_for, DispInvariants, DispPorts};
 use testbench::lockstep::{compare_trace, cycle_table, run_cases, Verdict};
 use testbench::rtl::RtlSim;
 use testbench::verilator;
@@ -28,7 +25,7 @@ fn lockstep(trace: &[DispIn]) -> Result<Vec<DispIn>, String> {
     let mut bound = vec![];
     let mut history = vec![];
     for (cycle, raw) in trace.iter().enumerate() {
-        let i = bind_completion(raw, &inv.live_slots(), cycle);
+        let i = inv.bind(raw, cycle);
         let want = model.step(&i);
         let got = rtl.step(&i);
         let check = inv.check(&i, &got);
@@ -573,9 +570,8 @@ fn verilator_replay_board() {
         }],
     )
     .unwrap();
-    // Traces of at most 256 cycles: `bind_completion` numbers WGs by push cycle mod 256, and the
-    // invariant checker keys WGs by id, so a longer trace can reuse a live WG's id and raise a
-    // false alarm (seen about once in 100 runs with 600-cycle traces). Same total cycles.
+    // Many short traces (each starts from reset); `inv.bind` keeps the ids of queued WGs unique,
+    // so the length is not limited by the 8-bit id.
     run_cases(56, &trace_strategy(256), |t| -> Verdict {
         // bind completions to live slots using the golden model's outputs (same as the RTL's)
         let cfg = DispatcherConfig::board();
@@ -586,7 +582,7 @@ fn verilator_replay_board() {
             ..DispIn::default()
         }];
         for (c, raw) in t.iter().enumerate() {
-            let i = bind_completion(raw, &inv.live_slots(), c);
+            let i = inv.bind(raw, c);
             let o = model.step(&i);
             inv.check(&i, &o)?;
             trace.push(i);
@@ -611,7 +607,7 @@ fn stimulus_covers_every_event() {
         let mut model = Model::new(cfg);
         let mut inv = DispInvariants::new(cfg);
         for (c, raw) in t.iter().enumerate() {
-            let i = bind_completion(raw, &inv.live_slots(), c);
+            let i = inv.bind(raw, c);
             let o = model.step(&i);
             inv.check(&i, &o).unwrap();
             let mut hit = |k| *seen.entry(k).or_default() += 1;
@@ -725,7 +721,7 @@ fn model_trace_and_drain(
     let drain = 64 * cfg.channels * cfg.fifo_depth + 4 * cfg.slots + 64;
     for cycle in 0..trace.len() + drain {
         let i = match trace.get(cycle) {
-            Some(raw) => bind_completion_for(raw, &inv.live_slots(), cycle, cfg.slots),
+            Some(raw) => inv.bind(raw, cycle),
             None if inv.queued_wgs() == 0 && inv.live_slots().is_empty() => break,
             None => match inv.live_slots().first() {
                 Some(&s) => DispIn::done(s),
@@ -839,7 +835,7 @@ fn verilator_long_regression() {
     inv.check(&trace[0], &DispOut::default()).unwrap();
     while trace.len() < cycles {
         for raw in strat.new_tree(&mut runner).unwrap().current() {
-            let i = bind_completion(&raw, &inv.live_slots(), trace.len());
+            let i = inv.bind(&raw, trace.len());
             let o = model.step(&i);
             inv.check(&i, &o)
                 .unwrap_or_else(|e| panic!("model invariant at {}: {e}", trace.len()));

@@ -380,6 +380,30 @@ impl DispInvariants {
         self.l_used[m] &= !rl;
     }
 
+    /// Bind one raw random cycle to the state seen so far. Completions name arbitrary slots;
+    /// in-range ones in the lower three quarters of the slot range (board: 0..6) complete live
+    /// slot number `slot mod live`, the rest keep their raw slot (often idle, or out of range on
+    /// purpose: a bad completion). Every push gets an id no queued WG holds (the first free one
+    /// from `cycle mod 256`: the id port has 8 bits), so that a record names its WG uniquely
+    /// however long the trace.
+    pub fn bind(&self, raw: &DispIn, cycle: usize) -> DispIn {
+        let mut i = raw.clone();
+        let taken = |id: u32| {
+            self.queued.iter().flatten().any(|d| d[0] == id)
+                || self.pending_push.is_some_and(|(_, d, _)| d[0] == id)
+        };
+        i.push_id = (0..256)
+            .map(|k| (cycle as u32 + k) & 0xFF)
+            .find(|&id| !taken(id))
+            .expect("at most 8 x 16 WGs are queued: a free id exists");
+        let (s, slots) = (i.done_slot as usize, self.cfg.slots);
+        let live = self.live_slots();
+        if i.done_valid && s < slots && 4 * s < 3 * slots.max(2) && !live.is_empty() {
+            i.done_slot = live[s % live.len()] as u32;
+        }
+        i
+    }
+
     /// Accepted WGs (counting a split WG once) not yet fully dispatched.
     pub fn queued_wgs(&self) -> usize {
         self.queued.iter().map(|q| q.len()).sum()
@@ -512,7 +536,7 @@ fn cfg_write() -> impl Strategy<Value = (u32, u32)> {
 }
 
 /// One cycle of stimulus. Completions name a slot; the trace runner maps them onto live slots
-/// (see [`bind_completions`]) so that most completions are valid and some are bad.
+/// (see [`DispInvariants::bind`]) so that most completions are valid and some are bad.
 pub fn cycle_strategy(mix: Mix) -> impl Strategy<Value = DispIn> {
     (
         (
@@ -692,30 +716,4 @@ pub fn trace_strategy(max_len: usize) -> impl Strategy<Value = Vec<DispIn>> {
     (0..mixes.len()).prop_flat_map(move |m| {
         proptest::collection::vec(cycle_strategy(mixes[m].clone()), 1..max_len)
     })
-}
-
-/// Completions in a random trace name arbitrary slots; re-target them while running so that
-/// most complete a live slot: `slot_hint` < 6 picks live slot number `hint mod live`, 6..8 keeps
-/// the raw (often idle: a bad completion) slot.
-/// Also gives every push a fresh id (`cycle mod 256`) so that records name their WG uniquely.
-pub fn bind_completion(i: &DispIn, live: &[usize], cycle: usize) -> DispIn {
-    let mut i = i.clone();
-    i.push_id = cycle as u32 & 0xFF;
-    if i.done_valid && i.done_slot < 6 && !live.is_empty() {
-        i.done_slot = live[i.done_slot as usize % live.len()] as u32;
-    }
-    i
-}
-
-/// [`bind_completion`] for any configuration: in-range completions in the lower three quarters
-/// of the slot range complete a live slot; the rest keep their raw slot (often idle, or out of
-/// range on purpose: a bad completion).
-pub fn bind_completion_for(i: &DispIn, live: &[usize], cycle: usize, slots: usize) -> DispIn {
-    let mut i = i.clone();
-    i.push_id = cycle as u32 & 0xFF;
-    let s = i.done_slot as usize;
-    if i.done_valid && s < slots && 4 * s < 3 * slots.max(2) && !live.is_empty() {
-        i.done_slot = live[s % live.len()] as u32;
-    }
-    i
 }
