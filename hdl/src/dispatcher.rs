@@ -128,6 +128,18 @@
 //!   forwarded into the match, which needs the first-fit regions at decision time (the first fit of
 //!   all four head × module pairs in the match stage, about +1300 LUTs). The HX8K has neither next
 //!   to the rest.
+//! - The floor, measured (`synth alloc-floor --seeds 1,2,3`, `docs/alloc_floor.md`, micro-designs
+//!   of the allocation loop alone on the chip, median of three placements): one dispatch per cycle
+//!   with two modules needs every module to take a decision every second cycle, so its loop
+//!   (maps → fit → choice among the heads → first-fit region → maps) must close in ≤ 2 cycles
+//!   (in 1 cycle for back-to-back dispatches to one module). One module alone: the 1-cycle loop
+//!   reaches 77.2 MHz, 64.0 with a choice between two heads; the 2-cycle loop 112.7 MHz without a
+//!   choice and at best 95.8 MHz with a fixed-priority choice between two heads (three register
+//!   cuts tried: 91.5 / 95.8 / 93.8), on 2101 LCs. The dispatcher's choice also spans the second
+//!   module, the time-window ranks, the tie marks, the LFSR and the module policy, and two such
+//!   loop cores plus the rest of the dispatcher (FIFOs, head decoders, in-flight table, scorers,
+//!   registers) would fill about 95 % of the HX8K. So the three goals together (one per cycle,
+//!   head → record ≤ 3, ≥ 100 MHz) are out of reach on this device with an exact first fit.
 //!
 //! ## Worked example
 //! Reset, then `push(ch 0, id 7, prio 0, waves 3, vgpr 2, sgpr 1, lds 3)` in cycle 0. Cycle 1: the
