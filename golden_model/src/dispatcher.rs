@@ -5,7 +5,7 @@
 //! dispatched to one module with first-fit contiguous register/LDS regions, and a completion port
 //! frees exactly what a WG took. See `hdl::dispatcher` for the port contract; this file decides the
 //! behaviour cycle by cycle and doubles as the fast co-model of the evaluation
-//! ([`eval`](self::eval)).
+//! ([`eval`]).
 //!
 //! ## One cycle: a three-stage pipeline
 //! Everything a cycle changes takes effect at the rising edge; the dispatch record and the error
@@ -35,9 +35,9 @@
 //! t+1→t+2 (the in-flight table is a block RAM read in the cycle after the completion).
 //! Policy scores come from older state: see step 5.
 //!
-//! 1. **Heads** (a1, [0044]): the head of every non-empty channel FIFO is a candidate. A head in
+//! 1. **Heads** (a1, \[0044\]): the head of every non-empty channel FIFO is a candidate. A head in
 //!    *split mode* (step 8) presents itself as a one-wave sub-WG at the lowest priority S−1.
-//! 2. **Wave split** (emb. 8, [0226]–[0234]): n waves over Q units, `q_t = n div Q` (+1 for
+//! 2. **Wave split** (emb. 8, \[0226\]–\[0234\]): n waves over Q units, `q_t = n div Q` (+1 for
 //!    `t < n mod Q`), rotated by the module's pointer `ptr_m`: unit u receives `q[(u − ptr_m) mod Q]`.
 //!    On a dispatch to module m, `ptr_m := (ptr_m + n) mod Q`, so the next WG's extra waves start on
 //!    the unit after the last one loaded (ptr_m is the patent's tail pointer + 1, reset 0).
@@ -56,7 +56,7 @@
 //! 5. **Pick the module** among those that fit the chosen WG, by the `policy` register:
 //!    0 `first` (lowest index); 1 `max_weighted_free` (emb. 9: largest
 //!    `a_v·Σfree VGPR + a_s·Σfree SGPR + a_w·Σfree wave slots + a_l·free LDS`, free *counts* as
-//!    the patent's counters [0256]; computed by a serial scorer, one product per cycle, see
+//!    the patent's counters \[0256\]; computed by a serial scorer, one product per cycle, see
 //!    [`WeightedFree`]: the sums compared are a snapshot assembled over 4P cycles); 2
 //!    `min_power_history` (emb. 10, see below; the sums compared are those of the state
 //!    [`POLICY_LAG`] = 4 cycles before the decision). Ties → lowest index. (A fourth policy,
@@ -76,7 +76,7 @@
 //!    head that is `independent`, has ≥ 2 waves and is not yet split enters split mode (it is then
 //!    dispatched as `n` one-wave sub-WGs at priority S−1, `disp_sub = 1`, each with the WG's full
 //!    LDS size — conservative, a wave may use all LDS its WG declared — and leaves the FIFO with its
-//!    last sub-WG), and g := 0 (also when no head could be split, as in [0099]).
+//!    last sub-WG), and g := 0 (also when no head could be split, as in \[0099\]).
 //! 9. **Never-fits** (SPEC step 9): a pushed WG is rejected (accepted by the handshake, dropped,
 //!    error strobed) if it has 0 waves, or cannot fit an empty module: `ceil(n/Q)` > wave slots, or
 //!    `ceil(n/Q)·vgpr` > VGPR blocks, or `ceil(n/Q)·sgpr` > SGPR blocks, or lds > LDS blocks. This
@@ -93,7 +93,7 @@
 //! | 0 | `POLICY` | 0 | module choice: 0 first, 1 max_weighted_free, 2 min_power_history (3 → `BAD_CFG`) |
 //! | 1 | `SPLIT_THRESHOLD` | 256 | failed cycles before independent heads are split; 0 = never |
 //! | 2..=5 | `WIN_LEN[0..4]` | 512, 256, 128, 128 | time-window lengths in cycles (0 acts as 1) |
-//! | 6 | `FREE_WEIGHTS` | 0x1111 | a_h, 4 bits each: [3:0] VGPR, [7:4] SGPR, [11:8] wave slots, [15:12] LDS |
+//! | 6 | `FREE_WEIGHTS` | 0x1111 | a_h, 4 bits each: \[3:0\] VGPR, \[7:4\] SGPR, \[11:8\] wave slots, \[15:12\] LDS |
 //! | 7 | `POWER_WEIGHTS` | 0x1111 | b_c, 4 bits each: class c at [4c+3:4c] |
 //! | 8 | `POWER_WINDOW` | 1024 | nx, cycles per power-history window (0 acts as 1) |
 //! | 9..=15 | — | — | `BAD_CFG`, nothing written |
@@ -158,7 +158,7 @@ pub struct DispatcherConfig {
     pub lds_blocks: usize,
     /// Priority levels S (fixed at 4: the register map has 4 windows).
     pub prios: usize,
-    /// Time windows Y (= S, patent [0071]).
+    /// Time windows Y (= S, patent \[0071\]).
     pub windows: usize,
     /// In-flight table entries (1..=64).
     pub slots: usize,

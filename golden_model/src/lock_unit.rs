@@ -22,16 +22,16 @@
 //!
 //! 1. **Release** (the one registered from cycle t−1): if S says the warp owns the lock, the lock
 //!    word clears. Errors: `BAD_ID`, `NOT_OWNER`.
-//! 2. **Hold-limit revocation** (patent [0043]) of every warp marked in cycle t−1: all its locks
+//! 2. **Hold-limit revocation** (patent \[0043\]) of every warp marked in cycle t−1: all its locks
 //!    clear, its queued request dies, `revoke` strobes (also when it released its last lock in
 //!    between: it still learns that its critical section was cut).
-//! 3. **Arbiter** (S103/S104, [0031]/[0042]) pops the FIFO head (requester r, lock l). A dead
+//! 3. **Arbiter** (S103/S104, \[0031\]/\[0042\]) pops the FIFO head (requester r, lock l). A dead
 //!    entry (r was revoked since it was queued, or in step 2) is dropped. Otherwise, with the
 //!    holder of l *after steps 1–2* and the CPRs of S: holder r itself → **win** (granted again, no
 //!    change); holder o with `cpr[r] < cpr[o]` → **preempt** (o is revoked — all its locks, its
 //!    queued request, its wait — and r owns l; `revoke[o]`, `grant[r]`); holder o otherwise →
 //!    **wait**; l free and r beats (strictly) every warp still waiting on l → **win** (r owns l;
-//!    `grant[r]`); l free otherwise → **wait**. Wait: all of r's locks are released ([0034]), r
+//!    `grant[r]`); l free otherwise → **wait**. Wait: all of r's locks are released (\[0034\]), r
 //!    waits on l, `deny[r]`.
 //! 4. **Hand-off** (beyond the patent): a lock whose word is free after steps 1–2 goes to its
 //!    pick from cycle t−1 (the waiter with the smallest CPR, ties round robin from the lock's
@@ -785,7 +785,7 @@ mod tests {
         I::set_cpr(w, p)
     }
 
-    /// Patent [0044]–[0052]: warp 1 (prio 1) holds the lock, warp 0 (prio 0) preempts it.
+    /// Patent \[0044\]–\[0052\]: warp 1 (prio 1) holds the lock, warp 0 (prio 0) preempts it.
     #[test]
     fn patent_example_s1_to_s8() {
         let mut m = LockUnit::new(LockConfig::board());

@@ -37,7 +37,7 @@
 //! | 0 | `POLICY` | 0 | module choice: 0 first, 1 max_weighted_free (emb. 9), 2 min_power_history (emb. 10); other values → `BAD_CFG` |
 //! | 1 | `SPLIT_THRESHOLD` | 256 | failed cycles before independent heads are split (emb. 3); 0 = never |
 //! | 2..=5 | `WIN_LEN[0..4]` | 512, 256, 128, 128 | time-window lengths in cycles (emb. 2; 0 acts as 1) |
-//! | 6 | `FREE_WEIGHTS` | 0x1111 | 4-bit a_h: [3:0] VGPR, [7:4] SGPR, [11:8] wave slots, [15:12] LDS |
+//! | 6 | `FREE_WEIGHTS` | 0x1111 | 4-bit a_h: \[3:0\] VGPR, \[7:4\] SGPR, \[11:8\] wave slots, \[15:12\] LDS |
 //! | 7 | `POWER_WEIGHTS` | 0x1111 | 4-bit b_c of instruction class c at [4c+3:4c] |
 //! | 8 | `POWER_WINDOW` | 1024 | nx: cycles per power-history window (tumbling; 0 acts as 1) |
 //! | 9..=15 | — | — | `BAD_CFG`, nothing written |
@@ -162,7 +162,7 @@
 //! - Resource maps are stored as *used* bitmaps (1 = used, so the all-zero power-up state is the
 //!   idle state of SPEC §0), and registers whose reset value is not 0 are stored XOR their reset
 //!   value, for the same reason. Ports and the golden model see free maps and true values.
-//! - Match: ok[i] = no block of (thermometer << i) is used and the need does not run past the
+//! - Match: ok\[i\] = no block of (thermometer << i) is used and the need does not run past the
 //!   map (thermometer bit width − i: every need is a thermometer) — a flat AND per start block,
 //!   one per head × module × unit (the dominant area: 8 VGPR + 8 SGPR + 4 LDS instances). The first fit (lowest ok start, region = thermometer shifted
 //!   there) is computed once, for the chosen placement, in the commit stage. (This is Unit 2's
@@ -268,8 +268,8 @@ pub struct Dispatcher {
     ptr: [DFF<Bit>; 2],
     // ---- state: in-flight table ----
     t_busy: DFF<Bits<8>>,
-    /// What each slot took, in a block RAM: [15:0] / [31:16] VGPR mask of unit 0 / 1, [39:32] /
-    /// [47:40] SGPR masks, [63:48] LDS mask, [66:64] / [69:67] waves of unit 0 / 1, [70] module.
+    /// What each slot took, in a block RAM: \[15:0\] / \[31:16\] VGPR mask of unit 0 / 1, \[39:32\] /
+    /// \[47:40\] SGPR masks, \[63:48\] LDS mask, \[66:64\] / \[69:67\] waves of unit 0 / 1, [70] module.
     /// Written by the commit stage, read (synchronously) with the completion's slot.
     tbl: RAM<Bits<71>, 3>,
     /// The previous cycle's completion was valid: free what `tbl` read out.

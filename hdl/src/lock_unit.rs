@@ -11,7 +11,7 @@
 //! | `cfg_we`, `cfg_hold_limit` | in | 1, HB | write `hold_limit` (reset 64; 0 = no limit) |
 //! | `acq_valid`, `acq_ready`, `acq_warp`, `acq_lock` | in/out | 1, 1, WB, LB | acquire stream; `acq_ready` = arbiter FIFO not full |
 //! | `rel_valid`, `rel_warp`, `rel_lock` | in | 1, WB, LB | release by the owner |
-//! | `retire` | in | W | warp w retired an instruction (hold counting, patent [0043]) |
+//! | `retire` | in | W | warp w retired an instruction (hold counting, patent \[0043\]) |
 //! | `grant`, `deny`, `revoke` | out | W | one-cycle strobes per warp: granted / told to wait / lost all locks |
 //! | `waiting` | out | W | level: the warp waits for a hand-off |
 //! | `lock_words` | out | L·(1+WB) | lock i at bits `(1+WB)·i ..`: MSB locked, low bits owner (0 when free) |
@@ -70,7 +70,7 @@
 //! The arbiter is a recurrence: its verdict depends on the lock word the previous cycle's
 //! verdict wrote, so it cannot be split into stages without retries or a bound on throughput.
 //!
-//! ## Worked example (patent [0044]–[0052])
+//! ## Worked example (patent \[0044\]–\[0052\])
 //! CPR0 = 0, CPR1 = 1. Cycle 0: `acq(1, lock 0)` → cycle 1: `grant = 0b10`, `lock_words[3:0] =
 //! 4'b1001`. Cycle 2: `acq(0, lock 0)`: queued; cycle 3: in the stage register; cycle 4: FIFO
 //! head, the arbiter compares CPR0 < CPR1 and revokes warp 1 → cycle 5: `revoke = 0b10`,

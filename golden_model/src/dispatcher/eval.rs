@@ -6,7 +6,7 @@
 //!   `min_power_history`) — the patent's scheduler: parallel match of all heads, time windows,
 //!   a42 tie marks, split after 256 failed cycles (all registers at their reset values);
 //! - **round-robin module choice**: the same scheduler with a rotating module pointer;
-//! - **strict priority, in order** ([0028]–[0029]): only the highest-priority head is considered
+//! - **strict priority, in order** (\[0028\]–\[0029\]): only the highest-priority head is considered
 //!   (ties: lowest channel); if it fits nowhere nothing is dispatched (head-of-line blocking);
 //!   first fitting module; no windows, no split;
 //! - **the patent's scheduler without the split** (`first`, `SPLIT_THRESHOLD` = 0): what
