@@ -151,6 +151,18 @@
 //! disp_module = 0, disp_slot = 0, disp_waves = 6'b001_010`, all bases 0; a second 3-wave WG on
 //! module 0 would get 1 + 2.
 //!
+//! ## Configurations
+//! This RTL is the board configuration (`DispatcherConfig::board()`, exported as `dispatcher.v`);
+//! the golden model runs every configuration and is swept over degenerate, odd (nothing a power
+//! of two), board and full shapes by `tests/dispatcher.rs`. There is no full-config RTL, not even
+//! for area: its structure, one ok vector per head × module × unit map, scales with
+//! R·P·Q·blocks². At ~0.9 LUT per (start, need block) pair (the measured ~120 LUTs of a
+//! 16-block vector), a 128-block vector is ~7300 LUTs, and the full config (4 heads × 16 modules
+//! × 4 units of 128 VGPR / 64 SGPR blocks, 48 LDS blocks per module) would need ~2.4 M LUT4s,
+//! some 300 HX8Ks. At that scale the structure SPEC step 3 names is the right one: one Unit 2
+//! run finder per map, shared by every head (the fit test becomes a compare of the max run with
+//! the need), and one first fit per decision; it is not built.
+//!
 //! ## Structure
 //! - Channel FIFOs are shift queues (head always in entry 0, no read mux); a head in split mode
 //!   (`split_left` ≠ 0) presents one wave at priority 3. The decoded head (`h_*`) is loaded at the
