@@ -425,12 +425,13 @@ pub struct Mix {
     pub done: u32,
     pub cfg: u32,
     pub idle: u32,
-    /// Percent of pushes with a bad descriptor (0 waves or never fits).
+    /// Percent of cycles with a bad request (a bad descriptor, or an out-of-range channel or
+    /// slot where the run allows them).
     pub bad: u32,
-    /// Largest VGPR blocks per wave drawn for good descriptors (small = many fit).
+    /// Board-scaled sizes drawn for good descriptors (scaled to other configs by
+    /// [`cycle_strategy_for`]): largest VGPR blocks per wave (of 16; small = many fit), wave
+    /// count (of 8), SGPR blocks per wave (of 8), LDS blocks in halves (8 = all 16 blocks).
     pub vgpr_max: u32,
-    /// Largest wave count, SGPR blocks per wave and LDS size index (LDS = 2 × index mod 17)
-    /// drawn for good descriptors.
     pub waves_max: u32,
     pub sgpr_max: u32,
     pub lds_max: u32,
@@ -535,77 +536,18 @@ fn cfg_write() -> impl Strategy<Value = (u32, u32)> {
     ]
 }
 
-/// One cycle of stimulus. Completions name a slot; the trace runner maps them onto live slots
-/// (see [`DispInvariants::bind`]) so that most completions are valid and some are bad.
-pub fn cycle_strategy(mix: Mix) -> impl Strategy<Value = DispIn> {
-    (
-        (
-            pct(mix.idle),
-            pct(1),
-            pct(mix.push),
-            pct(mix.done),
-            pct(mix.cfg),
-            pct(mix.bad),
-        ),
-        (
-            0u32..2,
-            any::<u8>(),
-            0u32..4,
-            1..=mix.waves_max,
-            0..=mix.vgpr_max,
-            0..=mix.sgpr_max,
-            0..=mix.lds_max,
-            pct(mix.indep),
-        ),
-        (0u32..8, cfg_write(), any::<u8>(), 0u32..3),
-    )
-        .prop_map(
-            move |(
-                (idle, reset, p, d, g, bad),
-                (ch, id, prio, waves, vgpr, sgpr, lds, indep),
-                (slot, (addr, data), ret, badk),
-            )| {
-                if idle {
-                    return DispIn::default();
-                }
-                let (waves, vgpr, sgpr, lds) = if bad {
-                    match badk {
-                        0 => (0, vgpr, sgpr, lds),
-                        1 => (waves, 17 + vgpr % 15, sgpr, lds),
-                        _ => (9 + waves % 7, vgpr, sgpr, lds),
-                    }
-                } else {
-                    // clamp to what fits an empty module: ceil(n/2) * per-wave need <= unit size
-                    let q = waves.div_ceil(2);
-                    (waves, vgpr.min(16 / q), sgpr.min(8 / q), lds * 2 % 17)
-                };
-                DispIn {
-                    reset,
-                    push_valid: p,
-                    push_channel: ch,
-                    push_id: id as u32,
-                    push_prio: prio,
-                    push_waves: waves,
-                    push_vgpr: vgpr,
-                    push_sgpr: sgpr,
-                    push_lds: lds,
-                    push_indep: indep,
-                    done_valid: d,
-                    done_slot: slot,
-                    cfg_we: g,
-                    cfg_addr: addr,
-                    cfg_data: data,
-                    retire_class: ret as u64,
-                }
-            },
-        )
-}
-
-/// One cycle of stimulus for any configuration (the model-only sweep): the mix's sizes scaled
-/// from the board to `cfg` (board `vgpr_max` of 16 blocks = all of a unit's VGPR blocks, and so
-/// on), good descriptors clamped to what fits an empty module, bad inputs of every kind: zero
-/// waves, a need too big for a unit, too many waves, a channel or completion slot out of range.
-pub fn cycle_strategy_for(cfg: DispatcherConfig, mix: Mix) -> impl Strategy<Value = DispIn> {
+/// One cycle of stimulus for any configuration: the mix's sizes scaled from the board to `cfg`
+/// (board `vgpr_max` of 16 blocks = all of a unit's VGPR blocks, and so on), good descriptors
+/// clamped to what fits an empty module, bad inputs: zero waves, a need too big for a unit, too
+/// many waves and, with `out_of_range` (model-only runs: the board's ports cannot carry such
+/// values), a channel or completion slot out of range. Completions name a slot; the trace runner
+/// maps them onto live slots (see [`DispInvariants::bind`]) so that most are valid and some bad.
+pub fn cycle_strategy_for(
+    cfg: DispatcherConfig,
+    mix: Mix,
+    out_of_range: bool,
+) -> impl Strategy<Value = DispIn> {
+    let bad_kinds = if out_of_range { 5 } else { 3 };
     let q_max = (cfg.units * cfg.wave_slots) as u32;
     let scale = |x: u32, full: usize, board: u32| (x * full as u32).div_ceil(board);
     let waves_max = scale(mix.waves_max, q_max as usize, 8).clamp(1, q_max);
@@ -632,7 +574,7 @@ pub fn cycle_strategy_for(cfg: DispatcherConfig, mix: Mix) -> impl Strategy<Valu
             0..=lds_max,
             pct(mix.indep),
         ),
-        (0..cfg.slots as u32, cfg_write(), any::<u64>(), 0u32..5),
+        (0..cfg.slots as u32, cfg_write(), any::<u64>(), 0..bad_kinds),
     )
         .prop_map(
             move |(
@@ -644,17 +586,33 @@ pub fn cycle_strategy_for(cfg: DispatcherConfig, mix: Mix) -> impl Strategy<Valu
                     return DispIn::default();
                 }
                 let q = |n: u32| n.div_ceil(cfg.units as u32);
+                // a port-exact run keeps bad values within the port widths (they would wrap)
+                let port = |x: u32, bits: usize| {
+                    if out_of_range {
+                        x
+                    } else {
+                        x.min((1 << bits) - 1)
+                    }
+                };
                 let (mut ch, mut slot) = (ch, slot);
                 let (waves, vgpr, sgpr, lds) = if bad {
                     match badk {
                         0 => (0, vgpr, sgpr, lds),
                         1 => (
                             waves,
-                            cfg.vgpr_blocks as u32 / q(waves) + 1 + vgpr,
+                            port(
+                                cfg.vgpr_blocks as u32 / q(waves) + 1 + vgpr,
+                                cfg.vgpr_need_bits(),
+                            ),
                             sgpr,
                             lds,
                         ),
-                        2 => (q_max + 1 + waves % 7, vgpr, sgpr, lds),
+                        2 => (
+                            port(q_max + 1 + waves % 7, cfg.waves_bits()),
+                            vgpr,
+                            sgpr,
+                            lds,
+                        ),
                         3 => {
                             ch = cfg.channels as u32 + ch % 2;
                             (waves, 0, 0, 0)
@@ -699,21 +657,23 @@ pub fn cycle_strategy_for(cfg: DispatcherConfig, mix: Mix) -> impl Strategy<Valu
         )
 }
 
-/// A whole trace of random cycles from one mix, for any configuration.
+/// A whole trace of random cycles from one mix, for any configuration (see
+/// [`cycle_strategy_for`]).
 pub fn trace_strategy_for(
     cfg: DispatcherConfig,
     max_len: usize,
+    out_of_range: bool,
 ) -> impl Strategy<Value = Vec<DispIn>> {
     let mixes = mixes();
     (0..mixes.len()).prop_flat_map(move |m| {
-        proptest::collection::vec(cycle_strategy_for(cfg, mixes[m].clone()), 1..max_len)
+        proptest::collection::vec(
+            cycle_strategy_for(cfg, mixes[m].clone(), out_of_range),
+            1..max_len,
+        )
     })
 }
 
-/// A whole trace of random cycles from one mix.
+/// A whole trace for the board RTL (every value fits its ports).
 pub fn trace_strategy(max_len: usize) -> impl Strategy<Value = Vec<DispIn>> {
-    let mixes = mixes();
-    (0..mixes.len()).prop_flat_map(move |m| {
-        proptest::collection::vec(cycle_strategy(mixes[m].clone()), 1..max_len)
-    })
+    trace_strategy_for(DispatcherConfig::board(), max_len, false)
 }
