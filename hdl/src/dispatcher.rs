@@ -104,7 +104,8 @@
 //!   on the mean of seeds 1–3): the wave-slot test as logic of the busy count without an adder
 //!   (6268 LCs, 58.9 / 60.2 / 57.8 MHz on the step before; 6263 LCs, 62.0 / 56.7 / 60.1 on the last
 //!   one), the effective rank registered from the next priority and window (6254 LCs, 61.7 / 63.7 /
-//!   64.0).
+//!   64.0). Flow options on the final netlist (seeds 1 / 2 / 3; default 62.3 / 66.2 / 66.3): yosys
+//!   `synth_ice40 -abc9` 62.9 / 60.9 / 66.6, nextpnr `--opt-timing` 66.3 / 62.9 / 60.8.
 //! - Design alone (yosys `synth_ice40 -top top`): 5131 `SB_LUT4`, 1787 flip-flops, 385
 //!   `SB_CARRY`, 5 `SB_RAM40_4K`.
 //!   The match stage's 20 ok vectors are the largest block (~120 LUTs per 16-block map, ~35 per
@@ -133,12 +134,13 @@
 //!   with two modules needs every module to take a decision every second cycle, so its loop
 //!   (maps → fit → choice among the heads → first-fit region → maps) must close in ≤ 2 cycles
 //!   (in 1 cycle for back-to-back dispatches to one module). One module alone: the 1-cycle loop
-//!   reaches 77.2 MHz, 64.0 with a choice between two heads; the 2-cycle loop 112.7 MHz without a
-//!   choice and at best 95.8 MHz with a fixed-priority choice between two heads (three register
-//!   cuts tried: 91.5 / 95.8 / 93.8), on 2101 LCs. The dispatcher's choice also spans the second
-//!   module, the time-window ranks, the tie marks, the LFSR and the module policy, and two such
-//!   loop cores plus the rest of the dispatcher (FIFOs, head decoders, in-flight table, scorers,
-//!   registers) would fill about 95 % of the HX8K. So the three goals together (one per cycle,
+//!   reaches 77–80 MHz, 64–68 with a choice between two heads; the 2-cycle loop 103–113 MHz
+//!   without a choice and at best 89–96 MHz with a fixed-priority choice between two heads (three
+//!   register cuts tried, ~2100 LCs; the ranges are two RTL forms of the same logic, flat and
+//!   from shared sub-blocks, which yosys maps differently). The dispatcher's choice also spans
+//!   the second module, the time-window ranks, the tie marks, the LFSR and the module policy, and
+//!   two such loop cores plus the rest of the dispatcher (FIFOs, head decoders, in-flight table,
+//!   scorers, registers) would fill about 95 % of the HX8K. So the three goals together (one per cycle,
 //!   head → record ≤ 3, ≥ 100 MHz) are out of reach on this device with an exact first fit.
 //!
 //! ## Worked example

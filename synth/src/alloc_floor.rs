@@ -21,14 +21,17 @@
 //!
 //! ## Measured (2026-11-22, `synth alloc-floor --seeds 1,2,3`; table in `docs/alloc_floor.md`)
 //! Median Fmax of seeds 1–3, each design alone on the chip (LCs with the harness):
-//! `map1` 84.1 MHz (298 LCs), `module1` 77.2 (1161), `module1_2heads` 64.0 (2195),
-//! `module1_split` 112.7 (1131), `module1_2heads_split` 91.5 (2090), `module1_2heads_split_b`
-//! 95.8 (2101), `module1_2heads_split_c` 93.8 (2217). Routing is 60–70 % of every critical path.
+//! `map1` 87.3 MHz (319 LCs), `module1` 79.7 (1169), `module1_2heads` 68.4 (2272),
+//! `module1_split` 103.4 (1124), `module1_2heads_split` 88.9 (2101), `module1_2heads_split_b`
+//! 89.3 (2082), `module1_2heads_split_c` 87.0 (2300). Routing is 60–75 % of every critical path.
 //! So no one-cycle loop reaches 100 MHz even for one module alone, and the best two-cycle loop
-//! that chooses between two heads misses it by about 4 % alone on a 27 %-full chip; the
+//! that chooses between two heads misses it by about 11 % alone on a 27 %-full chip; the
 //! dispatcher's loop also holds the second module, the time-window ranks, tie marks and module
-//! policy, and shares an 80 %-full chip. (Side experiment, not in the flow: yosys `-abc9` put
-//! `module1_2heads_split_c` at 96.2 / 103.7 / 102.4 MHz.)
+//! policy, and shares an 80 %-full chip. The designs are wired from shared sub-blocks since this
+//! run; the same logic written flat (the previous run) mapped to 8–77 LUT4s fewer or more per
+//! design and 2.5–9 MHz other medians (e.g. `module1_split` 112.7, `module1_2heads_split_b`
+//! 95.8): differences of that size are the flow's, not the designs'. (Side experiment, not in the
+//! flow: yosys `-abc9` put the flat `module1_2heads_split_c` at 96.2 / 103.7 / 102.4 MHz.)
 //!
 //! Every design has a clock and a synchronous active-high reset; requests, need thermometers
 //! (bit k = need > k) and release masks / counts are ports, grant and bases are registered
@@ -40,6 +43,473 @@ use anyhow::{anyhow, Result};
 use rust_hdl::prelude::*;
 use std::fmt::Write as _;
 use std::path::Path;
+
+// ---------------------------------------------------------------------------------------------
+// building blocks: every design below is wired from these (yosys flattens the hierarchy)
+// ---------------------------------------------------------------------------------------------
+
+/// `ok` vector of a 16-block map: `ok[i]` = the need (thermometer) placed at start i overlaps
+/// no used block and ends inside the map (the one-bit overflow test `ov16`).
+#[derive(LogicBlock, Default)]
+pub struct OkVec16 {
+    pub used: Signal<In, Bits<16>>,
+    pub need: Signal<In, Bits<16>>,
+    pub ok: Signal<Out, Bits<16>>,
+    sh_a: Signal<Local, Bits<5>>,
+    sh_b: Signal<Local, Bits<5>>,
+    ov16: Signal<Local, Bits<16>>,
+    okb: Signal<Local, Bit>,
+    acc: Signal<Local, Bits<16>>,
+}
+
+impl Logic for OkVec16 {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.sh_a.next = 0.into();
+        self.sh_b.next = 0.into();
+        self.ov16.next = 0.into();
+        self.okb.next = false;
+        self.acc.next = 0.into();
+        for i in 0..16 {
+            self.sh_a.next = i.to_bits();
+            self.sh_b.next = (16 - i).to_bits();
+            self.ov16.next = bits::<16>(1) << self.sh_b.val();
+            self.okb.next = !((self.need.val() << self.sh_a.val()) & self.used.val()).any()
+                & !(self.need.val() & self.ov16.val()).any();
+            self.acc.next = self.acc.val().replace_bit(i, self.okb.val());
+        }
+        self.ok.next = self.acc.val();
+    }
+}
+
+/// [`OkVec16`] for an 8-block map (overflow test `ov8`).
+#[derive(LogicBlock, Default)]
+pub struct OkVec8 {
+    pub used: Signal<In, Bits<8>>,
+    pub need: Signal<In, Bits<8>>,
+    pub ok: Signal<Out, Bits<8>>,
+    sh_a: Signal<Local, Bits<5>>,
+    sh_b: Signal<Local, Bits<5>>,
+    ov8: Signal<Local, Bits<8>>,
+    okb: Signal<Local, Bit>,
+    acc: Signal<Local, Bits<8>>,
+}
+
+impl Logic for OkVec8 {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.sh_a.next = 0.into();
+        self.sh_b.next = 0.into();
+        self.ov8.next = 0.into();
+        self.okb.next = false;
+        self.acc.next = 0.into();
+        for i in 0..8 {
+            self.sh_a.next = i.to_bits();
+            self.sh_b.next = (8 - i).to_bits();
+            self.ov8.next = bits::<8>(1) << self.sh_b.val();
+            self.okb.next = !((self.need.val() << self.sh_a.val()) & self.used.val()).any()
+                & !(self.need.val() & self.ov8.val()).any();
+            self.acc.next = self.acc.val().replace_bit(i, self.okb.val());
+        }
+        self.ok.next = self.acc.val();
+    }
+}
+
+/// First fit of a 16-block map (the commit stage's): the lowest ok start `base` and the region
+/// `mask` = the thermometer shifted there (a priority chain over the ok vector).
+#[derive(LogicBlock, Default)]
+pub struct FirstFit16 {
+    pub ok: Signal<In, Bits<16>>,
+    pub need: Signal<In, Bits<16>>,
+    pub mask: Signal<Out, Bits<16>>,
+    pub base: Signal<Out, Bits<4>>,
+    sh_a: Signal<Local, Bits<5>>,
+    fnd: Signal<Local, Bit>,
+}
+
+impl Logic for FirstFit16 {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.sh_a.next = 0.into();
+        self.fnd.next = false;
+        self.base.next = 0.into();
+        self.mask.next = 0.into();
+        for i in 0..16 {
+            self.sh_a.next = i.to_bits();
+            if self.ok.val().get_bit(i) & !self.fnd.val() {
+                self.base.next = i.to_bits();
+                self.mask.next = self.need.val() << self.sh_a.val();
+                self.fnd.next = true;
+            }
+        }
+    }
+}
+
+/// [`FirstFit16`] for an 8-block map.
+#[derive(LogicBlock, Default)]
+pub struct FirstFit8 {
+    pub ok: Signal<In, Bits<8>>,
+    pub need: Signal<In, Bits<8>>,
+    pub mask: Signal<Out, Bits<8>>,
+    pub base: Signal<Out, Bits<3>>,
+    sh_a: Signal<Local, Bits<5>>,
+    fnd: Signal<Local, Bit>,
+}
+
+impl Logic for FirstFit8 {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.sh_a.next = 0.into();
+        self.fnd.next = false;
+        self.base.next = 0.into();
+        self.mask.next = 0.into();
+        for i in 0..8 {
+            self.sh_a.next = i.to_bits();
+            if self.ok.val().get_bit(i) & !self.fnd.val() {
+                self.base.next = i.to_bits();
+                self.mask.next = self.need.val() << self.sh_a.val();
+                self.fnd.next = true;
+            }
+        }
+    }
+}
+
+/// Prefix mask of a 16-bit ok vector: `pm[i]` = some start ≤ i fits (its top bit is the any bit).
+#[derive(LogicBlock, Default)]
+pub struct Prefix16 {
+    pub ok: Signal<In, Bits<16>>,
+    pub pm: Signal<Out, Bits<16>>,
+    sh_b: Signal<Local, Bits<5>>,
+    acc: Signal<Local, Bits<16>>,
+}
+
+impl Logic for Prefix16 {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.sh_b.next = 0.into();
+        self.acc.next = 0.into();
+        for i in 0..16 {
+            self.sh_b.next = (i + 1).to_bits();
+            self.acc.next = self.acc.val().replace_bit(
+                i,
+                (self.ok.val() & !(bits::<16>(0xffff) << self.sh_b.val())).any(),
+            );
+        }
+        self.pm.next = self.acc.val();
+    }
+}
+
+/// [`Prefix16`] for an 8-bit ok vector.
+#[derive(LogicBlock, Default)]
+pub struct Prefix8 {
+    pub ok: Signal<In, Bits<8>>,
+    pub pm: Signal<Out, Bits<8>>,
+    sh_b: Signal<Local, Bits<5>>,
+    acc: Signal<Local, Bits<8>>,
+}
+
+impl Logic for Prefix8 {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.sh_b.next = 0.into();
+        self.acc.next = 0.into();
+        for i in 0..8 {
+            self.sh_b.next = (i + 1).to_bits();
+            self.acc.next = self.acc.val().replace_bit(
+                i,
+                (self.ok.val() & !(bits::<8>(0xff) << self.sh_b.val())).any(),
+            );
+        }
+        self.pm.next = self.acc.val();
+    }
+}
+
+/// First-fit region of a 16-block map from its prefix mask: [b, b + n) with b the lowest ok
+/// start, i.e. `pm[k] ∧ ¬pm[k − n]`, `pm[k − n]` = OR over d ≥ n of `pm[k − d]` (an AND-OR, no
+/// mux chain: ABC maps every path up to the deepest one); `base` = the position of pm's lowest
+/// one.
+#[derive(LogicBlock, Default)]
+pub struct Region16 {
+    pub pm: Signal<In, Bits<16>>,
+    pub need: Signal<In, Bits<16>>,
+    pub mask: Signal<Out, Bits<16>>,
+    pub base: Signal<Out, Bits<4>>,
+    sh_a: Signal<Local, Bits<5>>,
+    sh1: Signal<Local, Bits<5>>,
+    x16: Signal<Local, Bits<16>>,
+    rep16: Signal<Local, Bits<16>>,
+    oh16: Signal<Local, Bits<16>>,
+    b: Signal<Local, Bits<4>>,
+}
+
+impl Logic for Region16 {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.sh_a.next = 0.into();
+        self.sh1.next = 1.into();
+        self.rep16.next = 0.into();
+        self.x16.next = 0.into();
+        for d in 0..16 {
+            self.sh_a.next = d.to_bits();
+            self.rep16.next = 0.into();
+            if !self.need.val().get_bit(d) {
+                self.rep16.next = bits::<16>(0xffff);
+            }
+            self.x16.next =
+                self.x16.val() | ((self.pm.val() << self.sh_a.val()) & self.rep16.val());
+        }
+        self.mask.next = self.pm.val() & !self.x16.val();
+        self.oh16.next = self.pm.val() & !(self.pm.val() << self.sh1.val());
+        self.b.next = 0.into();
+        self.b.next = self
+            .b
+            .val()
+            .replace_bit(0, (self.oh16.val() & bits::<16>(0xaaaa)).any());
+        self.b.next = self
+            .b
+            .val()
+            .replace_bit(1, (self.oh16.val() & bits::<16>(0xcccc)).any());
+        self.b.next = self
+            .b
+            .val()
+            .replace_bit(2, (self.oh16.val() & bits::<16>(0xf0f0)).any());
+        self.b.next = self
+            .b
+            .val()
+            .replace_bit(3, (self.oh16.val() & bits::<16>(0xff00)).any());
+        self.base.next = self.b.val();
+    }
+}
+
+/// [`Region16`] for an 8-block map.
+#[derive(LogicBlock, Default)]
+pub struct Region8 {
+    pub pm: Signal<In, Bits<8>>,
+    pub need: Signal<In, Bits<8>>,
+    pub mask: Signal<Out, Bits<8>>,
+    pub base: Signal<Out, Bits<3>>,
+    sh_a: Signal<Local, Bits<5>>,
+    sh1: Signal<Local, Bits<5>>,
+    x8: Signal<Local, Bits<8>>,
+    rep8: Signal<Local, Bits<8>>,
+    oh8: Signal<Local, Bits<8>>,
+    b: Signal<Local, Bits<3>>,
+}
+
+impl Logic for Region8 {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.sh_a.next = 0.into();
+        self.sh1.next = 1.into();
+        self.rep8.next = 0.into();
+        self.x8.next = 0.into();
+        for d in 0..8 {
+            self.sh_a.next = d.to_bits();
+            self.rep8.next = 0.into();
+            if !self.need.val().get_bit(d) {
+                self.rep8.next = bits::<8>(0xff);
+            }
+            self.x8.next = self.x8.val() | ((self.pm.val() << self.sh_a.val()) & self.rep8.val());
+        }
+        self.mask.next = self.pm.val() & !self.x8.val();
+        self.oh8.next = self.pm.val() & !(self.pm.val() << self.sh1.val());
+        self.b.next = 0.into();
+        self.b.next = self
+            .b
+            .val()
+            .replace_bit(0, (self.oh8.val() & bits::<8>(0xaa)).any());
+        self.b.next = self
+            .b
+            .val()
+            .replace_bit(1, (self.oh8.val() & bits::<8>(0xcc)).any());
+        self.b.next = self
+            .b
+            .val()
+            .replace_bit(2, (self.oh8.val() & bits::<8>(0xf0)).any());
+        self.base.next = self.b.val();
+    }
+}
+
+/// Wave-slot test of a unit: busy + q ≤ 4 slots, in 4 bits (as the dispatcher's match stage).
+#[derive(LogicBlock, Default)]
+pub struct WaveFit {
+    pub busy: Signal<In, Bits<3>>,
+    pub q: Signal<In, Bits<3>>,
+    pub fit: Signal<Out, Bit>,
+    tb3a: Signal<Local, Bits<3>>,
+    tb3b: Signal<Local, Bits<3>>,
+    wsum: Signal<Local, Bits<4>>,
+}
+
+impl Logic for WaveFit {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.tb3a.next = self.busy.val();
+        self.tb3b.next = self.q.val();
+        self.wsum.next = bit_cast::<4, 3>(self.tb3a.val()) + bit_cast::<4, 3>(self.tb3b.val());
+        self.fit.next = true;
+        if self.wsum.val() > 4 {
+            self.fit.next = false;
+        }
+    }
+}
+
+/// A 16-block used map (clocked): at the edge `rel` frees blocks and, with `take0` / `take1`
+/// (exclusive; `take1` wins), the region `add0` / `add1` is taken; reset empties it.
+#[derive(LogicBlock, Default)]
+pub struct UsedMap16 {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub take0: Signal<In, Bit>,
+    pub add0: Signal<In, Bits<16>>,
+    pub take1: Signal<In, Bit>,
+    pub add1: Signal<In, Bits<16>>,
+    pub rel: Signal<In, Bits<16>>,
+    pub map: Signal<Out, Bits<16>>,
+    st: DFF<Bits<16>>,
+}
+
+impl Logic for UsedMap16 {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, st);
+        self.map.next = self.st.q.val();
+        self.st.d.next = self.st.q.val() & !self.rel.val();
+        if self.take0.val() {
+            self.st.d.next = (self.st.q.val() | self.add0.val()) & !self.rel.val();
+        }
+        if self.take1.val() {
+            self.st.d.next = (self.st.q.val() | self.add1.val()) & !self.rel.val();
+        }
+        if self.reset.val() {
+            self.st.d.next = 0.into();
+        }
+    }
+}
+
+/// [`UsedMap16`] for an 8-block map.
+#[derive(LogicBlock, Default)]
+pub struct UsedMap8 {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub take0: Signal<In, Bit>,
+    pub add0: Signal<In, Bits<8>>,
+    pub take1: Signal<In, Bit>,
+    pub add1: Signal<In, Bits<8>>,
+    pub rel: Signal<In, Bits<8>>,
+    pub map: Signal<Out, Bits<8>>,
+    st: DFF<Bits<8>>,
+}
+
+impl Logic for UsedMap8 {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, st);
+        self.map.next = self.st.q.val();
+        self.st.d.next = self.st.q.val() & !self.rel.val();
+        if self.take0.val() {
+            self.st.d.next = (self.st.q.val() | self.add0.val()) & !self.rel.val();
+        }
+        if self.take1.val() {
+            self.st.d.next = (self.st.q.val() | self.add1.val()) & !self.rel.val();
+        }
+        if self.reset.val() {
+            self.st.d.next = 0.into();
+        }
+    }
+}
+
+/// Busy wave slots of a unit (clocked): at the edge `rel` waves complete and, with `take0` /
+/// `take1` (exclusive), `q0` / `q1` start (both sums computed, the take selects); reset: 0.
+#[derive(LogicBlock, Default)]
+pub struct WaveCount {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub take0: Signal<In, Bit>,
+    pub q0: Signal<In, Bits<3>>,
+    pub take1: Signal<In, Bit>,
+    pub q1: Signal<In, Bits<3>>,
+    pub rel: Signal<In, Bits<3>>,
+    pub busy: Signal<Out, Bits<3>>,
+    st: DFF<Bits<3>>,
+}
+
+impl Logic for WaveCount {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, st);
+        self.busy.next = self.st.q.val();
+        self.st.d.next = self.st.q.val() - self.rel.val();
+        if self.take0.val() {
+            self.st.d.next = self.st.q.val() + self.q0.val() - self.rel.val();
+        }
+        if self.take1.val() {
+            self.st.d.next = self.st.q.val() + self.q1.val() - self.rel.val();
+        }
+        if self.reset.val() {
+            self.st.d.next = 0.into();
+        }
+    }
+}
+
+/// The registered outputs of a design (grant, head, bases); reset clears them. Inputs a design
+/// has no use for are tied to 0 (their flip-flops then drive nothing and vanish).
+#[derive(LogicBlock, Default)]
+pub struct OutRegs {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub d_grant: Signal<In, Bit>,
+    pub d_head: Signal<In, Bit>,
+    pub d_vbase0: Signal<In, Bits<4>>,
+    pub d_vbase1: Signal<In, Bits<4>>,
+    pub d_sbase0: Signal<In, Bits<3>>,
+    pub d_sbase1: Signal<In, Bits<3>>,
+    pub d_lbase: Signal<In, Bits<4>>,
+    pub grant: Signal<Out, Bit>,
+    pub head: Signal<Out, Bit>,
+    pub vbase0: Signal<Out, Bits<4>>,
+    pub vbase1: Signal<Out, Bits<4>>,
+    pub sbase0: Signal<Out, Bits<3>>,
+    pub sbase1: Signal<Out, Bits<3>>,
+    pub lbase: Signal<Out, Bits<4>>,
+    o_grant: DFF<Bit>,
+    o_head: DFF<Bit>,
+    o_vbase0: DFF<Bits<4>>,
+    o_vbase1: DFF<Bits<4>>,
+    o_sbase0: DFF<Bits<3>>,
+    o_sbase1: DFF<Bits<3>>,
+    o_lbase: DFF<Bits<4>>,
+}
+
+impl Logic for OutRegs {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, o_grant, o_head, o_vbase0, o_vbase1, o_sbase0, o_sbase1, o_lbase);
+        self.grant.next = self.o_grant.q.val();
+        self.head.next = self.o_head.q.val();
+        self.vbase0.next = self.o_vbase0.q.val();
+        self.vbase1.next = self.o_vbase1.q.val();
+        self.sbase0.next = self.o_sbase0.q.val();
+        self.sbase1.next = self.o_sbase1.q.val();
+        self.lbase.next = self.o_lbase.q.val();
+        self.o_grant.d.next = self.d_grant.val();
+        self.o_head.d.next = self.d_head.val();
+        self.o_vbase0.d.next = self.d_vbase0.val();
+        self.o_vbase1.d.next = self.d_vbase1.val();
+        self.o_sbase0.d.next = self.d_sbase0.val();
+        self.o_sbase1.d.next = self.d_sbase1.val();
+        self.o_lbase.d.next = self.d_lbase.val();
+        if self.reset.val() {
+            self.o_grant.d.next = false;
+            self.o_head.d.next = false;
+            self.o_vbase0.d.next = 0.into();
+            self.o_vbase1.d.next = 0.into();
+            self.o_sbase0.d.next = 0.into();
+            self.o_sbase1.d.next = 0.into();
+            self.o_lbase.d.next = 0.into();
+        }
+    }
+}
 
 // ---------------------------------------------------------------------------------------------
 // map1
@@ -62,64 +532,40 @@ pub struct Map1 {
     pub grant: Signal<Out, Bit>,
     /// Registered: its first-fit base.
     pub base: Signal<Out, Bits<4>>,
-    used: DFF<Bits<16>>,
-    o_grant: DFF<Bit>,
-    o_base: DFF<Bits<4>>,
-    sh_a: Signal<Local, Bits<5>>,
-    sh_b: Signal<Local, Bits<5>>,
-    ov16: Signal<Local, Bits<16>>,
-    okb: Signal<Local, Bit>,
-    okv: Signal<Local, Bits<16>>,
-    fnd: Signal<Local, Bit>,
-    c_mask: Signal<Local, Bits<16>>,
-    c_base: Signal<Local, Bits<4>>,
+    map: UsedMap16,
+    okv: OkVec16,
+    ff: FirstFit16,
+    outs: OutRegs,
     go: Signal<Local, Bit>,
 }
 
 impl Logic for Map1 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, used, o_grant, o_base);
-        self.grant.next = self.o_grant.q.val();
-        self.base.next = self.o_base.q.val();
-        self.sh_a.next = 0.into();
-        self.sh_b.next = 0.into();
-        self.ov16.next = 0.into();
-        self.okb.next = false;
-        // ok[i]: the need placed at start i overlaps no used block and ends inside the map
-        self.okv.next = 0.into();
-        for i in 0..16 {
-            self.sh_a.next = i.to_bits();
-            self.sh_b.next = (16 - i).to_bits();
-            self.ov16.next = bits::<16>(1) << self.sh_b.val();
-            self.okb.next = !((self.need.val() << self.sh_a.val()) & self.used.q.val()).any()
-                & !(self.need.val() & self.ov16.val()).any();
-            self.okv.next = self.okv.val().replace_bit(i, self.okb.val());
-        }
-        self.go.next = self.req.val() & self.okv.val().any();
-        // first fit: the lowest ok start, region = thermometer shifted there
-        self.fnd.next = false;
-        self.c_base.next = 0.into();
-        self.c_mask.next = 0.into();
-        for i in 0..16 {
-            self.sh_a.next = i.to_bits();
-            if self.okv.val().get_bit(i) & !self.fnd.val() {
-                self.c_base.next = i.to_bits();
-                self.c_mask.next = self.need.val() << self.sh_a.val();
-                self.fnd.next = true;
-            }
-        }
-        self.used.d.next = self.used.q.val() & !self.rel.val();
-        if self.go.val() {
-            self.used.d.next = (self.used.q.val() | self.c_mask.val()) & !self.rel.val();
-        }
-        self.o_grant.d.next = self.go.val();
-        self.o_base.d.next = self.c_base.val();
-        if self.reset.val() {
-            self.used.d.next = 0.into();
-            self.o_grant.d.next = false;
-            self.o_base.d.next = 0.into();
-        }
+        self.map.clock.next = self.clock.val();
+        self.map.reset.next = self.reset.val();
+        self.outs.clock.next = self.clock.val();
+        self.outs.reset.next = self.reset.val();
+        self.grant.next = self.outs.grant.val();
+        self.base.next = self.outs.lbase.val();
+        // ok vector → any → first fit (the lowest ok start) → map
+        self.okv.used.next = self.map.map.val();
+        self.okv.need.next = self.need.val();
+        self.go.next = self.req.val() & self.okv.ok.val().any();
+        self.ff.ok.next = self.okv.ok.val();
+        self.ff.need.next = self.need.val();
+        self.map.take0.next = self.go.val();
+        self.map.add0.next = self.ff.mask.val();
+        self.map.take1.next = false;
+        self.map.add1.next = 0.into();
+        self.map.rel.next = self.rel.val();
+        self.outs.d_grant.next = self.go.val();
+        self.outs.d_lbase.next = self.ff.base.val();
+        self.outs.d_head.next = false;
+        self.outs.d_vbase0.next = 0.into();
+        self.outs.d_vbase1.next = 0.into();
+        self.outs.d_sbase0.next = 0.into();
+        self.outs.d_sbase1.next = 0.into();
     }
 }
 
@@ -160,14 +606,20 @@ pub struct Module1 {
     pub sbase0: Signal<Out, Bits<3>>,
     pub sbase1: Signal<Out, Bits<3>>,
     pub lbase: Signal<Out, Bits<4>>,
-    v_used: [DFF<Bits<16>>; 2],
-    s_used: [DFF<Bits<8>>; 2],
-    w_used: [DFF<Bits<3>>; 2],
-    l_used: DFF<Bits<16>>,
-    o_grant: DFF<Bit>,
-    o_vbase: [DFF<Bits<4>>; 2],
-    o_sbase: [DFF<Bits<3>>; 2],
-    o_lbase: DFF<Bits<4>>,
+    // state: per-unit VGPR / SGPR maps and wave counts, the LDS map, the outputs
+    vmap: [UsedMap16; 2],
+    smap: [UsedMap8; 2],
+    wcnt: [WaveCount; 2],
+    lmap: UsedMap16,
+    outs: OutRegs,
+    // fit test and first fit of every map
+    okv: [OkVec16; 2],
+    oks: [OkVec8; 2],
+    okl: OkVec16,
+    wf: [WaveFit; 2],
+    ffv: [FirstFit16; 2],
+    ffs: [FirstFit8; 2],
+    ffl: FirstFit16,
     // per-unit views of the ports
     tq: [Signal<Local, Bits<3>>; 2],
     tv: [Signal<Local, Bits<16>>; 2],
@@ -175,50 +627,30 @@ pub struct Module1 {
     rv: [Signal<Local, Bits<16>>; 2],
     rs: [Signal<Local, Bits<8>>; 2],
     rw: [Signal<Local, Bits<3>>; 2],
-    sh_a: Signal<Local, Bits<5>>,
-    sh_b: Signal<Local, Bits<5>>,
-    ov16: Signal<Local, Bits<16>>,
-    ov8: Signal<Local, Bits<8>>,
-    okb: Signal<Local, Bit>,
-    okv: [Signal<Local, Bits<16>>; 2],
-    oks: [Signal<Local, Bits<8>>; 2],
-    okl: Signal<Local, Bits<16>>,
-    tb3a: Signal<Local, Bits<3>>,
-    tb3b: Signal<Local, Bits<3>>,
-    wsum: Signal<Local, Bits<4>>,
-    ufit: [Signal<Local, Bit>; 2],
     go: Signal<Local, Bit>,
-    fnd: Signal<Local, Bit>,
-    cv_mask: [Signal<Local, Bits<16>>; 2],
-    cv_base: [Signal<Local, Bits<4>>; 2],
-    cs_mask: [Signal<Local, Bits<8>>; 2],
-    cs_base: [Signal<Local, Bits<3>>; 2],
-    cl_mask: Signal<Local, Bits<16>>,
-    cl_base: Signal<Local, Bits<4>>,
 }
 
 impl Logic for Module1 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, l_used, o_grant, o_lbase);
+        self.lmap.clock.next = self.clock.val();
+        self.lmap.reset.next = self.reset.val();
+        self.outs.clock.next = self.clock.val();
+        self.outs.reset.next = self.reset.val();
         for u in 0..2 {
-            self.v_used[u].clock.next = self.clock.val();
-            self.v_used[u].d.next = self.v_used[u].q.val();
-            self.s_used[u].clock.next = self.clock.val();
-            self.s_used[u].d.next = self.s_used[u].q.val();
-            self.w_used[u].clock.next = self.clock.val();
-            self.w_used[u].d.next = self.w_used[u].q.val();
-            self.o_vbase[u].clock.next = self.clock.val();
-            self.o_vbase[u].d.next = self.o_vbase[u].q.val();
-            self.o_sbase[u].clock.next = self.clock.val();
-            self.o_sbase[u].d.next = self.o_sbase[u].q.val();
+            self.vmap[u].clock.next = self.clock.val();
+            self.vmap[u].reset.next = self.reset.val();
+            self.smap[u].clock.next = self.clock.val();
+            self.smap[u].reset.next = self.reset.val();
+            self.wcnt[u].clock.next = self.clock.val();
+            self.wcnt[u].reset.next = self.reset.val();
         }
-        self.grant.next = self.o_grant.q.val();
-        self.vbase0.next = self.o_vbase[0].q.val();
-        self.vbase1.next = self.o_vbase[1].q.val();
-        self.sbase0.next = self.o_sbase[0].q.val();
-        self.sbase1.next = self.o_sbase[1].q.val();
-        self.lbase.next = self.o_lbase.q.val();
+        self.grant.next = self.outs.grant.val();
+        self.vbase0.next = self.outs.vbase0.val();
+        self.vbase1.next = self.outs.vbase1.val();
+        self.sbase0.next = self.outs.sbase0.val();
+        self.sbase1.next = self.outs.sbase1.val();
+        self.lbase.next = self.outs.lbase.val();
         self.tq[0].next = self.q0.val();
         self.tq[1].next = self.q1.val();
         self.tv[0].next = self.need_v0.val();
@@ -231,137 +663,63 @@ impl Logic for Module1 {
         self.rs[1].next = self.rel_s1.val();
         self.rw[0].next = self.rel_w0.val();
         self.rw[1].next = self.rel_w1.val();
-        self.sh_a.next = 0.into();
-        self.sh_b.next = 0.into();
-        self.ov16.next = 0.into();
-        self.ov8.next = 0.into();
-        self.okb.next = false;
-        self.tb3a.next = 0.into();
-        self.tb3b.next = 0.into();
-        self.wsum.next = 0.into();
 
-        // ---- fit test: ok vectors of every map, wave slots ----
+        // ---- fit test: ok vectors of every map, wave slots; first fit of every map ----
         for u in 0..2 {
-            self.okv[u].next = 0.into();
-            for i in 0..16 {
-                self.sh_a.next = i.to_bits();
-                self.sh_b.next = (16 - i).to_bits();
-                self.ov16.next = bits::<16>(1) << self.sh_b.val();
-                self.okb.next = !((self.tv[u].val() << self.sh_a.val()) & self.v_used[u].q.val())
-                    .any()
-                    & !(self.tv[u].val() & self.ov16.val()).any();
-                self.okv[u].next = self.okv[u].val().replace_bit(i, self.okb.val());
-            }
-            self.oks[u].next = 0.into();
-            for i in 0..8 {
-                self.sh_a.next = i.to_bits();
-                self.sh_b.next = (8 - i).to_bits();
-                self.ov8.next = bits::<8>(1) << self.sh_b.val();
-                self.okb.next = !((self.ts[u].val() << self.sh_a.val()) & self.s_used[u].q.val())
-                    .any()
-                    & !(self.ts[u].val() & self.ov8.val()).any();
-                self.oks[u].next = self.oks[u].val().replace_bit(i, self.okb.val());
-            }
-            // busy + q ≤ 4 wave slots, in 4 bits (as the dispatcher's match stage)
-            self.tb3a.next = self.w_used[u].q.val();
-            self.tb3b.next = self.tq[u].val();
-            self.wsum.next = bit_cast::<4, 3>(self.tb3a.val()) + bit_cast::<4, 3>(self.tb3b.val());
-            self.ufit[u].next = true;
-            if self.wsum.val() > 4 {
-                self.ufit[u].next = false;
-            }
+            self.okv[u].used.next = self.vmap[u].map.val();
+            self.okv[u].need.next = self.tv[u].val();
+            self.oks[u].used.next = self.smap[u].map.val();
+            self.oks[u].need.next = self.ts[u].val();
+            self.wf[u].busy.next = self.wcnt[u].busy.val();
+            self.wf[u].q.next = self.tq[u].val();
+            self.ffv[u].ok.next = self.okv[u].ok.val();
+            self.ffv[u].need.next = self.tv[u].val();
+            self.ffs[u].ok.next = self.oks[u].ok.val();
+            self.ffs[u].need.next = self.ts[u].val();
         }
-        self.okl.next = 0.into();
-        for i in 0..16 {
-            self.sh_a.next = i.to_bits();
-            self.sh_b.next = (16 - i).to_bits();
-            self.ov16.next = bits::<16>(1) << self.sh_b.val();
-            self.okb.next = !((self.need_l.val() << self.sh_a.val()) & self.l_used.q.val()).any()
-                & !(self.need_l.val() & self.ov16.val()).any();
-            self.okl.next = self.okl.val().replace_bit(i, self.okb.val());
-        }
+        self.okl.used.next = self.lmap.map.val();
+        self.okl.need.next = self.need_l.val();
+        self.ffl.ok.next = self.okl.ok.val();
+        self.ffl.need.next = self.need_l.val();
         self.go.next = self.req.val()
-            & self.ufit[0].val()
-            & self.ufit[1].val()
-            & self.okv[0].val().any()
-            & self.okv[1].val().any()
-            & self.oks[0].val().any()
-            & self.oks[1].val().any()
-            & self.okl.val().any();
-
-        // ---- first fit of every map (lowest ok start) ----
-        for u in 0..2 {
-            self.fnd.next = false;
-            self.cv_base[u].next = 0.into();
-            self.cv_mask[u].next = 0.into();
-            for i in 0..16 {
-                self.sh_a.next = i.to_bits();
-                if self.okv[u].val().get_bit(i) & !self.fnd.val() {
-                    self.cv_base[u].next = i.to_bits();
-                    self.cv_mask[u].next = self.tv[u].val() << self.sh_a.val();
-                    self.fnd.next = true;
-                }
-            }
-            self.fnd.next = false;
-            self.cs_base[u].next = 0.into();
-            self.cs_mask[u].next = 0.into();
-            for i in 0..8 {
-                self.sh_a.next = i.to_bits();
-                if self.oks[u].val().get_bit(i) & !self.fnd.val() {
-                    self.cs_base[u].next = i.to_bits();
-                    self.cs_mask[u].next = self.ts[u].val() << self.sh_a.val();
-                    self.fnd.next = true;
-                }
-            }
-        }
-        self.fnd.next = false;
-        self.cl_base.next = 0.into();
-        self.cl_mask.next = 0.into();
-        for i in 0..16 {
-            self.sh_a.next = i.to_bits();
-            if self.okl.val().get_bit(i) & !self.fnd.val() {
-                self.cl_base.next = i.to_bits();
-                self.cl_mask.next = self.need_l.val() << self.sh_a.val();
-                self.fnd.next = true;
-            }
-        }
+            & self.wf[0].fit.val()
+            & self.wf[1].fit.val()
+            & self.okv[0].ok.val().any()
+            & self.okv[1].ok.val().any()
+            & self.oks[0].ok.val().any()
+            & self.oks[1].ok.val().any()
+            & self.okl.ok.val().any();
 
         // ---- update: releases free, the grant takes its regions and waves ----
-        self.l_used.d.next = self.l_used.q.val() & !self.rel_l.val();
         for u in 0..2 {
-            self.v_used[u].d.next = self.v_used[u].q.val() & !self.rv[u].val();
-            self.s_used[u].d.next = self.s_used[u].q.val() & !self.rs[u].val();
-            self.w_used[u].d.next = self.w_used[u].q.val() - self.rw[u].val();
+            self.vmap[u].take0.next = self.go.val();
+            self.vmap[u].add0.next = self.ffv[u].mask.val();
+            self.vmap[u].take1.next = false;
+            self.vmap[u].add1.next = 0.into();
+            self.vmap[u].rel.next = self.rv[u].val();
+            self.smap[u].take0.next = self.go.val();
+            self.smap[u].add0.next = self.ffs[u].mask.val();
+            self.smap[u].take1.next = false;
+            self.smap[u].add1.next = 0.into();
+            self.smap[u].rel.next = self.rs[u].val();
+            self.wcnt[u].take0.next = self.go.val();
+            self.wcnt[u].q0.next = self.tq[u].val();
+            self.wcnt[u].take1.next = false;
+            self.wcnt[u].q1.next = 0.into();
+            self.wcnt[u].rel.next = self.rw[u].val();
         }
-        if self.go.val() {
-            self.l_used.d.next = (self.l_used.q.val() | self.cl_mask.val()) & !self.rel_l.val();
-            for u in 0..2 {
-                self.v_used[u].d.next =
-                    (self.v_used[u].q.val() | self.cv_mask[u].val()) & !self.rv[u].val();
-                self.s_used[u].d.next =
-                    (self.s_used[u].q.val() | self.cs_mask[u].val()) & !self.rs[u].val();
-                self.w_used[u].d.next =
-                    self.w_used[u].q.val() + self.tq[u].val() - self.rw[u].val();
-            }
-        }
-        self.o_grant.d.next = self.go.val();
-        self.o_lbase.d.next = self.cl_base.val();
-        for u in 0..2 {
-            self.o_vbase[u].d.next = self.cv_base[u].val();
-            self.o_sbase[u].d.next = self.cs_base[u].val();
-        }
-        if self.reset.val() {
-            self.l_used.d.next = 0.into();
-            self.o_grant.d.next = false;
-            self.o_lbase.d.next = 0.into();
-            for u in 0..2 {
-                self.v_used[u].d.next = 0.into();
-                self.s_used[u].d.next = 0.into();
-                self.w_used[u].d.next = 0.into();
-                self.o_vbase[u].d.next = 0.into();
-                self.o_sbase[u].d.next = 0.into();
-            }
-        }
+        self.lmap.take0.next = self.go.val();
+        self.lmap.add0.next = self.ffl.mask.val();
+        self.lmap.take1.next = false;
+        self.lmap.add1.next = 0.into();
+        self.lmap.rel.next = self.rel_l.val();
+        self.outs.d_grant.next = self.go.val();
+        self.outs.d_head.next = false;
+        self.outs.d_vbase0.next = self.ffv[0].base.val();
+        self.outs.d_vbase1.next = self.ffv[1].base.val();
+        self.outs.d_sbase0.next = self.ffs[0].base.val();
+        self.outs.d_sbase1.next = self.ffs[1].base.val();
+        self.outs.d_lbase.next = self.ffl.base.val();
     }
 }
 
@@ -409,15 +767,20 @@ pub struct Module1TwoHeads {
     pub sbase0: Signal<Out, Bits<3>>,
     pub sbase1: Signal<Out, Bits<3>>,
     pub lbase: Signal<Out, Bits<4>>,
-    v_used: [DFF<Bits<16>>; 2],
-    s_used: [DFF<Bits<8>>; 2],
-    w_used: [DFF<Bits<3>>; 2],
-    l_used: DFF<Bits<16>>,
-    o_grant: DFF<Bit>,
-    o_head: DFF<Bit>,
-    o_vbase: [DFF<Bits<4>>; 2],
-    o_sbase: [DFF<Bits<3>>; 2],
-    o_lbase: DFF<Bits<4>>,
+    // state: per-unit VGPR / SGPR maps and wave counts, the LDS map, the outputs
+    vmap: [UsedMap16; 2],
+    smap: [UsedMap8; 2],
+    wcnt: [WaveCount; 2],
+    lmap: UsedMap16,
+    outs: OutRegs,
+    // fit test and first fit of each head against the same maps: [h * 2 + u] per unit, [h] per head
+    okv: [OkVec16; 4],
+    oks: [OkVec8; 4],
+    okl: [OkVec16; 2],
+    wf: [WaveFit; 4],
+    ffv: [FirstFit16; 4],
+    ffs: [FirstFit8; 4],
+    ffl: [FirstFit16; 2],
     // views of the ports: [h * 2 + u] per unit, [h] per head
     hreq: [Signal<Local, Bit>; 2],
     tq: [Signal<Local, Bits<3>>; 4],
@@ -427,52 +790,32 @@ pub struct Module1TwoHeads {
     rv: [Signal<Local, Bits<16>>; 2],
     rs: [Signal<Local, Bits<8>>; 2],
     rw: [Signal<Local, Bits<3>>; 2],
-    sh_a: Signal<Local, Bits<5>>,
-    sh_b: Signal<Local, Bits<5>>,
-    ov16: Signal<Local, Bits<16>>,
-    ov8: Signal<Local, Bits<8>>,
-    okb: Signal<Local, Bit>,
-    okv: [Signal<Local, Bits<16>>; 4],
-    oks: [Signal<Local, Bits<8>>; 4],
-    okl: [Signal<Local, Bits<16>>; 2],
-    tb3a: Signal<Local, Bits<3>>,
-    tb3b: Signal<Local, Bits<3>>,
-    wsum: Signal<Local, Bits<4>>,
-    ufit: [Signal<Local, Bit>; 4],
     fit: [Signal<Local, Bit>; 2],
     sel1: Signal<Local, Bit>,
-    fnd: Signal<Local, Bit>,
-    cv_mask: [Signal<Local, Bits<16>>; 4],
-    cv_base: [Signal<Local, Bits<4>>; 4],
-    cs_mask: [Signal<Local, Bits<8>>; 4],
-    cs_base: [Signal<Local, Bits<3>>; 4],
-    cl_mask: [Signal<Local, Bits<16>>; 2],
-    cl_base: [Signal<Local, Bits<4>>; 2],
 }
 
 impl Logic for Module1TwoHeads {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, l_used, o_grant, o_head, o_lbase);
+        self.lmap.clock.next = self.clock.val();
+        self.lmap.reset.next = self.reset.val();
+        self.outs.clock.next = self.clock.val();
+        self.outs.reset.next = self.reset.val();
         for u in 0..2 {
-            self.v_used[u].clock.next = self.clock.val();
-            self.v_used[u].d.next = self.v_used[u].q.val();
-            self.s_used[u].clock.next = self.clock.val();
-            self.s_used[u].d.next = self.s_used[u].q.val();
-            self.w_used[u].clock.next = self.clock.val();
-            self.w_used[u].d.next = self.w_used[u].q.val();
-            self.o_vbase[u].clock.next = self.clock.val();
-            self.o_vbase[u].d.next = self.o_vbase[u].q.val();
-            self.o_sbase[u].clock.next = self.clock.val();
-            self.o_sbase[u].d.next = self.o_sbase[u].q.val();
+            self.vmap[u].clock.next = self.clock.val();
+            self.vmap[u].reset.next = self.reset.val();
+            self.smap[u].clock.next = self.clock.val();
+            self.smap[u].reset.next = self.reset.val();
+            self.wcnt[u].clock.next = self.clock.val();
+            self.wcnt[u].reset.next = self.reset.val();
         }
-        self.grant.next = self.o_grant.q.val();
-        self.head.next = self.o_head.q.val();
-        self.vbase0.next = self.o_vbase[0].q.val();
-        self.vbase1.next = self.o_vbase[1].q.val();
-        self.sbase0.next = self.o_sbase[0].q.val();
-        self.sbase1.next = self.o_sbase[1].q.val();
-        self.lbase.next = self.o_lbase.q.val();
+        self.grant.next = self.outs.grant.val();
+        self.head.next = self.outs.head.val();
+        self.vbase0.next = self.outs.vbase0.val();
+        self.vbase1.next = self.outs.vbase1.val();
+        self.sbase0.next = self.outs.sbase0.val();
+        self.sbase1.next = self.outs.sbase1.val();
+        self.lbase.next = self.outs.lbase.val();
         self.hreq[0].next = self.req0.val();
         self.hreq[1].next = self.req1.val();
         self.tq[0].next = self.h0_q0.val();
@@ -495,167 +838,73 @@ impl Logic for Module1TwoHeads {
         self.rs[1].next = self.rel_s1.val();
         self.rw[0].next = self.rel_w0.val();
         self.rw[1].next = self.rel_w1.val();
-        self.sh_a.next = 0.into();
-        self.sh_b.next = 0.into();
-        self.ov16.next = 0.into();
-        self.ov8.next = 0.into();
-        self.okb.next = false;
-        self.tb3a.next = 0.into();
-        self.tb3b.next = 0.into();
-        self.wsum.next = 0.into();
 
-        // ---- fit test of each head against the same maps ----
+        // ---- fit test of each head against the same maps; first fit in parallel ----
         for h in 0..2 {
             for u in 0..2 {
-                self.okv[h * 2 + u].next = 0.into();
-                for i in 0..16 {
-                    self.sh_a.next = i.to_bits();
-                    self.sh_b.next = (16 - i).to_bits();
-                    self.ov16.next = bits::<16>(1) << self.sh_b.val();
-                    self.okb.next = !((self.tv[h * 2 + u].val() << self.sh_a.val())
-                        & self.v_used[u].q.val())
-                    .any()
-                        & !(self.tv[h * 2 + u].val() & self.ov16.val()).any();
-                    self.okv[h * 2 + u].next =
-                        self.okv[h * 2 + u].val().replace_bit(i, self.okb.val());
-                }
-                self.oks[h * 2 + u].next = 0.into();
-                for i in 0..8 {
-                    self.sh_a.next = i.to_bits();
-                    self.sh_b.next = (8 - i).to_bits();
-                    self.ov8.next = bits::<8>(1) << self.sh_b.val();
-                    self.okb.next = !((self.ts[h * 2 + u].val() << self.sh_a.val())
-                        & self.s_used[u].q.val())
-                    .any()
-                        & !(self.ts[h * 2 + u].val() & self.ov8.val()).any();
-                    self.oks[h * 2 + u].next =
-                        self.oks[h * 2 + u].val().replace_bit(i, self.okb.val());
-                }
-                self.tb3a.next = self.w_used[u].q.val();
-                self.tb3b.next = self.tq[h * 2 + u].val();
-                self.wsum.next =
-                    bit_cast::<4, 3>(self.tb3a.val()) + bit_cast::<4, 3>(self.tb3b.val());
-                self.ufit[h * 2 + u].next = true;
-                if self.wsum.val() > 4 {
-                    self.ufit[h * 2 + u].next = false;
-                }
+                self.okv[h * 2 + u].used.next = self.vmap[u].map.val();
+                self.okv[h * 2 + u].need.next = self.tv[h * 2 + u].val();
+                self.oks[h * 2 + u].used.next = self.smap[u].map.val();
+                self.oks[h * 2 + u].need.next = self.ts[h * 2 + u].val();
+                self.wf[h * 2 + u].busy.next = self.wcnt[u].busy.val();
+                self.wf[h * 2 + u].q.next = self.tq[h * 2 + u].val();
+                self.ffv[h * 2 + u].ok.next = self.okv[h * 2 + u].ok.val();
+                self.ffv[h * 2 + u].need.next = self.tv[h * 2 + u].val();
+                self.ffs[h * 2 + u].ok.next = self.oks[h * 2 + u].ok.val();
+                self.ffs[h * 2 + u].need.next = self.ts[h * 2 + u].val();
             }
-            self.okl[h].next = 0.into();
-            for i in 0..16 {
-                self.sh_a.next = i.to_bits();
-                self.sh_b.next = (16 - i).to_bits();
-                self.ov16.next = bits::<16>(1) << self.sh_b.val();
-                self.okb.next = !((self.tl[h].val() << self.sh_a.val()) & self.l_used.q.val())
-                    .any()
-                    & !(self.tl[h].val() & self.ov16.val()).any();
-                self.okl[h].next = self.okl[h].val().replace_bit(i, self.okb.val());
-            }
+            self.okl[h].used.next = self.lmap.map.val();
+            self.okl[h].need.next = self.tl[h].val();
+            self.ffl[h].ok.next = self.okl[h].ok.val();
+            self.ffl[h].need.next = self.tl[h].val();
             self.fit[h].next = self.hreq[h].val()
-                & self.ufit[h * 2].val()
-                & self.ufit[h * 2 + 1].val()
-                & self.okv[h * 2].val().any()
-                & self.okv[h * 2 + 1].val().any()
-                & self.oks[h * 2].val().any()
-                & self.oks[h * 2 + 1].val().any()
-                & self.okl[h].val().any();
+                & self.wf[h * 2].fit.val()
+                & self.wf[h * 2 + 1].fit.val()
+                & self.okv[h * 2].ok.val().any()
+                & self.okv[h * 2 + 1].ok.val().any()
+                & self.oks[h * 2].ok.val().any()
+                & self.oks[h * 2 + 1].ok.val().any()
+                & self.okl[h].ok.val().any();
         }
         // fixed-priority pick
         self.sel1.next = !self.fit[0].val() & self.fit[1].val();
 
-        // ---- first fit of every head's maps (in parallel with the fit test) ----
-        for h in 0..2 {
-            for u in 0..2 {
-                self.fnd.next = false;
-                self.cv_base[h * 2 + u].next = 0.into();
-                self.cv_mask[h * 2 + u].next = 0.into();
-                for i in 0..16 {
-                    self.sh_a.next = i.to_bits();
-                    if self.okv[h * 2 + u].val().get_bit(i) & !self.fnd.val() {
-                        self.cv_base[h * 2 + u].next = i.to_bits();
-                        self.cv_mask[h * 2 + u].next = self.tv[h * 2 + u].val() << self.sh_a.val();
-                        self.fnd.next = true;
-                    }
-                }
-                self.fnd.next = false;
-                self.cs_base[h * 2 + u].next = 0.into();
-                self.cs_mask[h * 2 + u].next = 0.into();
-                for i in 0..8 {
-                    self.sh_a.next = i.to_bits();
-                    if self.oks[h * 2 + u].val().get_bit(i) & !self.fnd.val() {
-                        self.cs_base[h * 2 + u].next = i.to_bits();
-                        self.cs_mask[h * 2 + u].next = self.ts[h * 2 + u].val() << self.sh_a.val();
-                        self.fnd.next = true;
-                    }
-                }
-            }
-            self.fnd.next = false;
-            self.cl_base[h].next = 0.into();
-            self.cl_mask[h].next = 0.into();
-            for i in 0..16 {
-                self.sh_a.next = i.to_bits();
-                if self.okl[h].val().get_bit(i) & !self.fnd.val() {
-                    self.cl_base[h].next = i.to_bits();
-                    self.cl_mask[h].next = self.tl[h].val() << self.sh_a.val();
-                    self.fnd.next = true;
-                }
-            }
-        }
-
-        // ---- update ----
-        self.l_used.d.next = self.l_used.q.val() & !self.rel_l.val();
+        // ---- update: the picked head's regions and waves ----
         for u in 0..2 {
-            self.v_used[u].d.next = self.v_used[u].q.val() & !self.rv[u].val();
-            self.s_used[u].d.next = self.s_used[u].q.val() & !self.rs[u].val();
-            self.w_used[u].d.next = self.w_used[u].q.val() - self.rw[u].val();
+            self.vmap[u].take0.next = self.fit[0].val();
+            self.vmap[u].add0.next = self.ffv[u].mask.val();
+            self.vmap[u].take1.next = self.sel1.val();
+            self.vmap[u].add1.next = self.ffv[2 + u].mask.val();
+            self.vmap[u].rel.next = self.rv[u].val();
+            self.smap[u].take0.next = self.fit[0].val();
+            self.smap[u].add0.next = self.ffs[u].mask.val();
+            self.smap[u].take1.next = self.sel1.val();
+            self.smap[u].add1.next = self.ffs[2 + u].mask.val();
+            self.smap[u].rel.next = self.rs[u].val();
+            self.wcnt[u].take0.next = self.fit[0].val();
+            self.wcnt[u].q0.next = self.tq[u].val();
+            self.wcnt[u].take1.next = self.sel1.val();
+            self.wcnt[u].q1.next = self.tq[2 + u].val();
+            self.wcnt[u].rel.next = self.rw[u].val();
         }
-        if self.fit[0].val() {
-            self.l_used.d.next = (self.l_used.q.val() | self.cl_mask[0].val()) & !self.rel_l.val();
-            for u in 0..2 {
-                self.v_used[u].d.next =
-                    (self.v_used[u].q.val() | self.cv_mask[u].val()) & !self.rv[u].val();
-                self.s_used[u].d.next =
-                    (self.s_used[u].q.val() | self.cs_mask[u].val()) & !self.rs[u].val();
-                self.w_used[u].d.next =
-                    self.w_used[u].q.val() + self.tq[u].val() - self.rw[u].val();
-            }
-        }
+        self.lmap.take0.next = self.fit[0].val();
+        self.lmap.add0.next = self.ffl[0].mask.val();
+        self.lmap.take1.next = self.sel1.val();
+        self.lmap.add1.next = self.ffl[1].mask.val();
+        self.lmap.rel.next = self.rel_l.val();
+        self.outs.d_grant.next = self.fit[0].val() | self.fit[1].val();
+        self.outs.d_head.next = self.sel1.val();
+        self.outs.d_vbase0.next = self.ffv[0].base.val();
+        self.outs.d_vbase1.next = self.ffv[1].base.val();
+        self.outs.d_sbase0.next = self.ffs[0].base.val();
+        self.outs.d_sbase1.next = self.ffs[1].base.val();
+        self.outs.d_lbase.next = self.ffl[0].base.val();
         if self.sel1.val() {
-            self.l_used.d.next = (self.l_used.q.val() | self.cl_mask[1].val()) & !self.rel_l.val();
-            for u in 0..2 {
-                self.v_used[u].d.next =
-                    (self.v_used[u].q.val() | self.cv_mask[2 + u].val()) & !self.rv[u].val();
-                self.s_used[u].d.next =
-                    (self.s_used[u].q.val() | self.cs_mask[2 + u].val()) & !self.rs[u].val();
-                self.w_used[u].d.next =
-                    self.w_used[u].q.val() + self.tq[2 + u].val() - self.rw[u].val();
-            }
-        }
-        self.o_grant.d.next = self.fit[0].val() | self.fit[1].val();
-        self.o_head.d.next = self.sel1.val();
-        self.o_lbase.d.next = self.cl_base[0].val();
-        for u in 0..2 {
-            self.o_vbase[u].d.next = self.cv_base[u].val();
-            self.o_sbase[u].d.next = self.cs_base[u].val();
-        }
-        if self.sel1.val() {
-            self.o_lbase.d.next = self.cl_base[1].val();
-            for u in 0..2 {
-                self.o_vbase[u].d.next = self.cv_base[2 + u].val();
-                self.o_sbase[u].d.next = self.cs_base[2 + u].val();
-            }
-        }
-        if self.reset.val() {
-            self.l_used.d.next = 0.into();
-            self.o_grant.d.next = false;
-            self.o_head.d.next = false;
-            self.o_lbase.d.next = 0.into();
-            for u in 0..2 {
-                self.v_used[u].d.next = 0.into();
-                self.s_used[u].d.next = 0.into();
-                self.w_used[u].d.next = 0.into();
-                self.o_vbase[u].d.next = 0.into();
-                self.o_sbase[u].d.next = 0.into();
-            }
+            self.outs.d_vbase0.next = self.ffv[2].base.val();
+            self.outs.d_vbase1.next = self.ffv[3].base.val();
+            self.outs.d_sbase0.next = self.ffs[2].base.val();
+            self.outs.d_sbase1.next = self.ffs[3].base.val();
+            self.outs.d_lbase.next = self.ffl[1].base.val();
         }
     }
 }
@@ -695,10 +944,12 @@ pub struct Module1Split {
     pub sbase0: Signal<Out, Bits<3>>,
     pub sbase1: Signal<Out, Bits<3>>,
     pub lbase: Signal<Out, Bits<4>>,
-    v_used: [DFF<Bits<16>>; 2],
-    s_used: [DFF<Bits<8>>; 2],
-    w_used: [DFF<Bits<3>>; 2],
-    l_used: DFF<Bits<16>>,
+    // state: per-unit VGPR / SGPR maps and wave counts, the LDS map, the outputs
+    vmap: [UsedMap16; 2],
+    smap: [UsedMap8; 2],
+    wcnt: [WaveCount; 2],
+    lmap: UsedMap16,
+    outs: OutRegs,
     // cycle-t registers (the cut)
     p_req: DFF<Bit>,
     p_wfit: DFF<Bit>,
@@ -709,48 +960,39 @@ pub struct Module1Split {
     p_okv: [DFF<Bits<16>>; 2],
     p_oks: [DFF<Bits<8>>; 2],
     p_okl: DFF<Bits<16>>,
-    o_grant: DFF<Bit>,
-    o_vbase: [DFF<Bits<4>>; 2],
-    o_sbase: [DFF<Bits<3>>; 2],
-    o_lbase: DFF<Bits<4>>,
+    // cycle t: fit test from the maps; cycle t+1: first fit from the registered vectors
+    okv: [OkVec16; 2],
+    oks: [OkVec8; 2],
+    okl: OkVec16,
+    wf: [WaveFit; 2],
+    ffv: [FirstFit16; 2],
+    ffs: [FirstFit8; 2],
+    ffl: FirstFit16,
+    // per-unit views of the ports
     tq: [Signal<Local, Bits<3>>; 2],
     tv: [Signal<Local, Bits<16>>; 2],
     ts: [Signal<Local, Bits<8>>; 2],
     rv: [Signal<Local, Bits<16>>; 2],
     rs: [Signal<Local, Bits<8>>; 2],
     rw: [Signal<Local, Bits<3>>; 2],
-    sh_a: Signal<Local, Bits<5>>,
-    sh_b: Signal<Local, Bits<5>>,
-    ov16: Signal<Local, Bits<16>>,
-    ov8: Signal<Local, Bits<8>>,
-    okb: Signal<Local, Bit>,
-    okv: Signal<Local, Bits<16>>,
-    oks: Signal<Local, Bits<8>>,
-    tb3a: Signal<Local, Bits<3>>,
-    tb3b: Signal<Local, Bits<3>>,
-    wsum: Signal<Local, Bits<4>>,
-    wfit: Signal<Local, Bit>,
     go: Signal<Local, Bit>,
-    fnd: Signal<Local, Bit>,
-    cv_mask: [Signal<Local, Bits<16>>; 2],
-    cv_base: [Signal<Local, Bits<4>>; 2],
-    cs_mask: [Signal<Local, Bits<8>>; 2],
-    cs_base: [Signal<Local, Bits<3>>; 2],
-    cl_mask: Signal<Local, Bits<16>>,
-    cl_base: Signal<Local, Bits<4>>,
 }
 
 impl Logic for Module1Split {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, l_used, p_req, p_wfit, p_tl, p_okl, o_grant, o_lbase);
+        dff_setup!(self, clock, p_req, p_wfit, p_tl, p_okl);
+        self.lmap.clock.next = self.clock.val();
+        self.lmap.reset.next = self.reset.val();
+        self.outs.clock.next = self.clock.val();
+        self.outs.reset.next = self.reset.val();
         for u in 0..2 {
-            self.v_used[u].clock.next = self.clock.val();
-            self.v_used[u].d.next = self.v_used[u].q.val();
-            self.s_used[u].clock.next = self.clock.val();
-            self.s_used[u].d.next = self.s_used[u].q.val();
-            self.w_used[u].clock.next = self.clock.val();
-            self.w_used[u].d.next = self.w_used[u].q.val();
+            self.vmap[u].clock.next = self.clock.val();
+            self.vmap[u].reset.next = self.reset.val();
+            self.smap[u].clock.next = self.clock.val();
+            self.smap[u].reset.next = self.reset.val();
+            self.wcnt[u].clock.next = self.clock.val();
+            self.wcnt[u].reset.next = self.reset.val();
             self.p_q[u].clock.next = self.clock.val();
             self.p_q[u].d.next = self.p_q[u].q.val();
             self.p_tv[u].clock.next = self.clock.val();
@@ -761,17 +1003,13 @@ impl Logic for Module1Split {
             self.p_okv[u].d.next = self.p_okv[u].q.val();
             self.p_oks[u].clock.next = self.clock.val();
             self.p_oks[u].d.next = self.p_oks[u].q.val();
-            self.o_vbase[u].clock.next = self.clock.val();
-            self.o_vbase[u].d.next = self.o_vbase[u].q.val();
-            self.o_sbase[u].clock.next = self.clock.val();
-            self.o_sbase[u].d.next = self.o_sbase[u].q.val();
         }
-        self.grant.next = self.o_grant.q.val();
-        self.vbase0.next = self.o_vbase[0].q.val();
-        self.vbase1.next = self.o_vbase[1].q.val();
-        self.sbase0.next = self.o_sbase[0].q.val();
-        self.sbase1.next = self.o_sbase[1].q.val();
-        self.lbase.next = self.o_lbase.q.val();
+        self.grant.next = self.outs.grant.val();
+        self.vbase0.next = self.outs.vbase0.val();
+        self.vbase1.next = self.outs.vbase1.val();
+        self.sbase0.next = self.outs.sbase0.val();
+        self.sbase1.next = self.outs.sbase1.val();
+        self.lbase.next = self.outs.lbase.val();
         self.tq[0].next = self.q0.val();
         self.tq[1].next = self.q1.val();
         self.tv[0].next = self.need_v0.val();
@@ -784,68 +1022,35 @@ impl Logic for Module1Split {
         self.rs[1].next = self.rel_s1.val();
         self.rw[0].next = self.rel_w0.val();
         self.rw[1].next = self.rel_w1.val();
-        self.sh_a.next = 0.into();
-        self.sh_b.next = 0.into();
-        self.ov16.next = 0.into();
-        self.ov8.next = 0.into();
-        self.okb.next = false;
-        self.tb3a.next = 0.into();
-        self.tb3b.next = 0.into();
-        self.wsum.next = 0.into();
 
         // ================= cycle t: ok vectors from the maps, registered =================
-        self.wfit.next = true;
         for u in 0..2 {
-            self.okv.next = 0.into();
-            for i in 0..16 {
-                self.sh_a.next = i.to_bits();
-                self.sh_b.next = (16 - i).to_bits();
-                self.ov16.next = bits::<16>(1) << self.sh_b.val();
-                self.okb.next = !((self.tv[u].val() << self.sh_a.val()) & self.v_used[u].q.val())
-                    .any()
-                    & !(self.tv[u].val() & self.ov16.val()).any();
-                self.okv.next = self.okv.val().replace_bit(i, self.okb.val());
-            }
-            self.p_okv[u].d.next = self.okv.val();
-            self.oks.next = 0.into();
-            for i in 0..8 {
-                self.sh_a.next = i.to_bits();
-                self.sh_b.next = (8 - i).to_bits();
-                self.ov8.next = bits::<8>(1) << self.sh_b.val();
-                self.okb.next = !((self.ts[u].val() << self.sh_a.val()) & self.s_used[u].q.val())
-                    .any()
-                    & !(self.ts[u].val() & self.ov8.val()).any();
-                self.oks.next = self.oks.val().replace_bit(i, self.okb.val());
-            }
-            self.p_oks[u].d.next = self.oks.val();
-            self.tb3a.next = self.w_used[u].q.val();
-            self.tb3b.next = self.tq[u].val();
-            self.wsum.next = bit_cast::<4, 3>(self.tb3a.val()) + bit_cast::<4, 3>(self.tb3b.val());
-            if self.wsum.val() > 4 {
-                self.wfit.next = false;
-            }
+            self.okv[u].used.next = self.vmap[u].map.val();
+            self.okv[u].need.next = self.tv[u].val();
+            self.p_okv[u].d.next = self.okv[u].ok.val();
+            self.oks[u].used.next = self.smap[u].map.val();
+            self.oks[u].need.next = self.ts[u].val();
+            self.p_oks[u].d.next = self.oks[u].ok.val();
+            self.wf[u].busy.next = self.wcnt[u].busy.val();
+            self.wf[u].q.next = self.tq[u].val();
             self.p_q[u].d.next = self.tq[u].val();
             self.p_tv[u].d.next = self.tv[u].val();
             self.p_ts[u].d.next = self.ts[u].val();
         }
-        self.okv.next = 0.into();
-        for i in 0..16 {
-            self.sh_a.next = i.to_bits();
-            self.sh_b.next = (16 - i).to_bits();
-            self.ov16.next = bits::<16>(1) << self.sh_b.val();
-            self.okb.next = !((self.need_l.val() << self.sh_a.val()) & self.l_used.q.val()).any()
-                & !(self.need_l.val() & self.ov16.val()).any();
-            self.okv.next = self.okv.val().replace_bit(i, self.okb.val());
-        }
-        self.p_okl.d.next = self.okv.val();
+        self.okl.used.next = self.lmap.map.val();
+        self.okl.need.next = self.need_l.val();
+        self.p_okl.d.next = self.okl.ok.val();
         self.p_tl.d.next = self.need_l.val();
-        self.p_wfit.d.next = self.wfit.val();
+        self.p_wfit.d.next = self.wf[0].fit.val() & self.wf[1].fit.val();
         self.p_req.d.next = self.req.val();
+        if self.reset.val() {
+            self.p_req.d.next = false;
+        }
 
         // ================= cycle t+1: any, first fit, update from the registered vectors ======
         // module busy: the vectors read now predate a grant taken at the last edge
         self.go.next = self.p_req.q.val()
-            & !self.o_grant.q.val()
+            & !self.outs.grant.val()
             & self.p_wfit.q.val()
             & self.p_okv[0].q.val().any()
             & self.p_okv[1].q.val().any()
@@ -853,76 +1058,42 @@ impl Logic for Module1Split {
             & self.p_oks[1].q.val().any()
             & self.p_okl.q.val().any();
         for u in 0..2 {
-            self.fnd.next = false;
-            self.cv_base[u].next = 0.into();
-            self.cv_mask[u].next = 0.into();
-            for i in 0..16 {
-                self.sh_a.next = i.to_bits();
-                if self.p_okv[u].q.val().get_bit(i) & !self.fnd.val() {
-                    self.cv_base[u].next = i.to_bits();
-                    self.cv_mask[u].next = self.p_tv[u].q.val() << self.sh_a.val();
-                    self.fnd.next = true;
-                }
-            }
-            self.fnd.next = false;
-            self.cs_base[u].next = 0.into();
-            self.cs_mask[u].next = 0.into();
-            for i in 0..8 {
-                self.sh_a.next = i.to_bits();
-                if self.p_oks[u].q.val().get_bit(i) & !self.fnd.val() {
-                    self.cs_base[u].next = i.to_bits();
-                    self.cs_mask[u].next = self.p_ts[u].q.val() << self.sh_a.val();
-                    self.fnd.next = true;
-                }
-            }
+            self.ffv[u].ok.next = self.p_okv[u].q.val();
+            self.ffv[u].need.next = self.p_tv[u].q.val();
+            self.ffs[u].ok.next = self.p_oks[u].q.val();
+            self.ffs[u].need.next = self.p_ts[u].q.val();
         }
-        self.fnd.next = false;
-        self.cl_base.next = 0.into();
-        self.cl_mask.next = 0.into();
-        for i in 0..16 {
-            self.sh_a.next = i.to_bits();
-            if self.p_okl.q.val().get_bit(i) & !self.fnd.val() {
-                self.cl_base.next = i.to_bits();
-                self.cl_mask.next = self.p_tl.q.val() << self.sh_a.val();
-                self.fnd.next = true;
-            }
-        }
-        self.l_used.d.next = self.l_used.q.val() & !self.rel_l.val();
+        self.ffl.ok.next = self.p_okl.q.val();
+        self.ffl.need.next = self.p_tl.q.val();
         for u in 0..2 {
-            self.v_used[u].d.next = self.v_used[u].q.val() & !self.rv[u].val();
-            self.s_used[u].d.next = self.s_used[u].q.val() & !self.rs[u].val();
-            self.w_used[u].d.next = self.w_used[u].q.val() - self.rw[u].val();
+            self.vmap[u].take0.next = self.go.val();
+            self.vmap[u].add0.next = self.ffv[u].mask.val();
+            self.vmap[u].take1.next = false;
+            self.vmap[u].add1.next = 0.into();
+            self.vmap[u].rel.next = self.rv[u].val();
+            self.smap[u].take0.next = self.go.val();
+            self.smap[u].add0.next = self.ffs[u].mask.val();
+            self.smap[u].take1.next = false;
+            self.smap[u].add1.next = 0.into();
+            self.smap[u].rel.next = self.rs[u].val();
+            self.wcnt[u].take0.next = self.go.val();
+            self.wcnt[u].q0.next = self.p_q[u].q.val();
+            self.wcnt[u].take1.next = false;
+            self.wcnt[u].q1.next = 0.into();
+            self.wcnt[u].rel.next = self.rw[u].val();
         }
-        if self.go.val() {
-            self.l_used.d.next = (self.l_used.q.val() | self.cl_mask.val()) & !self.rel_l.val();
-            for u in 0..2 {
-                self.v_used[u].d.next =
-                    (self.v_used[u].q.val() | self.cv_mask[u].val()) & !self.rv[u].val();
-                self.s_used[u].d.next =
-                    (self.s_used[u].q.val() | self.cs_mask[u].val()) & !self.rs[u].val();
-                self.w_used[u].d.next =
-                    self.w_used[u].q.val() + self.p_q[u].q.val() - self.rw[u].val();
-            }
-        }
-        self.o_grant.d.next = self.go.val();
-        self.o_lbase.d.next = self.cl_base.val();
-        for u in 0..2 {
-            self.o_vbase[u].d.next = self.cv_base[u].val();
-            self.o_sbase[u].d.next = self.cs_base[u].val();
-        }
-        if self.reset.val() {
-            self.l_used.d.next = 0.into();
-            self.p_req.d.next = false;
-            self.o_grant.d.next = false;
-            self.o_lbase.d.next = 0.into();
-            for u in 0..2 {
-                self.v_used[u].d.next = 0.into();
-                self.s_used[u].d.next = 0.into();
-                self.w_used[u].d.next = 0.into();
-                self.o_vbase[u].d.next = 0.into();
-                self.o_sbase[u].d.next = 0.into();
-            }
-        }
+        self.lmap.take0.next = self.go.val();
+        self.lmap.add0.next = self.ffl.mask.val();
+        self.lmap.take1.next = false;
+        self.lmap.add1.next = 0.into();
+        self.lmap.rel.next = self.rel_l.val();
+        self.outs.d_grant.next = self.go.val();
+        self.outs.d_head.next = false;
+        self.outs.d_vbase0.next = self.ffv[0].base.val();
+        self.outs.d_vbase1.next = self.ffv[1].base.val();
+        self.outs.d_sbase0.next = self.ffs[0].base.val();
+        self.outs.d_sbase1.next = self.ffs[1].base.val();
+        self.outs.d_lbase.next = self.ffl.base.val();
     }
 }
 
@@ -970,10 +1141,12 @@ pub struct Module1TwoHeadsSplit {
     pub sbase0: Signal<Out, Bits<3>>,
     pub sbase1: Signal<Out, Bits<3>>,
     pub lbase: Signal<Out, Bits<4>>,
-    v_used: [DFF<Bits<16>>; 2],
-    s_used: [DFF<Bits<8>>; 2],
-    w_used: [DFF<Bits<3>>; 2],
-    l_used: DFF<Bits<16>>,
+    // state: per-unit VGPR / SGPR maps and wave counts, the LDS map, the outputs
+    vmap: [UsedMap16; 2],
+    smap: [UsedMap8; 2],
+    wcnt: [WaveCount; 2],
+    lmap: UsedMap16,
+    outs: OutRegs,
     // cycle-t registers (the cut): [h * 2 + u] per unit, [h] per head
     p_wf: [DFF<Bit>; 2],
     p_q: [DFF<Bits<3>>; 4],
@@ -983,11 +1156,16 @@ pub struct Module1TwoHeadsSplit {
     p_okv: [DFF<Bits<16>>; 4],
     p_oks: [DFF<Bits<8>>; 4],
     p_okl: [DFF<Bits<16>>; 2],
-    o_grant: DFF<Bit>,
-    o_head: DFF<Bit>,
-    o_vbase: [DFF<Bits<4>>; 2],
-    o_sbase: [DFF<Bits<3>>; 2],
-    o_lbase: DFF<Bits<4>>,
+    // cycle t: fit test from the maps; [h * 2 + u] per unit, [h] per head
+    okv: [OkVec16; 4],
+    oks: [OkVec8; 4],
+    okl: [OkVec16; 2],
+    wf: [WaveFit; 4],
+    // cycle t+1: first fit of both heads from the registered vectors
+    ffv: [FirstFit16; 4],
+    ffs: [FirstFit8; 4],
+    ffl: [FirstFit16; 2],
+    // views of the ports: [h * 2 + u] per unit, [h] per head
     hreq: [Signal<Local, Bit>; 2],
     tq: [Signal<Local, Bits<3>>; 4],
     tv: [Signal<Local, Bits<16>>; 4],
@@ -996,44 +1174,25 @@ pub struct Module1TwoHeadsSplit {
     rv: [Signal<Local, Bits<16>>; 2],
     rs: [Signal<Local, Bits<8>>; 2],
     rw: [Signal<Local, Bits<3>>; 2],
-    sh_a: Signal<Local, Bits<5>>,
-    sh_b: Signal<Local, Bits<5>>,
-    ov16: Signal<Local, Bits<16>>,
-    ov8: Signal<Local, Bits<8>>,
-    okb: Signal<Local, Bit>,
-    okv: Signal<Local, Bits<16>>,
-    oks: Signal<Local, Bits<8>>,
-    tb3a: Signal<Local, Bits<3>>,
-    tb3b: Signal<Local, Bits<3>>,
-    wsum: Signal<Local, Bits<4>>,
-    wfit: Signal<Local, Bit>,
     fit: [Signal<Local, Bit>; 2],
     go0: Signal<Local, Bit>,
     go1: Signal<Local, Bit>,
-    fnd: Signal<Local, Bit>,
-    cv_mask: [Signal<Local, Bits<16>>; 4],
-    cv_base: [Signal<Local, Bits<4>>; 4],
-    cs_mask: [Signal<Local, Bits<8>>; 4],
-    cs_base: [Signal<Local, Bits<3>>; 4],
-    cl_mask: [Signal<Local, Bits<16>>; 2],
-    cl_base: [Signal<Local, Bits<4>>; 2],
 }
 
 impl Logic for Module1TwoHeadsSplit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, l_used, o_grant, o_head, o_lbase);
+        self.lmap.clock.next = self.clock.val();
+        self.lmap.reset.next = self.reset.val();
+        self.outs.clock.next = self.clock.val();
+        self.outs.reset.next = self.reset.val();
         for u in 0..2 {
-            self.v_used[u].clock.next = self.clock.val();
-            self.v_used[u].d.next = self.v_used[u].q.val();
-            self.s_used[u].clock.next = self.clock.val();
-            self.s_used[u].d.next = self.s_used[u].q.val();
-            self.w_used[u].clock.next = self.clock.val();
-            self.w_used[u].d.next = self.w_used[u].q.val();
-            self.o_vbase[u].clock.next = self.clock.val();
-            self.o_vbase[u].d.next = self.o_vbase[u].q.val();
-            self.o_sbase[u].clock.next = self.clock.val();
-            self.o_sbase[u].d.next = self.o_sbase[u].q.val();
+            self.vmap[u].clock.next = self.clock.val();
+            self.vmap[u].reset.next = self.reset.val();
+            self.smap[u].clock.next = self.clock.val();
+            self.smap[u].reset.next = self.reset.val();
+            self.wcnt[u].clock.next = self.clock.val();
+            self.wcnt[u].reset.next = self.reset.val();
         }
         for h in 0..2 {
             self.p_wf[h].clock.next = self.clock.val();
@@ -1055,13 +1214,13 @@ impl Logic for Module1TwoHeadsSplit {
             self.p_oks[k].clock.next = self.clock.val();
             self.p_oks[k].d.next = self.p_oks[k].q.val();
         }
-        self.grant.next = self.o_grant.q.val();
-        self.head.next = self.o_head.q.val();
-        self.vbase0.next = self.o_vbase[0].q.val();
-        self.vbase1.next = self.o_vbase[1].q.val();
-        self.sbase0.next = self.o_sbase[0].q.val();
-        self.sbase1.next = self.o_sbase[1].q.val();
-        self.lbase.next = self.o_lbase.q.val();
+        self.grant.next = self.outs.grant.val();
+        self.head.next = self.outs.head.val();
+        self.vbase0.next = self.outs.vbase0.val();
+        self.vbase1.next = self.outs.vbase1.val();
+        self.sbase0.next = self.outs.sbase0.val();
+        self.sbase1.next = self.outs.sbase1.val();
+        self.lbase.next = self.outs.lbase.val();
         self.hreq[0].next = self.req0.val();
         self.hreq[1].next = self.req1.val();
         self.tq[0].next = self.h0_q0.val();
@@ -1084,70 +1243,31 @@ impl Logic for Module1TwoHeadsSplit {
         self.rs[1].next = self.rel_s1.val();
         self.rw[0].next = self.rel_w0.val();
         self.rw[1].next = self.rel_w1.val();
-        self.sh_a.next = 0.into();
-        self.sh_b.next = 0.into();
-        self.ov16.next = 0.into();
-        self.ov8.next = 0.into();
-        self.okb.next = false;
-        self.okv.next = 0.into();
-        self.oks.next = 0.into();
-        self.tb3a.next = 0.into();
-        self.tb3b.next = 0.into();
-        self.wsum.next = 0.into();
-        self.wfit.next = false;
 
         // ================= cycle t: ok vectors of both heads from the maps, registered ==========
         for h in 0..2 {
-            self.wfit.next = self.hreq[h].val();
             for u in 0..2 {
-                self.okv.next = 0.into();
-                for i in 0..16 {
-                    self.sh_a.next = i.to_bits();
-                    self.sh_b.next = (16 - i).to_bits();
-                    self.ov16.next = bits::<16>(1) << self.sh_b.val();
-                    self.okb.next = !((self.tv[h * 2 + u].val() << self.sh_a.val())
-                        & self.v_used[u].q.val())
-                    .any()
-                        & !(self.tv[h * 2 + u].val() & self.ov16.val()).any();
-                    self.okv.next = self.okv.val().replace_bit(i, self.okb.val());
-                }
-                self.p_okv[h * 2 + u].d.next = self.okv.val();
-                self.oks.next = 0.into();
-                for i in 0..8 {
-                    self.sh_a.next = i.to_bits();
-                    self.sh_b.next = (8 - i).to_bits();
-                    self.ov8.next = bits::<8>(1) << self.sh_b.val();
-                    self.okb.next = !((self.ts[h * 2 + u].val() << self.sh_a.val())
-                        & self.s_used[u].q.val())
-                    .any()
-                        & !(self.ts[h * 2 + u].val() & self.ov8.val()).any();
-                    self.oks.next = self.oks.val().replace_bit(i, self.okb.val());
-                }
-                self.p_oks[h * 2 + u].d.next = self.oks.val();
-                self.tb3a.next = self.w_used[u].q.val();
-                self.tb3b.next = self.tq[h * 2 + u].val();
-                self.wsum.next =
-                    bit_cast::<4, 3>(self.tb3a.val()) + bit_cast::<4, 3>(self.tb3b.val());
-                if self.wsum.val() > 4 {
-                    self.wfit.next = false;
-                }
+                self.okv[h * 2 + u].used.next = self.vmap[u].map.val();
+                self.okv[h * 2 + u].need.next = self.tv[h * 2 + u].val();
+                self.p_okv[h * 2 + u].d.next = self.okv[h * 2 + u].ok.val();
+                self.oks[h * 2 + u].used.next = self.smap[u].map.val();
+                self.oks[h * 2 + u].need.next = self.ts[h * 2 + u].val();
+                self.p_oks[h * 2 + u].d.next = self.oks[h * 2 + u].ok.val();
+                self.wf[h * 2 + u].busy.next = self.wcnt[u].busy.val();
+                self.wf[h * 2 + u].q.next = self.tq[h * 2 + u].val();
                 self.p_q[h * 2 + u].d.next = self.tq[h * 2 + u].val();
                 self.p_tv[h * 2 + u].d.next = self.tv[h * 2 + u].val();
                 self.p_ts[h * 2 + u].d.next = self.ts[h * 2 + u].val();
             }
-            self.okv.next = 0.into();
-            for i in 0..16 {
-                self.sh_a.next = i.to_bits();
-                self.sh_b.next = (16 - i).to_bits();
-                self.ov16.next = bits::<16>(1) << self.sh_b.val();
-                self.okb.next = !((self.tl[h].val() << self.sh_a.val()) & self.l_used.q.val())
-                    .any()
-                    & !(self.tl[h].val() & self.ov16.val()).any();
-                self.okv.next = self.okv.val().replace_bit(i, self.okb.val());
-            }
-            self.p_okl[h].d.next = self.okv.val();
+            self.okl[h].used.next = self.lmap.map.val();
+            self.okl[h].need.next = self.tl[h].val();
+            self.p_okl[h].d.next = self.okl[h].ok.val();
             self.p_tl[h].d.next = self.tl[h].val();
-            self.p_wf[h].d.next = self.wfit.val();
+            self.p_wf[h].d.next =
+                self.hreq[h].val() & self.wf[h * 2].fit.val() & self.wf[h * 2 + 1].fit.val();
+            if self.reset.val() {
+                self.p_wf[h].d.next = false;
+            }
         }
 
         // ================= cycle t+1: any → fit → pick → first fit → update ====================
@@ -1158,106 +1278,53 @@ impl Logic for Module1TwoHeadsSplit {
                 & self.p_oks[h * 2].q.val().any()
                 & self.p_oks[h * 2 + 1].q.val().any()
                 & self.p_okl[h].q.val().any();
+            for u in 0..2 {
+                self.ffv[h * 2 + u].ok.next = self.p_okv[h * 2 + u].q.val();
+                self.ffv[h * 2 + u].need.next = self.p_tv[h * 2 + u].q.val();
+                self.ffs[h * 2 + u].ok.next = self.p_oks[h * 2 + u].q.val();
+                self.ffs[h * 2 + u].need.next = self.p_ts[h * 2 + u].q.val();
+            }
+            self.ffl[h].ok.next = self.p_okl[h].q.val();
+            self.ffl[h].need.next = self.p_tl[h].q.val();
         }
         // module busy: the vectors read now predate a grant taken at the last edge
-        self.go0.next = !self.o_grant.q.val() & self.fit[0].val();
-        self.go1.next = !self.o_grant.q.val() & !self.fit[0].val() & self.fit[1].val();
-        for h in 0..2 {
-            for u in 0..2 {
-                self.fnd.next = false;
-                self.cv_base[h * 2 + u].next = 0.into();
-                self.cv_mask[h * 2 + u].next = 0.into();
-                for i in 0..16 {
-                    self.sh_a.next = i.to_bits();
-                    if self.p_okv[h * 2 + u].q.val().get_bit(i) & !self.fnd.val() {
-                        self.cv_base[h * 2 + u].next = i.to_bits();
-                        self.cv_mask[h * 2 + u].next =
-                            self.p_tv[h * 2 + u].q.val() << self.sh_a.val();
-                        self.fnd.next = true;
-                    }
-                }
-                self.fnd.next = false;
-                self.cs_base[h * 2 + u].next = 0.into();
-                self.cs_mask[h * 2 + u].next = 0.into();
-                for i in 0..8 {
-                    self.sh_a.next = i.to_bits();
-                    if self.p_oks[h * 2 + u].q.val().get_bit(i) & !self.fnd.val() {
-                        self.cs_base[h * 2 + u].next = i.to_bits();
-                        self.cs_mask[h * 2 + u].next =
-                            self.p_ts[h * 2 + u].q.val() << self.sh_a.val();
-                        self.fnd.next = true;
-                    }
-                }
-            }
-            self.fnd.next = false;
-            self.cl_base[h].next = 0.into();
-            self.cl_mask[h].next = 0.into();
-            for i in 0..16 {
-                self.sh_a.next = i.to_bits();
-                if self.p_okl[h].q.val().get_bit(i) & !self.fnd.val() {
-                    self.cl_base[h].next = i.to_bits();
-                    self.cl_mask[h].next = self.p_tl[h].q.val() << self.sh_a.val();
-                    self.fnd.next = true;
-                }
-            }
-        }
-        self.l_used.d.next = self.l_used.q.val() & !self.rel_l.val();
+        self.go0.next = !self.outs.grant.val() & self.fit[0].val();
+        self.go1.next = !self.outs.grant.val() & !self.fit[0].val() & self.fit[1].val();
         for u in 0..2 {
-            self.v_used[u].d.next = self.v_used[u].q.val() & !self.rv[u].val();
-            self.s_used[u].d.next = self.s_used[u].q.val() & !self.rs[u].val();
-            self.w_used[u].d.next = self.w_used[u].q.val() - self.rw[u].val();
+            self.vmap[u].take0.next = self.go0.val();
+            self.vmap[u].add0.next = self.ffv[u].mask.val();
+            self.vmap[u].take1.next = self.go1.val();
+            self.vmap[u].add1.next = self.ffv[2 + u].mask.val();
+            self.vmap[u].rel.next = self.rv[u].val();
+            self.smap[u].take0.next = self.go0.val();
+            self.smap[u].add0.next = self.ffs[u].mask.val();
+            self.smap[u].take1.next = self.go1.val();
+            self.smap[u].add1.next = self.ffs[2 + u].mask.val();
+            self.smap[u].rel.next = self.rs[u].val();
+            self.wcnt[u].take0.next = self.go0.val();
+            self.wcnt[u].q0.next = self.p_q[u].q.val();
+            self.wcnt[u].take1.next = self.go1.val();
+            self.wcnt[u].q1.next = self.p_q[2 + u].q.val();
+            self.wcnt[u].rel.next = self.rw[u].val();
         }
-        if self.go0.val() {
-            self.l_used.d.next = (self.l_used.q.val() | self.cl_mask[0].val()) & !self.rel_l.val();
-            for u in 0..2 {
-                self.v_used[u].d.next =
-                    (self.v_used[u].q.val() | self.cv_mask[u].val()) & !self.rv[u].val();
-                self.s_used[u].d.next =
-                    (self.s_used[u].q.val() | self.cs_mask[u].val()) & !self.rs[u].val();
-                self.w_used[u].d.next =
-                    self.w_used[u].q.val() + self.p_q[u].q.val() - self.rw[u].val();
-            }
-        }
+        self.lmap.take0.next = self.go0.val();
+        self.lmap.add0.next = self.ffl[0].mask.val();
+        self.lmap.take1.next = self.go1.val();
+        self.lmap.add1.next = self.ffl[1].mask.val();
+        self.lmap.rel.next = self.rel_l.val();
+        self.outs.d_grant.next = self.go0.val() | self.go1.val();
+        self.outs.d_head.next = self.go1.val();
+        self.outs.d_vbase0.next = self.ffv[0].base.val();
+        self.outs.d_vbase1.next = self.ffv[1].base.val();
+        self.outs.d_sbase0.next = self.ffs[0].base.val();
+        self.outs.d_sbase1.next = self.ffs[1].base.val();
+        self.outs.d_lbase.next = self.ffl[0].base.val();
         if self.go1.val() {
-            self.l_used.d.next = (self.l_used.q.val() | self.cl_mask[1].val()) & !self.rel_l.val();
-            for u in 0..2 {
-                self.v_used[u].d.next =
-                    (self.v_used[u].q.val() | self.cv_mask[2 + u].val()) & !self.rv[u].val();
-                self.s_used[u].d.next =
-                    (self.s_used[u].q.val() | self.cs_mask[2 + u].val()) & !self.rs[u].val();
-                self.w_used[u].d.next =
-                    self.w_used[u].q.val() + self.p_q[2 + u].q.val() - self.rw[u].val();
-            }
-        }
-        self.o_grant.d.next = self.go0.val() | self.go1.val();
-        self.o_head.d.next = self.go1.val();
-        self.o_lbase.d.next = self.cl_base[0].val();
-        for u in 0..2 {
-            self.o_vbase[u].d.next = self.cv_base[u].val();
-            self.o_sbase[u].d.next = self.cs_base[u].val();
-        }
-        if self.go1.val() {
-            self.o_lbase.d.next = self.cl_base[1].val();
-            for u in 0..2 {
-                self.o_vbase[u].d.next = self.cv_base[2 + u].val();
-                self.o_sbase[u].d.next = self.cs_base[2 + u].val();
-            }
-        }
-        if self.reset.val() {
-            self.l_used.d.next = 0.into();
-            self.o_grant.d.next = false;
-            self.o_head.d.next = false;
-            self.o_lbase.d.next = 0.into();
-            for h in 0..2 {
-                self.p_wf[h].d.next = false;
-            }
-            for u in 0..2 {
-                self.v_used[u].d.next = 0.into();
-                self.s_used[u].d.next = 0.into();
-                self.w_used[u].d.next = 0.into();
-                self.o_vbase[u].d.next = 0.into();
-                self.o_sbase[u].d.next = 0.into();
-            }
+            self.outs.d_vbase0.next = self.ffv[2].base.val();
+            self.outs.d_vbase1.next = self.ffv[3].base.val();
+            self.outs.d_sbase0.next = self.ffs[2].base.val();
+            self.outs.d_sbase1.next = self.ffs[3].base.val();
+            self.outs.d_lbase.next = self.ffl[1].base.val();
         }
     }
 }
@@ -1307,10 +1374,12 @@ pub struct Module1TwoHeadsSplitB {
     pub sbase0: Signal<Out, Bits<3>>,
     pub sbase1: Signal<Out, Bits<3>>,
     pub lbase: Signal<Out, Bits<4>>,
-    v_used: [DFF<Bits<16>>; 2],
-    s_used: [DFF<Bits<8>>; 2],
-    w_used: [DFF<Bits<3>>; 2],
-    l_used: DFF<Bits<16>>,
+    // state: per-unit VGPR / SGPR maps and wave counts, the LDS map, the outputs
+    vmap: [UsedMap16; 2],
+    smap: [UsedMap8; 2],
+    wcnt: [WaveCount; 2],
+    lmap: UsedMap16,
+    outs: OutRegs,
     // cycle-t registers (the cut): [h * 2 + u] per unit, [h] per head
     p_wf: [DFF<Bit>; 2],
     p_q: [DFF<Bits<3>>; 4],
@@ -1320,11 +1389,19 @@ pub struct Module1TwoHeadsSplitB {
     p_pv: [DFF<Bits<16>>; 4],
     p_ps: [DFF<Bits<8>>; 4],
     p_pl: [DFF<Bits<16>>; 2],
-    o_grant: DFF<Bit>,
-    o_head: DFF<Bit>,
-    o_vbase: [DFF<Bits<4>>; 2],
-    o_sbase: [DFF<Bits<3>>; 2],
-    o_lbase: DFF<Bits<4>>,
+    // cycle t: fit test from the maps and prefix masks; [h * 2 + u] per unit, [h] per head
+    okv: [OkVec16; 4],
+    oks: [OkVec8; 4],
+    okl: [OkVec16; 2],
+    wf: [WaveFit; 4],
+    pfv: [Prefix16; 4],
+    pfs: [Prefix8; 4],
+    pfl: [Prefix16; 2],
+    // cycle t+1: first-fit regions of both heads from the registered prefix masks
+    rgv: [Region16; 4],
+    rgs: [Region8; 4],
+    rgl: [Region16; 2],
+    // views of the ports: [h * 2 + u] per unit, [h] per head
     hreq: [Signal<Local, Bit>; 2],
     tq: [Signal<Local, Bits<3>>; 4],
     tv: [Signal<Local, Bits<16>>; 4],
@@ -1333,52 +1410,25 @@ pub struct Module1TwoHeadsSplitB {
     rv: [Signal<Local, Bits<16>>; 2],
     rs: [Signal<Local, Bits<8>>; 2],
     rw: [Signal<Local, Bits<3>>; 2],
-    sh_a: Signal<Local, Bits<5>>,
-    sh_b: Signal<Local, Bits<5>>,
-    sh1: Signal<Local, Bits<5>>,
-    ov16: Signal<Local, Bits<16>>,
-    ov8: Signal<Local, Bits<8>>,
-    okb: Signal<Local, Bit>,
-    okv: Signal<Local, Bits<16>>,
-    oks: Signal<Local, Bits<8>>,
-    pmv: Signal<Local, Bits<16>>,
-    pms: Signal<Local, Bits<8>>,
-    x16: Signal<Local, Bits<16>>,
-    x8: Signal<Local, Bits<8>>,
-    rep16: Signal<Local, Bits<16>>,
-    rep8: Signal<Local, Bits<8>>,
-    oh16: Signal<Local, Bits<16>>,
-    oh8: Signal<Local, Bits<8>>,
-    tb3a: Signal<Local, Bits<3>>,
-    tb3b: Signal<Local, Bits<3>>,
-    wsum: Signal<Local, Bits<4>>,
-    wfit: Signal<Local, Bit>,
     fit: [Signal<Local, Bit>; 2],
     go0: Signal<Local, Bit>,
     go1: Signal<Local, Bit>,
-    cv_mask: [Signal<Local, Bits<16>>; 4],
-    cv_base: [Signal<Local, Bits<4>>; 4],
-    cs_mask: [Signal<Local, Bits<8>>; 4],
-    cs_base: [Signal<Local, Bits<3>>; 4],
-    cl_mask: [Signal<Local, Bits<16>>; 2],
-    cl_base: [Signal<Local, Bits<4>>; 2],
 }
 
 impl Logic for Module1TwoHeadsSplitB {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, l_used, o_grant, o_head, o_lbase);
+        self.lmap.clock.next = self.clock.val();
+        self.lmap.reset.next = self.reset.val();
+        self.outs.clock.next = self.clock.val();
+        self.outs.reset.next = self.reset.val();
         for u in 0..2 {
-            self.v_used[u].clock.next = self.clock.val();
-            self.v_used[u].d.next = self.v_used[u].q.val();
-            self.s_used[u].clock.next = self.clock.val();
-            self.s_used[u].d.next = self.s_used[u].q.val();
-            self.w_used[u].clock.next = self.clock.val();
-            self.w_used[u].d.next = self.w_used[u].q.val();
-            self.o_vbase[u].clock.next = self.clock.val();
-            self.o_vbase[u].d.next = self.o_vbase[u].q.val();
-            self.o_sbase[u].clock.next = self.clock.val();
-            self.o_sbase[u].d.next = self.o_sbase[u].q.val();
+            self.vmap[u].clock.next = self.clock.val();
+            self.vmap[u].reset.next = self.reset.val();
+            self.smap[u].clock.next = self.clock.val();
+            self.smap[u].reset.next = self.reset.val();
+            self.wcnt[u].clock.next = self.clock.val();
+            self.wcnt[u].reset.next = self.reset.val();
         }
         for h in 0..2 {
             self.p_wf[h].clock.next = self.clock.val();
@@ -1400,13 +1450,13 @@ impl Logic for Module1TwoHeadsSplitB {
             self.p_ps[k].clock.next = self.clock.val();
             self.p_ps[k].d.next = self.p_ps[k].q.val();
         }
-        self.grant.next = self.o_grant.q.val();
-        self.head.next = self.o_head.q.val();
-        self.vbase0.next = self.o_vbase[0].q.val();
-        self.vbase1.next = self.o_vbase[1].q.val();
-        self.sbase0.next = self.o_sbase[0].q.val();
-        self.sbase1.next = self.o_sbase[1].q.val();
-        self.lbase.next = self.o_lbase.q.val();
+        self.grant.next = self.outs.grant.val();
+        self.head.next = self.outs.head.val();
+        self.vbase0.next = self.outs.vbase0.val();
+        self.vbase1.next = self.outs.vbase1.val();
+        self.sbase0.next = self.outs.sbase0.val();
+        self.sbase1.next = self.outs.sbase1.val();
+        self.lbase.next = self.outs.lbase.val();
         self.hreq[0].next = self.req0.val();
         self.hreq[1].next = self.req1.val();
         self.tq[0].next = self.h0_q0.val();
@@ -1429,103 +1479,34 @@ impl Logic for Module1TwoHeadsSplitB {
         self.rs[1].next = self.rel_s1.val();
         self.rw[0].next = self.rel_w0.val();
         self.rw[1].next = self.rel_w1.val();
-        self.sh_a.next = 0.into();
-        self.sh_b.next = 0.into();
-        self.sh1.next = 1.into();
-        self.ov16.next = 0.into();
-        self.ov8.next = 0.into();
-        self.okb.next = false;
-        self.okv.next = 0.into();
-        self.oks.next = 0.into();
-        self.pmv.next = 0.into();
-        self.pms.next = 0.into();
-        self.x16.next = 0.into();
-        self.x8.next = 0.into();
-        self.rep16.next = 0.into();
-        self.rep8.next = 0.into();
-        self.oh16.next = 0.into();
-        self.oh8.next = 0.into();
-        self.tb3a.next = 0.into();
-        self.tb3b.next = 0.into();
-        self.wsum.next = 0.into();
-        self.wfit.next = false;
 
         // ================= cycle t: prefix masks of both heads from the maps, registered =========
         for h in 0..2 {
-            self.wfit.next = self.hreq[h].val();
             for u in 0..2 {
-                self.okv.next = 0.into();
-                for i in 0..16 {
-                    self.sh_a.next = i.to_bits();
-                    self.sh_b.next = (16 - i).to_bits();
-                    self.ov16.next = bits::<16>(1) << self.sh_b.val();
-                    self.okb.next = !((self.tv[h * 2 + u].val() << self.sh_a.val())
-                        & self.v_used[u].q.val())
-                    .any()
-                        & !(self.tv[h * 2 + u].val() & self.ov16.val()).any();
-                    self.okv.next = self.okv.val().replace_bit(i, self.okb.val());
-                }
-                self.pmv.next = 0.into();
-                for i in 0..16 {
-                    self.sh_b.next = (i + 1).to_bits();
-                    self.pmv.next = self.pmv.val().replace_bit(
-                        i,
-                        (self.okv.val() & !(bits::<16>(0xffff) << self.sh_b.val())).any(),
-                    );
-                }
-                self.p_pv[h * 2 + u].d.next = self.pmv.val();
-                self.oks.next = 0.into();
-                for i in 0..8 {
-                    self.sh_a.next = i.to_bits();
-                    self.sh_b.next = (8 - i).to_bits();
-                    self.ov8.next = bits::<8>(1) << self.sh_b.val();
-                    self.okb.next = !((self.ts[h * 2 + u].val() << self.sh_a.val())
-                        & self.s_used[u].q.val())
-                    .any()
-                        & !(self.ts[h * 2 + u].val() & self.ov8.val()).any();
-                    self.oks.next = self.oks.val().replace_bit(i, self.okb.val());
-                }
-                self.pms.next = 0.into();
-                for i in 0..8 {
-                    self.sh_b.next = (i + 1).to_bits();
-                    self.pms.next = self.pms.val().replace_bit(
-                        i,
-                        (self.oks.val() & !(bits::<8>(0xff) << self.sh_b.val())).any(),
-                    );
-                }
-                self.p_ps[h * 2 + u].d.next = self.pms.val();
-                self.tb3a.next = self.w_used[u].q.val();
-                self.tb3b.next = self.tq[h * 2 + u].val();
-                self.wsum.next =
-                    bit_cast::<4, 3>(self.tb3a.val()) + bit_cast::<4, 3>(self.tb3b.val());
-                if self.wsum.val() > 4 {
-                    self.wfit.next = false;
-                }
+                self.okv[h * 2 + u].used.next = self.vmap[u].map.val();
+                self.okv[h * 2 + u].need.next = self.tv[h * 2 + u].val();
+                self.pfv[h * 2 + u].ok.next = self.okv[h * 2 + u].ok.val();
+                self.p_pv[h * 2 + u].d.next = self.pfv[h * 2 + u].pm.val();
+                self.oks[h * 2 + u].used.next = self.smap[u].map.val();
+                self.oks[h * 2 + u].need.next = self.ts[h * 2 + u].val();
+                self.pfs[h * 2 + u].ok.next = self.oks[h * 2 + u].ok.val();
+                self.p_ps[h * 2 + u].d.next = self.pfs[h * 2 + u].pm.val();
+                self.wf[h * 2 + u].busy.next = self.wcnt[u].busy.val();
+                self.wf[h * 2 + u].q.next = self.tq[h * 2 + u].val();
                 self.p_q[h * 2 + u].d.next = self.tq[h * 2 + u].val();
                 self.p_tv[h * 2 + u].d.next = self.tv[h * 2 + u].val();
                 self.p_ts[h * 2 + u].d.next = self.ts[h * 2 + u].val();
             }
-            self.okv.next = 0.into();
-            for i in 0..16 {
-                self.sh_a.next = i.to_bits();
-                self.sh_b.next = (16 - i).to_bits();
-                self.ov16.next = bits::<16>(1) << self.sh_b.val();
-                self.okb.next = !((self.tl[h].val() << self.sh_a.val()) & self.l_used.q.val())
-                    .any()
-                    & !(self.tl[h].val() & self.ov16.val()).any();
-                self.okv.next = self.okv.val().replace_bit(i, self.okb.val());
-            }
-            self.pmv.next = 0.into();
-            for i in 0..16 {
-                self.sh_b.next = (i + 1).to_bits();
-                self.pmv.next = self.pmv.val().replace_bit(
-                    i,
-                    (self.okv.val() & !(bits::<16>(0xffff) << self.sh_b.val())).any(),
-                );
-            }
-            self.p_pl[h].d.next = self.pmv.val();
+            self.okl[h].used.next = self.lmap.map.val();
+            self.okl[h].need.next = self.tl[h].val();
+            self.pfl[h].ok.next = self.okl[h].ok.val();
+            self.p_pl[h].d.next = self.pfl[h].pm.val();
             self.p_tl[h].d.next = self.tl[h].val();
-            self.p_wf[h].d.next = self.wfit.val();
+            self.p_wf[h].d.next =
+                self.hreq[h].val() & self.wf[h * 2].fit.val() & self.wf[h * 2 + 1].fit.val();
+            if self.reset.val() {
+                self.p_wf[h].d.next = false;
+            }
         }
 
         // ================= cycle t+1: fit → pick → regions → update ===========================
@@ -1536,148 +1517,53 @@ impl Logic for Module1TwoHeadsSplitB {
                 & self.p_ps[h * 2].q.val().get_bit(7)
                 & self.p_ps[h * 2 + 1].q.val().get_bit(7)
                 & self.p_pl[h].q.val().get_bit(15);
+            for u in 0..2 {
+                self.rgv[h * 2 + u].pm.next = self.p_pv[h * 2 + u].q.val();
+                self.rgv[h * 2 + u].need.next = self.p_tv[h * 2 + u].q.val();
+                self.rgs[h * 2 + u].pm.next = self.p_ps[h * 2 + u].q.val();
+                self.rgs[h * 2 + u].need.next = self.p_ts[h * 2 + u].q.val();
+            }
+            self.rgl[h].pm.next = self.p_pl[h].q.val();
+            self.rgl[h].need.next = self.p_tl[h].q.val();
         }
         // module busy: the masks read now predate a grant taken at the last edge
-        self.go0.next = !self.o_grant.q.val() & self.fit[0].val();
-        self.go1.next = !self.o_grant.q.val() & !self.fit[0].val() & self.fit[1].val();
-        // first-fit region of every head's maps: [b, b + n) with b the lowest ok start, i.e.
-        // pm[k] ∧ ¬pm[k − n], pm[k − n] = OR over d ≥ n of pm[k − d] (an AND-OR, no mux chain:
-        // ABC maps every path up to the deepest one); base = the position of pm's lowest one
-        for h in 0..2 {
-            for u in 0..2 {
-                self.x16.next = 0.into();
-                for d in 0..16 {
-                    self.sh_a.next = d.to_bits();
-                    self.rep16.next = 0.into();
-                    if !self.p_tv[h * 2 + u].q.val().get_bit(d) {
-                        self.rep16.next = bits::<16>(0xffff);
-                    }
-                    self.x16.next = self.x16.val()
-                        | ((self.p_pv[h * 2 + u].q.val() << self.sh_a.val()) & self.rep16.val());
-                }
-                self.cv_mask[h * 2 + u].next = self.p_pv[h * 2 + u].q.val() & !self.x16.val();
-                self.oh16.next = self.p_pv[h * 2 + u].q.val()
-                    & !(self.p_pv[h * 2 + u].q.val() << self.sh1.val());
-                self.cv_base[h * 2 + u].next = 0.into();
-                self.cv_base[h * 2 + u].next = self.cv_base[h * 2 + u]
-                    .val()
-                    .replace_bit(0, (self.oh16.val() & bits::<16>(0xaaaa)).any());
-                self.cv_base[h * 2 + u].next = self.cv_base[h * 2 + u]
-                    .val()
-                    .replace_bit(1, (self.oh16.val() & bits::<16>(0xcccc)).any());
-                self.cv_base[h * 2 + u].next = self.cv_base[h * 2 + u]
-                    .val()
-                    .replace_bit(2, (self.oh16.val() & bits::<16>(0xf0f0)).any());
-                self.cv_base[h * 2 + u].next = self.cv_base[h * 2 + u]
-                    .val()
-                    .replace_bit(3, (self.oh16.val() & bits::<16>(0xff00)).any());
-                self.x8.next = 0.into();
-                for d in 0..8 {
-                    self.sh_a.next = d.to_bits();
-                    self.rep8.next = 0.into();
-                    if !self.p_ts[h * 2 + u].q.val().get_bit(d) {
-                        self.rep8.next = bits::<8>(0xff);
-                    }
-                    self.x8.next = self.x8.val()
-                        | ((self.p_ps[h * 2 + u].q.val() << self.sh_a.val()) & self.rep8.val());
-                }
-                self.cs_mask[h * 2 + u].next = self.p_ps[h * 2 + u].q.val() & !self.x8.val();
-                self.oh8.next = self.p_ps[h * 2 + u].q.val()
-                    & !(self.p_ps[h * 2 + u].q.val() << self.sh1.val());
-                self.cs_base[h * 2 + u].next = 0.into();
-                self.cs_base[h * 2 + u].next = self.cs_base[h * 2 + u]
-                    .val()
-                    .replace_bit(0, (self.oh8.val() & bits::<8>(0xaa)).any());
-                self.cs_base[h * 2 + u].next = self.cs_base[h * 2 + u]
-                    .val()
-                    .replace_bit(1, (self.oh8.val() & bits::<8>(0xcc)).any());
-                self.cs_base[h * 2 + u].next = self.cs_base[h * 2 + u]
-                    .val()
-                    .replace_bit(2, (self.oh8.val() & bits::<8>(0xf0)).any());
-            }
-            self.x16.next = 0.into();
-            for d in 0..16 {
-                self.sh_a.next = d.to_bits();
-                self.rep16.next = 0.into();
-                if !self.p_tl[h].q.val().get_bit(d) {
-                    self.rep16.next = bits::<16>(0xffff);
-                }
-                self.x16.next =
-                    self.x16.val() | ((self.p_pl[h].q.val() << self.sh_a.val()) & self.rep16.val());
-            }
-            self.cl_mask[h].next = self.p_pl[h].q.val() & !self.x16.val();
-            self.oh16.next = self.p_pl[h].q.val() & !(self.p_pl[h].q.val() << self.sh1.val());
-            self.cl_base[h].next = 0.into();
-            self.cl_base[h].next = self.cl_base[h]
-                .val()
-                .replace_bit(0, (self.oh16.val() & bits::<16>(0xaaaa)).any());
-            self.cl_base[h].next = self.cl_base[h]
-                .val()
-                .replace_bit(1, (self.oh16.val() & bits::<16>(0xcccc)).any());
-            self.cl_base[h].next = self.cl_base[h]
-                .val()
-                .replace_bit(2, (self.oh16.val() & bits::<16>(0xf0f0)).any());
-            self.cl_base[h].next = self.cl_base[h]
-                .val()
-                .replace_bit(3, (self.oh16.val() & bits::<16>(0xff00)).any());
-        }
-        self.l_used.d.next = self.l_used.q.val() & !self.rel_l.val();
+        self.go0.next = !self.outs.grant.val() & self.fit[0].val();
+        self.go1.next = !self.outs.grant.val() & !self.fit[0].val() & self.fit[1].val();
         for u in 0..2 {
-            self.v_used[u].d.next = self.v_used[u].q.val() & !self.rv[u].val();
-            self.s_used[u].d.next = self.s_used[u].q.val() & !self.rs[u].val();
-            self.w_used[u].d.next = self.w_used[u].q.val() - self.rw[u].val();
+            self.vmap[u].take0.next = self.go0.val();
+            self.vmap[u].add0.next = self.rgv[u].mask.val();
+            self.vmap[u].take1.next = self.go1.val();
+            self.vmap[u].add1.next = self.rgv[2 + u].mask.val();
+            self.vmap[u].rel.next = self.rv[u].val();
+            self.smap[u].take0.next = self.go0.val();
+            self.smap[u].add0.next = self.rgs[u].mask.val();
+            self.smap[u].take1.next = self.go1.val();
+            self.smap[u].add1.next = self.rgs[2 + u].mask.val();
+            self.smap[u].rel.next = self.rs[u].val();
+            self.wcnt[u].take0.next = self.go0.val();
+            self.wcnt[u].q0.next = self.p_q[u].q.val();
+            self.wcnt[u].take1.next = self.go1.val();
+            self.wcnt[u].q1.next = self.p_q[2 + u].q.val();
+            self.wcnt[u].rel.next = self.rw[u].val();
         }
-        if self.go0.val() {
-            self.l_used.d.next = (self.l_used.q.val() | self.cl_mask[0].val()) & !self.rel_l.val();
-            for u in 0..2 {
-                self.v_used[u].d.next =
-                    (self.v_used[u].q.val() | self.cv_mask[u].val()) & !self.rv[u].val();
-                self.s_used[u].d.next =
-                    (self.s_used[u].q.val() | self.cs_mask[u].val()) & !self.rs[u].val();
-                self.w_used[u].d.next =
-                    self.w_used[u].q.val() + self.p_q[u].q.val() - self.rw[u].val();
-            }
-        }
+        self.lmap.take0.next = self.go0.val();
+        self.lmap.add0.next = self.rgl[0].mask.val();
+        self.lmap.take1.next = self.go1.val();
+        self.lmap.add1.next = self.rgl[1].mask.val();
+        self.lmap.rel.next = self.rel_l.val();
+        self.outs.d_grant.next = self.go0.val() | self.go1.val();
+        self.outs.d_head.next = self.go1.val();
+        self.outs.d_vbase0.next = self.rgv[0].base.val();
+        self.outs.d_vbase1.next = self.rgv[1].base.val();
+        self.outs.d_sbase0.next = self.rgs[0].base.val();
+        self.outs.d_sbase1.next = self.rgs[1].base.val();
+        self.outs.d_lbase.next = self.rgl[0].base.val();
         if self.go1.val() {
-            self.l_used.d.next = (self.l_used.q.val() | self.cl_mask[1].val()) & !self.rel_l.val();
-            for u in 0..2 {
-                self.v_used[u].d.next =
-                    (self.v_used[u].q.val() | self.cv_mask[2 + u].val()) & !self.rv[u].val();
-                self.s_used[u].d.next =
-                    (self.s_used[u].q.val() | self.cs_mask[2 + u].val()) & !self.rs[u].val();
-                self.w_used[u].d.next =
-                    self.w_used[u].q.val() + self.p_q[2 + u].q.val() - self.rw[u].val();
-            }
-        }
-        self.o_grant.d.next = self.go0.val() | self.go1.val();
-        self.o_head.d.next = self.go1.val();
-        self.o_lbase.d.next = self.cl_base[0].val();
-        for u in 0..2 {
-            self.o_vbase[u].d.next = self.cv_base[u].val();
-            self.o_sbase[u].d.next = self.cs_base[u].val();
-        }
-        if self.go1.val() {
-            self.o_lbase.d.next = self.cl_base[1].val();
-            for u in 0..2 {
-                self.o_vbase[u].d.next = self.cv_base[2 + u].val();
-                self.o_sbase[u].d.next = self.cs_base[2 + u].val();
-            }
-        }
-        if self.reset.val() {
-            self.l_used.d.next = 0.into();
-            self.o_grant.d.next = false;
-            self.o_head.d.next = false;
-            self.o_lbase.d.next = 0.into();
-            for h in 0..2 {
-                self.p_wf[h].d.next = false;
-            }
-            for u in 0..2 {
-                self.v_used[u].d.next = 0.into();
-                self.s_used[u].d.next = 0.into();
-                self.w_used[u].d.next = 0.into();
-                self.o_vbase[u].d.next = 0.into();
-                self.o_sbase[u].d.next = 0.into();
-            }
+            self.outs.d_vbase0.next = self.rgv[2].base.val();
+            self.outs.d_vbase1.next = self.rgv[3].base.val();
+            self.outs.d_sbase0.next = self.rgs[2].base.val();
+            self.outs.d_sbase1.next = self.rgs[3].base.val();
+            self.outs.d_lbase.next = self.rgl[1].base.val();
         }
     }
 }
@@ -1725,10 +1611,12 @@ pub struct Module1TwoHeadsSplitC {
     pub sbase0: Signal<Out, Bits<3>>,
     pub sbase1: Signal<Out, Bits<3>>,
     pub lbase: Signal<Out, Bits<4>>,
-    v_used: [DFF<Bits<16>>; 2],
-    s_used: [DFF<Bits<8>>; 2],
-    w_used: [DFF<Bits<3>>; 2],
-    l_used: DFF<Bits<16>>,
+    // state: per-unit VGPR / SGPR maps and wave counts, the LDS map, the outputs
+    vmap: [UsedMap16; 2],
+    smap: [UsedMap8; 2],
+    wcnt: [WaveCount; 2],
+    lmap: UsedMap16,
+    outs: OutRegs,
     // the regions granted at the last edge, not yet in the used maps
     pend_v: [DFF<Bits<16>>; 2],
     pend_s: [DFF<Bits<8>>; 2],
@@ -1742,16 +1630,20 @@ pub struct Module1TwoHeadsSplitC {
     p_pv: [DFF<Bits<16>>; 4],
     p_ps: [DFF<Bits<8>>; 4],
     p_pl: [DFF<Bits<16>>; 2],
-    o_grant: DFF<Bit>,
-    o_head: DFF<Bit>,
-    o_vbase: [DFF<Bits<4>>; 2],
-    o_sbase: [DFF<Bits<3>>; 2],
-    o_lbase: DFF<Bits<4>>,
+    // cycle t: fit test from the maps and prefix masks; [h * 2 + u] per unit, [h] per head
+    okv: [OkVec16; 4],
+    oks: [OkVec8; 4],
+    okl: [OkVec16; 2],
+    wf: [WaveFit; 4],
+    pfv: [Prefix16; 4],
+    pfs: [Prefix8; 4],
+    pfl: [Prefix16; 2],
+    // cycle t+1: first-fit regions of both heads from the registered prefix masks
+    rgv: [Region16; 4],
+    rgs: [Region8; 4],
+    rgl: [Region16; 2],
+    // views of the ports: [h * 2 + u] per unit, [h] per head
     hreq: [Signal<Local, Bit>; 2],
-    // the maps as cycle t sees them: used | pend
-    ev: [Signal<Local, Bits<16>>; 2],
-    es: [Signal<Local, Bits<8>>; 2],
-    el: Signal<Local, Bits<16>>,
     tq: [Signal<Local, Bits<3>>; 4],
     tv: [Signal<Local, Bits<16>>; 4],
     ts: [Signal<Local, Bits<8>>; 4],
@@ -1759,62 +1651,38 @@ pub struct Module1TwoHeadsSplitC {
     rv: [Signal<Local, Bits<16>>; 2],
     rs: [Signal<Local, Bits<8>>; 2],
     rw: [Signal<Local, Bits<3>>; 2],
-    sh_a: Signal<Local, Bits<5>>,
-    sh_b: Signal<Local, Bits<5>>,
-    sh1: Signal<Local, Bits<5>>,
-    ov16: Signal<Local, Bits<16>>,
-    ov8: Signal<Local, Bits<8>>,
-    okb: Signal<Local, Bit>,
-    okv: Signal<Local, Bits<16>>,
-    oks: Signal<Local, Bits<8>>,
-    pmv: Signal<Local, Bits<16>>,
-    pms: Signal<Local, Bits<8>>,
-    x16: Signal<Local, Bits<16>>,
-    x8: Signal<Local, Bits<8>>,
-    rep16: Signal<Local, Bits<16>>,
-    rep8: Signal<Local, Bits<8>>,
-    oh16: Signal<Local, Bits<16>>,
-    oh8: Signal<Local, Bits<8>>,
-    tb3a: Signal<Local, Bits<3>>,
-    tb3b: Signal<Local, Bits<3>>,
-    wsum: Signal<Local, Bits<4>>,
-    wfit: Signal<Local, Bit>,
+    // the maps as cycle t sees them: used | pend
+    ev: [Signal<Local, Bits<16>>; 2],
+    es: [Signal<Local, Bits<8>>; 2],
+    el: Signal<Local, Bits<16>>,
     fit: [Signal<Local, Bit>; 2],
     go0: Signal<Local, Bit>,
     go1: Signal<Local, Bit>,
-    cv_mask: [Signal<Local, Bits<16>>; 4],
-    cv_base: [Signal<Local, Bits<4>>; 4],
-    cs_mask: [Signal<Local, Bits<8>>; 4],
-    cs_base: [Signal<Local, Bits<3>>; 4],
-    cl_mask: [Signal<Local, Bits<16>>; 2],
-    cl_base: [Signal<Local, Bits<4>>; 2],
 }
 
 impl Logic for Module1TwoHeadsSplitC {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, l_used, o_grant, o_head, o_lbase);
-        self.pend_l.clock.next = self.clock.val();
-        self.pend_l.d.next = 0.into();
+        self.lmap.clock.next = self.clock.val();
+        self.lmap.reset.next = self.reset.val();
+        self.outs.clock.next = self.clock.val();
+        self.outs.reset.next = self.reset.val();
         for u in 0..2 {
-            self.v_used[u].clock.next = self.clock.val();
-            self.v_used[u].d.next = self.v_used[u].q.val();
-            self.s_used[u].clock.next = self.clock.val();
-            self.s_used[u].d.next = self.s_used[u].q.val();
-            self.w_used[u].clock.next = self.clock.val();
-            self.w_used[u].d.next = self.w_used[u].q.val();
-            self.o_vbase[u].clock.next = self.clock.val();
-            self.o_vbase[u].d.next = self.o_vbase[u].q.val();
-            self.o_sbase[u].clock.next = self.clock.val();
-            self.o_sbase[u].d.next = self.o_sbase[u].q.val();
-            self.pend_v[u].clock.next = self.clock.val();
-            self.pend_v[u].d.next = 0.into();
-            self.pend_s[u].clock.next = self.clock.val();
-            self.pend_s[u].d.next = 0.into();
-            self.ev[u].next = self.v_used[u].q.val() | self.pend_v[u].q.val();
-            self.es[u].next = self.s_used[u].q.val() | self.pend_s[u].q.val();
+            self.vmap[u].clock.next = self.clock.val();
+            self.vmap[u].reset.next = self.reset.val();
+            self.smap[u].clock.next = self.clock.val();
+            self.smap[u].reset.next = self.reset.val();
+            self.wcnt[u].clock.next = self.clock.val();
+            self.wcnt[u].reset.next = self.reset.val();
         }
-        self.el.next = self.l_used.q.val() | self.pend_l.q.val();
+        self.pend_l.clock.next = self.clock.val();
+        for u in 0..2 {
+            self.pend_v[u].clock.next = self.clock.val();
+            self.pend_s[u].clock.next = self.clock.val();
+            self.ev[u].next = self.vmap[u].map.val() | self.pend_v[u].q.val();
+            self.es[u].next = self.smap[u].map.val() | self.pend_s[u].q.val();
+        }
+        self.el.next = self.lmap.map.val() | self.pend_l.q.val();
         for h in 0..2 {
             self.p_wf[h].clock.next = self.clock.val();
             self.p_wf[h].d.next = self.p_wf[h].q.val();
@@ -1835,13 +1703,13 @@ impl Logic for Module1TwoHeadsSplitC {
             self.p_ps[k].clock.next = self.clock.val();
             self.p_ps[k].d.next = self.p_ps[k].q.val();
         }
-        self.grant.next = self.o_grant.q.val();
-        self.head.next = self.o_head.q.val();
-        self.vbase0.next = self.o_vbase[0].q.val();
-        self.vbase1.next = self.o_vbase[1].q.val();
-        self.sbase0.next = self.o_sbase[0].q.val();
-        self.sbase1.next = self.o_sbase[1].q.val();
-        self.lbase.next = self.o_lbase.q.val();
+        self.grant.next = self.outs.grant.val();
+        self.head.next = self.outs.head.val();
+        self.vbase0.next = self.outs.vbase0.val();
+        self.vbase1.next = self.outs.vbase1.val();
+        self.sbase0.next = self.outs.sbase0.val();
+        self.sbase1.next = self.outs.sbase1.val();
+        self.lbase.next = self.outs.lbase.val();
         self.hreq[0].next = self.req0.val();
         self.hreq[1].next = self.req1.val();
         self.tq[0].next = self.h0_q0.val();
@@ -1864,100 +1732,34 @@ impl Logic for Module1TwoHeadsSplitC {
         self.rs[1].next = self.rel_s1.val();
         self.rw[0].next = self.rel_w0.val();
         self.rw[1].next = self.rel_w1.val();
-        self.sh_a.next = 0.into();
-        self.sh_b.next = 0.into();
-        self.sh1.next = 1.into();
-        self.ov16.next = 0.into();
-        self.ov8.next = 0.into();
-        self.okb.next = false;
-        self.okv.next = 0.into();
-        self.oks.next = 0.into();
-        self.pmv.next = 0.into();
-        self.pms.next = 0.into();
-        self.x16.next = 0.into();
-        self.x8.next = 0.into();
-        self.rep16.next = 0.into();
-        self.rep8.next = 0.into();
-        self.oh16.next = 0.into();
-        self.oh8.next = 0.into();
-        self.tb3a.next = 0.into();
-        self.tb3b.next = 0.into();
-        self.wsum.next = 0.into();
-        self.wfit.next = false;
 
         // ================= cycle t: prefix masks of both heads from the maps, registered =========
         for h in 0..2 {
-            self.wfit.next = self.hreq[h].val();
             for u in 0..2 {
-                self.okv.next = 0.into();
-                for i in 0..16 {
-                    self.sh_a.next = i.to_bits();
-                    self.sh_b.next = (16 - i).to_bits();
-                    self.ov16.next = bits::<16>(1) << self.sh_b.val();
-                    self.okb.next =
-                        !((self.tv[h * 2 + u].val() << self.sh_a.val()) & self.ev[u].val()).any()
-                            & !(self.tv[h * 2 + u].val() & self.ov16.val()).any();
-                    self.okv.next = self.okv.val().replace_bit(i, self.okb.val());
-                }
-                self.pmv.next = 0.into();
-                for i in 0..16 {
-                    self.sh_b.next = (i + 1).to_bits();
-                    self.pmv.next = self.pmv.val().replace_bit(
-                        i,
-                        (self.okv.val() & !(bits::<16>(0xffff) << self.sh_b.val())).any(),
-                    );
-                }
-                self.p_pv[h * 2 + u].d.next = self.pmv.val();
-                self.oks.next = 0.into();
-                for i in 0..8 {
-                    self.sh_a.next = i.to_bits();
-                    self.sh_b.next = (8 - i).to_bits();
-                    self.ov8.next = bits::<8>(1) << self.sh_b.val();
-                    self.okb.next =
-                        !((self.ts[h * 2 + u].val() << self.sh_a.val()) & self.es[u].val()).any()
-                            & !(self.ts[h * 2 + u].val() & self.ov8.val()).any();
-                    self.oks.next = self.oks.val().replace_bit(i, self.okb.val());
-                }
-                self.pms.next = 0.into();
-                for i in 0..8 {
-                    self.sh_b.next = (i + 1).to_bits();
-                    self.pms.next = self.pms.val().replace_bit(
-                        i,
-                        (self.oks.val() & !(bits::<8>(0xff) << self.sh_b.val())).any(),
-                    );
-                }
-                self.p_ps[h * 2 + u].d.next = self.pms.val();
-                self.tb3a.next = self.w_used[u].q.val();
-                self.tb3b.next = self.tq[h * 2 + u].val();
-                self.wsum.next =
-                    bit_cast::<4, 3>(self.tb3a.val()) + bit_cast::<4, 3>(self.tb3b.val());
-                if self.wsum.val() > 4 {
-                    self.wfit.next = false;
-                }
+                self.okv[h * 2 + u].used.next = self.ev[u].val();
+                self.okv[h * 2 + u].need.next = self.tv[h * 2 + u].val();
+                self.pfv[h * 2 + u].ok.next = self.okv[h * 2 + u].ok.val();
+                self.p_pv[h * 2 + u].d.next = self.pfv[h * 2 + u].pm.val();
+                self.oks[h * 2 + u].used.next = self.es[u].val();
+                self.oks[h * 2 + u].need.next = self.ts[h * 2 + u].val();
+                self.pfs[h * 2 + u].ok.next = self.oks[h * 2 + u].ok.val();
+                self.p_ps[h * 2 + u].d.next = self.pfs[h * 2 + u].pm.val();
+                self.wf[h * 2 + u].busy.next = self.wcnt[u].busy.val();
+                self.wf[h * 2 + u].q.next = self.tq[h * 2 + u].val();
                 self.p_q[h * 2 + u].d.next = self.tq[h * 2 + u].val();
                 self.p_tv[h * 2 + u].d.next = self.tv[h * 2 + u].val();
                 self.p_ts[h * 2 + u].d.next = self.ts[h * 2 + u].val();
             }
-            self.okv.next = 0.into();
-            for i in 0..16 {
-                self.sh_a.next = i.to_bits();
-                self.sh_b.next = (16 - i).to_bits();
-                self.ov16.next = bits::<16>(1) << self.sh_b.val();
-                self.okb.next = !((self.tl[h].val() << self.sh_a.val()) & self.el.val()).any()
-                    & !(self.tl[h].val() & self.ov16.val()).any();
-                self.okv.next = self.okv.val().replace_bit(i, self.okb.val());
-            }
-            self.pmv.next = 0.into();
-            for i in 0..16 {
-                self.sh_b.next = (i + 1).to_bits();
-                self.pmv.next = self.pmv.val().replace_bit(
-                    i,
-                    (self.okv.val() & !(bits::<16>(0xffff) << self.sh_b.val())).any(),
-                );
-            }
-            self.p_pl[h].d.next = self.pmv.val();
+            self.okl[h].used.next = self.el.val();
+            self.okl[h].need.next = self.tl[h].val();
+            self.pfl[h].ok.next = self.okl[h].ok.val();
+            self.p_pl[h].d.next = self.pfl[h].pm.val();
             self.p_tl[h].d.next = self.tl[h].val();
-            self.p_wf[h].d.next = self.wfit.val();
+            self.p_wf[h].d.next =
+                self.hreq[h].val() & self.wf[h * 2].fit.val() & self.wf[h * 2 + 1].fit.val();
+            if self.reset.val() {
+                self.p_wf[h].d.next = false;
+            }
         }
 
         // ================= cycle t+1: fit → pick → regions → update ===========================
@@ -1968,148 +1770,80 @@ impl Logic for Module1TwoHeadsSplitC {
                 & self.p_ps[h * 2].q.val().get_bit(7)
                 & self.p_ps[h * 2 + 1].q.val().get_bit(7)
                 & self.p_pl[h].q.val().get_bit(15);
+            for u in 0..2 {
+                self.rgv[h * 2 + u].pm.next = self.p_pv[h * 2 + u].q.val();
+                self.rgv[h * 2 + u].need.next = self.p_tv[h * 2 + u].q.val();
+                self.rgs[h * 2 + u].pm.next = self.p_ps[h * 2 + u].q.val();
+                self.rgs[h * 2 + u].need.next = self.p_ts[h * 2 + u].q.val();
+            }
+            self.rgl[h].pm.next = self.p_pl[h].q.val();
+            self.rgl[h].need.next = self.p_tl[h].q.val();
         }
         // module busy: the masks read now predate a grant taken at the last edge
-        self.go0.next = !self.o_grant.q.val() & self.fit[0].val();
-        self.go1.next = !self.o_grant.q.val() & !self.fit[0].val() & self.fit[1].val();
-        // first-fit region of every head's maps: [b, b + n) with b the lowest ok start, i.e.
-        // pm[k] ∧ ¬pm[k − n], pm[k − n] = OR over d ≥ n of pm[k − d] (an AND-OR, no mux chain:
-        // ABC maps every path up to the deepest one); base = the position of pm's lowest one
-        for h in 0..2 {
-            for u in 0..2 {
-                self.x16.next = 0.into();
-                for d in 0..16 {
-                    self.sh_a.next = d.to_bits();
-                    self.rep16.next = 0.into();
-                    if !self.p_tv[h * 2 + u].q.val().get_bit(d) {
-                        self.rep16.next = bits::<16>(0xffff);
-                    }
-                    self.x16.next = self.x16.val()
-                        | ((self.p_pv[h * 2 + u].q.val() << self.sh_a.val()) & self.rep16.val());
-                }
-                self.cv_mask[h * 2 + u].next = self.p_pv[h * 2 + u].q.val() & !self.x16.val();
-                self.oh16.next = self.p_pv[h * 2 + u].q.val()
-                    & !(self.p_pv[h * 2 + u].q.val() << self.sh1.val());
-                self.cv_base[h * 2 + u].next = 0.into();
-                self.cv_base[h * 2 + u].next = self.cv_base[h * 2 + u]
-                    .val()
-                    .replace_bit(0, (self.oh16.val() & bits::<16>(0xaaaa)).any());
-                self.cv_base[h * 2 + u].next = self.cv_base[h * 2 + u]
-                    .val()
-                    .replace_bit(1, (self.oh16.val() & bits::<16>(0xcccc)).any());
-                self.cv_base[h * 2 + u].next = self.cv_base[h * 2 + u]
-                    .val()
-                    .replace_bit(2, (self.oh16.val() & bits::<16>(0xf0f0)).any());
-                self.cv_base[h * 2 + u].next = self.cv_base[h * 2 + u]
-                    .val()
-                    .replace_bit(3, (self.oh16.val() & bits::<16>(0xff00)).any());
-                self.x8.next = 0.into();
-                for d in 0..8 {
-                    self.sh_a.next = d.to_bits();
-                    self.rep8.next = 0.into();
-                    if !self.p_ts[h * 2 + u].q.val().get_bit(d) {
-                        self.rep8.next = bits::<8>(0xff);
-                    }
-                    self.x8.next = self.x8.val()
-                        | ((self.p_ps[h * 2 + u].q.val() << self.sh_a.val()) & self.rep8.val());
-                }
-                self.cs_mask[h * 2 + u].next = self.p_ps[h * 2 + u].q.val() & !self.x8.val();
-                self.oh8.next = self.p_ps[h * 2 + u].q.val()
-                    & !(self.p_ps[h * 2 + u].q.val() << self.sh1.val());
-                self.cs_base[h * 2 + u].next = 0.into();
-                self.cs_base[h * 2 + u].next = self.cs_base[h * 2 + u]
-                    .val()
-                    .replace_bit(0, (self.oh8.val() & bits::<8>(0xaa)).any());
-                self.cs_base[h * 2 + u].next = self.cs_base[h * 2 + u]
-                    .val()
-                    .replace_bit(1, (self.oh8.val() & bits::<8>(0xcc)).any());
-                self.cs_base[h * 2 + u].next = self.cs_base[h * 2 + u]
-                    .val()
-                    .replace_bit(2, (self.oh8.val() & bits::<8>(0xf0)).any());
-            }
-            self.x16.next = 0.into();
-            for d in 0..16 {
-                self.sh_a.next = d.to_bits();
-                self.rep16.next = 0.into();
-                if !self.p_tl[h].q.val().get_bit(d) {
-                    self.rep16.next = bits::<16>(0xffff);
-                }
-                self.x16.next =
-                    self.x16.val() | ((self.p_pl[h].q.val() << self.sh_a.val()) & self.rep16.val());
-            }
-            self.cl_mask[h].next = self.p_pl[h].q.val() & !self.x16.val();
-            self.oh16.next = self.p_pl[h].q.val() & !(self.p_pl[h].q.val() << self.sh1.val());
-            self.cl_base[h].next = 0.into();
-            self.cl_base[h].next = self.cl_base[h]
-                .val()
-                .replace_bit(0, (self.oh16.val() & bits::<16>(0xaaaa)).any());
-            self.cl_base[h].next = self.cl_base[h]
-                .val()
-                .replace_bit(1, (self.oh16.val() & bits::<16>(0xcccc)).any());
-            self.cl_base[h].next = self.cl_base[h]
-                .val()
-                .replace_bit(2, (self.oh16.val() & bits::<16>(0xf0f0)).any());
-            self.cl_base[h].next = self.cl_base[h]
-                .val()
-                .replace_bit(3, (self.oh16.val() & bits::<16>(0xff00)).any());
-        }
-        // pend merges into the maps, releases free; the grant's regions and waves
-        self.l_used.d.next = self.el.val() & !self.rel_l.val();
+        self.go0.next = !self.outs.grant.val() & self.fit[0].val();
+        self.go1.next = !self.outs.grant.val() & !self.fit[0].val() & self.fit[1].val();
+        // pend merges into the maps, releases free; the grant's regions (into pend) and waves
         for u in 0..2 {
-            self.v_used[u].d.next = self.ev[u].val() & !self.rv[u].val();
-            self.s_used[u].d.next = self.es[u].val() & !self.rs[u].val();
-            self.w_used[u].d.next = self.w_used[u].q.val() - self.rw[u].val();
+            self.vmap[u].take0.next = true;
+            self.vmap[u].add0.next = self.pend_v[u].q.val();
+            self.vmap[u].take1.next = false;
+            self.vmap[u].add1.next = 0.into();
+            self.vmap[u].rel.next = self.rv[u].val();
+            self.smap[u].take0.next = true;
+            self.smap[u].add0.next = self.pend_s[u].q.val();
+            self.smap[u].take1.next = false;
+            self.smap[u].add1.next = 0.into();
+            self.smap[u].rel.next = self.rs[u].val();
+            self.wcnt[u].take0.next = self.go0.val();
+            self.wcnt[u].q0.next = self.p_q[u].q.val();
+            self.wcnt[u].take1.next = self.go1.val();
+            self.wcnt[u].q1.next = self.p_q[2 + u].q.val();
+            self.wcnt[u].rel.next = self.rw[u].val();
+        }
+        self.lmap.take0.next = true;
+        self.lmap.add0.next = self.pend_l.q.val();
+        self.lmap.take1.next = false;
+        self.lmap.add1.next = 0.into();
+        self.lmap.rel.next = self.rel_l.val();
+        self.pend_l.d.next = 0.into();
+        for u in 0..2 {
+            self.pend_v[u].d.next = 0.into();
+            self.pend_s[u].d.next = 0.into();
         }
         if self.go0.val() {
-            self.pend_l.d.next = self.cl_mask[0].val();
+            self.pend_l.d.next = self.rgl[0].mask.val();
             for u in 0..2 {
-                self.pend_v[u].d.next = self.cv_mask[u].val();
-                self.pend_s[u].d.next = self.cs_mask[u].val();
-                self.w_used[u].d.next =
-                    self.w_used[u].q.val() + self.p_q[u].q.val() - self.rw[u].val();
+                self.pend_v[u].d.next = self.rgv[u].mask.val();
+                self.pend_s[u].d.next = self.rgs[u].mask.val();
             }
         }
         if self.go1.val() {
-            self.pend_l.d.next = self.cl_mask[1].val();
+            self.pend_l.d.next = self.rgl[1].mask.val();
             for u in 0..2 {
-                self.pend_v[u].d.next = self.cv_mask[2 + u].val();
-                self.pend_s[u].d.next = self.cs_mask[2 + u].val();
-                self.w_used[u].d.next =
-                    self.w_used[u].q.val() + self.p_q[2 + u].q.val() - self.rw[u].val();
-            }
-        }
-        self.o_grant.d.next = self.go0.val() | self.go1.val();
-        self.o_head.d.next = self.go1.val();
-        self.o_lbase.d.next = self.cl_base[0].val();
-        for u in 0..2 {
-            self.o_vbase[u].d.next = self.cv_base[u].val();
-            self.o_sbase[u].d.next = self.cs_base[u].val();
-        }
-        if self.go1.val() {
-            self.o_lbase.d.next = self.cl_base[1].val();
-            for u in 0..2 {
-                self.o_vbase[u].d.next = self.cv_base[2 + u].val();
-                self.o_sbase[u].d.next = self.cs_base[2 + u].val();
+                self.pend_v[u].d.next = self.rgv[2 + u].mask.val();
+                self.pend_s[u].d.next = self.rgs[2 + u].mask.val();
             }
         }
         if self.reset.val() {
-            self.l_used.d.next = 0.into();
             self.pend_l.d.next = 0.into();
-            self.o_grant.d.next = false;
-            self.o_head.d.next = false;
-            self.o_lbase.d.next = 0.into();
-            for h in 0..2 {
-                self.p_wf[h].d.next = false;
-            }
             for u in 0..2 {
-                self.v_used[u].d.next = 0.into();
-                self.s_used[u].d.next = 0.into();
-                self.w_used[u].d.next = 0.into();
                 self.pend_v[u].d.next = 0.into();
                 self.pend_s[u].d.next = 0.into();
-                self.o_vbase[u].d.next = 0.into();
-                self.o_sbase[u].d.next = 0.into();
             }
+        }
+        self.outs.d_grant.next = self.go0.val() | self.go1.val();
+        self.outs.d_head.next = self.go1.val();
+        self.outs.d_vbase0.next = self.rgv[0].base.val();
+        self.outs.d_vbase1.next = self.rgv[1].base.val();
+        self.outs.d_sbase0.next = self.rgs[0].base.val();
+        self.outs.d_sbase1.next = self.rgs[1].base.val();
+        self.outs.d_lbase.next = self.rgl[0].base.val();
+        if self.go1.val() {
+            self.outs.d_vbase0.next = self.rgv[2].base.val();
+            self.outs.d_vbase1.next = self.rgv[3].base.val();
+            self.outs.d_sbase0.next = self.rgs[2].base.val();
+            self.outs.d_sbase1.next = self.rgs[3].base.val();
+            self.outs.d_lbase.next = self.rgl[1].base.val();
         }
     }
 }
@@ -2289,63 +2023,6 @@ pub fn run(out: &Path, seeds: &[u64], target_mhz: f64) -> Result<String> {
 mod tests {
     use super::*;
 
-    /// One clock cycle of `m1` with the given inputs; returns the registered (grant, base) that
-    /// this cycle's request produced (sampled after the edge).
-    fn cycle(m1: &mut Map1, reset: bool, req: bool, need: u32, rel: u32) -> (bool, u64) {
-        fn settle(m1: &mut Map1) {
-            for _ in 0..100 {
-                m1.update_all();
-                if !m1.has_changed() {
-                    return;
-                }
-            }
-            panic!("did not settle");
-        }
-        m1.reset.next = reset;
-        m1.req.next = req;
-        m1.need.next = need.to_bits();
-        m1.rel.next = rel.to_bits();
-        m1.clock.next = Clock { clk: false };
-        settle(m1);
-        m1.clock.next = Clock { clk: true };
-        settle(m1);
-        (m1.grant.val(), m1.base.val().index() as u64)
-    }
-
-    fn thermo(n: u32) -> u32 {
-        (1u32 << n) - 1
-    }
-
-    #[test]
-    fn map1_first_fit_and_release() {
-        let mut m1 = Map1::default();
-        m1.connect_all();
-        check_all(&m1).unwrap();
-        cycle(&mut m1, true, false, 0, 0);
-        // first fit at 0, the next one right after it
-        assert_eq!(cycle(&mut m1, false, true, thermo(3), 0), (true, 0));
-        assert_eq!(cycle(&mut m1, false, true, thermo(2), 0), (true, 3));
-        assert_eq!(cycle(&mut m1, false, true, thermo(4), 0), (true, 5));
-        // 9..15 free (7 blocks): 8 do not fit, nothing is taken
-        assert!(!cycle(&mut m1, false, true, thermo(8), 0).0);
-        assert_eq!(cycle(&mut m1, false, true, thermo(7), 0), (true, 9));
-        // full: even one block does not fit; no request, no grant
-        assert!(!cycle(&mut m1, false, true, thermo(1), 0).0);
-        assert!(!cycle(&mut m1, false, false, 0, 0).0);
-        // free the first region (0..2); a request in the same cycle still sees it used
-        assert!(!cycle(&mut m1, false, true, thermo(1), thermo(3)).0);
-        assert_eq!(cycle(&mut m1, false, true, thermo(3), 0), (true, 0));
-        // and the map is full again
-        assert!(!cycle(&mut m1, false, true, thermo(1), 0).0);
-        // free 3..4 and 9..15: a 2-block need goes to 3, a 7-block one to 9
-        assert!(!cycle(&mut m1, false, false, 0, 0b1111_1110_0001_1000).0);
-        assert_eq!(cycle(&mut m1, false, true, thermo(2), 0), (true, 3));
-        assert_eq!(cycle(&mut m1, false, true, thermo(7), 0), (true, 9));
-        // reset empties the map
-        cycle(&mut m1, true, false, 0, 0);
-        assert_eq!(cycle(&mut m1, false, true, thermo(16), 0), (true, 0));
-    }
-
     /// One clock cycle of any design: `drive` sets the inputs (clock low), then the edge.
     fn clk<B: Block>(
         b: &mut B,
@@ -2368,14 +2045,128 @@ mod tests {
         settle(b);
     }
 
-    fn bases(m: &Module1) -> [u64; 5] {
-        [
-            m.vbase0.val().index() as u64,
-            m.vbase1.val().index() as u64,
-            m.sbase0.val().index() as u64,
-            m.sbase1.val().index() as u64,
-            m.lbase.val().index() as u64,
-        ]
+    /// A design, connected and checked.
+    fn fresh<B: Block + Default>() -> B {
+        let mut b = B::default();
+        b.connect_all();
+        check_all(&b).unwrap();
+        b
+    }
+
+    fn thermo(n: u32) -> u32 {
+        (1u32 << n) - 1
+    }
+
+    /// The registered bases of a module design: [vbase0, vbase1, sbase0, sbase1, lbase].
+    macro_rules! bases {
+        ($m:expr) => {
+            [
+                $m.vbase0.val().index(),
+                $m.vbase1.val().index(),
+                $m.sbase0.val().index(),
+                $m.sbase1.val().index(),
+                $m.lbase.val().index(),
+            ]
+        };
+    }
+
+    /// Drive every input of a two-head design (all have the same ports) from `v`: reset, req0,
+    /// req1, h0_q0, h0_q1, h1_q0, h1_q1, h0/h0/h1/h1 VGPR needs (unit 0, 1), the same for SGPR,
+    /// h0 / h1 LDS needs, rel_v0, rel_v1, rel_s0, rel_s1, rel_l, rel_w0, rel_w1.
+    macro_rules! drive_two_heads {
+        ($m:expr, $v:expr) => {{
+            let (m, v): (_, &[u64; 24]) = ($m, $v);
+            m.reset.next = v[0] != 0;
+            m.req0.next = v[1] != 0;
+            m.req1.next = v[2] != 0;
+            m.h0_q0.next = v[3].to_bits();
+            m.h0_q1.next = v[4].to_bits();
+            m.h1_q0.next = v[5].to_bits();
+            m.h1_q1.next = v[6].to_bits();
+            m.h0_need_v0.next = v[7].to_bits();
+            m.h0_need_v1.next = v[8].to_bits();
+            m.h1_need_v0.next = v[9].to_bits();
+            m.h1_need_v1.next = v[10].to_bits();
+            m.h0_need_s0.next = v[11].to_bits();
+            m.h0_need_s1.next = v[12].to_bits();
+            m.h1_need_s0.next = v[13].to_bits();
+            m.h1_need_s1.next = v[14].to_bits();
+            m.h0_need_l.next = v[15].to_bits();
+            m.h1_need_l.next = v[16].to_bits();
+            m.rel_v0.next = v[17].to_bits();
+            m.rel_v1.next = v[18].to_bits();
+            m.rel_s0.next = v[19].to_bits();
+            m.rel_s1.next = v[20].to_bits();
+            m.rel_l.next = v[21].to_bits();
+            m.rel_w0.next = v[22].to_bits();
+            m.rel_w1.next = v[23].to_bits();
+        }};
+    }
+
+    /// One cycle of a two-head design with inputs `v` (see [`drive_two_heads`]); returns the
+    /// registered (grant, head, bases) after the edge.
+    macro_rules! step_two_heads {
+        ($m:expr, $v:expr) => {{
+            let (m, v): (_, &[u64; 24]) = ($m, $v);
+            clk(m, |m| &mut m.clock, |m| drive_two_heads!(m, v));
+            (m.grant.val(), m.head.val(), bases!(m))
+        }};
+    }
+
+    /// Inputs of a two-head request, both heads requesting with one wave per unit; needs as
+    /// counts: VGPR of h0 unit 0 / 1, h1 unit 0 / 1, the same for SGPR, LDS of h0 / h1.
+    fn two_heads_req(v: [u32; 4], s: [u32; 4], l: [u32; 2]) -> [u64; 24] {
+        let mut x = [0u64; 24];
+        x[1..7].fill(1);
+        for k in 0..4 {
+            x[7 + k] = thermo(v[k]).into();
+            x[11 + k] = thermo(s[k]).into();
+        }
+        x[15] = thermo(l[0]).into();
+        x[16] = thermo(l[1]).into();
+        x
+    }
+
+    #[test]
+    fn map1_first_fit_and_release() {
+        let mut m1: Map1 = fresh();
+        // one cycle: the registered (grant, base) this cycle's request produced
+        let mut cycle = |reset: bool, req: bool, need: u32, rel: u32| {
+            clk(
+                &mut m1,
+                |m| &mut m.clock,
+                |m| {
+                    m.reset.next = reset;
+                    m.req.next = req;
+                    m.need.next = need.to_bits();
+                    m.rel.next = rel.to_bits();
+                },
+            );
+            (m1.grant.val(), m1.base.val().index())
+        };
+        cycle(true, false, 0, 0);
+        // first fit at 0, the next one right after it
+        assert_eq!(cycle(false, true, thermo(3), 0), (true, 0));
+        assert_eq!(cycle(false, true, thermo(2), 0), (true, 3));
+        assert_eq!(cycle(false, true, thermo(4), 0), (true, 5));
+        // 9..15 free (7 blocks): 8 do not fit, nothing is taken
+        assert!(!cycle(false, true, thermo(8), 0).0);
+        assert_eq!(cycle(false, true, thermo(7), 0), (true, 9));
+        // full: even one block does not fit; no request, no grant
+        assert!(!cycle(false, true, thermo(1), 0).0);
+        assert!(!cycle(false, false, 0, 0).0);
+        // free the first region (0..2); a request in the same cycle still sees it used
+        assert!(!cycle(false, true, thermo(1), thermo(3)).0);
+        assert_eq!(cycle(false, true, thermo(3), 0), (true, 0));
+        // and the map is full again
+        assert!(!cycle(false, true, thermo(1), 0).0);
+        // free 3..4 and 9..15: a 2-block need goes to 3, a 7-block one to 9
+        assert!(!cycle(false, false, 0, 0b1111_1110_0001_1000).0);
+        assert_eq!(cycle(false, true, thermo(2), 0), (true, 3));
+        assert_eq!(cycle(false, true, thermo(7), 0), (true, 9));
+        // reset empties the map
+        cycle(true, false, 0, 0);
+        assert_eq!(cycle(false, true, thermo(16), 0), (true, 0));
     }
 
     /// A request of waves 2 / 1, VGPR 4 / 2, SGPR 2 / 1, LDS 3 (no releases).
@@ -2400,9 +2191,7 @@ mod tests {
 
     #[test]
     fn module1_fits_every_map_and_the_wave_slots() {
-        let mut m = Module1::default();
-        m.connect_all();
-        check_all(&m).unwrap();
+        let mut m: Module1 = fresh();
         let c: fn(&mut Module1) -> &mut Signal<In, Clock> = |m| &mut m.clock;
         clk(&mut m, c, |m| {
             module_req(m);
@@ -2410,10 +2199,10 @@ mod tests {
         });
         clk(&mut m, c, module_req);
         assert!(m.grant.val());
-        assert_eq!(bases(&m), [0, 0, 0, 0, 0]);
+        assert_eq!(bases!(m), [0, 0, 0, 0, 0]);
         clk(&mut m, c, module_req);
         assert!(m.grant.val());
-        assert_eq!(bases(&m), [4, 2, 2, 1, 3]);
+        assert_eq!(bases!(m), [4, 2, 2, 1, 3]);
         // unit 0 has 4 busy wave slots: a third request does not fit (its maps would)
         clk(&mut m, c, module_req);
         assert!(!m.grant.val());
@@ -2425,64 +2214,36 @@ mod tests {
         assert!(!m.grant.val());
         clk(&mut m, c, module_req);
         assert!(m.grant.val());
-        assert_eq!(bases(&m), [8, 4, 4, 2, 6]);
+        assert_eq!(bases!(m), [8, 4, 4, 2, 6]);
     }
 
     #[test]
     fn two_heads_pick_head_0_else_head_1() {
-        let mut m = Module1TwoHeads::default();
-        m.connect_all();
-        check_all(&m).unwrap();
+        let mut m: Module1TwoHeads = fresh();
         // head 0 needs all 16 LDS blocks, head 1 one block; both need 1 VGPR / SGPR, 1 wave
-        let drive = |m: &mut Module1TwoHeads| {
-            m.reset.next = false;
-            m.req0.next = true;
-            m.req1.next = true;
-            m.h0_q0.next = 1.into();
-            m.h0_q1.next = 1.into();
-            m.h1_q0.next = 1.into();
-            m.h1_q1.next = 1.into();
-            m.h0_need_v0.next = 1.into();
-            m.h0_need_v1.next = 1.into();
-            m.h1_need_v0.next = 1.into();
-            m.h1_need_v1.next = 1.into();
-            m.h0_need_s0.next = 1.into();
-            m.h0_need_s1.next = 1.into();
-            m.h1_need_s0.next = 1.into();
-            m.h1_need_s1.next = 1.into();
-            m.h0_need_l.next = thermo(16).to_bits();
-            m.h1_need_l.next = 1.into();
-        };
-        let c: fn(&mut Module1TwoHeads) -> &mut Signal<In, Clock> = |m| &mut m.clock;
-        clk(&mut m, c, |m| {
-            drive(m);
-            m.reset.next = true;
-        });
-        clk(&mut m, c, drive);
-        assert!(m.grant.val() && !m.head.val());
-        assert_eq!(m.lbase.val().index(), 0);
+        let v = two_heads_req([1; 4], [1; 4], [16, 1]);
+        let mut reset = v;
+        reset[0] = 1;
+        step_two_heads!(&mut m, &reset);
+        let (g, h, b) = step_two_heads!(&mut m, &v);
+        assert!(g && !h);
+        assert_eq!(b[4], 0);
         // the LDS is full now: head 0 does not fit, head 1 does not either (one block)
-        clk(&mut m, c, drive);
-        assert!(!m.grant.val());
+        assert!(!step_two_heads!(&mut m, &v).0);
         // free LDS blocks 0..1: head 1 gets block 0, VGPR / SGPR block 1 of both units
-        clk(&mut m, c, |m| {
-            drive(m);
-            m.req0.next = false;
-            m.req1.next = false;
-            m.rel_l.next = 3.into();
-        });
-        clk(&mut m, c, drive);
-        assert!(m.grant.val() && m.head.val());
-        assert_eq!(m.lbase.val().index(), 0);
-        assert_eq!(m.vbase0.val().index(), 1);
-        assert_eq!(m.sbase1.val().index(), 1);
+        let mut free = v;
+        free[1] = 0;
+        free[2] = 0;
+        free[21] = 3;
+        step_two_heads!(&mut m, &free);
+        let (g, h, b) = step_two_heads!(&mut m, &v);
+        assert!(g && h);
+        assert_eq!((b[4], b[0], b[3]), (0, 1, 1));
     }
 
     #[test]
     fn split_grants_at_most_every_other_cycle() {
-        let mut m = Module1Split::default();
-        m.connect_all();
-        check_all(&m).unwrap();
+        let mut m: Module1Split = fresh();
         let drive = |m: &mut Module1Split| {
             m.reset.next = false;
             m.req.next = true;
@@ -2520,70 +2281,36 @@ mod tests {
         );
     }
 
+    /// (grant, head, [vbase0, vbase1, sbase0, sbase1, lbase]) of a two-head design after an edge.
+    type TwoHeadsOut = (bool, bool, [usize; 5]);
+
     /// The same scenario on every 2-cycle design with two heads (same ports): head 0 needs 3 / 1
     /// VGPR, 1 / 1 SGPR and all 16 LDS blocks, head 1 needs 1 / 1, 1 / 1 and 1 LDS block; one wave
-    /// per unit each. `rel` gives each cycle's (LDS, wave) releases; the result is (grant, head,
-    /// [vbase0, vbase1, sbase0, sbase1, lbase]) after each cycle's edge (bases only with a grant).
-    macro_rules! two_heads_split_run {
-        ($t:ty, $rel:expr) => {{
-            let mut m = <$t>::default();
-            m.connect_all();
-            check_all(&m).unwrap();
-            let drive = |m: &mut $t, rel_l: u32, rel_w: u32| {
-                m.reset.next = false;
-                m.req0.next = true;
-                m.req1.next = true;
-                m.h0_q0.next = 1.into();
-                m.h0_q1.next = 1.into();
-                m.h1_q0.next = 1.into();
-                m.h1_q1.next = 1.into();
-                m.h0_need_v0.next = thermo(3).to_bits();
-                m.h0_need_v1.next = 1.into();
-                m.h1_need_v0.next = 1.into();
-                m.h1_need_v1.next = 1.into();
-                m.h0_need_s0.next = 1.into();
-                m.h0_need_s1.next = 1.into();
-                m.h1_need_s0.next = 1.into();
-                m.h1_need_s1.next = 1.into();
-                m.h0_need_l.next = thermo(16).to_bits();
-                m.h1_need_l.next = 1.into();
-                m.rel_v0.next = 0.into();
-                m.rel_v1.next = 0.into();
-                m.rel_s0.next = 0.into();
-                m.rel_s1.next = 0.into();
-                m.rel_l.next = rel_l.to_bits();
-                m.rel_w0.next = rel_w.to_bits();
-                m.rel_w1.next = rel_w.to_bits();
-            };
-            let c: fn(&mut $t) -> &mut Signal<In, Clock> = |m| &mut m.clock;
-            clk(&mut m, c, |m| {
-                drive(m, 0, 0);
-                m.reset.next = true;
-            });
-            let rel: &[(u32, u32)] = $rel;
-            let mut out = vec![];
-            for &(rl, rw) in rel {
-                clk(&mut m, c, |m| drive(m, rl, rw));
-                let g = m.grant.val();
-                let b = if g {
-                    [
-                        m.vbase0.val().index(),
-                        m.vbase1.val().index(),
-                        m.sbase0.val().index(),
-                        m.sbase1.val().index(),
-                        m.lbase.val().index(),
-                    ]
-                } else {
-                    [0; 5]
-                };
-                out.push((g, g && m.head.val(), b));
-            }
-            out
-        }};
+    /// per unit each. [`TWO_HEADS_RELEASES`] gives each cycle's (LDS, wave) releases; the result
+    /// is (grant, head, [vbase0, vbase1, sbase0, sbase1, lbase]) after each cycle's edge (head and
+    /// bases only with a grant).
+    fn two_heads_split_run<B: Block + Default>(
+        step: fn(&mut B, &[u64; 24]) -> TwoHeadsOut,
+    ) -> Vec<TwoHeadsOut> {
+        let mut m: B = fresh();
+        let v = two_heads_req([3, 1, 1, 1], [1; 4], [16, 1]);
+        let mut reset = v;
+        reset[0] = 1;
+        step(&mut m, &reset);
+        let mut out = vec![];
+        for &(rl, rw) in TWO_HEADS_RELEASES {
+            let mut x = v;
+            x[21] = rl.into();
+            x[22] = rw.into();
+            x[23] = rw.into();
+            let (g, h, b) = step(&mut m, &x);
+            out.push((g, g && h, if g { b } else { [0; 5] }));
+        }
+        out
     }
 
     /// Expected results of [`two_heads_split_run`] for the cycles of [`TWO_HEADS_RELEASES`].
-    fn two_heads_split_expected() -> Vec<(bool, bool, [usize; 5])> {
+    fn two_heads_split_expected() -> Vec<TwoHeadsOut> {
         let no = (false, false, [0; 5]);
         vec![
             // 1: the cut fills
@@ -2647,7 +2374,7 @@ mod tests {
     #[test]
     fn two_heads_split_picks_head_0_else_head_1_every_other_cycle() {
         assert_eq!(
-            two_heads_split_run!(Module1TwoHeadsSplit, TWO_HEADS_RELEASES),
+            two_heads_split_run::<Module1TwoHeadsSplit>(|m, v| step_two_heads!(m, v)),
             two_heads_split_expected()
         );
     }
@@ -2655,7 +2382,7 @@ mod tests {
     #[test]
     fn two_heads_split_b_picks_head_0_else_head_1_every_other_cycle() {
         assert_eq!(
-            two_heads_split_run!(Module1TwoHeadsSplitB, TWO_HEADS_RELEASES),
+            two_heads_split_run::<Module1TwoHeadsSplitB>(|m, v| step_two_heads!(m, v)),
             two_heads_split_expected()
         );
     }
@@ -2663,7 +2390,7 @@ mod tests {
     #[test]
     fn two_heads_split_c_picks_head_0_else_head_1_every_other_cycle() {
         assert_eq!(
-            two_heads_split_run!(Module1TwoHeadsSplitC, TWO_HEADS_RELEASES),
+            two_heads_split_run::<Module1TwoHeadsSplitC>(|m, v| step_two_heads!(m, v)),
             two_heads_split_expected()
         );
     }
@@ -2675,16 +2402,9 @@ mod tests {
     /// merge cannot differ.
     #[test]
     fn two_heads_split_variants_agree_on_a_random_stream() {
-        macro_rules! fresh {
-            ($t:ty) => {{
-                let mut m = <$t>::default();
-                m.connect_all();
-                m
-            }};
-        }
-        let mut a = fresh!(Module1TwoHeadsSplit);
-        let mut b = fresh!(Module1TwoHeadsSplitB);
-        let mut cc = fresh!(Module1TwoHeadsSplitC);
+        let mut a: Module1TwoHeadsSplit = fresh();
+        let mut b: Module1TwoHeadsSplitB = fresh();
+        let mut cc: Module1TwoHeadsSplitC = fresh();
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut rnd = |n: u64| {
             seed ^= seed << 13;
@@ -2692,54 +2412,6 @@ mod tests {
             seed ^= seed << 17;
             (seed >> 11) % n
         };
-        macro_rules! step {
-            ($m:expr, $v:expr) => {{
-                let v: &[u64; 24] = $v;
-                let m = $m;
-                clk(
-                    m,
-                    |m| &mut m.clock,
-                    |m| {
-                        m.reset.next = v[0] != 0;
-                        m.req0.next = v[1] != 0;
-                        m.req1.next = v[2] != 0;
-                        m.h0_q0.next = v[3].to_bits();
-                        m.h0_q1.next = v[4].to_bits();
-                        m.h1_q0.next = v[5].to_bits();
-                        m.h1_q1.next = v[6].to_bits();
-                        m.h0_need_v0.next = v[7].to_bits();
-                        m.h0_need_v1.next = v[8].to_bits();
-                        m.h1_need_v0.next = v[9].to_bits();
-                        m.h1_need_v1.next = v[10].to_bits();
-                        m.h0_need_s0.next = v[11].to_bits();
-                        m.h0_need_s1.next = v[12].to_bits();
-                        m.h1_need_s0.next = v[13].to_bits();
-                        m.h1_need_s1.next = v[14].to_bits();
-                        m.h0_need_l.next = v[15].to_bits();
-                        m.h1_need_l.next = v[16].to_bits();
-                        m.rel_v0.next = v[17].to_bits();
-                        m.rel_v1.next = v[18].to_bits();
-                        m.rel_s0.next = v[19].to_bits();
-                        m.rel_s1.next = v[20].to_bits();
-                        m.rel_l.next = v[21].to_bits();
-                        m.rel_w0.next = v[22].to_bits();
-                        m.rel_w1.next = v[23].to_bits();
-                    },
-                );
-                let g = m.grant.val();
-                (
-                    g,
-                    m.head.val(),
-                    [
-                        m.vbase0.val().index(),
-                        m.vbase1.val().index(),
-                        m.sbase0.val().index(),
-                        m.sbase1.val().index(),
-                        m.lbase.val().index(),
-                    ],
-                )
-            }};
-        }
         let th = |n: u64| (1u64 << n) - 1;
         let mut last_grant = false;
         let mut grants = [0usize; 2];
@@ -2773,9 +2445,9 @@ mod tests {
                 v[22] = rnd(busy[0] + 1);
                 v[23] = rnd(busy[1] + 1);
             }
-            let ra = step!(&mut a, &v);
-            let rb = step!(&mut b, &v);
-            let rc = step!(&mut cc, &v);
+            let ra = step_two_heads!(&mut a, &v);
+            let rb = step_two_heads!(&mut b, &v);
+            let rc = step_two_heads!(&mut cc, &v);
             assert_eq!(ra, rb, "B differs in cycle {cyc}");
             assert_eq!(ra, rc, "C differs in cycle {cyc}");
             last_grant = ra.0;
