@@ -1,7 +1,9 @@
 //! Cycle-level evaluation of the dispatcher against baselines (the `eval-dispatch` command).
 //!
-//! Synthetic workloads (mixed priorities and sizes, independent and dependent WGs, per-WG run
-//! times, per-module retire strobes) are run on:
+//! Synthetic workloads ([`workloads`]: mixed priorities and sizes; head-of-line blocking;
+//! fragmentation by long-lived small WGs between large independent ones, once with and once
+//! without LDS in the independent ones; tiny WGs at the dispatch rate — with per-WG run times and
+//! per-module retire strobes) are run on:
 //! - the golden model under each module policy (`first`, `max_weighted_free`,
 //!   `min_power_history`) — the patent's scheduler: parallel match of all heads, time windows,
 //!   a42 tie marks, split after 256 failed cycles (all registers at their reset values);
@@ -598,6 +600,23 @@ pub fn workloads(cfg: &DispatcherConfig, cycles: u64) -> Vec<Workload> {
         cycles,
         seed: 3,
     };
+    // the same arrivals, but the large independent WGs declare no LDS (waves that share nothing
+    // need none): a split sub-WG then takes registers and wave slots only
+    let frag_free_mix = vec![
+        frag_mix[0].clone(),
+        WgClass {
+            lds: (0, 0),
+            ..frag_mix[1].clone()
+        },
+    ];
+    let frag_free = Workload {
+        name: "frag, indep no LDS",
+        channels: (0..r)
+            .map(|_| (rate_for(cfg, &frag_mix, 0.85, r), frag_free_mix.clone()))
+            .collect(),
+        cycles,
+        seed: 3,
+    };
     // dispatch-rate bound: many tiny short WGs, at most 0.8 arrivals per cycle in total
     let tiny = vec![class(1, (0, 3), (1, 2), (1, 2), (0, 1), 0.0, (20, 60))];
     let burst = Workload {
@@ -613,7 +632,7 @@ pub fn workloads(cfg: &DispatcherConfig, cycles: u64) -> Vec<Workload> {
         cycles,
         seed: 4,
     };
-    vec![mixed, hol, frag, burst]
+    vec![mixed, hol, frag, frag_free, burst]
 }
 
 /// All schedulers on all workloads for one config.
@@ -662,10 +681,43 @@ pub fn markdown(results: &[EvalResult]) -> String {
 mod tests {
     use super::*;
 
+    fn workload(cfg: &DispatcherConfig, cycles: u64, name: &str) -> Workload {
+        workloads(cfg, cycles)
+            .into_iter()
+            .find(|w| w.name == name)
+            .expect("a standard workload")
+    }
+
+    /// Emb. 3's split pays off only when the sub-WGs need no LDS copy each and the in-flight
+    /// table has an entry for every one of them (the README's finding).
+    #[test]
+    fn split_pays_off_only_without_lds_and_with_table_room() {
+        let thr = |cfg: DispatcherConfig, w: &str, s: Scheduler| {
+            run(cfg, "board", &workload(&cfg, 50_000, w), s).throughput
+        };
+        let (split, no_split) = (Scheduler::Patent(Policy::First), Scheduler::PatentNoSplit);
+        let board = DispatcherConfig::board();
+        let roomy = DispatcherConfig { slots: 64, ..board };
+        for (cfg, w, helps) in [
+            (board, "fragmenting", false),
+            (board, "frag, indep no LDS", false),
+            (roomy, "fragmenting", false),
+            (roomy, "frag, indep no LDS", true),
+        ] {
+            let (a, b) = (thr(cfg, w, split), thr(cfg, w, no_split));
+            assert_eq!(
+                a > b,
+                helps,
+                "{} slots, {w}: {a} WGs/1k with the split, {b} without",
+                cfg.slots
+            );
+        }
+    }
+
     #[test]
     fn patent_passes_blocked_heads_where_strict_priority_blocks() {
         let cfg = DispatcherConfig::board();
-        let w = &workloads(&cfg, 20_000)[1];
+        let w = &workload(&cfg, 20_000, "head-of-line");
         let p = run(cfg, "board", w, Scheduler::Patent(Policy::First));
         let s = run(cfg, "board", w, Scheduler::StrictPriority);
         // the small low-priority WGs wait less when they can pass a blocked big head
@@ -676,7 +728,7 @@ mod tests {
     #[test]
     fn one_per_cycle_beats_miaow_on_tiny_wgs() {
         let cfg = DispatcherConfig::full();
-        let w = &workloads(&cfg, 5_000)[3];
+        let w = &workload(&cfg, 5_000, "tiny-burst");
         let p = run(cfg, "full", w, Scheduler::Patent(Policy::First));
         let m = run(cfg, "full", w, Scheduler::Miaow);
         assert!(
