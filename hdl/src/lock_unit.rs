@@ -44,7 +44,8 @@
 //! **2416 LCs; 92.8 MHz median of five placement seeds** (seed 1: 91.9, then 95.1, 92.8, 90.7,
 //! 94.1): **the 100 MHz target is not met.** `synth_ice40 -dffe_min_ce_use 4`, `-abc2`,
 //! `-nodffe`, `-dff`, `-abc9` and `-retime` were tried on an earlier netlist and were no better
-//! on average.
+//! on average; nextpnr `--opt-timing` on this netlist is worse (seeds 1–5: 81.6, 77.0, 88.6,
+//! 80.1, 80.6; the same run without it reproduced the five numbers above).
 //!
 //! How it got here (each step measured): the unpipelined single-cycle design (every event
 //! applied in the cycle it arrives) measured 52.6 MHz. A pipelined design with a two-stage
