@@ -1967,11 +1967,6 @@ pub fn run(out: &Path, seeds: &[u64], target_mhz: f64) -> Result<String> {
         match crate::flow::synthesize_seeds(d.name, &d.verilog, &work, target_mhz, seeds) {
             Ok(r) => {
                 eprintln!("  {} LCs, median {:.1} MHz", r.lcs, r.fmax_mhz);
-                let per_seed: Vec<String> = r
-                    .fmax_mhz_by_seed
-                    .iter()
-                    .map(|(s, f)| format!("{s}: {f:.1}"))
-                    .collect();
                 let log = std::fs::read_to_string(work.join(d.name).join("nextpnr.log"))?;
                 let cp = critical_path(&log)
                     .map(|c| {
@@ -1986,7 +1981,7 @@ pub fn run(out: &Path, seeds: &[u64], target_mhz: f64) -> Result<String> {
                     "| {} | {} | {} | {:.1} | {} | {} |",
                     d.name,
                     r.lcs,
-                    per_seed.join(", "),
+                    r.fmax_by_seed_text(),
                     r.fmax_mhz,
                     d.loop_cycles,
                     cp

@@ -146,6 +146,18 @@ pub struct SynthResult {
     pub fmax_mhz_by_seed: Vec<(u64, f64)>,
 }
 
+impl SynthResult {
+    /// Every seed's Fmax for a report cell: `1: 91.9, 2: 95.1`.
+    pub fn fmax_by_seed_text(&self) -> String {
+        let cells: Vec<String> = self
+            .fmax_mhz_by_seed
+            .iter()
+            .map(|(s, f)| format!("{s}: {f:.1}"))
+            .collect();
+        cells.join(", ")
+    }
+}
+
 /// Which Debian packages provide a tool.
 fn require(tool: &str) -> Result<()> {
     let ok = Command::new(tool)

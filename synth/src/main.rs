@@ -170,11 +170,6 @@ fn print_table(rows: &[SynthResult]) {
     println!("\n| unit | LCs (of 7680) | Fmax MHz | meets 100 MHz | harness FFs | Fmax per seed |");
     println!("|---|---:|---:|:---:|---:|---|");
     for r in rows {
-        let per_seed: Vec<String> = r
-            .fmax_mhz_by_seed
-            .iter()
-            .map(|(s, f)| format!("{s}: {f:.1}"))
-            .collect();
         println!(
             "| {} | {} | {:.1} | {} | {} | {} |",
             r.unit,
@@ -182,7 +177,7 @@ fn print_table(rows: &[SynthResult]) {
             r.fmax_mhz,
             if r.meets_100mhz { "yes" } else { "no" },
             r.harness_ffs,
-            per_seed.join(", ")
+            r.fmax_by_seed_text()
         );
     }
 }
