@@ -600,23 +600,18 @@ fn board_stimulus_fits_the_ports() {
     use proptest::test_runner::TestRunner;
     let mut runner = TestRunner::deterministic();
     let strat = trace_strategy(250);
+    use testbench::verilator::TracePorts;
+    let ports = DispPorts.inputs();
     for _ in 0..200 {
         for i in strat.new_tree(&mut runner).unwrap().current() {
-            let fits = [
-                (i.push_channel as u64, 1),
-                (i.push_prio as u64, 2),
-                (i.push_waves as u64, 4),
-                (i.push_vgpr as u64, 5),
-                (i.push_sgpr as u64, 4),
-                (i.push_lds as u64, 5),
-                (i.done_slot as u64, 3),
-                (i.cfg_addr as u64, 4),
-                (i.cfg_data as u64, 16),
-                (i.retire_class, 8),
-            ]
-            .iter()
-            .all(|&(v, w)| v >> w == 0);
-            assert!(fits, "a board stimulus value does not fit its port: {i:?}");
+            for (v, p) in DispPorts.raw_inputs(&i).into_iter().zip(&ports) {
+                assert!(
+                    v >> p.width == 0,
+                    "`{}` = {v} does not fit its {} bits: {i:?}",
+                    p.name,
+                    p.width
+                );
+            }
         }
     }
 }
@@ -754,7 +749,6 @@ fn model_trace_and_drain(
     seen: &mut std::collections::BTreeMap<&'static str, u32>,
 ) -> Result<(), String> {
     let mut model = Model::new(cfg);
-    model.reset();
     let mut inv = DispInvariants::new(cfg);
     let mut bound = vec![];
     let mut history = vec![];

@@ -6,7 +6,7 @@
 
 use crate::rtl::HdlDut;
 use crate::verilator::{Port, TracePorts};
-use golden_model::dispatcher::{DispIn, DispOut, DispatcherConfig};
+use golden_model::dispatcher::{region, DispIn, DispOut, DispatcherConfig};
 use hdl::dispatcher::Dispatcher;
 use proptest::prelude::*;
 use rust_hdl::prelude::*;
@@ -59,6 +59,31 @@ impl HdlDut for Dispatcher {
 /// Port map of the exported board top (the port order).
 pub struct DispPorts;
 
+impl DispPorts {
+    /// The input fields in the order of [`TracePorts::inputs`], not cut to the port widths
+    /// (`encode` cuts them; a value wider than its port would wrap).
+    pub fn raw_inputs(&self, i: &DispIn) -> Vec<u128> {
+        vec![
+            i.reset as u128,
+            i.push_valid as u128,
+            i.push_channel as u128,
+            i.push_id as u128,
+            i.push_prio as u128,
+            i.push_waves as u128,
+            i.push_vgpr as u128,
+            i.push_sgpr as u128,
+            i.push_lds as u128,
+            i.push_indep as u128,
+            i.done_valid as u128,
+            i.done_slot as u128,
+            i.cfg_we as u128,
+            i.cfg_addr as u128,
+            i.cfg_data as u128,
+            i.retire_class as u128,
+        ]
+    }
+}
+
 impl TracePorts for DispPorts {
     type In = DispIn;
     type Out = DispOut;
@@ -107,25 +132,13 @@ impl TracePorts for DispPorts {
         .collect()
     }
 
+    /// The input fields in port order, each cut to its port width.
     fn encode(&self, i: &DispIn) -> Vec<u128> {
-        vec![
-            i.reset as u128,
-            i.push_valid as u128,
-            (i.push_channel & 1) as u128,
-            (i.push_id & 0xFF) as u128,
-            (i.push_prio & 3) as u128,
-            (i.push_waves & 15) as u128,
-            (i.push_vgpr & 31) as u128,
-            (i.push_sgpr & 15) as u128,
-            (i.push_lds & 31) as u128,
-            i.push_indep as u128,
-            i.done_valid as u128,
-            (i.done_slot & 7) as u128,
-            i.cfg_we as u128,
-            (i.cfg_addr & 15) as u128,
-            (i.cfg_data & 0xFFFF) as u128,
-            (i.retire_class & 0xFF) as u128,
-        ]
+        self.raw_inputs(i)
+            .into_iter()
+            .zip(self.inputs())
+            .map(|(v, p)| v & (u128::MAX >> (128 - p.width)))
+            .collect()
     }
 
     fn decode(&self, v: &[u128]) -> DispOut {
@@ -315,13 +328,6 @@ impl DispInvariants {
         if per.iter().max().unwrap() - per.iter().min().unwrap() > 1 {
             return Err(format!("unbalanced split {per:?} (emb. 8)"));
         }
-        let region = |base: u64, n: u128| -> u128 {
-            match n {
-                0 => 0,
-                1..=127 => ((1u128 << n) - 1) << base,
-                _ => u128::MAX << base,
-            }
-        };
         let mut vm = vec![];
         let mut sm = vec![];
         for (t, &waves) in per.iter().enumerate().take(c.units) {
@@ -329,7 +335,10 @@ impl DispInvariants {
             let vb = unit(o.disp_vgpr_base, c.vgpr_base_bits(), t);
             let sb = unit(o.disp_sgpr_base, c.sgpr_base_bits(), t);
             let (nv, ns) = (waves as u128 * vgpr, waves as u128 * sgpr);
-            let (rv, rs) = (region(vb, nv), region(sb, ns));
+            let (rv, rs) = (
+                region(vb as usize, nv as usize),
+                region(sb as usize, ns as usize),
+            );
             if vb as u128 + nv > c.vgpr_blocks as u128 || sb as u128 + ns > c.sgpr_blocks as u128 {
                 return Err(format!("unit {t}: region beyond the map"));
             }
@@ -342,7 +351,7 @@ impl DispInvariants {
             vm.push(rv);
             sm.push(rs);
         }
-        let rl = region(o.disp_lds_base as u64, lds);
+        let rl = region(o.disp_lds_base as usize, lds as usize);
         if o.disp_lds_base as u128 + lds > c.lds_blocks as u128 || rl & self.l_used[m] != 0 {
             return Err(format!(
                 "module {m}: LDS block allocated twice or out of range"
