@@ -7,6 +7,7 @@
 use crate::rtl::HdlDut;
 use crate::verilator::{Port, TracePorts};
 use golden_model::dispatcher::{region, DispIn, DispOut, DispatcherConfig};
+use golden_model::CycleModel;
 use hdl::dispatcher::Dispatcher;
 use proptest::prelude::*;
 use rust_hdl::prelude::*;
@@ -685,4 +686,67 @@ pub fn trace_strategy_for(
 /// A whole trace for the board RTL (every value fits its ports).
 pub fn trace_strategy(max_len: usize) -> impl Strategy<Value = Vec<DispIn>> {
     trace_strategy_for(DispatcherConfig::board(), max_len, false)
+}
+
+/// The dispatcher's board config for the cross-unit tools.
+pub struct DispatcherBoard;
+
+impl crate::unit::BoardUnit for DispatcherBoard {
+    const NAME: &'static str = "dispatcher";
+    type In = DispIn;
+    type Out = DispOut;
+    type Ports = DispPorts;
+
+    fn ports() -> DispPorts {
+        DispPorts
+    }
+    fn verilog() -> String {
+        hdl::dispatcher::verilog()
+    }
+    fn model() -> Box<dyn CycleModel<In = DispIn, Out = DispOut>> {
+        Box::new(golden_model::dispatcher::Dispatcher::new(
+            DispatcherConfig::board(),
+        ))
+    }
+    fn rtl() -> Box<dyn CycleModel<In = DispIn, Out = DispOut>> {
+        Box::new(crate::rtl::RtlSim::new(Dispatcher::new()))
+    }
+    fn invariants() -> crate::unit::Invariants<DispIn, DispOut> {
+        let mut inv = DispInvariants::new(DispatcherConfig::board());
+        Box::new(move |_, i, o| inv.check(i, o))
+    }
+    /// Random board stimulus bound to the golden model's outputs (unique ids of queued WGs,
+    /// completions mostly of live slots; see [`DispInvariants::bind`]).
+    fn random_trace(seed: u64, cycles: usize) -> Vec<DispIn> {
+        use proptest::strategy::ValueTree;
+        use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+        let cfg = DispatcherConfig::board();
+        let mut seed_bytes = [0u8; 32];
+        seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
+        let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes);
+        let mut runner = TestRunner::new_with_rng(Config::default(), rng);
+        let strat = trace_strategy(512);
+        let mut model = golden_model::dispatcher::Dispatcher::new(cfg);
+        let mut inv = DispInvariants::new(cfg);
+        let reset = DispIn {
+            reset: true,
+            ..DispIn::default()
+        };
+        let o = model.step(&reset);
+        inv.check(&reset, &o).expect("reset cycle");
+        let mut trace = vec![reset];
+        while trace.len() < cycles {
+            for raw in strat.new_tree(&mut runner).expect("strategy").current() {
+                if trace.len() == cycles {
+                    break;
+                }
+                let i = inv.bind(&raw, trace.len());
+                let o = model.step(&i);
+                inv.check(&i, &o)
+                    .expect("the golden model keeps the port invariants");
+                trace.push(i);
+            }
+        }
+        trace
+    }
 }

@@ -7,6 +7,8 @@
 //! - [`verilator`]: replays recorded input traces on the exported Verilog through a generated,
 //!   cached Verilator C++ harness (batched binary frames over stdin/stdout).
 //! - [`eda`]: tool discovery with loud skips (`REQUIRE_EDA=1` turns a missing tool into a failure).
+//! - [`spec`]: the spec-checker trait (transaction-level scoreboards written from SPEC alone).
+//! - [`unit`]: the [`unit::BoardUnit`] registry trait the cross-unit tools use.
 //! - one module per unit with its adapter, strategies and invariants.
 
 pub mod dispatcher;
@@ -15,4 +17,6 @@ pub mod lock_unit;
 pub mod lockstep;
 pub mod rtl;
 pub mod run_finder;
+pub mod spec;
+pub mod unit;
 pub mod verilator;
