@@ -277,3 +277,69 @@ pub fn time_shared_trace(len: usize) -> impl Strategy<Value = Vec<TimeSharedIn>>
             .collect()
     })
 }
+
+/// The 128-block pipelined tree finder (every level registered, latency 5; exported as
+/// `run_finder_tree_pipe_128.v`) as the finder's board config for the cross-unit tools.
+pub struct TreePipe128Board;
+
+impl TreePipe128Board {
+    /// Blocks in the map.
+    pub const N: usize = 128;
+    /// Cycles from `bits`/`need` in to the answer out.
+    pub const LATENCY: usize = 5;
+    fn config() -> golden_model::run_finder::FinderConfig {
+        use golden_model::run_finder::{FinderConfig, Variant};
+        FinderConfig::new(Self::N, Variant::Tree).pipelined(Self::LATENCY)
+    }
+}
+
+impl crate::unit::BoardUnit for TreePipe128Board {
+    const NAME: &'static str = "run_finder_tree_pipe_128";
+    type In = FinderIn;
+    type Out = FinderOut;
+    type Ports = FinderPorts;
+
+    fn ports() -> FinderPorts {
+        FinderPorts {
+            n: Self::N,
+            clocked: true,
+        }
+    }
+    fn verilog() -> String {
+        let mut b = RunTreePipe::<128, 256, 8, 7>::default();
+        b.connect_all();
+        generate_verilog(&b)
+    }
+    fn model() -> Box<dyn golden_model::CycleModel<In = FinderIn, Out = FinderOut>> {
+        Box::new(golden_model::run_finder::FinderModel::new(Self::config()))
+    }
+    fn rtl() -> Box<dyn golden_model::CycleModel<In = FinderIn, Out = FinderOut>> {
+        Box::new(crate::rtl::RtlSim::new(
+            RunTreePipe::<128, 256, 8, 7>::default(),
+        ))
+    }
+    /// Output ranges: `max_run` ≤ N, `fit_start` < N, and a fit starts inside the map.
+    fn invariants() -> crate::unit::Invariants<FinderIn, FinderOut> {
+        Box::new(|_, _, o| {
+            if o.max_run > Self::N || o.fit_start >= Self::N {
+                return Err(format!("output out of range: {o:?}"));
+            }
+            Ok(())
+        })
+    }
+    fn random_trace(seed: u64, cycles: usize) -> Vec<FinderIn> {
+        use proptest::strategy::ValueTree;
+        use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+        let mut seed_bytes = [0u8; 32];
+        seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
+        let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes);
+        let mut runner = TestRunner::new_with_rng(Config::default(), rng);
+        let strat = finder_trace(Self::N, 256);
+        let mut trace = vec![<FinderIn as golden_model::ResetInput>::reset_input()];
+        while trace.len() < cycles {
+            trace.extend(strat.new_tree(&mut runner).expect("strategy").current());
+        }
+        trace.truncate(cycles);
+        trace
+    }
+}

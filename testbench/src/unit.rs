@@ -90,6 +90,12 @@ mod tests {
     }
 
     #[test]
+    fn run_finder_registry() {
+        deterministic::<crate::run_finder::TreePipe128Board>();
+        rtl_matches_model::<crate::run_finder::TreePipe128Board>();
+    }
+
+    #[test]
     fn dispatcher_registry() {
         deterministic::<DispatcherBoard>();
         rtl_matches_model::<DispatcherBoard>();
