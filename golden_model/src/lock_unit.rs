@@ -79,6 +79,8 @@
 use crate::{index_bits, CycleModel};
 use std::collections::VecDeque;
 
+pub mod eval;
+
 /// Error codes of the lock unit (`error_code` port).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
@@ -373,6 +375,8 @@ pub struct LockUnit {
     pick: Vec<Option<usize>>,
     out: LockOut,
     stats: LockStats,
+    /// Evaluation-only knob, not a register of the hardware (see [`LockUnit::set_preemption`]).
+    preempt: bool,
 }
 
 impl LockUnit {
@@ -394,9 +398,19 @@ impl LockUnit {
             pick: vec![],
             out: LockOut::default(),
             stats: LockStats::default(),
+            preempt: true,
         };
         m.reset();
         m
+    }
+
+    /// Evaluation only (the `eval-lock` baseline "this unit without revocation"): with `false`
+    /// the arbiter never preempts — a strictly higher-priority requester waits like any other and
+    /// gets the lock by the priority hand-off when the holder releases it. Not a register of the
+    /// hardware and not touched by `reset`; `true` (the default, the hardware) leaves every
+    /// decision as documented above. The hold limit is unaffected.
+    pub fn set_preemption(&mut self, on: bool) {
+        self.preempt = on;
     }
 
     pub fn config(&self) -> &LockConfig {
@@ -560,7 +574,7 @@ impl CycleModel for LockUnit {
                 let beats = |other: usize| s.cpr[r] < s.cpr[other];
                 let verdict = match holder {
                     Some(o) if o == r => Verdict::Win,
-                    Some(o) if beats(o) => Verdict::Preempt(o),
+                    Some(o) if beats(o) && self.preempt => Verdict::Preempt(o),
                     Some(_) => Verdict::Wait,
                     None => {
                         if (0..nw).filter(|&w| self.waiting[w] == Some(l)).all(beats) {

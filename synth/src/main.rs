@@ -5,6 +5,7 @@
 //! cargo run --release -p synth -- report --json build/report.json   # export + yosys/nextpnr table
 //! cargo run --release -p synth -- bench                      # simulation speeds and latencies
 //! cargo run --release -p synth -- eval-dispatch --out build  # dispatcher policy evaluation
+//! cargo run --release -p synth -- eval-lock --out build      # lock unit vs FIFO lock and spin
 //! cargo run --release -p synth -- finder-table --out docs/run_finder_table.md
 //! cargo run --release -p synth -- alloc-floor --seeds 1,2,3 --out build/alloc_floor
 //! ```
@@ -57,6 +58,12 @@ enum Cmd {
     },
     /// Run the dispatcher evaluation (golden model vs baselines): DIR/dispatch_eval.{md,svg}.
     EvalDispatch {
+        #[arg(long, default_value = "build")]
+        out: PathBuf,
+    },
+    /// Run the lock unit evaluation (golden model vs FIFO lock, spin, no preemption):
+    /// DIR/lock_eval.{md,svg}.
+    EvalLock {
         #[arg(long, default_value = "build")]
         out: PathBuf,
     },
@@ -271,6 +278,13 @@ fn main() -> Result<()> {
             println!("{}", synth::dispatcher::evaluate(&out)?);
             println!(
                 "wrote {0}/dispatch_eval.md and {0}/dispatch_eval.svg",
+                out.display()
+            );
+        }
+        Cmd::EvalLock { out } => {
+            println!("{}", synth::lock_unit::evaluate(&out)?);
+            println!(
+                "wrote {0}/lock_eval.md and {0}/lock_eval.svg",
                 out.display()
             );
         }
