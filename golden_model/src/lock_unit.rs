@@ -75,6 +75,9 @@
 //!
 //! Errors (one per cycle, registered like the strobes): release's error wins over acquire's, which
 //! wins over a CPR write to a bad warp. Erroring requests change nothing.
+//!
+//! [`eval`] drives this model (and baselines with the same ports) from a warp workload: the
+//! `eval-lock` command.
 
 use crate::{index_bits, CycleModel};
 use std::collections::VecDeque;

@@ -275,8 +275,8 @@ pub fn evaluate(out_dir: &std::path::Path) -> Result<String> {
            sections counted to the end of the run (a value near the run length: starved). \
            Redone instr % = instructions retired in cut sections, in % of the instructions of \
            completed sections. SPEC bound: acquires accepted while the holder is strictly lower \
-           and no warp of the requester's priority or higher is waiting for the lock; worst \
-           cycles from acceptance to `grant` against `fifo_depth + 3` (the baselines are \
+           and no warp of the requester's priority or higher is waiting for the lock; their \
+           count and cycles from acceptance to `grant` (p50/p99/max) against `fifo_depth + 3` (the baselines are \
            measured on the same condition for comparison; the bound is the unit's).\n\n";
     md += &eval::markdown(&results);
     let misses: Vec<String> = results
