@@ -193,6 +193,22 @@ impl SimtIssue {
     pub fn in_block(&self) -> bool {
         self.in_block
     }
+    /// The warp PC register (the decision of the last cycle stepped).
+    pub fn warp_pc(&self) -> u32 {
+        self.warp_pc
+    }
+    /// The live mask register.
+    pub fn live(&self) -> u64 {
+        self.live
+    }
+    /// The outputs the next cycle will show (the registered decision of the last step).
+    pub fn outputs_next(&self) -> SimtOut {
+        self.out.clone()
+    }
+    /// The representative register.
+    pub fn rep(&self) -> usize {
+        self.rep
+    }
 
     fn bit(&self, t: usize) -> u64 {
         1 << t
