@@ -118,8 +118,7 @@ fn spec_checker_accepts_model_traces() {
         let trace = seeded_trace(cfg, 11, 40_000);
         let mut m = Model::new(cfg);
         let outs: Vec<SimtOut> = trace.iter().map(|i| m.step(i)).collect();
-        judge(&mut SimtSpec::new(cfg), &trace, &outs)
-            .unwrap_or_else(|v| panic!("{cfg:?}: {v}"));
+        judge(&mut SimtSpec::new(cfg), &trace, &outs).unwrap_or_else(|v| panic!("{cfg:?}: {v}"));
     }
 }
 
@@ -192,7 +191,11 @@ fn spin_lock_demonstration_on_the_rtl() {
         .into_iter()
         .map(|l| (l.name(), l.program()))
         .collect();
-    programs.extend(plain_programs().into_iter().map(|p| (p.name.to_string(), p.program())));
+    programs.extend(
+        plain_programs()
+            .into_iter()
+            .map(|p| (p.name.to_string(), p.program())),
+    );
     for (name, p) in programs {
         let t = transform(&p, Mode::Force).unwrap().program;
         let (mut mm, mut rm) = (Machine::new(8), Machine::new(8));

@@ -264,12 +264,10 @@ impl<const T: usize, const P: usize, const RB: usize> Logic for SimtIssue<T, P, 
         self.behind.next = 0.into();
         self.at_pc.next = 0.into();
         for t in 0..T {
-            if self.live_q.q.val().get_bit(t) & (self.next_pc[t].q.val() < self.warp_pc_q.q.val())
-            {
+            if self.live_q.q.val().get_bit(t) & (self.next_pc[t].q.val() < self.warp_pc_q.q.val()) {
                 self.behind.next = self.behind.val().replace_bit(t, true);
             }
-            if self.live_q.q.val().get_bit(t)
-                & (self.next_pc[t].q.val() == self.warp_pc_q.q.val())
+            if self.live_q.q.val().get_bit(t) & (self.next_pc[t].q.val() == self.warp_pc_q.q.val())
             {
                 self.at_pc.next = self.at_pc.val().replace_bit(t, true);
             }

@@ -124,10 +124,16 @@ impl TracePorts for SimtPorts {
 /// Port-level invariants of SPEC Unit 5, checked on every cycle of any trace.
 pub fn check_invariants(cfg: &SimtConfig, o: &SimtOut) -> Result<(), String> {
     if o.live & !cfg.all() != 0 || o.active & !cfg.all() != 0 {
-        return Err(format!("mask beyond T: live {:#b} active {:#b}", o.live, o.active));
+        return Err(format!(
+            "mask beyond T: live {:#b} active {:#b}",
+            o.live, o.active
+        ));
     }
     if o.active & !o.live != 0 {
-        return Err(format!("active {:#b} not within live {:#b}", o.active, o.live));
+        return Err(format!(
+            "active {:#b} not within live {:#b}",
+            o.active, o.live
+        ));
     }
     if o.rep as usize >= cfg.threads {
         return Err(format!("rep {} out of range", o.rep));
@@ -267,7 +273,12 @@ pub fn choice_strategy(cfg: SimtConfig, mix: Mix) -> impl Strategy<Value = Choic
 /// Turn a program and the front end's choices into an input trace (reset first), driving the
 /// golden model along to know the warp PC, whether a block is open and whether the warp is
 /// done: legal events follow the protocol, `bad` percent break it on purpose.
-pub fn build_trace(cfg: SimtConfig, prog: &BlockProgram, mix: Mix, choices: &[Choice]) -> Vec<SimtIn> {
+pub fn build_trace(
+    cfg: SimtConfig,
+    prog: &BlockProgram,
+    mix: Mix,
+    choices: &[Choice],
+) -> Vec<SimtIn> {
     let mut model = Model::new(cfg);
     let mut trace = vec![SimtIn::reset_input()];
     model.step(&trace[0]);
@@ -285,9 +296,7 @@ pub fn build_trace(cfg: SimtConfig, prog: &BlockProgram, mix: Mix, choices: &[Ch
         };
         let start = SimtIn {
             start_valid: true,
-            start_sync: prog
-                .block_at(model.warp_pc())
-                .is_some_and(|b| prog.sync[b]),
+            start_sync: prog.block_at(model.warp_pc()).is_some_and(|b| prog.sync[b]),
             ..SimtIn::default()
         };
         let (t, f) = prog
@@ -303,9 +312,9 @@ pub fn build_trace(cfg: SimtConfig, prog: &BlockProgram, mix: Mix, choices: &[Ch
         };
         let i = if ch.roll < mix.bad {
             match ch.kind {
-                0 => init,                                  // BUSY unless done
-                1 if model.in_block() => start,             // start inside a block
-                1 => end,                                   // end with no block open
+                0 => init,                      // BUSY unless done
+                1 if model.in_block() => start, // start inside a block
+                1 => end,                       // end with no block open
                 2 => SimtIn {
                     init_valid: true,
                     start_valid: true,
@@ -469,7 +478,12 @@ pub fn all_inputs(cfg: SimtConfig, end_pcs: &[u32]) -> Vec<SimtIn> {
             }
         }
     }
-    for (iv, sv, ev) in [(true, true, false), (true, false, true), (false, true, true), (true, true, true)] {
+    for (iv, sv, ev) in [
+        (true, true, false),
+        (true, false, true),
+        (false, true, true),
+        (true, true, true),
+    ] {
         inputs.push(SimtIn {
             init_valid: iv,
             start_valid: sv,
@@ -519,8 +533,14 @@ where
                 let mut p = path_of(&paths, id);
                 p.push(i.clone());
                 p.push(SimtIn::default());
+                let lines: Vec<String> = p
+                    .iter()
+                    .enumerate()
+                    .map(|(c, i)| format!("{c:>4} | {i:?}"))
+                    .collect();
                 return Err(format!(
-                    "exhaustive: RTL differs after the path {p:#?}\n  this cycle rtl {a:?} model {b:?}\n  next cycle rtl {an:?} model {bn:?}"
+                    "exhaustive: RTL differs after the path\n{}\n  this cycle rtl {a:?} model {b:?}\n  next cycle rtl {an:?} model {bn:?}",
+                    lines.join("\n")
                 ));
             }
             check_invariants(&cfg, &an).map_err(|e| format!("exhaustive: invariant {e}"))?;

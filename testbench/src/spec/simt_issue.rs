@@ -99,12 +99,19 @@ impl SimtSpec {
         if (o.error, o.error_code) != (want_err != 0, want_err) {
             return v(
                 "error-legal",
-                format!("want code {want_err}, saw error {} code {} for {x:?}", o.error, o.error_code),
+                format!(
+                    "want code {want_err}, saw error {} code {} for {x:?}",
+                    o.error, o.error_code
+                ),
             );
         }
         let same = |o: &SimtOut| (o.warp_pc, o.active, o.live, o.rep);
         if want_err != 0 || strobes == 0 {
-            let rule = if want_err != 0 { "error-changes-nothing" } else { "idle" };
+            let rule = if want_err != 0 {
+                "error-changes-nothing"
+            } else {
+                "idle"
+            };
             if same(o) != same(p) || o.redirect {
                 return v(rule, format!("before {p:?}, after {o:?}"));
             }
@@ -128,8 +135,12 @@ impl SimtSpec {
         let lanes = |m: u64| (0..self.cfg.threads).filter(move |t| m >> t & 1 == 1);
         if x.start_valid {
             let b = p.warp_pc;
-            let behind = lanes(p.live).filter(|&t| self.tlr[t] < b).fold(0, |m, t| m | 1 << t);
-            let at = lanes(p.live).filter(|&t| self.tlr[t] == b).fold(0, |m, t| m | 1 << t);
+            let behind = lanes(p.live)
+                .filter(|&t| self.tlr[t] < b)
+                .fold(0, |m, t| m | 1 << t);
+            let at = lanes(p.live)
+                .filter(|&t| self.tlr[t] == b)
+                .fold(0, |m, t| m | 1 << t);
             if x.start_sync && behind != 0 {
                 let r = self.cyclic_first(behind, p.rep as usize).expect("behind");
                 let want = (self.tlr[r], behind, p.live, r as u32);
@@ -146,7 +157,11 @@ impl SimtSpec {
             let want = (p.warp_pc, at, p.live, p.rep);
             if o.redirect || same(o) != want {
                 return v(
-                    if x.start_sync { "sync-redirect" } else { "active-ordinary" },
+                    if x.start_sync {
+                        "sync-redirect"
+                    } else {
+                        "active-ordinary"
+                    },
                     format!("start at {b}: want (pc, active, live, rep) {want:?}, saw {o:?}"),
                 );
             }
@@ -157,8 +172,11 @@ impl SimtSpec {
         let act = p.active;
         let live = p.live & !(act & x.end_exit);
         for t in lanes(act & !x.end_exit) {
-            self.tlr[t] = if x.end_cond >> t & 1 == 1 { x.end_taken } else { x.end_fall }
-                & self.cfg.pc_mask();
+            self.tlr[t] = if x.end_cond >> t & 1 == 1 {
+                x.end_taken
+            } else {
+                x.end_fall
+            } & self.cfg.pc_mask();
         }
         self.open = false;
         let want = match self.cyclic_first(live, p.rep as usize) {
@@ -182,7 +200,10 @@ impl SimtSpec {
         if let Some(t) = lanes(live).find(|&t| self.since_led[t] > self.cfg.threads) {
             return v(
                 "no-starvation",
-                format!("thread {t} has not led for {} block ends", self.since_led[t]),
+                format!(
+                    "thread {t} has not led for {} block ends",
+                    self.since_led[t]
+                ),
             );
         }
         Ok(())
