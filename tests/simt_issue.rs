@@ -159,6 +159,7 @@ fn spec_checker_catches_injected_output_faults() {
             }
         }
     }
+    eprintln!("spec checker: {caught} of {tried} injected output faults caught");
     // a changed output is always observable: every fault must be caught
     assert_eq!(caught, tried, "{caught} of {tried} output faults caught");
 }

@@ -51,8 +51,13 @@
 //!   leader's TLR select → `warp_pc`. The start path (compare row → behind chain → TLR select)
 //!   is the other long one.
 //!
-//! Cost and Fmax of the board config: see `synth report --only simt_issue --seeds 1,2,3` (the
-//! numbers are in the README's unit table and in `docs/simt_issue.md`).
+//! ## Cost and timing (board config, `synth report --only simt_issue --seeds 1,2,3`)
+//! **774 LCs** (with the measurement harness's 85 flip-flops); **Fmax median 64.7 MHz** (seeds
+//! 1 / 2 / 3: 64.0, 64.7, 65.8): **the 100 MHz target is not met.** The critical path (15.3 ns at
+//! seed 1, two thirds routing) is the end path above, about 12 LUT levels. A form with the
+//! lowest-set-bit encoders on carry chains (`x & (!x + 1)`) measured worse (849 LCs, median
+//! 62.3 MHz); see `docs/simt_issue.md`. Full config (32 threads, 16-bit PCs), area only
+//! (`synth report --full`): 4303 LUT4, 635 flip-flops, 512 carry cells.
 
 use rust_hdl::prelude::*;
 
