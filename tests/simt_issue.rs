@@ -19,8 +19,8 @@ use testbench::rtl::{HdlDut, RtlSim};
 use testbench::simt_issue::{
     all_inputs, exhaustive, lockstep, seeded_trace, trace_strategy, SimtIssueBoard, SimtPorts,
 };
+use testbench::spec::judge;
 use testbench::spec::simt_issue::SimtSpec;
-use testbench::spec::{judge, SpecChecker as _};
 use testbench::unit::{BoardUnit, CheckedUnit};
 use testbench::verilator;
 

@@ -89,9 +89,7 @@ impl SimtSpec {
             error::BAD_SEQ
         } else if x.init_valid && p.live != 0 {
             error::BUSY
-        } else if x.start_valid && (p.live == 0 || self.open) {
-            error::BAD_SEQ
-        } else if x.end_valid && !self.open {
+        } else if (x.start_valid && (p.live == 0 || self.open)) || (x.end_valid && !self.open) {
             error::BAD_SEQ
         } else {
             0
