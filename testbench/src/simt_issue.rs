@@ -283,9 +283,24 @@ pub fn build_trace(
     let mut trace = vec![SimtIn::reset_input()];
     model.step(&trace[0]);
     for ch in choices {
-        for _ in 0..ch.gap {
-            trace.push(SimtIn::default());
-            model.step(&SimtIn::default());
+        for g in 0..ch.gap {
+            // idle cycles; every other one carries junk on the data ports (no valid is high)
+            let idle = if (ch.roll as usize + g as usize) % 2 == 0 {
+                SimtIn::default()
+            } else {
+                SimtIn {
+                    init_pc: ch.cond as u32 & cfg.pc_mask(),
+                    init_mask: ch.mask,
+                    start_sync: ch.kind % 2 == 1,
+                    end_cond: ch.exit,
+                    end_exit: ch.cond,
+                    end_taken: ch.block as u32 & cfg.pc_mask(),
+                    end_fall: (ch.cond >> 8) as u32 & cfg.pc_mask(),
+                    ..SimtIn::default()
+                }
+            };
+            model.step(&idle);
+            trace.push(idle);
         }
         let n = prog.pcs.len();
         let init = SimtIn {
@@ -439,12 +454,11 @@ impl<D: HdlDut<In = SimtIn, Out = SimtOut> + Clone> CycleModel for CloneSim<D> {
     }
 }
 
-/// Every input of one cycle for a tiny shape (reset excluded; it is the root of the search):
-/// idle, every init (PC × mask), both starts, every end with `end_pcs` as taken and fall PCs and
+/// Every input of one cycle for a tiny shape: idle, reset, every init (PC × mask), both starts, every end with `end_pcs` as taken and fall PCs and
 /// every cond × exit mask, and the double strobes.
 pub fn all_inputs(cfg: SimtConfig, end_pcs: &[u32]) -> Vec<SimtIn> {
     let masks: Vec<u64> = (0..=cfg.all()).collect();
-    let mut inputs = vec![SimtIn::default()];
+    let mut inputs = vec![SimtIn::default(), SimtIn::reset_input()];
     for pc in 0..=cfg.pc_mask() {
         for &m in &masks {
             inputs.push(SimtIn {
