@@ -4,7 +4,8 @@
 //!
 //! The behaviour, cycle by cycle, is specified by `golden_model::simt_issue` (its module doc is
 //! the normative order of events); this block implements it and is checked against it every
-//! cycle (RustHDL lockstep, exhaustive BFS for T = 2, 3 with 3-bit PCs, Verilator replay) and
+//! cycle (RustHDL lockstep; exhaustive BFS for T = 2 with 3-bit PCs, and T = 3 with 3-bit PCs
+//! and block-end targets limited to two PCs; Verilator replay) and
 //! judged by the spec checker `testbench::spec::simt_issue`.
 //!
 //! ## Ports (board config T = 8, P = 8; the exported module `top` has exactly these)
