@@ -8,6 +8,7 @@
 //! cargo run --release -p synth -- eval-lock --out build      # lock unit vs FIFO lock and spin
 //! cargo run --release -p synth -- finder-table --out docs/run_finder_table.md
 //! cargo run --release -p synth -- alloc-floor --seeds 1,2,3 --out build/alloc_floor
+//! cargo run --release -p synth -- simt-table                 # SIMT scheme vs IPDOM per program
 //! ```
 
 use anyhow::{Context, Result};
@@ -81,6 +82,15 @@ enum Cmd {
         #[arg(long, default_value = "build/alloc_floor")]
         out: PathBuf,
     },
+    /// SIMT issue unit: instructions and cycles per program under the representative-thread
+    /// scheme and under the IPDOM baseline (Markdown table; also written to --out if given).
+    SimtTable {
+        /// Warp sizes, comma separated.
+        #[arg(long, value_delimiter = ',', default_value = "8,32")]
+        threads: Vec<usize>,
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Simulation speeds (golden model, RustHDL, Verilator) and measured latencies.
     Bench {
         /// Cycles for the golden model run.
@@ -131,6 +141,13 @@ fn export(out: &Path) -> Result<Vec<Exported>> {
             config: "board: 2 channels (FIFO 4), 2 modules x 2 units, 16 VGPR / 8 SGPR blocks and 4 wave slots per unit, 16 LDS blocks per module, 4 priorities, 8 in-flight slots".into(),
             in_report: true,
         },
+        Exported {
+            unit: "simt_issue".into(),
+            file: out.join("simt_issue.v"),
+            verilog: synth::simt_issue::board_verilog(),
+            config: "board: 8 threads, 8-bit PCs".into(),
+            in_report: true,
+        },
     ];
     for u in &mut units {
         std::fs::write(&u.file, &u.verilog)?;
@@ -170,7 +187,10 @@ fn export(out: &Path) -> Result<Vec<Exported>> {
 
 /// Configurations synthesized for area only by `report`.
 fn area_only_units() -> Vec<(String, String)> {
-    vec![("lock_unit_full".into(), synth::lock_unit::full_verilog())]
+    vec![
+        ("lock_unit_full".into(), synth::lock_unit::full_verilog()),
+        ("simt_issue_full".into(), synth::simt_issue::full_verilog()),
+    ]
 }
 
 fn print_table(rows: &[SynthResult]) {
@@ -296,6 +316,14 @@ fn main() -> Result<()> {
             println!("{}", synth::alloc_floor::run(&out, &seeds, 100.0)?);
             println!("wrote {}", out.join("alloc_floor.md").display());
         }
+        Cmd::SimtTable { threads, out } => {
+            let t = synth::simt_issue::table(&threads);
+            println!("{t}");
+            if let Some(p) = out {
+                std::fs::write(&p, &t)?;
+                println!("wrote {}", p.display());
+            }
+        }
         Cmd::Bench {
             model_cycles,
             rtl_cycles,
@@ -308,6 +336,10 @@ fn main() -> Result<()> {
             println!(
                 "{}",
                 synth::dispatcher::bench(model_cycles / 2, rtl_cycles / 5)?
+            );
+            println!(
+                "{}",
+                synth::simt_issue::bench(model_cycles, rtl_cycles, verilator_cycles)?
             );
         }
     }

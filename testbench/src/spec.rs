@@ -80,3 +80,4 @@ pub fn judge<C: SpecChecker + ?Sized>(
     }
     checker.finish(inputs.len())
 }
+pub mod simt_issue;
