@@ -4,4 +4,5 @@
 
 pub mod dispatcher;
 pub mod lock_unit;
+pub mod preempt_ctrl;
 pub mod run_finder;
