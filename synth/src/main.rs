@@ -5,6 +5,7 @@
 //! cargo run --release -p synth -- report --json build/report.json   # export + yosys/nextpnr table
 //! cargo run --release -p synth -- bench                      # simulation speeds and latencies
 //! cargo run --release -p synth -- eval-dispatch --out build  # dispatcher policy evaluation
+//! cargo run --release -p synth -- eval-preempt --out build   # preemption controller evaluation
 //! cargo run --release -p synth -- finder-table --out docs/run_finder_table.md
 //! cargo run --release -p synth -- alloc-floor --seeds 1,2,3 --out build/alloc_floor
 //! ```
@@ -57,6 +58,12 @@ enum Cmd {
     },
     /// Run the dispatcher evaluation (golden model vs baselines): DIR/dispatch_eval.{md,svg}.
     EvalDispatch {
+        #[arg(long, default_value = "build")]
+        out: PathBuf,
+    },
+    /// Run the preemption controller evaluation (golden model + GPU model vs baselines):
+    /// DIR/preempt_eval.{md,svg}.
+    EvalPreempt {
         #[arg(long, default_value = "build")]
         out: PathBuf,
     },
@@ -124,6 +131,13 @@ fn export(out: &Path) -> Result<Vec<Exported>> {
             config: "board: 2 channels (FIFO 4), 2 modules x 2 units, 16 VGPR / 8 SGPR blocks and 4 wave slots per unit, 16 LDS blocks per module, 4 priorities, 8 in-flight slots".into(),
             in_report: true,
         },
+        Exported {
+            unit: "preempt_ctrl".into(),
+            file: out.join("preempt_ctrl.v"),
+            verilog: synth::preempt_ctrl::board_verilog(),
+            config: "board: launch queue depth 16, 8-bit kernel ids, 8-entry in-flight table".into(),
+            in_report: true,
+        },
     ];
     for u in &mut units {
         std::fs::write(&u.file, &u.verilog)?;
@@ -163,7 +177,10 @@ fn export(out: &Path) -> Result<Vec<Exported>> {
 
 /// Configurations synthesized for area only by `report`.
 fn area_only_units() -> Vec<(String, String)> {
-    vec![("lock_unit_full".into(), synth::lock_unit::full_verilog())]
+    vec![
+        ("lock_unit_full".into(), synth::lock_unit::full_verilog()),
+        ("preempt_ctrl_full".into(), synth::preempt_ctrl::full_verilog()),
+    ]
 }
 
 fn print_table(rows: &[SynthResult]) {
@@ -274,6 +291,13 @@ fn main() -> Result<()> {
                 out.display()
             );
         }
+        Cmd::EvalPreempt { out } => {
+            println!("{}", synth::preempt_ctrl::evaluate(&out)?);
+            println!(
+                "wrote {0}/preempt_eval.md and {0}/preempt_eval.svg",
+                out.display()
+            );
+        }
         Cmd::FinderTable { out } => {
             println!("{}", synth::run_finder::table(&out)?);
             println!("wrote {}", out.display());
@@ -294,6 +318,10 @@ fn main() -> Result<()> {
             println!(
                 "{}",
                 synth::dispatcher::bench(model_cycles / 2, rtl_cycles / 5)?
+            );
+            println!(
+                "{}",
+                synth::preempt_ctrl::bench(model_cycles, rtl_cycles, verilator_cycles)?
             );
         }
     }
