@@ -162,9 +162,14 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     one: Constant<Bits<D>>,
     /// The last slot (`1 << (D - 1)`): full when it is used.
     last: Constant<Bits<D>>,
+    /// `upto[i]`: slots 0..=i.
+    upto: [Constant<Bits<D>>; D],
     /// The first min(8, D) slots: the only ones that can be table entries.
     table_mask: Constant<Bits<D>>,
     eight: Constant<Bits<4>>,
+    one3: Constant<Bits<3>>,
+    two3: Constant<Bits<3>>,
+    four3: Constant<Bits<3>>,
 
     // ---- combinational working signals ----
     head: Signal<Local, Bits<D>>,
@@ -193,6 +198,11 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     n_used: Signal<Local, Bits<D>>,
     tail: Signal<Local, Bits<D>>,
     n_active: Signal<Local, Bits<4>>,
+    e_dup: Signal<Local, Bit>,
+    e_event: Signal<Local, Bit>,
+    e_state: Signal<Local, Bit>,
+    e_cfg: Signal<Local, Bit>,
+    code: Signal<Local, Bits<3>>,
 }
 
 impl<const D: usize, const IB: usize> PreemptCtrl<D, IB> {
@@ -253,8 +263,14 @@ impl<const D: usize, const IB: usize> PreemptCtrl<D, IB> {
             code_q: Default::default(),
             one: Constant::new(1u64.into()),
             last: Constant::new((1u64 << (D - 1)).into()),
+            upto: std::array::from_fn(|i| {
+                Constant::new((if i == 63 { !0u64 } else { (1u64 << (i + 1)) - 1 }).into())
+            }),
             table_mask: Constant::new(mask.into()),
             eight: Constant::new(8u64.into()),
+            one3: Constant::new(1u64.into()),
+            two3: Constant::new(2u64.into()),
+            four3: Constant::new(4u64.into()),
             head: Default::default(),
             can_submit: Default::default(),
             sid: Default::default(),
@@ -281,6 +297,11 @@ impl<const D: usize, const IB: usize> PreemptCtrl<D, IB> {
             n_used: Default::default(),
             tail: Default::default(),
             n_active: Default::default(),
+            e_dup: Default::default(),
+            e_event: Default::default(),
+            e_state: Default::default(),
+            e_cfg: Default::default(),
+            code: Default::default(),
         }
     }
 }
@@ -352,7 +373,10 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         // ---- legality of this cycle's events, all against the start-of-cycle state ----
         // start: the oldest SUBMITTED slot (lowest set bit of act & !started)
         self.subm.next = self.tbl.q.val() & self.act.q.val() & !self.started.q.val();
-        self.oldest.next = self.subm.val() & (!self.subm.val() + self.one.val());
+        // started entries precede the SUBMITTED ones (starts are in order; KILLED entries never
+        // coexist with SUBMITTED ones), so the oldest is the one after the last started slot
+        self.oldest.next =
+            self.subm.val() & ((self.started.q.val() << 1) | self.one.val());
         self.start_hit.next = false;
         self.done_hit.next = 0.into();
         self.dup.next = false;
@@ -424,9 +448,12 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         }
 
         // ---- done: remove the slot, everything above moves down one ----
-        self.shift.next = !(self.done_hit.val() - self.one.val());
-        if !self.done_ok.val() {
-            self.shift.next = 0.into();
+        // slot i moves iff the removed slot is at or below i (parallel reductions, no carry chain)
+        self.shift.next = 0.into();
+        for i in 0..D {
+            if (self.done_hit.val() & self.upto[i].val()).any() {
+                self.shift.next = self.shift.val().replace_bit(i, true);
+            }
         }
         self.tbl.d.next = ((self.n_tbl.val() & !self.shift.val())
             | ((self.n_tbl.val() >> 1) & self.shift.val()))
@@ -448,7 +475,11 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         }
 
         // ---- launch (S2.2): the first empty slot after the removal ----
-        self.tail.next = !self.n_used.val() & ((self.n_used.val() << 1) | self.one.val());
+        // the first empty slot of S, one lower when a done removes a slot
+        self.tail.next = !self.used.q.val() & ((self.used.q.val() << 1) | self.one.val());
+        if self.done_ok.val() {
+            self.tail.next = self.tail.val() >> 1;
+        }
         self.used.d.next = self.n_used.val();
         if self.launch_ok.val() {
             self.used.d.next = self.n_used.val() | self.tail.val();
@@ -469,15 +500,18 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         }
 
         // ---- counters and flags ----
+        // +1 submit, -1 done, -1 skip answer: four candidates from the register, one select
         self.n_active.next = self.active.q.val();
         if self.do_submit.val() {
-            self.n_active.next = self.n_active.val() + 1;
-        }
-        if self.done_ok.val() {
-            self.n_active.next = self.n_active.val() - 1;
-        }
-        if self.start_ok.val() & self.skip.val() {
-            self.n_active.next = self.n_active.val() - 1;
+            if self.done_ok.val() & self.start_ok.val() & self.skip.val() {
+                self.n_active.next = self.active.q.val() - 1;
+            } else if !self.done_ok.val() & !(self.start_ok.val() & self.skip.val()) {
+                self.n_active.next = self.active.q.val() + 1;
+            }
+        } else if self.done_ok.val() & self.start_ok.val() & self.skip.val() {
+            self.n_active.next = self.active.q.val() - 2;
+        } else if self.done_ok.val() | (self.start_ok.val() & self.skip.val()) {
+            self.n_active.next = self.active.q.val() - 1;
         }
         if self.killed_ok.val() {
             self.n_active.next = 0.into();
@@ -513,25 +547,29 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         self.ack_skip_q.d.next = self.start_ok.val() & self.skip.val();
         self.cu_reset_q.d.next = self.reset_now.val();
         self.done_q.d.next = self.done_now.val();
-        // the smallest code of the cycle wins
-        self.error_q.d.next = true;
-        if self.launch_valid.val() & !(self.used.q.val() & self.last.val()).any() & self.dup.val() {
-            self.code_q.d.next = 1.into();
-        } else if (self.start_valid.val() & !self.start_hit.val())
-            | (self.done_valid.val() & !self.done_ok.val())
-        {
-            self.code_q.d.next = 2.into();
-        } else if (self.preempt.val() & !self.preempt_ok.val())
-            | (self.resume.val() & !self.resume_ok.val())
-            | (self.killed.val() & !self.killed_ok.val())
-        {
-            self.code_q.d.next = 3.into();
-        } else if self.cfg_we.val() & !self.cfg_ok.val() {
-            self.code_q.d.next = 4.into();
-        } else {
-            self.error_q.d.next = false;
-            self.code_q.d.next = 0.into();
+        // the smallest code of the cycle wins (flat: one term per code bit)
+        self.e_dup.next = self.launch_valid.val()
+            & !(self.used.q.val() & self.last.val()).any()
+            & self.dup.val();
+        self.e_event.next = (self.start_valid.val() & !self.start_hit.val())
+            | (self.done_valid.val() & !self.done_hit.val().any());
+        self.e_state.next = (self.preempt.val() & self.flag.q.val())
+            | (self.resume.val() & !(self.flag.q.val() & self.sent.q.val()))
+            | (self.killed.val() & !self.outstanding.q.val());
+        self.e_cfg.next = self.cfg_we.val() & !self.cfg_ok.val();
+        self.error_q.d.next =
+            self.e_dup.val() | self.e_event.val() | self.e_state.val() | self.e_cfg.val();
+        self.code.next = 0.into();
+        if self.e_dup.val() | (!self.e_event.val() & self.e_state.val()) {
+            self.code.next = self.code.val() | self.one3.val();
         }
+        if !self.e_dup.val() & (self.e_event.val() | self.e_state.val()) {
+            self.code.next = self.code.val() | self.two3.val();
+        }
+        if !self.e_dup.val() & !self.e_event.val() & !self.e_state.val() & self.e_cfg.val() {
+            self.code.next = self.code.val() | self.four3.val();
+        }
+        self.code_q.d.next = self.code.val();
 
         // ---- synchronous reset: the idle state (every init value) ----
         if self.reset.val() {
