@@ -97,23 +97,50 @@ fn spec_checker_catches_injected_faults() {
     type Fault = (&'static str, fn(&PreemptOut) -> bool, fn(&mut PreemptOut));
     let faults: [Fault; 8] = [
         ("drop cu_reset", |o| o.cu_reset, |o| o.cu_reset = false),
-        ("drop preempt_done", |o| o.preempt_done, |o| o.preempt_done = false),
-        ("flip ack_skip", |o| o.ack_valid, |o| o.ack_skip = !o.ack_skip),
+        (
+            "drop preempt_done",
+            |o| o.preempt_done,
+            |o| o.preempt_done = false,
+        ),
+        (
+            "flip ack_skip",
+            |o| o.ack_valid,
+            |o| o.ack_skip = !o.ack_skip,
+        ),
         ("wrong submit_id", |o| o.submit_valid, |o| o.submit_id ^= 1),
-        ("submit while preempted", |o| o.preempted && o.inflight == 0, |o| {
-            o.submit_valid = true
-        }),
-        ("drop an error", |o| o.error, |o| {
-            o.error = false;
-            o.error_code = 0
-        }),
-        ("launch_ready stuck high", |o| !o.launch_ready, |o| o.launch_ready = true),
-        ("spurious cu_reset", |o| o.preempt_done, |o| o.cu_reset = true),
+        (
+            "submit while preempted",
+            |o| o.preempted && o.inflight == 0,
+            |o| o.submit_valid = true,
+        ),
+        (
+            "drop an error",
+            |o| o.error,
+            |o| {
+                o.error = false;
+                o.error_code = 0
+            },
+        ),
+        (
+            "launch_ready stuck high",
+            |o| !o.launch_ready,
+            |o| o.launch_ready = true,
+        ),
+        (
+            "spurious cu_reset",
+            |o| o.preempt_done,
+            |o| o.cu_reset = true,
+        ),
     ];
     for (name, when, fault) in faults {
         let mut hits = 0;
         for nth in [0usize, 3, 17] {
-            let Some(c) = outs.iter().enumerate().filter(|(_, o)| when(o)).nth(nth).map(|x| x.0)
+            let Some(c) = outs
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| when(o))
+                .nth(nth)
+                .map(|x| x.0)
             else {
                 continue;
             };
@@ -211,23 +238,35 @@ fn rtl_contract_latencies() {
         preempt: true,
         ..idle.clone()
     });
-    assert!(o.ack_valid && o.ack_id == 7 && !o.ack_skip, "ack 1 cycle after start");
+    assert!(
+        o.ack_valid && o.ack_id == 7 && !o.ack_skip,
+        "ack 1 cycle after start"
+    );
     let o1 = r.step(&idle);
     let o2 = r.step(&idle);
-    assert!(o1.preempted && !o1.cu_reset && o2.cu_reset, "cu_reset at preempt + 2");
+    assert!(
+        o1.preempted && !o1.cu_reset && o2.cu_reset,
+        "cu_reset at preempt + 2"
+    );
     r.step(&PreemptIn {
         killed: true,
         ..idle.clone()
     });
     let o1 = r.step(&idle);
     let o2 = r.step(&idle);
-    assert!(!o1.preempt_done && o2.preempt_done, "preempt_done at killed + 2");
+    assert!(
+        !o1.preempt_done && o2.preempt_done,
+        "preempt_done at killed + 2"
+    );
     r.step(&PreemptIn {
         resume: true,
         ..idle.clone()
     });
     let o = r.step(&idle);
-    assert!(o.submit_valid && o.submit_id == 7, "resubmission at resume + 1, in order");
+    assert!(
+        o.submit_valid && o.submit_id == 7,
+        "resubmission at resume + 1, in order"
+    );
 }
 
 fn board_verilog() -> String {
@@ -241,12 +280,18 @@ fn export_passes_yosys_checks() {
     }
     for (name, v) in [
         ("board", board_verilog()),
-        ("full", hdl::preempt_ctrl::verilog(FullPreemptCtrl::default())),
+        (
+            "full",
+            hdl::preempt_ctrl::verilog(FullPreemptCtrl::default()),
+        ),
         (
             "degenerate",
             hdl::preempt_ctrl::verilog(DegeneratePreemptCtrl::default()),
         ),
-        ("small", hdl::preempt_ctrl::verilog(SmallPreemptCtrl::default())),
+        (
+            "small",
+            hdl::preempt_ctrl::verilog(SmallPreemptCtrl::default()),
+        ),
     ] {
         yosys_validate(&format!("preempt_ctrl_{name}"), &v)
             .unwrap_or_else(|e| panic!("{name}: {e:?}"));
@@ -260,7 +305,10 @@ fn export_has_the_contract_ports() {
         .collect::<Vec<_>>()
         .join(" ");
     let head: String = v.split(");").next().unwrap().to_string();
-    assert!(head.trim_start().starts_with("module top("), "top module must be `top`");
+    assert!(
+        head.trim_start().starts_with("module top("),
+        "top module must be `top`"
+    );
     let ports: Vec<&str> = head
         .split('(')
         .nth(1)
@@ -344,8 +392,7 @@ fn verilator_replay_board_1m_cycles() {
         let t = generate(cfg, 1000 + seed, 150_000, None);
         let got = verilator::replay(&v, &PreemptPorts(cfg), &t).expect("verilator replay");
         compare_trace(&mut Model::new(cfg), &t, &got).unwrap_or_else(|e| panic!("{e}"));
-        judge(&mut PreemptSpec::new(cfg), &t, &got)
-            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        judge(&mut PreemptSpec::new(cfg), &t, &got).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     }
 }
 
@@ -412,7 +459,14 @@ fn evaluation_outcome_holds_over_seeds() {
         );
         let long_reset = run(Policy::Controller, &w(2, 1.0));
         let long_skip = run(Policy::Controller, &w(2, 0.0));
-        assert!(long_reset.lost_pct > 2.0, "seed {seed}: lost {:.1}", long_reset.lost_pct);
-        assert!(long_reset.throughput_pct < long_skip.throughput_pct, "seed {seed}");
+        assert!(
+            long_reset.lost_pct > 2.0,
+            "seed {seed}: lost {:.1}",
+            long_reset.lost_pct
+        );
+        assert!(
+            long_reset.throughput_pct < long_skip.throughput_pct,
+            "seed {seed}"
+        );
     }
 }

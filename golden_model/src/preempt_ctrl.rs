@@ -136,7 +136,10 @@ impl PreemptConfig {
     }
     /// Panics with a message when the config is unusable.
     pub fn validate(&self) {
-        assert!(self.queue_depth >= 1, "preempt_ctrl: queue depth must be ≥ 1");
+        assert!(
+            self.queue_depth >= 1,
+            "preempt_ctrl: queue depth must be ≥ 1"
+        );
         assert!(
             (1..=16).contains(&self.id_bits),
             "preempt_ctrl: id bits must be 1..=16"
@@ -383,8 +386,7 @@ impl CycleModel for PreemptCtrl {
         );
         let s = &mut self.stats;
         s.full_cycles += !out.launch_ready as u64;
-        s.bound_cycles +=
-            (!self.preempted && !self.queue.is_empty() && !out.submit_valid) as u64;
+        s.bound_cycles += (!self.preempted && !self.queue.is_empty() && !out.submit_valid) as u64;
         let mut errors: Vec<PreemptError> = vec![];
 
         // decisions that read S before anything changes
@@ -392,12 +394,9 @@ impl CycleModel for PreemptCtrl {
         let resume_ok = i.resume && self.preempted && self.done_sent;
         let killed_ok = i.killed && self.reset_outstanding;
         let dup = i.launch_valid && out.launch_ready && self.holds(i.launch_id);
-        let oldest_submitted = self
-            .table
-            .iter()
-            .position(|(_, s)| *s == KState::Submitted);
-        let start_ok = i.start_valid
-            && oldest_submitted.is_some_and(|p| self.table[p].0.id == i.start_id);
+        let oldest_submitted = self.table.iter().position(|(_, s)| *s == KState::Submitted);
+        let start_ok =
+            i.start_valid && oldest_submitted.is_some_and(|p| self.table[p].0.id == i.start_id);
         let done_at = self
             .table
             .iter()
@@ -411,10 +410,8 @@ impl CycleModel for PreemptCtrl {
                 .iter()
                 .filter(|(_, s)| matches!(s, KState::Submitted | KState::Running))
                 .all(|(k, _)| k.idem);
-        let done_now = self.preempted
-            && !self.done_sent
-            && !self.reset_outstanding
-            && self.active() == 0;
+        let done_now =
+            self.preempted && !self.done_sent && !self.reset_outstanding && self.active() == 0;
 
         // 1. config
         let mut next_max = self.max_inflight;
@@ -475,7 +472,10 @@ impl CycleModel for PreemptCtrl {
         }
         // 5. submit (S2.3): the queue head goes to the GPU runtime
         if out.submit_valid && i.submit_ready {
-            let k = self.queue.pop_front().expect("submit_valid with an empty queue");
+            let k = self
+                .queue
+                .pop_front()
+                .expect("submit_valid with an empty queue");
             self.table.push((k, KState::Submitted));
             self.stats.submits += 1;
         }

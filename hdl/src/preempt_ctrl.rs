@@ -212,7 +212,10 @@ impl<const D: usize, const IB: usize> PreemptCtrl<D, IB> {
             (1..=64).contains(&D),
             "preempt_ctrl: queue depth D must be 1..=64"
         );
-        assert!((1..=16).contains(&IB), "preempt_ctrl: id bits must be 1..=16");
+        assert!(
+            (1..=16).contains(&IB),
+            "preempt_ctrl: id bits must be 1..=16"
+        );
         let mask = (1u64 << D.min(8)) - 1;
         Self {
             clock: Default::default(),
@@ -264,7 +267,14 @@ impl<const D: usize, const IB: usize> PreemptCtrl<D, IB> {
             one: Constant::new(1u64.into()),
             last: Constant::new((1u64 << (D - 1)).into()),
             upto: std::array::from_fn(|i| {
-                Constant::new((if i == 63 { !0u64 } else { (1u64 << (i + 1)) - 1 }).into())
+                Constant::new(
+                    (if i == 63 {
+                        !0u64
+                    } else {
+                        (1u64 << (i + 1)) - 1
+                    })
+                    .into(),
+                )
             }),
             table_mask: Constant::new(mask.into()),
             eight: Constant::new(8u64.into()),
@@ -345,9 +355,8 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
 
         // ---- outputs from registers (a Moore machine) ----
         // S2.3: the queue head is the first used slot that is not a table entry
-        self.head.next = self.used.q.val()
-            & !self.tbl.q.val()
-            & ((self.tbl.q.val() << 1) | self.one.val());
+        self.head.next =
+            self.used.q.val() & !self.tbl.q.val() & ((self.tbl.q.val() << 1) | self.one.val());
         self.can_submit.next = !self.flag.q.val()
             & self.head.val().any()
             & (self.active.q.val() < self.max_inf.q.val());
@@ -375,8 +384,7 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         self.subm.next = self.tbl.q.val() & self.act.q.val() & !self.started.q.val();
         // started entries precede the SUBMITTED ones (starts are in order; KILLED entries never
         // coexist with SUBMITTED ones), so the oldest is the one after the last started slot
-        self.oldest.next =
-            self.subm.val() & ((self.started.q.val() << 1) | self.one.val());
+        self.oldest.next = self.subm.val() & ((self.started.q.val() << 1) | self.one.val());
         self.start_hit.next = false;
         self.done_hit.next = 0.into();
         self.dup.next = false;
@@ -400,8 +408,9 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         if !self.done_valid.val() {
             self.done_hit.next = 0.into();
         }
-        self.launch_ok.next =
-            self.launch_valid.val() & !(self.used.q.val() & self.last.val()).any() & !self.dup.val();
+        self.launch_ok.next = self.launch_valid.val()
+            & !(self.used.q.val() & self.last.val()).any()
+            & !self.dup.val();
         self.preempt_ok.next = self.preempt.val() & !self.flag.q.val();
         self.resume_ok.next = self.resume.val() & self.flag.q.val() & self.sent.q.val();
         self.killed_ok.next = self.killed.val() & self.outstanding.q.val();
@@ -464,10 +473,10 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         self.started.d.next = ((self.n_started.val() & !self.shift.val())
             | ((self.n_started.val() >> 1) & self.shift.val()))
             & self.table_mask.val();
-        self.n_used.next = (self.used.q.val() & !self.shift.val())
-            | ((self.used.q.val() >> 1) & self.shift.val());
-        self.idem.d.next = (self.idem.q.val() & !self.shift.val())
-            | ((self.idem.q.val() >> 1) & self.shift.val());
+        self.n_used.next =
+            (self.used.q.val() & !self.shift.val()) | ((self.used.q.val() >> 1) & self.shift.val());
+        self.idem.d.next =
+            (self.idem.q.val() & !self.shift.val()) | ((self.idem.q.val() >> 1) & self.shift.val());
         for i in 0..(D - 1) {
             if self.shift.val().get_bit(i) {
                 self.ids[i].d.next = self.ids[i + 1].q.val();
@@ -548,9 +557,8 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         self.cu_reset_q.d.next = self.reset_now.val();
         self.done_q.d.next = self.done_now.val();
         // the smallest code of the cycle wins (flat: one term per code bit)
-        self.e_dup.next = self.launch_valid.val()
-            & !(self.used.q.val() & self.last.val()).any()
-            & self.dup.val();
+        self.e_dup.next =
+            self.launch_valid.val() & !(self.used.q.val() & self.last.val()).any() & self.dup.val();
         self.e_event.next = (self.start_valid.val() & !self.start_hit.val())
             | (self.done_valid.val() & !self.done_hit.val().any());
         self.e_state.next = (self.preempt.val() & self.flag.q.val())

@@ -179,7 +179,10 @@ fn export(out: &Path) -> Result<Vec<Exported>> {
 fn area_only_units() -> Vec<(String, String)> {
     vec![
         ("lock_unit_full".into(), synth::lock_unit::full_verilog()),
-        ("preempt_ctrl_full".into(), synth::preempt_ctrl::full_verilog()),
+        (
+            "preempt_ctrl_full".into(),
+            synth::preempt_ctrl::full_verilog(),
+        ),
     ]
 }
 

@@ -33,7 +33,8 @@ pub fn evaluate(out_dir: &Path) -> Result<String> {
     let rows = eval::evaluate(EVAL_CYCLES, EVAL_SEED);
     let g = golden_model::preempt_ctrl::gpu::GpuParams::default();
     let us = |c: u64| c as f64 / CYCLES_PER_US;
-    let mut md = String::from("# Kernel preemption controller evaluation (cycle-level golden model)\n\n");
+    let mut md =
+        String::from("# Kernel preemption controller evaluation (cycle-level golden model)\n\n");
     md += &format!(
         "One best-effort task launches kernels without end (durations log-uniform per class); a \
          real-time task arrives every {} cycles on average ({:.0} µs, uniform ½–1½×), preempts, \
@@ -96,7 +97,11 @@ pub fn svg(rows: &[Row]) -> String {
         } else {
             "BE throughput (% of GPU cycles) vs idempotent share"
         };
-        let _ = writeln!(s, r#"<text x="{x0}" y="{}" font-size="12">{title}</text>"#, mt);
+        let _ = writeln!(
+            s,
+            r#"<text x="{x0}" y="{}" font-size="12">{title}</text>"#,
+            mt
+        );
         let _ = writeln!(
             s,
             r#"<line x1="{x0}" y1="{bot}" x2="{}" y2="{bot}" stroke="black"/><line x1="{x0}" y1="{top}" x2="{x0}" y2="{bot}" stroke="black"/>"#,
@@ -111,9 +116,13 @@ pub fn svg(rows: &[Row]) -> String {
             bot - f.clamp(0.0, 1.0) * ph
         };
         let ticks: Vec<(f64, String)> = if panel == 0 {
-            (0..=4).map(|k| (10f64.powi(k), format!("{}", 10u64.pow(k as u32)))).collect()
+            (0..=4)
+                .map(|k| (10f64.powi(k), format!("{}", 10u64.pow(k as u32))))
+                .collect()
         } else {
-            (0..=5).map(|k| (k as f64 * 20.0, format!("{}", k * 20))).collect()
+            (0..=5)
+                .map(|k| (k as f64 * 20.0, format!("{}", k * 20)))
+                .collect()
         };
         for (v, label) in ticks {
             let y = yv(v);
@@ -146,7 +155,9 @@ pub fn svg(rows: &[Row]) -> String {
             };
             let ctrl: Vec<(f64, f64)> = rows
                 .iter()
-                .filter(|r| r.result.workload.class == *class && r.result.policy == Policy::Controller)
+                .filter(|r| {
+                    r.result.workload.class == *class && r.result.policy == Policy::Controller
+                })
                 .map(|r| (xv(r.result.workload.idem_share), yv(val(r))))
                 .collect();
             let pts: Vec<String> = ctrl.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
@@ -156,7 +167,10 @@ pub fn svg(rows: &[Row]) -> String {
                 pts.join(" ")
             );
             for (x, y) in &ctrl {
-                let _ = writeln!(s, r#"<circle cx="{x:.1}" cy="{y:.1}" r="3" fill="{color}"/>"#);
+                let _ = writeln!(
+                    s,
+                    r#"<circle cx="{x:.1}" cy="{y:.1}" r="3" fill="{color}"/>"#
+                );
             }
             for (p, dash) in [(Policy::WaitAll, "6,4"), (Policy::Blocking, "2,3")] {
                 if let Some(r) = rows
@@ -185,9 +199,13 @@ pub fn svg(rows: &[Row]) -> String {
             y + 10.0
         );
     }
-    for (k, (name, dash)) in [("controller", "none"), ("wait-all (a)", "6,4"), ("blocking, 1 in flight (b)", "2,3")]
-        .iter()
-        .enumerate()
+    for (k, (name, dash)) in [
+        ("controller", "none"),
+        ("wait-all (a)", "6,4"),
+        ("blocking, 1 in flight (b)", "2,3"),
+    ]
+    .iter()
+    .enumerate()
     {
         let y = ly + (CLASSES.len() + k) as f64 * 18.0 + 6.0;
         let _ = writeln!(
@@ -221,7 +239,8 @@ pub struct Latencies {
 /// Measure the contract latencies on a trace and its outputs.
 pub fn latencies(trace: &[PreemptIn], outs: &[PreemptOut]) -> Latencies {
     let mut l = Latencies::default();
-    let (mut preempt_at, mut last_event, mut resume_at) = (None::<usize>, None::<usize>, None::<usize>);
+    let (mut preempt_at, mut last_event, mut resume_at) =
+        (None::<usize>, None::<usize>, None::<usize>);
     for (c, (i, o)) in trace.iter().zip(outs).enumerate() {
         if i.reset {
             (preempt_at, last_event, resume_at) = (None, None, None);
@@ -270,7 +289,10 @@ pub fn latencies(trace: &[PreemptIn], outs: &[PreemptOut]) -> Latencies {
 pub fn bench(model_cycles: usize, rtl_cycles: usize, verilator_cycles: usize) -> Result<String> {
     let cfg = PreemptConfig::board();
     let mut s = String::new();
-    writeln!(s, "## Preemption controller bench (board config: D = 16, 8-bit ids)\n")?;
+    writeln!(
+        s,
+        "## Preemption controller bench (board config: D = 16, 8-bit ids)\n"
+    )?;
     writeln!(s, "| what | cycles | speed |\n|---|---:|---:|")?;
     let trace = generate(cfg, 5, model_cycles, None);
     let mut model = Model::new(cfg);
@@ -319,14 +341,26 @@ pub fn bench(model_cycles: usize, rtl_cycles: usize, verilator_cycles: usize) ->
     }
     let l = latencies(&trace, &outs);
     let f = |x: Option<u64>| x.map_or("-".into(), |v| v.to_string());
-    writeln!(s, "\n| latency (worst on the random trace) | cycles | goal |\n|---|---:|---:|")?;
-    writeln!(s, "| preempt → `cu_reset` ({} resets) | {} | ≤ 4 (goal 2) |", l.resets, f(l.worst_reset))?;
+    writeln!(
+        s,
+        "\n| latency (worst on the random trace) | cycles | goal |\n|---|---:|---:|"
+    )?;
+    writeln!(
+        s,
+        "| preempt → `cu_reset` ({} resets) | {} | ≤ 4 (goal 2) |",
+        l.resets,
+        f(l.worst_reset)
+    )?;
     writeln!(
         s,
         "| last resolving event (done, skip answer's start, `killed`, or the preempt) → `preempt_done` | {} | ≤ 2 |",
         f(l.worst_done)
     )?;
-    writeln!(s, "| resume → first resubmission offered | {} | ≤ 3 |", f(l.worst_resubmit))?;
+    writeln!(
+        s,
+        "| resume → first resubmission offered | {} | ≤ 3 |",
+        f(l.worst_resubmit)
+    )?;
     writeln!(
         s,
         "\n{} launches and {} submissions in {} cycles; model events: {:?}",

@@ -222,7 +222,12 @@ impl Mix {
 
 /// A random trace of exactly `cycles` cycles for `cfg` (reset first), deterministic in `seed`.
 /// `max_inflight`: a value written in cycle 1 (the degenerate sweep uses 1).
-pub fn generate(cfg: PreemptConfig, seed: u64, cycles: usize, max_inflight: Option<u32>) -> Vec<PreemptIn> {
+pub fn generate(
+    cfg: PreemptConfig,
+    seed: u64,
+    cycles: usize,
+    max_inflight: Option<u32>,
+) -> Vec<PreemptIn> {
     let mut rng = Rng::new(seed);
     let mut mix = Mix::random(&mut rng);
     let mut model = PreemptCtrl::new(cfg);
@@ -338,8 +343,7 @@ pub fn generate(cfg: PreemptConfig, seed: u64, cycles: usize, max_inflight: Opti
                 }
             }
         }
-        if rng.range(0, 99) < mix.idle as usize && !i.start_valid && !i.done_valid && !i.killed
-        {
+        if rng.range(0, 99) < mix.idle as usize && !i.start_valid && !i.done_valid && !i.killed {
             // idle host cycle (the GPU's events still happen)
             i.launch_valid = false;
             i.cfg_we = false;

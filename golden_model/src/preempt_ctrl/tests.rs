@@ -107,7 +107,14 @@ fn no_reset_with_a_non_idempotent_kernel() {
     };
     run(
         &mut m,
-        &[launch(1, false), launch(2, true), launch(3, true), sr.clone(), sr.clone(), sr],
+        &[
+            launch(1, false),
+            launch(2, true),
+            launch(3, true),
+            sr.clone(),
+            sr.clone(),
+            sr,
+        ],
     );
     m.step(&PreemptIn {
         start_valid: true,

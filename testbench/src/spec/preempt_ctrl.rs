@@ -122,10 +122,16 @@ impl SpecChecker for PreemptSpec {
         match self.ack_due.take() {
             Some((id, skip)) => {
                 if !o.ack_valid || o.ack_id != id {
-                    return v("ack-one-cycle", format!("start of {id} not answered: {o:?}"));
+                    return v(
+                        "ack-one-cycle",
+                        format!("start of {id} not answered: {o:?}"),
+                    );
                 }
                 if skip.is_some_and(|s| s != o.ack_skip) {
-                    return v("ack-skip-iff-preempted", format!("answer {o:?}, want skip {skip:?}"));
+                    return v(
+                        "ack-skip-iff-preempted",
+                        format!("answer {o:?}, want skip {skip:?}"),
+                    );
                 }
                 // the table follows the answer (S3: skipped kernels run again after resume)
                 if let Some(e) = self
@@ -163,12 +169,18 @@ impl SpecChecker for PreemptSpec {
         if o.error != (want != 0) || o.error_code != want {
             return v(
                 "error-one-cycle-smallest-code",
-                format!("want code {want}, got error {} code {}", o.error, o.error_code),
+                format!(
+                    "want code {want}, got error {} code {}",
+                    o.error, o.error_code
+                ),
             );
         }
         // ---- levels and output legality of this cycle ----
         if o.preempted != self.preempted {
-            return v("preempted-level", format!("flag {} shown {}", self.preempted, o.preempted));
+            return v(
+                "preempted-level",
+                format!("flag {} shown {}", self.preempted, o.preempted),
+            );
         }
         if o.inflight as usize != self.active() {
             return v(
@@ -180,12 +192,15 @@ impl SpecChecker for PreemptSpec {
         if o.launch_ready != room {
             return v(
                 "launch-ready-iff-room",
-                format!("queued+table {} of {}", self.queue.len() + self.table.len(), self.depth),
+                format!(
+                    "queued+table {} of {}",
+                    self.queue.len() + self.table.len(),
+                    self.depth
+                ),
             );
         }
-        let can_submit = !self.preempted
-            && !self.queue.is_empty()
-            && (self.active() as u32) < self.max_inflight;
+        let can_submit =
+            !self.preempted && !self.queue.is_empty() && (self.active() as u32) < self.max_inflight;
         if o.submit_valid {
             if self.preempted {
                 return v("no-submit-while-preempted", format!("{o:?}"));
@@ -212,7 +227,10 @@ impl SpecChecker for PreemptSpec {
             0
         };
         if self.stall > 3 {
-            return v("submit-within-3", "submission possible but not offered for 4 cycles".into());
+            return v(
+                "submit-within-3",
+                "submission possible but not offered for 4 cycles".into(),
+            );
         }
         if o.cu_reset {
             if self.reset_due.take().is_none() {
@@ -223,7 +241,10 @@ impl SpecChecker for PreemptSpec {
             }
             self.reset_outstanding = true;
         } else if self.reset_due.is_some_and(|d| c >= d) {
-            return v("cu-reset-within-4", "cu_reset not pulsed within 4 cycles".into());
+            return v(
+                "cu-reset-within-4",
+                "cu_reset not pulsed within 4 cycles".into(),
+            );
         }
         if o.preempt_done {
             let ok = self.preempted
@@ -247,7 +268,10 @@ impl SpecChecker for PreemptSpec {
             self.done_given = true;
             self.done_since = None;
         } else if self.done_since.is_some_and(|s| c > s + 2) {
-            return v("preempt-done-within-2", format!("due since cycle {:?}", self.done_since));
+            return v(
+                "preempt-done-within-2",
+                format!("due since cycle {:?}", self.done_since),
+            );
         }
         if i.reset {
             *self = Self {
@@ -331,7 +355,10 @@ impl SpecChecker for PreemptSpec {
                     .iter()
                     .find(|(_, s)| !matches!(s, St::Skipped | St::Killed))
                 {
-                    return v("resume-only-skipped-or-killed", format!("entry {e:?} at resume"));
+                    return v(
+                        "resume-only-skipped-or-killed",
+                        format!("entry {e:?} at resume"),
+                    );
                 }
                 for (k, _) in self.table.drain(..).rev() {
                     self.queue.push_front(k);
@@ -363,8 +390,7 @@ impl SpecChecker for PreemptSpec {
         // preempt done becomes due at the end of this cycle (a skip answer owed may still
         // remove the last entry: counted from this cycle when it comes)
         let pending_skip = self.ack_due.is_some_and(|a| a.1 != Some(false));
-        if self.done_since.is_none() && self.done_condition() && !pending_skip && !self.deciding
-        {
+        if self.done_since.is_none() && self.done_condition() && !pending_skip && !self.deciding {
             self.done_since = Some(c);
         }
         Ok(())
@@ -378,7 +404,11 @@ impl SpecChecker for PreemptSpec {
         }
         if let Some(s) = self.done_since {
             if s + 2 < cycles {
-                return Err(Violation::new(s + 2, "preempt-done-within-2", "never strobed"));
+                return Err(Violation::new(
+                    s + 2,
+                    "preempt-done-within-2",
+                    "never strobed",
+                ));
             }
         }
         Ok(())
