@@ -13,6 +13,7 @@
 
 pub mod dispatcher;
 pub mod lock_unit;
+pub mod preempt_ctrl;
 pub mod run_finder;
 pub mod simt_issue;
 

@@ -4,5 +4,6 @@
 
 pub mod dispatcher;
 pub mod lock_unit;
+pub mod preempt_ctrl;
 pub mod run_finder;
 pub mod simt_issue;

@@ -4,6 +4,7 @@ pub mod alloc_floor;
 pub mod dispatcher;
 pub mod flow;
 pub mod lock_unit;
+pub mod preempt_ctrl;
 pub mod run_finder;
 pub mod simt_issue;
 

@@ -6,6 +6,7 @@
 //! cargo run --release -p synth -- bench                      # simulation speeds and latencies
 //! cargo run --release -p synth -- eval-dispatch --out build  # dispatcher policy evaluation
 //! cargo run --release -p synth -- eval-lock --out build      # lock unit vs FIFO lock and spin
+//! cargo run --release -p synth -- eval-preempt --out build   # preemption controller evaluation
 //! cargo run --release -p synth -- finder-table --out docs/run_finder_table.md
 //! cargo run --release -p synth -- alloc-floor --seeds 1,2,3 --out build/alloc_floor
 //! cargo run --release -p synth -- simt-table                 # SIMT scheme vs IPDOM per program
@@ -65,6 +66,12 @@ enum Cmd {
     /// Run the lock unit evaluation (golden model vs FIFO lock, spin, no preemption):
     /// DIR/lock_eval.{md,svg}.
     EvalLock {
+        #[arg(long, default_value = "build")]
+        out: PathBuf,
+    },
+    /// Run the preemption controller evaluation (golden model + GPU model vs baselines):
+    /// DIR/preempt_eval.{md,svg}.
+    EvalPreempt {
         #[arg(long, default_value = "build")]
         out: PathBuf,
     },
@@ -142,6 +149,13 @@ fn export(out: &Path) -> Result<Vec<Exported>> {
             in_report: true,
         },
         Exported {
+            unit: "preempt_ctrl".into(),
+            file: out.join("preempt_ctrl.v"),
+            verilog: synth::preempt_ctrl::board_verilog(),
+            config: "board: launch queue depth 16, 8-bit kernel ids, 8-entry in-flight table".into(),
+            in_report: true,
+        },
+        Exported {
             unit: "simt_issue".into(),
             file: out.join("simt_issue.v"),
             verilog: synth::simt_issue::board_verilog(),
@@ -190,6 +204,10 @@ fn area_only_units() -> Vec<(String, String)> {
     vec![
         ("lock_unit_full".into(), synth::lock_unit::full_verilog()),
         ("simt_issue_full".into(), synth::simt_issue::full_verilog()),
+        (
+            "preempt_ctrl_full".into(),
+            synth::preempt_ctrl::full_verilog(),
+        ),
     ]
 }
 
@@ -308,6 +326,13 @@ fn main() -> Result<()> {
                 out.display()
             );
         }
+        Cmd::EvalPreempt { out } => {
+            println!("{}", synth::preempt_ctrl::evaluate(&out)?);
+            println!(
+                "wrote {0}/preempt_eval.md and {0}/preempt_eval.svg",
+                out.display()
+            );
+        }
         Cmd::FinderTable { out } => {
             println!("{}", synth::run_finder::table(&out)?);
             println!("wrote {}", out.display());
@@ -336,6 +361,10 @@ fn main() -> Result<()> {
             println!(
                 "{}",
                 synth::dispatcher::bench(model_cycles / 2, rtl_cycles / 5)?
+            );
+            println!(
+                "{}",
+                synth::preempt_ctrl::bench(model_cycles, rtl_cycles, verilator_cycles)?
             );
             println!(
                 "{}",

@@ -15,6 +15,7 @@ pub mod dispatcher;
 pub mod eda;
 pub mod lock_unit;
 pub mod lockstep;
+pub mod preempt_ctrl;
 pub mod rtl;
 pub mod run_finder;
 pub mod simt_issue;

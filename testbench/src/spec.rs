@@ -81,3 +81,5 @@ pub fn judge<C: SpecChecker + ?Sized>(
     checker.finish(inputs.len())
 }
 pub mod simt_issue;
+
+pub mod preempt_ctrl;

@@ -96,6 +96,18 @@ mod tests {
     }
 
     #[test]
+    fn preempt_ctrl_registry() {
+        use crate::unit::CheckedUnit;
+        type U = crate::preempt_ctrl::PreemptCtrlBoard;
+        deterministic::<U>();
+        rtl_matches_model::<U>();
+        let t = U::random_trace(3, 2000);
+        let mut m = U::model();
+        let outs: Vec<_> = t.iter().map(|i| m.step(i)).collect();
+        crate::spec::judge(&mut *U::spec_checker(), &t, &outs).unwrap();
+    }
+
+    #[test]
     fn dispatcher_registry() {
         deterministic::<DispatcherBoard>();
         rtl_matches_model::<DispatcherBoard>();

@@ -1,0 +1,625 @@
+//! Kernel preemption controller (SPEC Unit 4, seed 002): the patent's runtime method S1–S4 as a
+//! command-processor block in front of the GPU for one best-effort task.
+//!
+//! The behaviour, cycle by cycle, is specified by `golden_model::preempt_ctrl` (its module doc
+//! is normative: the order of one cycle's events, every decision SPEC left open); this block
+//! implements it and is checked against it every cycle, and against the transaction-level spec
+//! checker `testbench::spec::preempt_ctrl`.
+//!
+//! ## Ports (board config: D = 16, 8-bit ids; the exported module `top` has exactly these)
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clock`, `reset` | in | 1 | one clock; synchronous active-high reset |
+//! | `launch_valid`, `launch_ready`, `launch_id`, `launch_idem` | in/out/in/in | 1, 1, IB, 1 | launch stream (S2.2): kernel id and "verified idempotent" (S1.1) |
+//! | `submit_valid`, `submit_ready`, `submit_id` | out/in/out | 1, 1, IB | submit stream to the GPU runtime (S2.3); `submit_id` is 0 while `submit_valid` is low |
+//! | `start_valid`, `start_id` | in | 1, IB | the GPU reports a kernel's entry check (S1.2) |
+//! | `done_valid`, `done_id` | in | 1, IB | a RUNNING kernel finished |
+//! | `killed` | in | 1 | the GPU confirms the CU reset |
+//! | `ack_valid`, `ack_id`, `ack_skip` | out | 1, IB, 1 | answer to a legal start, exactly one cycle after it: skip (exit at once) or go |
+//! | `preempt`, `resume` | in | 1 | one-cycle command strobes (S3, S4) |
+//! | `cu_reset` | out | 1 | one-cycle pulse: reset the compute units (S3.3) |
+//! | `preempt_done` | out | 1 | one-cycle strobe: nothing of the task is SUBMITTED or RUNNING any more |
+//! | `preempted` | out | 1 | level: the preempted flag (S3.2) |
+//! | `cfg_we`, `cfg_max_inflight` | in | 1, 4 | write `max_inflight` (1–8, reset 8; effective next cycle) |
+//! | `inflight` | out | 4 | SUBMITTED + RUNNING entries |
+//! | `error`, `error_code` | out | 1, 3 | strobe one cycle after the offending input; 1 `DUP_ID`, 2 `BAD_EVENT`, 3 `BAD_STATE`, 4 `BAD_CFG` |
+//!
+//! ## Latency (cycle t = the input's cycle; measured by `synth bench`, pinned by the test
+//! `rtl_contract_latencies`, and checked as SPEC windows by the spec checker)
+//! - `launch_ready`, `submit_valid`, `submit_id`, `preempted`, `inflight` are combinational
+//!   from registers only (never from this cycle's inputs): `launch_ready` = the last slot of the
+//!   queue array is empty. One launch and one submission per cycle.
+//! - `ack` in t+1 for a start in t (exactly one cycle, the contract).
+//! - `preempt` in t → `preempted` high from t+1, no `submit_valid` from t+1 (a submission in t
+//!   itself is made: its valid was already shown), the CU-reset decision in t+1 on the state
+//!   after t, `cu_reset` in **t+2** (SPEC: ≤ 4, goal 2).
+//! - `preempt_done` **2 cycles** after the event (done, skip-start, `killed`, or the preempt
+//!   itself when nothing is in flight) that left nothing SUBMITTED or RUNNING with no CU reset
+//!   outstanding (SPEC: ≤ 2).
+//! - `resume` in t → first resubmission offered in **t+1** (SPEC: ≤ 3).
+//! - errors in t+1.
+//!
+//! ## Structure and cost
+//! One array of D slots holds the whole task in order: the in-flight table (submission order)
+//! as a prefix, the launch queue after it. A slot has an id register and three flags per slot,
+//! kept as D-bit vectors: `tbl` (the slot is a table entry), `act` (SUBMITTED or RUNNING),
+//! `started` (RUNNING or SKIPPED; SUBMITTED = `act ∧ ¬started`, KILLED = neither). So
+//! - submit marks the first queued slot (`used ∧ ¬tbl ∧ (tbl ≪ 1 | 1)`) as a table entry;
+//! - resume (S4.2) only clears `tbl`: the skipped and killed entries *are* the head of the
+//!   queue already, in their original order — no copy;
+//! - done removes its slot: every slot from it up takes its upper neighbour (one mux per bit);
+//! - launch writes the first empty slot after the removal.
+//!
+//! The oldest SUBMITTED slot is the lowest set bit of `act ∧ ¬started` (`x ∧ (¬x + 1)`).
+//! Compares: launch id against every slot (`DUP_ID`), start id against the oldest SUBMITTED
+//! slot's, done id against every RUNNING slot's. The table flags exist only for the first
+//! min(8, D) slots (a constant mask; yosys removes the others): SUBMITTED + RUNNING never
+//! exceeds `max_inflight` ≤ 8, and SKIPPED/KILLED entries exist only while preempted, when
+//! nothing is submitted. `inflight` is a counter.
+//!
+//! ## Cost (board config, iCE40 HX8K, `synth report --only preempt_ctrl --seeds 1,2,3`)
+//! **903 LCs** (12 % of the HX8K, incl. the harness's 69 flip-flops); **78.1 MHz median** of
+//! placement seeds 1–3 (74.8, 79.4, 78.1): **the 100 MHz target is not met.** The critical path
+//! runs from a GPU event's id through the slot compares (done / start legality) to the state
+//! registers, about 9 LUT levels, two thirds of it routing; what was tried and what is left:
+//! `docs/preempt_ctrl.md`.
+//!
+//! ## Worked example (the golden model's `worked_example_reset_and_resubmission`)
+//! Launch 10, 11, 12 (idempotent), `max_inflight` 2: 10 and 11 are submitted; start(10) →
+//! ack {10, go}. Preempt in cycle p: `preempted` from p+1, `cu_reset` in p+2 (10 RUNNING and
+//! 11 SUBMITTED, both idempotent). `killed` in k → both KILLED, `preempt_done` in k+2. Resume →
+//! `submit_valid` with 10, then 11, then 12.
+
+use rust_hdl::prelude::*;
+
+/// The preemption controller. `D` launch queue depth (queued + table ≤ D), `IB` kernel id bits.
+#[derive(LogicBlock)]
+pub struct PreemptCtrl<const D: usize, const IB: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high: empty queue and table, flag clear, `max_inflight` 8.
+    pub reset: Signal<In, Bit>,
+    /// Launch valid (S2.2: the intercepted launch call).
+    pub launch_valid: Signal<In, Bit>,
+    /// Launch accepted when valid: queued + table < D. From registers only.
+    pub launch_ready: Signal<Out, Bit>,
+    /// Kernel id of the launch.
+    pub launch_id: Signal<In, Bits<IB>>,
+    /// The kernel was verified idempotent offline (S1.1).
+    pub launch_idem: Signal<In, Bit>,
+    /// The queue head is offered to the GPU runtime (not preempted, below `max_inflight`).
+    pub submit_valid: Signal<Out, Bit>,
+    /// The runtime takes the offered kernel.
+    pub submit_ready: Signal<In, Bit>,
+    /// Id of the offered kernel (0 while `submit_valid` is low).
+    pub submit_id: Signal<Out, Bits<IB>>,
+    /// The GPU reports a kernel's entry check (must be the oldest SUBMITTED).
+    pub start_valid: Signal<In, Bit>,
+    /// Id of the starting kernel.
+    pub start_id: Signal<In, Bits<IB>>,
+    /// A RUNNING kernel finished.
+    pub done_valid: Signal<In, Bit>,
+    /// Id of the finished kernel.
+    pub done_id: Signal<In, Bits<IB>>,
+    /// The GPU confirms the CU reset.
+    pub killed: Signal<In, Bit>,
+    /// Answer to the start of the previous cycle.
+    pub ack_valid: Signal<Out, Bit>,
+    /// Id of the answered start (0 while `ack_valid` is low).
+    pub ack_id: Signal<Out, Bits<IB>>,
+    /// The answer is skip (preempted); go otherwise.
+    pub ack_skip: Signal<Out, Bit>,
+    /// Command strobe: preempt the task (S3).
+    pub preempt: Signal<In, Bit>,
+    /// Command strobe: resume the task (S4).
+    pub resume: Signal<In, Bit>,
+    /// One-cycle pulse: reset the compute units (S3.3).
+    pub cu_reset: Signal<Out, Bit>,
+    /// One-cycle strobe: the preemption is complete.
+    pub preempt_done: Signal<Out, Bit>,
+    /// Level: the preempted flag.
+    pub preempted: Signal<Out, Bit>,
+    /// Write `cfg_max_inflight` into `max_inflight`.
+    pub cfg_we: Signal<In, Bit>,
+    /// New `max_inflight`, 1..=8 (0 and 9..15 are `BAD_CFG`).
+    pub cfg_max_inflight: Signal<In, Bits<4>>,
+    /// SUBMITTED + RUNNING entries.
+    pub inflight: Signal<Out, Bits<4>>,
+    /// Error strobe (one cycle after the offending input).
+    pub error: Signal<Out, Bit>,
+    /// 1 DUP_ID, 2 BAD_EVENT, 3 BAD_STATE, 4 BAD_CFG; 0 while `error` is low.
+    pub error_code: Signal<Out, Bits<3>>,
+
+    // ---- state ----
+    /// Kernel id per slot (slot 0 = oldest table entry, or the queue head).
+    ids: [DFF<Bits<IB>>; D],
+    /// Slot holds a kernel (a prefix of the slots).
+    used: DFF<Bits<D>>,
+    /// Slot's kernel is idempotent.
+    idem: DFF<Bits<D>>,
+    /// Slot is an in-flight table entry (a prefix of `used`).
+    tbl: DFF<Bits<D>>,
+    /// Table entry is SUBMITTED or RUNNING.
+    act: DFF<Bits<D>>,
+    /// Table entry has started (RUNNING or SKIPPED).
+    started: DFF<Bits<D>>,
+    /// SUBMITTED + RUNNING count.
+    active: DFF<Bits<4>>,
+    /// Run-time register `max_inflight` (reset 8).
+    max_inf: DFFWithInit<Bits<4>>,
+    /// The preempted flag (S3.2).
+    flag: DFF<Bit>,
+    /// A legal preempt came in the previous cycle: decide the CU reset now.
+    deciding: DFF<Bit>,
+    /// `cu_reset` pulsed, `killed` not yet seen.
+    outstanding: DFF<Bit>,
+    /// `preempt_done` has strobed since the last preempt.
+    sent: DFF<Bit>,
+    /// Output registers.
+    ack_valid_q: DFF<Bit>,
+    ack_id_q: DFF<Bits<IB>>,
+    ack_skip_q: DFF<Bit>,
+    cu_reset_q: DFF<Bit>,
+    done_q: DFF<Bit>,
+    error_q: DFF<Bit>,
+    code_q: DFF<Bits<3>>,
+
+    // ---- constants ----
+    one: Constant<Bits<D>>,
+    /// The last slot (`1 << (D - 1)`): full when it is used.
+    last: Constant<Bits<D>>,
+    /// `upto[i]`: slots 0..=i.
+    upto: [Constant<Bits<D>>; D],
+    /// The first min(8, D) slots: the only ones that can be table entries.
+    table_mask: Constant<Bits<D>>,
+    eight: Constant<Bits<4>>,
+    one3: Constant<Bits<3>>,
+    two3: Constant<Bits<3>>,
+    four3: Constant<Bits<3>>,
+
+    // ---- combinational working signals ----
+    head: Signal<Local, Bits<D>>,
+    can_submit: Signal<Local, Bit>,
+    sid: Signal<Local, Bits<IB>>,
+    subm: Signal<Local, Bits<D>>,
+    oldest: Signal<Local, Bits<D>>,
+    start_hit: Signal<Local, Bit>,
+    start_ok: Signal<Local, Bit>,
+    done_hit: Signal<Local, Bits<D>>,
+    done_ok: Signal<Local, Bit>,
+    dup: Signal<Local, Bit>,
+    launch_ok: Signal<Local, Bit>,
+    preempt_ok: Signal<Local, Bit>,
+    resume_ok: Signal<Local, Bit>,
+    killed_ok: Signal<Local, Bit>,
+    cfg_ok: Signal<Local, Bit>,
+    do_submit: Signal<Local, Bit>,
+    skip: Signal<Local, Bit>,
+    reset_now: Signal<Local, Bit>,
+    done_now: Signal<Local, Bit>,
+    n_tbl: Signal<Local, Bits<D>>,
+    n_act: Signal<Local, Bits<D>>,
+    n_started: Signal<Local, Bits<D>>,
+    shift: Signal<Local, Bits<D>>,
+    n_used: Signal<Local, Bits<D>>,
+    tail: Signal<Local, Bits<D>>,
+    n_active: Signal<Local, Bits<4>>,
+    e_dup: Signal<Local, Bit>,
+    e_event: Signal<Local, Bit>,
+    e_state: Signal<Local, Bit>,
+    e_cfg: Signal<Local, Bit>,
+    code: Signal<Local, Bits<3>>,
+}
+
+impl<const D: usize, const IB: usize> PreemptCtrl<D, IB> {
+    /// Build the block; panics with a clear message on an unusable shape.
+    pub fn new() -> Self {
+        assert!(
+            (1..=64).contains(&D),
+            "preempt_ctrl: queue depth D must be 1..=64"
+        );
+        assert!(
+            (1..=16).contains(&IB),
+            "preempt_ctrl: id bits must be 1..=16"
+        );
+        let mask = (1u64 << D.min(8)) - 1;
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            launch_valid: Default::default(),
+            launch_ready: Default::default(),
+            launch_id: Default::default(),
+            launch_idem: Default::default(),
+            submit_valid: Default::default(),
+            submit_ready: Default::default(),
+            submit_id: Default::default(),
+            start_valid: Default::default(),
+            start_id: Default::default(),
+            done_valid: Default::default(),
+            done_id: Default::default(),
+            killed: Default::default(),
+            ack_valid: Default::default(),
+            ack_id: Default::default(),
+            ack_skip: Default::default(),
+            preempt: Default::default(),
+            resume: Default::default(),
+            cu_reset: Default::default(),
+            preempt_done: Default::default(),
+            preempted: Default::default(),
+            cfg_we: Default::default(),
+            cfg_max_inflight: Default::default(),
+            inflight: Default::default(),
+            error: Default::default(),
+            error_code: Default::default(),
+            ids: std::array::from_fn(|_| Default::default()),
+            used: Default::default(),
+            idem: Default::default(),
+            tbl: Default::default(),
+            act: Default::default(),
+            started: Default::default(),
+            active: Default::default(),
+            max_inf: DFFWithInit::new(8u64.into()),
+            flag: Default::default(),
+            deciding: Default::default(),
+            outstanding: Default::default(),
+            sent: Default::default(),
+            ack_valid_q: Default::default(),
+            ack_id_q: Default::default(),
+            ack_skip_q: Default::default(),
+            cu_reset_q: Default::default(),
+            done_q: Default::default(),
+            error_q: Default::default(),
+            code_q: Default::default(),
+            one: Constant::new(1u64.into()),
+            last: Constant::new((1u64 << (D - 1)).into()),
+            upto: std::array::from_fn(|i| {
+                Constant::new(
+                    (if i == 63 {
+                        !0u64
+                    } else {
+                        (1u64 << (i + 1)) - 1
+                    })
+                    .into(),
+                )
+            }),
+            table_mask: Constant::new(mask.into()),
+            eight: Constant::new(8u64.into()),
+            one3: Constant::new(1u64.into()),
+            two3: Constant::new(2u64.into()),
+            four3: Constant::new(4u64.into()),
+            head: Default::default(),
+            can_submit: Default::default(),
+            sid: Default::default(),
+            subm: Default::default(),
+            oldest: Default::default(),
+            start_hit: Default::default(),
+            start_ok: Default::default(),
+            done_hit: Default::default(),
+            done_ok: Default::default(),
+            dup: Default::default(),
+            launch_ok: Default::default(),
+            preempt_ok: Default::default(),
+            resume_ok: Default::default(),
+            killed_ok: Default::default(),
+            cfg_ok: Default::default(),
+            do_submit: Default::default(),
+            skip: Default::default(),
+            reset_now: Default::default(),
+            done_now: Default::default(),
+            n_tbl: Default::default(),
+            n_act: Default::default(),
+            n_started: Default::default(),
+            shift: Default::default(),
+            n_used: Default::default(),
+            tail: Default::default(),
+            n_active: Default::default(),
+            e_dup: Default::default(),
+            e_event: Default::default(),
+            e_state: Default::default(),
+            e_cfg: Default::default(),
+            code: Default::default(),
+        }
+    }
+}
+
+impl<const D: usize, const IB: usize> Default for PreemptCtrl<D, IB> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // ---- registers hold by default ----
+        dff_setup!(
+            self,
+            clock,
+            used,
+            idem,
+            tbl,
+            act,
+            started,
+            active,
+            max_inf,
+            flag,
+            deciding,
+            outstanding,
+            sent,
+            ack_valid_q,
+            ack_id_q,
+            ack_skip_q,
+            cu_reset_q,
+            done_q,
+            error_q,
+            code_q
+        );
+        for i in 0..D {
+            self.ids[i].clock.next = self.clock.val();
+            self.ids[i].d.next = self.ids[i].q.val();
+        }
+
+        // ---- outputs from registers (a Moore machine) ----
+        // S2.3: the queue head is the first used slot that is not a table entry
+        self.head.next =
+            self.used.q.val() & !self.tbl.q.val() & ((self.tbl.q.val() << 1) | self.one.val());
+        self.can_submit.next = !self.flag.q.val()
+            & self.head.val().any()
+            & (self.active.q.val() < self.max_inf.q.val());
+        self.sid.next = 0.into();
+        for i in 0..D {
+            if self.head.val().get_bit(i) & self.can_submit.val() {
+                self.sid.next = self.ids[i].q.val();
+            }
+        }
+        self.launch_ready.next = !(self.used.q.val() & self.last.val()).any();
+        self.submit_valid.next = self.can_submit.val();
+        self.submit_id.next = self.sid.val();
+        self.preempted.next = self.flag.q.val();
+        self.inflight.next = self.active.q.val();
+        self.ack_valid.next = self.ack_valid_q.q.val();
+        self.ack_id.next = self.ack_id_q.q.val();
+        self.ack_skip.next = self.ack_skip_q.q.val();
+        self.cu_reset.next = self.cu_reset_q.q.val();
+        self.preempt_done.next = self.done_q.q.val();
+        self.error.next = self.error_q.q.val();
+        self.error_code.next = self.code_q.q.val();
+
+        // ---- legality of this cycle's events, all against the start-of-cycle state ----
+        // start: the oldest SUBMITTED slot (lowest set bit of act & !started)
+        self.subm.next = self.tbl.q.val() & self.act.q.val() & !self.started.q.val();
+        // started entries precede the SUBMITTED ones (starts are in order; KILLED entries never
+        // coexist with SUBMITTED ones), so the oldest is the one after the last started slot
+        self.oldest.next = self.subm.val() & ((self.started.q.val() << 1) | self.one.val());
+        self.start_hit.next = false;
+        self.done_hit.next = 0.into();
+        self.dup.next = false;
+        for i in 0..D {
+            if self.oldest.val().get_bit(i) & (self.ids[i].q.val() == self.start_id.val()) {
+                self.start_hit.next = true;
+            }
+            if self.tbl.q.val().get_bit(i)
+                & self.act.q.val().get_bit(i)
+                & self.started.q.val().get_bit(i)
+                & (self.ids[i].q.val() == self.done_id.val())
+            {
+                self.done_hit.next = self.done_hit.val().replace_bit(i, true);
+            }
+            if self.used.q.val().get_bit(i) & (self.ids[i].q.val() == self.launch_id.val()) {
+                self.dup.next = true;
+            }
+        }
+        self.start_ok.next = self.start_valid.val() & self.start_hit.val();
+        self.done_ok.next = self.done_valid.val() & self.done_hit.val().any();
+        if !self.done_valid.val() {
+            self.done_hit.next = 0.into();
+        }
+        self.launch_ok.next = self.launch_valid.val()
+            & !(self.used.q.val() & self.last.val()).any()
+            & !self.dup.val();
+        self.preempt_ok.next = self.preempt.val() & !self.flag.q.val();
+        self.resume_ok.next = self.resume.val() & self.flag.q.val() & self.sent.q.val();
+        self.killed_ok.next = self.killed.val() & self.outstanding.q.val();
+        self.cfg_ok.next = self.cfg_we.val()
+            & self.cfg_max_inflight.val().any()
+            & (self.cfg_max_inflight.val() <= self.eight.val());
+        self.do_submit.next = self.can_submit.val() & self.submit_ready.val();
+        // a start in the preempt's own cycle is already skipped
+        self.skip.next = self.flag.q.val() | self.preempt_ok.val();
+        // S3.3: reset the CUs iff something is in flight and all of it is idempotent
+        self.reset_now.next = self.deciding.q.val()
+            & self.active.q.val().any()
+            & !(self.tbl.q.val() & self.act.q.val() & !self.idem.q.val()).any();
+        self.done_now.next = self.flag.q.val()
+            & !self.sent.q.val()
+            & !self.outstanding.q.val()
+            & !self.active.q.val().any();
+
+        // ---- table flags: start, killed, submit, resume (in place) ----
+        self.n_tbl.next = self.tbl.q.val();
+        self.n_act.next = self.act.q.val();
+        self.n_started.next = self.started.q.val();
+        if self.start_ok.val() {
+            // go → RUNNING; skip → SKIPPED
+            self.n_started.next = self.n_started.val() | self.oldest.val();
+            if self.skip.val() {
+                self.n_act.next = self.n_act.val() & !self.oldest.val();
+            }
+        }
+        if self.killed_ok.val() {
+            // every SUBMITTED or RUNNING entry becomes KILLED
+            self.n_started.next = self.n_started.val() & !self.n_act.val();
+            self.n_act.next = 0.into();
+        }
+        if self.do_submit.val() {
+            self.n_tbl.next = self.n_tbl.val() | self.head.val();
+            self.n_act.next = self.n_act.val() | self.head.val();
+        }
+        if self.resume_ok.val() {
+            // S4.2: the table (all SKIPPED/KILLED) is the queue's head already, in order
+            self.n_tbl.next = 0.into();
+            self.n_act.next = 0.into();
+            self.n_started.next = 0.into();
+        }
+
+        // ---- done: remove the slot, everything above moves down one ----
+        // slot i moves iff the removed slot is at or below i (parallel reductions, no carry chain)
+        self.shift.next = 0.into();
+        for i in 0..D {
+            if (self.done_hit.val() & self.upto[i].val()).any() {
+                self.shift.next = self.shift.val().replace_bit(i, true);
+            }
+        }
+        self.tbl.d.next = ((self.n_tbl.val() & !self.shift.val())
+            | ((self.n_tbl.val() >> 1) & self.shift.val()))
+            & self.table_mask.val();
+        self.act.d.next = ((self.n_act.val() & !self.shift.val())
+            | ((self.n_act.val() >> 1) & self.shift.val()))
+            & self.table_mask.val();
+        self.started.d.next = ((self.n_started.val() & !self.shift.val())
+            | ((self.n_started.val() >> 1) & self.shift.val()))
+            & self.table_mask.val();
+        self.n_used.next =
+            (self.used.q.val() & !self.shift.val()) | ((self.used.q.val() >> 1) & self.shift.val());
+        self.idem.d.next =
+            (self.idem.q.val() & !self.shift.val()) | ((self.idem.q.val() >> 1) & self.shift.val());
+        for i in 0..(D - 1) {
+            if self.shift.val().get_bit(i) {
+                self.ids[i].d.next = self.ids[i + 1].q.val();
+            }
+        }
+
+        // ---- launch (S2.2): the first empty slot after the removal ----
+        // the first empty slot of S, one lower when a done removes a slot
+        self.tail.next = !self.used.q.val() & ((self.used.q.val() << 1) | self.one.val());
+        if self.done_ok.val() {
+            self.tail.next = self.tail.val() >> 1;
+        }
+        self.used.d.next = self.n_used.val();
+        if self.launch_ok.val() {
+            self.used.d.next = self.n_used.val() | self.tail.val();
+            if self.launch_idem.val() {
+                self.idem.d.next = ((self.idem.q.val() & !self.shift.val())
+                    | ((self.idem.q.val() >> 1) & self.shift.val()))
+                    | self.tail.val();
+            } else {
+                self.idem.d.next = ((self.idem.q.val() & !self.shift.val())
+                    | ((self.idem.q.val() >> 1) & self.shift.val()))
+                    & !self.tail.val();
+            }
+            for i in 0..D {
+                if self.tail.val().get_bit(i) {
+                    self.ids[i].d.next = self.launch_id.val();
+                }
+            }
+        }
+
+        // ---- counters and flags ----
+        // +1 submit, -1 done, -1 skip answer: four candidates from the register, one select
+        self.n_active.next = self.active.q.val();
+        if self.do_submit.val() {
+            if self.done_ok.val() & self.start_ok.val() & self.skip.val() {
+                self.n_active.next = self.active.q.val() - 1;
+            } else if !self.done_ok.val() & !(self.start_ok.val() & self.skip.val()) {
+                self.n_active.next = self.active.q.val() + 1;
+            }
+        } else if self.done_ok.val() & self.start_ok.val() & self.skip.val() {
+            self.n_active.next = self.active.q.val() - 2;
+        } else if self.done_ok.val() | (self.start_ok.val() & self.skip.val()) {
+            self.n_active.next = self.active.q.val() - 1;
+        }
+        if self.killed_ok.val() {
+            self.n_active.next = 0.into();
+        }
+        self.active.d.next = self.n_active.val();
+        if self.cfg_ok.val() {
+            self.max_inf.d.next = self.cfg_max_inflight.val();
+        }
+        if self.preempt_ok.val() {
+            self.flag.d.next = true;
+            self.sent.d.next = false;
+        }
+        if self.resume_ok.val() {
+            self.flag.d.next = false;
+        }
+        self.deciding.d.next = self.preempt_ok.val();
+        if self.reset_now.val() {
+            self.outstanding.d.next = true;
+        }
+        if self.killed_ok.val() {
+            self.outstanding.d.next = false;
+        }
+        if self.done_now.val() {
+            self.sent.d.next = true;
+        }
+
+        // ---- output registers ----
+        self.ack_valid_q.d.next = self.start_ok.val();
+        self.ack_id_q.d.next = 0.into();
+        if self.start_ok.val() {
+            self.ack_id_q.d.next = self.start_id.val();
+        }
+        self.ack_skip_q.d.next = self.start_ok.val() & self.skip.val();
+        self.cu_reset_q.d.next = self.reset_now.val();
+        self.done_q.d.next = self.done_now.val();
+        // the smallest code of the cycle wins (flat: one term per code bit)
+        self.e_dup.next =
+            self.launch_valid.val() & !(self.used.q.val() & self.last.val()).any() & self.dup.val();
+        self.e_event.next = (self.start_valid.val() & !self.start_hit.val())
+            | (self.done_valid.val() & !self.done_hit.val().any());
+        self.e_state.next = (self.preempt.val() & self.flag.q.val())
+            | (self.resume.val() & !(self.flag.q.val() & self.sent.q.val()))
+            | (self.killed.val() & !self.outstanding.q.val());
+        self.e_cfg.next = self.cfg_we.val() & !self.cfg_ok.val();
+        self.error_q.d.next =
+            self.e_dup.val() | self.e_event.val() | self.e_state.val() | self.e_cfg.val();
+        self.code.next = 0.into();
+        if self.e_dup.val() | (!self.e_event.val() & self.e_state.val()) {
+            self.code.next = self.code.val() | self.one3.val();
+        }
+        if !self.e_dup.val() & (self.e_event.val() | self.e_state.val()) {
+            self.code.next = self.code.val() | self.two3.val();
+        }
+        if !self.e_dup.val() & !self.e_event.val() & !self.e_state.val() & self.e_cfg.val() {
+            self.code.next = self.code.val() | self.four3.val();
+        }
+        self.code_q.d.next = self.code.val();
+
+        // ---- synchronous reset: the idle state (every init value) ----
+        if self.reset.val() {
+            self.used.d.next = 0.into();
+            self.idem.d.next = 0.into();
+            self.tbl.d.next = 0.into();
+            self.act.d.next = 0.into();
+            self.started.d.next = 0.into();
+            self.active.d.next = 0.into();
+            self.max_inf.d.next = 8.into();
+            self.flag.d.next = false;
+            self.deciding.d.next = false;
+            self.outstanding.d.next = false;
+            self.sent.d.next = false;
+            self.ack_valid_q.d.next = false;
+            self.ack_id_q.d.next = 0.into();
+            self.ack_skip_q.d.next = false;
+            self.cu_reset_q.d.next = false;
+            self.done_q.d.next = false;
+            self.error_q.d.next = false;
+            self.code_q.d.next = 0.into();
+        }
+    }
+}
+
+/// Board config: D = 16, 8-bit ids (the export contract).
+pub type BoardPreemptCtrl = PreemptCtrl<16, 8>;
+/// Full config: D = 64, 16-bit ids.
+pub type FullPreemptCtrl = PreemptCtrl<64, 16>;
+/// Degenerate: D = 1, 2-bit ids.
+pub type DegeneratePreemptCtrl = PreemptCtrl<1, 2>;
+/// Small non-power-of-two: D = 5, 3-bit ids.
+pub type SmallPreemptCtrl = PreemptCtrl<5, 3>;
+
+/// Verilog of a controller as module `top`.
+pub fn verilog<U: Block>(mut uut: U) -> String {
+    uut.connect_all();
+    generate_verilog(&uut)
+}
