@@ -14,6 +14,7 @@
 pub mod dispatcher;
 pub mod lock_unit;
 pub mod run_finder;
+pub mod schedule_gen;
 
 /// One clock cycle of a synchronous block.
 pub trait CycleModel {
