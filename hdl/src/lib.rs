@@ -5,3 +5,4 @@
 pub mod dispatcher;
 pub mod lock_unit;
 pub mod run_finder;
+pub mod schedule_gen;

@@ -17,6 +17,7 @@ pub mod lock_unit;
 pub mod lockstep;
 pub mod rtl;
 pub mod run_finder;
+pub mod schedule_gen;
 pub mod spec;
 pub mod unit;
 pub mod verilator;

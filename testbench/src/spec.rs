@@ -80,3 +80,6 @@ pub fn judge<C: SpecChecker + ?Sized>(
     }
     checker.finish(inputs.len())
 }
+
+/// One spec checker per unit.
+pub mod schedule_gen;
