@@ -668,3 +668,43 @@ fn verilator_long_regression() {
     judge(&mut ScheduleGenChecker::board(), &t, &got).unwrap_or_else(|v| panic!("{v}"));
     eprintln!("long regression: {} cycles equal", t.len());
 }
+
+// ---------------------------------------------------------------- the study
+
+/// The study's findings that the README states (`synth eval-schedule`): with 4 KB and 8 KB
+/// caches the column-walking benchmarks want the column-like order (strided, stride 16) and the
+/// row ones the linear order, and the profiler picks the oracle's order (or an equally good
+/// one) on at least 5 of the 6 benchmarks.
+#[test]
+fn study_findings() {
+    use golden_model::schedule_gen::study::{study, Bench, CacheParams};
+    for (sets, want_hits) in [(16, 5), (32, 6)] {
+        let cache = CacheParams {
+            sets,
+            ways: 4,
+            line: 64,
+        };
+        let st = study(128, 4, 32, cache, 8);
+        let row = |b: Bench| st.rows.iter().find(|r| r.bench == b).expect("bench");
+        for b in [Bench::IntegralCol, Bench::CopyCol] {
+            assert_eq!(
+                st.orders[row(b).oracle_cand as usize].style(),
+                "strided s16 g1",
+                "{b:?}"
+            );
+            assert!(
+                row(b).misses[2] * 4 <= row(b).misses[0],
+                "{b:?}: column order ≥ 4x fewer misses than linear"
+            );
+        }
+        for b in [Bench::IntegralRow, Bench::CopyRow, Bench::MatMul] {
+            assert_eq!(
+                row(b).misses[row(b).oracle_cand as usize],
+                row(b).misses[0],
+                "{b:?}: linear is as good as the best candidate"
+            );
+        }
+        let hits = st.rows.iter().filter(|r| r.pick_is_oracle()).count();
+        assert_eq!(hits, want_hits, "{} KB", cache.bytes() / 1024);
+    }
+}

@@ -36,6 +36,7 @@
 //! 3. profiling on and all K performance values reported → the candidate with the lowest value
 //!    (ties: lower index) (\[0044\]);
 //! 4. otherwise (profiling off, or values still missing) → the `cfg` registers.
+//!
 //! `wg_sel` shows the choice of the last accepted start (0–7 candidate, 8 the `cfg` registers).
 //!
 //! ## Performance values

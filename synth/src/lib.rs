@@ -5,6 +5,7 @@ pub mod dispatcher;
 pub mod flow;
 pub mod lock_unit;
 pub mod run_finder;
+pub mod schedule_gen;
 
 /// A simulation speed for the bench reports: `cycles` stepped in `secs`, in M or k cycles/s.
 pub fn rate(cycles: usize, secs: f64) -> String {

@@ -7,6 +7,7 @@
 //! cargo run --release -p synth -- eval-dispatch --out build  # dispatcher policy evaluation
 //! cargo run --release -p synth -- finder-table --out docs/run_finder_table.md
 //! cargo run --release -p synth -- alloc-floor --seeds 1,2,3 --out build/alloc_floor
+//! cargo run --release -p synth -- eval-schedule --out build   # schedule-order cache study
 //! ```
 
 use anyhow::{Context, Result};
@@ -74,6 +75,12 @@ enum Cmd {
         #[arg(long, default_value = "build/alloc_floor")]
         out: PathBuf,
     },
+    /// Schedule-order study (golden model): cache misses per benchmark × order × cache, the
+    /// oracle and the profiler's pick; writes DIR/schedule_eval.{md,svg}.
+    EvalSchedule {
+        #[arg(long, default_value = "build")]
+        out: PathBuf,
+    },
     /// Simulation speeds (golden model, RustHDL, Verilator) and measured latencies.
     Bench {
         /// Cycles for the golden model run.
@@ -122,6 +129,13 @@ fn export(out: &Path) -> Result<Vec<Exported>> {
             file: out.join("dispatcher.v"),
             verilog: synth::dispatcher::board_verilog(),
             config: "board: 2 channels (FIFO 4), 2 modules x 2 units, 16 VGPR / 8 SGPR blocks and 4 wave slots per unit, 16 LDS blocks per module, 4 priorities, 8 in-flight slots".into(),
+            in_report: true,
+        },
+        Exported {
+            unit: "schedule_gen".into(),
+            file: out.join("schedule_gen.v"),
+            verilog: synth::schedule_gen::board_verilog(),
+            config: "board: grids up to 16x16, 8 candidates, 16-bit performance values".into(),
             in_report: true,
         },
     ];
@@ -282,6 +296,13 @@ fn main() -> Result<()> {
             println!("{}", synth::alloc_floor::run(&out, &seeds, 100.0)?);
             println!("wrote {}", out.join("alloc_floor.md").display());
         }
+        Cmd::EvalSchedule { out } => {
+            println!("{}", synth::schedule_gen::evaluate(&out)?);
+            println!(
+                "wrote {0}/schedule_eval.md and {0}/schedule_eval.svg",
+                out.display()
+            );
+        }
         Cmd::Bench {
             model_cycles,
             rtl_cycles,
@@ -294,6 +315,10 @@ fn main() -> Result<()> {
             println!(
                 "{}",
                 synth::dispatcher::bench(model_cycles / 2, rtl_cycles / 5)?
+            );
+            println!(
+                "{}",
+                synth::schedule_gen::bench(model_cycles, rtl_cycles, verilator_cycles)?
             );
         }
     }

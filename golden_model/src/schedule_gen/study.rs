@@ -202,7 +202,7 @@ pub fn run_kernel(k: &Kernel, mut pick: impl FnMut(usize, Option<u64>) -> SchedC
         let c = pick(w, per_wg.last().copied());
         let (tw, th) = (c.width() as u64, c.height() as u64);
         assert!(
-            k.n % tw == 0 && k.n % th == 0,
+            k.n.is_multiple_of(tw) && k.n.is_multiple_of(th),
             "grid {} is not cut by {c:?}",
             k.n
         );

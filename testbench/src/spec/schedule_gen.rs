@@ -35,7 +35,7 @@ pub fn fits(c: Cfg, max_log: u8) -> bool {
     let n = 1u32 << (lw + lh);
     match mode {
         // g = 2^p1 threads per group, s = 2^p0 must divide G = N / g
-        1 => (1u32 << p1) <= n && (n >> p1) % (1u32 << p0) == 0 && (1u32 << p0) <= (n >> p1),
+        1 => (1u32 << p1) <= n && (n >> p1).is_multiple_of(1u32 << p0) && (1u32 << p0) <= (n >> p1),
         3 => p0 <= lw && p1 <= lh,
         _ => true,
     }
@@ -76,7 +76,7 @@ pub fn rank(c: Cfg, x: u32, y: u32) -> u32 {
             let visit = (group % s) * (groups / s) + group / s;
             visit * g + t
         }
-        2 => y * w + if y % 2 == 0 { x } else { w - 1 - x },
+        2 => y * w + if y.is_multiple_of(2) { x } else { w - 1 - x },
         3 => {
             let (tw, th) = (1u32 << p0, 1u32 << p1);
             let tile = (y / th) * (w / tw) + x / tw;
