@@ -258,6 +258,19 @@ pub struct ScheduleGen {
     best_val: DFF<Bits<16>>,
     /// Reset 8: the cfg registers.
     wg_sel_q: DFFWithInit<Bits<4>>,
+    /// The slot a start in this cycle gets (reset 8), one-hot (reset bit 8), and whether it
+    /// is a profiled start; made from the previous cycle's next state.
+    choice_q: DFFWithInit<Bits<4>>,
+    choice_oh: DFFWithInit<Bits<9>>,
+    choice_prof: DFF<Bit>,
+    /// K > 0 and started < K.
+    active: DFF<Bit>,
+    /// started + 1 = K.
+    last_prof: DFF<Bit>,
+    /// K > 0 and reported = K (`prof_done`).
+    done: DFF<Bit>,
+    /// reported + 1 = K.
+    last_rep: DFF<Bit>,
 
     // ---- stream ----
     busy_q: DFF<Bit>,
@@ -289,9 +302,26 @@ pub struct ScheduleGen {
     dec_x: Signal<Local, Bits<32>>,
     dec_y: Signal<Local, Bits<32>>,
     dec_m: Signal<Local, Bits<32>>,
-    sel: Signal<Local, Bits<4>>,
-    sel_prof: Signal<Local, Bit>,
-    chosen_m: Signal<Local, Bits<32>>,
+    ch_x: Signal<Local, Bits<32>>,
+    ch_y: Signal<Local, Bits<32>>,
+    ch_m: Signal<Local, Bits<32>>,
+    ch_single: Signal<Local, Bit>,
+    acc_start: Signal<Local, Bit>,
+    acc_perf: Signal<Local, Bit>,
+    acc_prof: Signal<Local, Bit>,
+    n_started: Signal<Local, Bits<4>>,
+    n_reported: Signal<Local, Bits<4>>,
+    n_best: Signal<Local, Bits<3>>,
+    n_best_val: Signal<Local, Bits<16>>,
+    n_active: Signal<Local, Bit>,
+    n_last_prof: Signal<Local, Bit>,
+    n_done: Signal<Local, Bit>,
+    n_last_rep: Signal<Local, Bit>,
+    n_force: Signal<Local, Bit>,
+    n_fidx: Signal<Local, Bits<3>>,
+    n_k: Signal<Local, Bits<4>>,
+    n_choice: Signal<Local, Bits<4>>,
+    n_choice_oh: Signal<Local, Bits<9>>,
     adv: Signal<Local, Bit>,
     kd: Signal<Local, Bits<8>>,
     h0x: Signal<Local, Bit>,
@@ -374,6 +404,13 @@ impl ScheduleGen {
             best: Default::default(),
             best_val: Default::default(),
             wg_sel_q: DFFWithInit::new(Bits::<4>::from(8u64)),
+            choice_q: DFFWithInit::new(Bits::<4>::from(8u64)),
+            choice_oh: DFFWithInit::new(Bits::<9>::from(1u64 << 8)),
+            choice_prof: Default::default(),
+            active: Default::default(),
+            last_prof: Default::default(),
+            done: Default::default(),
+            last_rep: Default::default(),
             busy_q: Default::default(),
             feed: Default::default(),
             idx: Default::default(),
@@ -396,9 +433,26 @@ impl ScheduleGen {
             dec_x: Default::default(),
             dec_y: Default::default(),
             dec_m: Default::default(),
-            sel: Default::default(),
-            sel_prof: Default::default(),
-            chosen_m: Default::default(),
+            ch_x: Default::default(),
+            ch_y: Default::default(),
+            ch_m: Default::default(),
+            ch_single: Default::default(),
+            acc_start: Default::default(),
+            acc_perf: Default::default(),
+            acc_prof: Default::default(),
+            n_started: Default::default(),
+            n_reported: Default::default(),
+            n_best: Default::default(),
+            n_best_val: Default::default(),
+            n_active: Default::default(),
+            n_last_prof: Default::default(),
+            n_done: Default::default(),
+            n_last_rep: Default::default(),
+            n_force: Default::default(),
+            n_fidx: Default::default(),
+            n_k: Default::default(),
+            n_choice: Default::default(),
+            n_choice_oh: Default::default(),
             adv: Default::default(),
             kd: Default::default(),
             h0x: Default::default(),
@@ -445,6 +499,13 @@ impl Logic for ScheduleGen {
             best,
             best_val,
             wg_sel_q,
+            choice_q,
+            choice_oh,
+            choice_prof,
+            active,
+            last_prof,
+            done,
+            last_rep,
             busy_q,
             feed,
             idx,
@@ -481,8 +542,7 @@ impl Logic for ScheduleGen {
         self.error_code.next = self.error_code_q.q.val();
         self.wg_sel.next = self.wg_sel_q.q.val();
         self.prof_best.next = self.best.q.val();
-        self.prof_done.next =
-            self.prof_kq.q.val().any() && (self.reported.q.val() == self.prof_kq.q.val());
+        self.prof_done.next = self.done.q.val();
 
         // ---- decode the configuration on the cfg_* ports (written by cfg_we / cand_we) ----
         // L = log_w + log_h, ls = min(log_w, log_h) (side of the Hilbert squares)
@@ -611,26 +671,22 @@ impl Logic for ScheduleGen {
             self.dec_m.next = self.dec_m.val().replace_bit(16, true);
         }
 
-        // ---- the profiler's choice for a start in this cycle (start-of-cycle registers) ----
-        self.sel_prof.next = false;
-        self.sel.next = 8.into();
-        if self.force_q.q.val() {
-            self.sel.next = bit_cast::<4, 3>(self.force_idx_q.q.val());
-        } else if self.prof_kq.q.val().any() && (self.started.q.val() < self.prof_kq.q.val()) {
-            // [0040]-[0043]: the first K workgroups run under candidates 0 .. K-1
-            self.sel.next = self.started.q.val();
-            self.sel_prof.next = true;
-        } else if self.prof_kq.q.val().any() && (self.reported.q.val() == self.prof_kq.q.val()) {
-            // [0044]: the rest under the best
-            self.sel.next = bit_cast::<4, 3>(self.best.q.val());
-        }
-        self.chosen_m.next = self.slot_m[8].q.val();
-        for s in 0..8 {
-            if self.sel.val().index() == s {
-                self.chosen_m.next = self.slot_m[s].q.val();
+        // ---- the slot a start in this cycle gets: the choice is registered a cycle ahead ----
+        self.ch_x.next = 0.into();
+        self.ch_y.next = 0.into();
+        self.ch_m.next = 0.into();
+        self.ch_single.next = false;
+        for s in 0..SLOTS {
+            if self.choice_oh.q.val().get_bit(s) {
+                self.ch_x.next = self.ch_x.val() | self.slot_x[s].q.val();
+                self.ch_y.next = self.ch_y.val() | self.slot_y[s].q.val();
+                self.ch_m.next = self.ch_m.val() | self.slot_m[s].q.val();
+                // a 1x1 grid: the primed index 0 is also the last
+                if !self.slot_m[s].q.val().get_bit(17) {
+                    self.ch_single.next = true;
+                }
             }
         }
-
         // ---- stage 1: index -> masked bits, Hilbert levels 0-1, last ----
         self.kd.next = self.idx.q.val() & self.act_m.q.val().get_bits::<8>(8);
         self.h0x.next = self.kd.val().get_bit(1);
@@ -750,27 +806,23 @@ impl Logic for ScheduleGen {
 
         // ---- requests (judged against the start-of-cycle state) ----
         self.err.next = 0.into();
+        self.acc_start.next = self.start.val() && !self.busy_q.q.val();
+        self.report_ok.next = self.reported.q.val() < self.started.q.val();
+        self.acc_perf.next = self.perf_we.val() && self.report_ok.val();
+        self.acc_prof.next =
+            self.prof_we.val() && !self.busy_q.q.val() && (self.prof_k.val().index() <= 8);
         // start: load the chosen slot, prime stage 1 with index 0 = (0, 0)
-        if self.start.val() && !self.busy_q.q.val() {
-            self.act_x.d.next = self.slot_x[8].q.val();
-            self.act_y.d.next = self.slot_y[8].q.val();
-            for s in 0..8 {
-                if self.sel.val().index() == s {
-                    self.act_x.d.next = self.slot_x[s].q.val();
-                    self.act_y.d.next = self.slot_y[s].q.val();
-                }
-            }
-            self.act_m.d.next = self.chosen_m.val();
+        if self.acc_start.val() {
+            self.act_x.d.next = self.ch_x.val();
+            self.act_y.d.next = self.ch_y.val();
+            self.act_m.d.next = self.ch_m.val();
             self.busy_q.d.next = true;
             self.s1_valid.d.next = true;
             self.s1_zero.d.next = true;
-            self.s1_last.d.next = !self.chosen_m.val().get_bits::<8>(17).any();
-            self.feed.d.next = self.chosen_m.val().get_bits::<8>(17).any();
+            self.s1_last.d.next = self.ch_single.val();
+            self.feed.d.next = !self.ch_single.val();
             self.idx.d.next = 1.into();
-            self.wg_sel_q.d.next = self.sel.val();
-            if self.sel_prof.val() {
-                self.started.d.next = self.started.q.val() + 1;
-            }
+            self.wg_sel_q.d.next = self.choice_q.q.val();
         }
         // configuration writes
         if !self.busy_q.q.val() && (self.cfg_we.val() || self.cand_we.val()) {
@@ -791,33 +843,90 @@ impl Logic for ScheduleGen {
                 self.err.next = 1.into();
             }
         }
-        // performance value of the oldest profiled workgroup without one ([0044])
-        self.report_ok.next = self.reported.q.val() < self.started.q.val();
-        if self.perf_we.val() {
-            if self.report_ok.val() {
-                if !self.reported.q.val().any() || (self.perf_value.val() < self.best_val.q.val()) {
-                    self.best.d.next = self.reported.q.val().get_bits::<3>(0);
-                    self.best_val.d.next = self.perf_value.val();
-                }
-                self.reported.d.next = self.reported.q.val() + 1;
-            } else if !self.err.val().any() {
-                self.err.next = 3.into();
+        if self.perf_we.val() && !self.report_ok.val() && !self.err.val().any() {
+            self.err.next = 3.into();
+        }
+        if self.prof_we.val() && !self.busy_q.q.val() && (self.prof_k.val().index() > 8) {
+            self.err.next = 1.into();
+        }
+
+        // ---- profiler next state ([0039]-[0048]); the choice for the next cycle's start is
+        // made from it, so that a start only selects a registered one-hot slot ----
+        self.n_started.next = self.started.q.val();
+        self.n_reported.next = self.reported.q.val();
+        self.n_best.next = self.best.q.val();
+        self.n_best_val.next = self.best_val.q.val();
+        self.n_active.next = self.active.q.val();
+        self.n_last_prof.next = self.last_prof.q.val();
+        self.n_done.next = self.done.q.val();
+        self.n_last_rep.next = self.last_rep.q.val();
+        self.n_force.next = self.force_q.q.val();
+        self.n_fidx.next = self.force_idx_q.q.val();
+        self.n_k.next = self.prof_kq.q.val();
+        // [0040]-[0043]: a profiled start moves to the next candidate
+        if self.acc_start.val() && self.choice_prof.q.val() {
+            self.n_started.next = self.started.q.val() + 1;
+            self.n_last_prof.next = (self.started.q.val() + 2) == self.prof_kq.q.val();
+            if self.last_prof.q.val() {
+                self.n_active.next = false;
+            }
+        }
+        // [0044]: the value of the oldest profiled workgroup without one; lowest wins, ties
+        // keep the lower index (reported first)
+        if self.acc_perf.val() {
+            if !self.reported.q.val().any() || (self.perf_value.val() < self.best_val.q.val()) {
+                self.n_best.next = self.reported.q.val().get_bits::<3>(0);
+                self.n_best_val.next = self.perf_value.val();
+            }
+            self.n_reported.next = self.reported.q.val() + 1;
+            self.n_last_rep.next = (self.reported.q.val() + 2) == self.prof_kq.q.val();
+            if self.last_rep.q.val() {
+                self.n_done.next = true;
             }
         }
         // profiler control: restarts profiling
-        if !self.busy_q.q.val() && self.prof_we.val() {
-            if self.prof_k.val().index() <= 8 {
-                self.prof_kq.d.next = self.prof_k.val();
-                self.force_q.d.next = self.prof_force.val();
-                self.force_idx_q.d.next = self.prof_force_idx.val();
-                self.started.d.next = 0.into();
-                self.reported.d.next = 0.into();
-                self.best.d.next = 0.into();
-                self.best_val.d.next = 0.into();
-            } else {
-                self.err.next = 1.into();
+        if self.acc_prof.val() {
+            self.n_k.next = self.prof_k.val();
+            self.n_force.next = self.prof_force.val();
+            self.n_fidx.next = self.prof_force_idx.val();
+            self.n_started.next = 0.into();
+            self.n_reported.next = 0.into();
+            self.n_best.next = 0.into();
+            self.n_best_val.next = 0.into();
+            self.n_active.next = self.prof_k.val().any();
+            self.n_done.next = false;
+            self.n_last_prof.next = self.prof_k.val().index() == 1;
+            self.n_last_rep.next = self.prof_k.val().index() == 1;
+        }
+        self.started.d.next = self.n_started.val();
+        self.reported.d.next = self.n_reported.val();
+        self.best.d.next = self.n_best.val();
+        self.best_val.d.next = self.n_best_val.val();
+        self.active.d.next = self.n_active.val();
+        self.last_prof.d.next = self.n_last_prof.val();
+        self.done.d.next = self.n_done.val();
+        self.last_rep.d.next = self.n_last_rep.val();
+        self.force_q.d.next = self.n_force.val();
+        self.force_idx_q.d.next = self.n_fidx.val();
+        self.prof_kq.d.next = self.n_k.val();
+        // the choice: forced, else the next profiled candidate, else the best, else cfg
+        self.n_choice.next = 8.into();
+        if self.n_force.val() {
+            self.n_choice.next = bit_cast::<4, 3>(self.n_fidx.val());
+        } else if self.n_active.val() {
+            self.n_choice.next = self.n_started.val();
+        } else if self.n_done.val() {
+            self.n_choice.next = bit_cast::<4, 3>(self.n_best.val());
+        }
+        self.choice_q.d.next = self.n_choice.val();
+        self.choice_prof.d.next = !self.n_force.val() && self.n_active.val();
+        self.n_choice_oh.next = 0.into();
+        for s in 0..SLOTS {
+            if self.n_choice.val().index() == s {
+                self.n_choice_oh.next = self.n_choice_oh.val().replace_bit(s, true);
             }
         }
+        self.choice_oh.d.next = self.n_choice_oh.val();
         if self.busy_q.q.val()
             && (self.cfg_we.val() || self.cand_we.val() || self.prof_we.val() || self.start.val())
         {
@@ -843,6 +952,13 @@ impl Logic for ScheduleGen {
             self.best.d.next = 0.into();
             self.best_val.d.next = 0.into();
             self.wg_sel_q.d.next = 8.into();
+            self.choice_q.d.next = 8.into();
+            self.choice_oh.d.next = 256.into();
+            self.choice_prof.d.next = false;
+            self.active.d.next = false;
+            self.last_prof.d.next = false;
+            self.done.d.next = false;
+            self.last_rep.d.next = false;
             self.busy_q.d.next = false;
             self.feed.d.next = false;
             self.idx.d.next = 0.into();

@@ -81,5 +81,4 @@ pub fn judge<C: SpecChecker + ?Sized>(
     checker.finish(inputs.len())
 }
 
-/// One spec checker per unit.
 pub mod schedule_gen;
