@@ -61,8 +61,15 @@
 //! in cycle 1: cycles 3–10 carry (0,0) (0,1) (1,1) (1,0) (2,0) (2,1) (3,1) (3,0), `out_last` in
 //! cycle 10; `busy` is high in cycles 2–10.
 //!
-//! ## Cost (board config, `synth report --only schedule_gen --seeds 1,2,3`)
-//! See the README's unit table and `docs/schedule_gen.md` for the measured LCs and Fmax.
+//! ## Cost (board config, iCE40 HX8K, `synth report --only schedule_gen --seeds 1,2,3`)
+//! **2602 LCs; 62.5 MHz median of three placement seeds** (61.1, 65.4, 62.5): **the 100 MHz
+//! goal is not met.** The critical path (seed 1, 16.4 ns: 4.1 ns logic, 12.3 ns routing) is the
+//! configuration write: `cfg_*` ports → the decoder's compares (carry chains for
+//! `p0 + p1 ≤ log_w + log_h` and the strided bit positions) → the fit check → the write enable
+//! of the addressed slot (89 flip-flops). The next step is to register the written
+//! configuration and decode it in the following cycle (a config write then takes effect for
+//! starts two cycles later, or the unit reports `busy` for that cycle) — not done; see
+//! `docs/schedule_gen.md` for what was measured before (54.0 MHz with the start path as the limit).
 
 use rust_hdl::prelude::*;
 
