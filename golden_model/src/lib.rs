@@ -15,6 +15,7 @@ pub mod dispatcher;
 pub mod lock_unit;
 pub mod preempt_ctrl;
 pub mod run_finder;
+pub mod schedule_gen;
 pub mod simt_issue;
 
 /// One clock cycle of a synchronous block.

@@ -6,4 +6,5 @@ pub mod dispatcher;
 pub mod lock_unit;
 pub mod preempt_ctrl;
 pub mod run_finder;
+pub mod schedule_gen;
 pub mod simt_issue;

@@ -6,6 +6,7 @@ pub mod flow;
 pub mod lock_unit;
 pub mod preempt_ctrl;
 pub mod run_finder;
+pub mod schedule_gen;
 pub mod simt_issue;
 
 /// A simulation speed for the bench reports: `cycles` stepped in `secs`, in M or k cycles/s.

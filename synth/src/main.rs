@@ -10,6 +10,7 @@
 //! cargo run --release -p synth -- finder-table --out docs/run_finder_table.md
 //! cargo run --release -p synth -- alloc-floor --seeds 1,2,3 --out build/alloc_floor
 //! cargo run --release -p synth -- simt-table                 # SIMT scheme vs IPDOM per program
+//! cargo run --release -p synth -- eval-schedule --out build   # schedule-order cache study
 //! ```
 
 use anyhow::{Context, Result};
@@ -98,6 +99,12 @@ enum Cmd {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Schedule-order study (golden model): cache misses per benchmark × order × cache, the
+    /// oracle and the profiler's pick; writes DIR/schedule_eval.{md,svg}.
+    EvalSchedule {
+        #[arg(long, default_value = "build")]
+        out: PathBuf,
+    },
     /// Simulation speeds (golden model, RustHDL, Verilator) and measured latencies.
     Bench {
         /// Cycles for the golden model run.
@@ -160,6 +167,13 @@ fn export(out: &Path) -> Result<Vec<Exported>> {
             file: out.join("simt_issue.v"),
             verilog: synth::simt_issue::board_verilog(),
             config: "board: 8 threads, 8-bit PCs".into(),
+            in_report: true,
+        },
+        Exported {
+            unit: "schedule_gen".into(),
+            file: out.join("schedule_gen.v"),
+            verilog: synth::schedule_gen::board_verilog(),
+            config: "board: grids up to 16x16, 8 candidates, 16-bit performance values".into(),
             in_report: true,
         },
     ];
@@ -349,6 +363,13 @@ fn main() -> Result<()> {
                 println!("wrote {}", p.display());
             }
         }
+        Cmd::EvalSchedule { out } => {
+            println!("{}", synth::schedule_gen::evaluate(&out)?);
+            println!(
+                "wrote {0}/schedule_eval.md and {0}/schedule_eval.svg",
+                out.display()
+            );
+        }
         Cmd::Bench {
             model_cycles,
             rtl_cycles,
@@ -369,6 +390,10 @@ fn main() -> Result<()> {
             println!(
                 "{}",
                 synth::simt_issue::bench(model_cycles, rtl_cycles, verilator_cycles)?
+            );
+            println!(
+                "{}",
+                synth::schedule_gen::bench(model_cycles, rtl_cycles, verilator_cycles)?
             );
         }
     }

@@ -18,6 +18,7 @@ pub mod lockstep;
 pub mod preempt_ctrl;
 pub mod rtl;
 pub mod run_finder;
+pub mod schedule_gen;
 pub mod simt_issue;
 pub mod spec;
 pub mod unit;

@@ -83,3 +83,5 @@ pub fn judge<C: SpecChecker + ?Sized>(
 pub mod simt_issue;
 
 pub mod preempt_ctrl;
+
+pub mod schedule_gen;

@@ -1,0 +1,1017 @@
+//! Thread schedule order generator (SPEC Unit 6, seed 004): orders the threads of a workgroup
+//! tile and emits one (x, y) per cycle, with a profiling selector that tries candidate orders on
+//! the first workgroups and keeps the best.
+//!
+//! The behaviour, cycle by cycle, is specified by `golden_model::schedule_gen` (its module doc
+//! defines the five orders, the registers, the choice rule and the error codes); this block
+//! implements it for the board config (grids up to 16×16) and is checked against it every cycle.
+//!
+//! ## Ports (the exported module `top` has exactly these, in this order)
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clock`, `reset` | in | 1 | one clock; synchronous active-high reset |
+//! | `cfg_we` | in | 1 | write the configuration registers from `cfg_*` (effective for starts from the next cycle) |
+//! | `cfg_mode` | in | 3 | 0 linear, 1 strided, 2 zigzag, 3 tiled, 4 Hilbert (5–7: `BAD_CFG`) |
+//! | `cfg_log_w`, `cfg_log_h` | in | 3, 3 | grid 2^w × 2^h, 0–4 |
+//! | `cfg_p0`, `cfg_p1` | in | 3, 3 | strided: stride 2^p0, groups of 2^p1 threads; tiled: tile 2^p0 × 2^p1; ignored otherwise |
+//! | `start` | in | 1 | strobe: order one workgroup tile |
+//! | `out_valid`, `out_ready` | out, in | 1, 1 | coordinate stream; a transfer in every cycle with both high |
+//! | `out_x`, `out_y` | out | 4, 4 | the coordinate (0 when `out_valid` is low) |
+//! | `out_last` | out | 1 | the final coordinate of the tile |
+//! | `busy` | out | 1 | from the cycle after an accepted start to the cycle the last coordinate is taken |
+//! | `error`, `error_code` | out | 1, 2 | strobe one cycle after the bad input; 1 `BAD_CFG`, 2 `BUSY`, 3 `NO_PROFILE` |
+//! | `cand_we`, `cand_idx` | in | 1, 3 | write candidate `cand_idx` of the profiler table from `cfg_*` (a full configuration, grid included) |
+//! | `prof_we`, `prof_k` | in | 1, 4 | write the profiler control: K candidates profiled (0 off, 1–8; 9–15 `BAD_CFG`); restarts profiling |
+//! | `prof_force`, `prof_force_idx` | in | 1, 3 | (with `prof_we`) force candidate `prof_force_idx` for every workgroup |
+//! | `perf_we`, `perf_value` | in | 1, 16 | performance value (lower is better) of the oldest profiled workgroup without one |
+//! | `wg_sel` | out | 4 | configuration of the last accepted start: 0–7 candidate, 8 the `cfg` registers (reset 8) |
+//! | `prof_done`, `prof_best` | out | 1, 3 | all K values are in; the winning candidate (lowest value, ties the lower index) |
+//!
+//! Config writes (`cfg_we`, `cand_we`, `prof_we`) and `start` in a busy cycle are `BUSY`; a
+//! configuration that does not fit its grid (or mode > 4, `prof_k` > 8) is `BAD_CFG`; a
+//! `perf_we` with no profiled workgroup waiting for its value is `NO_PROFILE`. A refused request
+//! changes nothing. With profiling off (reset) the `cfg` registers choose the order.
+//!
+//! ## Timing
+//! `start` accepted in cycle t → first coordinate valid in cycle **t+2** (SPEC: within 2), then
+//! one per cycle while `out_ready` is high; a start in the cycle after the last transfer is
+//! accepted, so back-to-back tiles leave 2 idle cycles on the stream.
+//!
+//! ## Structure
+//! - **Decoded configurations.** A configuration is stored decoded, as the wiring of the index
+//!   counter to the coordinate: for each of the 8 coordinate bits, a one-hot mask of the 8-bit
+//!   index k (linear, strided and tiled orders — and the square offsets of Hilbert — are bit
+//!   permutations of k), plus the zigzag inversion mask, the Hilbert bits, the Hilbert index
+//!   mask, the final swap of the Hilbert curve and the last index. The decoder sits on the write
+//!   path (`cfg_*` ports → the written slot), so it costs no cycle at start. Nine slots: the 8
+//!   candidates and the `cfg` registers (3 × 32 bits each, 25 of the third used).
+//! - **Start**: the profiler's choice (from registers) selects one slot into the active
+//!   configuration, the index counter restarts and stage 1 is primed with index 0, whose
+//!   coordinate is (0, 0) in every order — so the first coordinate needs no decode cycle.
+//! - **Stage 1** (index k → register): the 8 masked OR-reductions, Hilbert levels 0–1 of
+//!   `d2xy` on the masked index, `last` (k = N − 1).
+//! - **Stage 2** (→ the output registers): Hilbert levels 2–3, the final swap (the unrolled
+//!   `d2xy` always runs 4 levels; each unused top level, fed index bits 00, swaps x and y), the
+//!   zigzag inversion and the choice Hilbert / mask bit.
+//! - The pipeline stalls as a whole when `out_valid && !out_ready` (no skid buffer needed: both
+//!   stages and the counter hold).
+//!
+//! ## Worked example
+//! `cfg_we` with mode 4 (Hilbert), log_w 2, log_h 1 (4×2 grid: two 2×2 squares), then `start`
+//! in cycle 1: cycles 3–10 carry (0,0) (0,1) (1,1) (1,0) (2,0) (2,1) (3,1) (3,0), `out_last` in
+//! cycle 10; `busy` is high in cycles 2–10.
+//!
+//! ## Cost (board config, iCE40 HX8K, `synth report --only schedule_gen --seeds 1,2,3`)
+//! **2602 LCs; 62.5 MHz median of three placement seeds** (61.1, 65.4, 62.5): **the 100 MHz
+//! goal is not met.** The critical path (seed 1, 16.4 ns: 4.1 ns logic, 12.3 ns routing) is the
+//! configuration write: `cfg_*` ports → the decoder's compares (carry chains for
+//! `p0 + p1 ≤ log_w + log_h` and the strided bit positions) → the fit check → the write enable
+//! of the addressed slot (89 flip-flops). The next step is to register the written
+//! configuration and decode it in the following cycle (a config write then takes effect for
+//! starts two cycles later, or the unit reports `busy` for that cycle) — not done; see
+//! `docs/schedule_gen.md` for what was measured before (54.0 MHz with the start path as the limit).
+
+use rust_hdl::prelude::*;
+
+/// Number of configuration slots: 8 candidates and the `cfg` registers (slot 8).
+pub const SLOTS: usize = 9;
+
+/// Decode one configuration into the three slot words `(x masks, y masks, misc)`, or `None` when
+/// it does not fit the board grid (≤ 16×16). The same rule as the kernel's decoder (`update`),
+/// written in plain Rust for the reset values of the candidate table.
+///
+/// - word x: bits 8b..8b+7 = one-hot mask of the index bit that drives `out_x[b]` (0: none);
+/// - word y: the same for `out_y`;
+/// - misc: \[3:0\] x bits inverted on odd rows (zigzag), \[7:4\] x/y bits taken from the Hilbert
+///   curve, \[15:8\] index bits fed to the curve, \[16\] final swap, \[24:17\] last index N − 1.
+pub fn decode(mode: u8, lw: u8, lh: u8, p0: u8, p1: u8) -> Option<(u32, u32, u32)> {
+    let l = lw + lh;
+    let fits = mode <= 4
+        && lw <= 4
+        && lh <= 4
+        && match mode {
+            1 => p1 <= l && p0 + p1 <= l,
+            3 => p0 <= lw && p1 <= lh,
+            _ => true,
+        };
+    if !fits {
+        return None;
+    }
+    let ls = lw.min(lh);
+    // index bit that drives thread bit i (x bits 0..lw, then y bits)
+    let src = |i: u8| -> Option<u8> {
+        match mode {
+            1 => Some(if i < p1 {
+                i
+            } else if i < p1 + p0 {
+                i + l - p0 - p1
+            } else {
+                i - p0
+            }),
+            3 => Some(if i < lw {
+                if i < p0 {
+                    i
+                } else {
+                    i + p1
+                }
+            } else if i - lw < p1 {
+                p0 + i - lw
+            } else {
+                i
+            }),
+            4 => {
+                let b = if i < lw { i } else { i - lw };
+                (b >= ls).then_some(b + ls)
+            }
+            _ => Some(i),
+        }
+    };
+    let (mut wx, mut wy) = (0u32, 0u32);
+    for b in 0..4u8 {
+        if b < lw {
+            if let Some(j) = src(b) {
+                wx |= 1 << (8 * b + j);
+            }
+        }
+        if b < lh {
+            if let Some(j) = src(lw + b) {
+                wy |= 1 << (8 * b + j);
+            }
+        }
+    }
+    let low = |n: u8| (1u32 << n) - 1;
+    let mut m = 0u32;
+    if mode == 2 {
+        m |= low(lw);
+    }
+    if mode == 4 {
+        m |= low(ls) << 4;
+        m |= low(2 * ls) << 8;
+        m |= u32::from(ls % 2 == 1) << 16;
+    }
+    m |= low(l) << 17;
+    Some((wx, wy, m))
+}
+
+/// The reset candidate table (the golden model's `default_table(4)`): linear, strided stride 4
+/// and 16, zigzag, tiled 2×2, 4×4, 8×8, Hilbert, all on 16×16.
+pub const DEFAULT_TABLE: [(u8, u8, u8, u8, u8); 8] = [
+    (0, 4, 4, 0, 0),
+    (1, 4, 4, 2, 0),
+    (1, 4, 4, 4, 0),
+    (2, 4, 4, 0, 0),
+    (3, 4, 4, 1, 1),
+    (3, 4, 4, 2, 2),
+    (3, 4, 4, 3, 3),
+    (4, 4, 4, 0, 0),
+];
+
+/// Reset contents of slot `s` (8: the `cfg` registers, linear 16×16).
+fn reset_slot(s: usize) -> (u32, u32, u32) {
+    let (m, w, h, p0, p1) = if s < 8 {
+        DEFAULT_TABLE[s]
+    } else {
+        (0, 4, 4, 0, 0)
+    };
+    decode(m, w, h, p0, p1).expect("the reset table fits")
+}
+
+/// Schedule order generator, board config (grids up to 16×16, 8 candidates).
+#[derive(LogicBlock)]
+pub struct ScheduleGen {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high: idle, `cfg` = linear 16×16, default table, profiling off.
+    pub reset: Signal<In, Bit>,
+    /// Write the `cfg` registers (BAD_CFG if the configuration does not fit; BUSY while busy).
+    pub cfg_we: Signal<In, Bit>,
+    /// Order: 0 linear, 1 strided, 2 zigzag, 3 tiled, 4 Hilbert.
+    pub cfg_mode: Signal<In, Bits<3>>,
+    /// Grid width 2^cfg_log_w (0–4).
+    pub cfg_log_w: Signal<In, Bits<3>>,
+    /// Grid height 2^cfg_log_h (0–4).
+    pub cfg_log_h: Signal<In, Bits<3>>,
+    /// Strided: log2 stride; tiled: log2 tile width.
+    pub cfg_p0: Signal<In, Bits<3>>,
+    /// Strided: log2 granularity; tiled: log2 tile height.
+    pub cfg_p1: Signal<In, Bits<3>>,
+    /// Strobe: order one workgroup tile (BUSY while busy).
+    pub start: Signal<In, Bit>,
+    /// A coordinate is on `out_x`/`out_y`. Register.
+    pub out_valid: Signal<Out, Bit>,
+    /// The consumer takes the coordinate.
+    pub out_ready: Signal<In, Bit>,
+    /// Thread x (0 when not valid). Register.
+    pub out_x: Signal<Out, Bits<4>>,
+    /// Thread y (0 when not valid). Register.
+    pub out_y: Signal<Out, Bits<4>>,
+    /// The final coordinate of the tile. Register.
+    pub out_last: Signal<Out, Bit>,
+    /// Emitting (from the cycle after an accepted start to the last transfer). Register.
+    pub busy: Signal<Out, Bit>,
+    /// Strobe: a request of the previous cycle was refused. Register.
+    pub error: Signal<Out, Bit>,
+    /// 1 BAD_CFG, 2 BUSY, 3 NO_PROFILE (0 when `error` is low). Register.
+    pub error_code: Signal<Out, Bits<2>>,
+    /// Write candidate `cand_idx` from the `cfg_*` ports.
+    pub cand_we: Signal<In, Bit>,
+    /// Candidate written by `cand_we`.
+    pub cand_idx: Signal<In, Bits<3>>,
+    /// Write the profiler control (restarts profiling).
+    pub prof_we: Signal<In, Bit>,
+    /// Candidates profiled, 0 (off) to 8.
+    pub prof_k: Signal<In, Bits<4>>,
+    /// Force candidate `prof_force_idx` for every workgroup.
+    pub prof_force: Signal<In, Bit>,
+    /// The forced candidate.
+    pub prof_force_idx: Signal<In, Bits<3>>,
+    /// Report a performance value (NO_PROFILE when no profiled workgroup waits for one).
+    pub perf_we: Signal<In, Bit>,
+    /// The value: cycles or cache misses of the workgroup (lower is better).
+    pub perf_value: Signal<In, Bits<16>>,
+    /// Configuration of the last accepted start: 0–7 candidate, 8 `cfg` registers. Register.
+    pub wg_sel: Signal<Out, Bits<4>>,
+    /// All K performance values are in (from registers).
+    pub prof_done: Signal<Out, Bit>,
+    /// The profiler's winner so far. Register.
+    pub prof_best: Signal<Out, Bits<3>>,
+
+    // ---- configuration slots (0–7 candidates, 8 the cfg registers), decoded ----
+    /// Per slot: one-hot index-bit masks of out_x bits 0–3 (8 bits each).
+    slot_x: [DFFWithInit<Bits<32>>; SLOTS],
+    /// Per slot: the same for out_y.
+    slot_y: [DFFWithInit<Bits<32>>; SLOTS],
+    /// Per slot: zigzag mask, Hilbert bits, Hilbert index mask, swap, last index.
+    slot_m: [DFFWithInit<Bits<32>>; SLOTS],
+    /// Reset values of the slots.
+    init_x: [Constant<Bits<32>>; SLOTS],
+    init_y: [Constant<Bits<32>>; SLOTS],
+    init_m: [Constant<Bits<32>>; SLOTS],
+    /// The slot in use by the current tile.
+    act_x: DFF<Bits<32>>,
+    act_y: DFF<Bits<32>>,
+    act_m: DFF<Bits<32>>,
+
+    // ---- profiler ----
+    /// K (0 = off).
+    prof_kq: DFF<Bits<4>>,
+    force_q: DFF<Bit>,
+    force_idx_q: DFF<Bits<3>>,
+    /// Workgroups started under profiling (≤ K).
+    started: DFF<Bits<4>>,
+    /// Values reported (≤ started).
+    reported: DFF<Bits<4>>,
+    best: DFF<Bits<3>>,
+    best_val: DFF<Bits<16>>,
+    /// Reset 8: the cfg registers.
+    wg_sel_q: DFFWithInit<Bits<4>>,
+    /// The slot a start in this cycle gets (reset 8), one-hot (reset bit 8), and whether it
+    /// is a profiled start; made from the previous cycle's next state.
+    choice_q: DFFWithInit<Bits<4>>,
+    choice_oh: DFFWithInit<Bits<9>>,
+    choice_prof: DFF<Bit>,
+    /// K > 0 and started < K.
+    active: DFF<Bit>,
+    /// started + 1 = K.
+    last_prof: DFF<Bit>,
+    /// K > 0 and reported = K (`prof_done`).
+    done: DFF<Bit>,
+    /// reported + 1 = K.
+    last_rep: DFF<Bit>,
+
+    // ---- stream ----
+    busy_q: DFF<Bit>,
+    /// More indices to load into stage 1.
+    feed: DFF<Bit>,
+    /// Next index to load into stage 1.
+    idx: DFF<Bits<8>>,
+    s1_valid: DFF<Bit>,
+    /// Stage 1 holds index 0: coordinate (0, 0).
+    s1_zero: DFF<Bit>,
+    s1_last: DFF<Bit>,
+    /// Masked bits of x and y.
+    s1_x: DFF<Bits<4>>,
+    s1_y: DFF<Bits<4>>,
+    /// Hilbert x, y after levels 0–1, and the index bits of levels 2–3.
+    s1_hx: DFF<Bits<2>>,
+    s1_hy: DFF<Bits<2>>,
+    s1_hd: DFF<Bits<4>>,
+    out_valid_q: DFF<Bit>,
+    out_x_q: DFF<Bits<4>>,
+    out_y_q: DFF<Bits<4>>,
+    out_last_q: DFF<Bit>,
+    error_code_q: DFF<Bits<2>>,
+
+    // ---- scratch ----
+    dec_l: Signal<Local, Bits<4>>,
+    dec_ls: Signal<Local, Bits<3>>,
+    dec_fits: Signal<Local, Bit>,
+    dec_x: Signal<Local, Bits<32>>,
+    dec_y: Signal<Local, Bits<32>>,
+    dec_m: Signal<Local, Bits<32>>,
+    ch_x: Signal<Local, Bits<32>>,
+    ch_y: Signal<Local, Bits<32>>,
+    ch_m: Signal<Local, Bits<32>>,
+    ch_single: Signal<Local, Bit>,
+    acc_start: Signal<Local, Bit>,
+    acc_perf: Signal<Local, Bit>,
+    acc_prof: Signal<Local, Bit>,
+    n_started: Signal<Local, Bits<4>>,
+    n_reported: Signal<Local, Bits<4>>,
+    n_best: Signal<Local, Bits<3>>,
+    n_best_val: Signal<Local, Bits<16>>,
+    n_active: Signal<Local, Bit>,
+    n_last_prof: Signal<Local, Bit>,
+    n_done: Signal<Local, Bit>,
+    n_last_rep: Signal<Local, Bit>,
+    n_force: Signal<Local, Bit>,
+    n_fidx: Signal<Local, Bits<3>>,
+    n_k: Signal<Local, Bits<4>>,
+    n_choice: Signal<Local, Bits<4>>,
+    n_choice_oh: Signal<Local, Bits<9>>,
+    adv: Signal<Local, Bit>,
+    kd: Signal<Local, Bits<8>>,
+    h0x: Signal<Local, Bit>,
+    h0y: Signal<Local, Bit>,
+    rx1: Signal<Local, Bit>,
+    ry1: Signal<Local, Bit>,
+    rx2: Signal<Local, Bit>,
+    ry2: Signal<Local, Bit>,
+    rx3: Signal<Local, Bit>,
+    ry3: Signal<Local, Bit>,
+    h2x: Signal<Local, Bits<4>>,
+    h2y: Signal<Local, Bits<4>>,
+    h3x: Signal<Local, Bits<4>>,
+    h3y: Signal<Local, Bits<4>>,
+    hx: Signal<Local, Bits<4>>,
+    hy: Signal<Local, Bits<4>>,
+    fx: Signal<Local, Bits<4>>,
+    fy: Signal<Local, Bits<4>>,
+    report_ok: Signal<Local, Bit>,
+    n1x: Signal<Local, Bits<4>>,
+    n1y: Signal<Local, Bits<4>>,
+    n1hx: Signal<Local, Bits<2>>,
+    n1hy: Signal<Local, Bits<2>>,
+    err: Signal<Local, Bits<2>>,
+}
+
+impl Default for ScheduleGen {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ScheduleGen {
+    /// Build the board-config block (nothing to parameterize: the port widths fix 16×16).
+    pub fn new() -> Self {
+        let w = |f: fn((u32, u32, u32)) -> u32, s: usize| Bits::<32>::from(f(reset_slot(s)) as u64);
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            cfg_we: Default::default(),
+            cfg_mode: Default::default(),
+            cfg_log_w: Default::default(),
+            cfg_log_h: Default::default(),
+            cfg_p0: Default::default(),
+            cfg_p1: Default::default(),
+            start: Default::default(),
+            out_valid: Default::default(),
+            out_ready: Default::default(),
+            out_x: Default::default(),
+            out_y: Default::default(),
+            out_last: Default::default(),
+            busy: Default::default(),
+            error: Default::default(),
+            error_code: Default::default(),
+            cand_we: Default::default(),
+            cand_idx: Default::default(),
+            prof_we: Default::default(),
+            prof_k: Default::default(),
+            prof_force: Default::default(),
+            prof_force_idx: Default::default(),
+            perf_we: Default::default(),
+            perf_value: Default::default(),
+            wg_sel: Default::default(),
+            prof_done: Default::default(),
+            prof_best: Default::default(),
+            slot_x: std::array::from_fn(|s| DFFWithInit::new(w(|t| t.0, s))),
+            slot_y: std::array::from_fn(|s| DFFWithInit::new(w(|t| t.1, s))),
+            slot_m: std::array::from_fn(|s| DFFWithInit::new(w(|t| t.2, s))),
+            init_x: std::array::from_fn(|s| Constant::new(w(|t| t.0, s))),
+            init_y: std::array::from_fn(|s| Constant::new(w(|t| t.1, s))),
+            init_m: std::array::from_fn(|s| Constant::new(w(|t| t.2, s))),
+            act_x: Default::default(),
+            act_y: Default::default(),
+            act_m: Default::default(),
+            prof_kq: Default::default(),
+            force_q: Default::default(),
+            force_idx_q: Default::default(),
+            started: Default::default(),
+            reported: Default::default(),
+            best: Default::default(),
+            best_val: Default::default(),
+            wg_sel_q: DFFWithInit::new(Bits::<4>::from(8u64)),
+            choice_q: DFFWithInit::new(Bits::<4>::from(8u64)),
+            choice_oh: DFFWithInit::new(Bits::<9>::from(1u64 << 8)),
+            choice_prof: Default::default(),
+            active: Default::default(),
+            last_prof: Default::default(),
+            done: Default::default(),
+            last_rep: Default::default(),
+            busy_q: Default::default(),
+            feed: Default::default(),
+            idx: Default::default(),
+            s1_valid: Default::default(),
+            s1_zero: Default::default(),
+            s1_last: Default::default(),
+            s1_x: Default::default(),
+            s1_y: Default::default(),
+            s1_hx: Default::default(),
+            s1_hy: Default::default(),
+            s1_hd: Default::default(),
+            out_valid_q: Default::default(),
+            out_x_q: Default::default(),
+            out_y_q: Default::default(),
+            out_last_q: Default::default(),
+            error_code_q: Default::default(),
+            dec_l: Default::default(),
+            dec_ls: Default::default(),
+            dec_fits: Default::default(),
+            dec_x: Default::default(),
+            dec_y: Default::default(),
+            dec_m: Default::default(),
+            ch_x: Default::default(),
+            ch_y: Default::default(),
+            ch_m: Default::default(),
+            ch_single: Default::default(),
+            acc_start: Default::default(),
+            acc_perf: Default::default(),
+            acc_prof: Default::default(),
+            n_started: Default::default(),
+            n_reported: Default::default(),
+            n_best: Default::default(),
+            n_best_val: Default::default(),
+            n_active: Default::default(),
+            n_last_prof: Default::default(),
+            n_done: Default::default(),
+            n_last_rep: Default::default(),
+            n_force: Default::default(),
+            n_fidx: Default::default(),
+            n_k: Default::default(),
+            n_choice: Default::default(),
+            n_choice_oh: Default::default(),
+            adv: Default::default(),
+            kd: Default::default(),
+            h0x: Default::default(),
+            h0y: Default::default(),
+            rx1: Default::default(),
+            ry1: Default::default(),
+            rx2: Default::default(),
+            ry2: Default::default(),
+            rx3: Default::default(),
+            ry3: Default::default(),
+            h2x: Default::default(),
+            h2y: Default::default(),
+            h3x: Default::default(),
+            h3y: Default::default(),
+            hx: Default::default(),
+            hy: Default::default(),
+            fx: Default::default(),
+            fy: Default::default(),
+            report_ok: Default::default(),
+            n1x: Default::default(),
+            n1y: Default::default(),
+            n1hx: Default::default(),
+            n1hy: Default::default(),
+            err: Default::default(),
+        }
+    }
+}
+
+impl Logic for ScheduleGen {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // ---- defaults: every register holds ----
+        dff_setup!(
+            self,
+            clock,
+            act_x,
+            act_y,
+            act_m,
+            prof_kq,
+            force_q,
+            force_idx_q,
+            started,
+            reported,
+            best,
+            best_val,
+            wg_sel_q,
+            choice_q,
+            choice_oh,
+            choice_prof,
+            active,
+            last_prof,
+            done,
+            last_rep,
+            busy_q,
+            feed,
+            idx,
+            s1_valid,
+            s1_zero,
+            s1_last,
+            s1_x,
+            s1_y,
+            s1_hx,
+            s1_hy,
+            s1_hd,
+            out_valid_q,
+            out_x_q,
+            out_y_q,
+            out_last_q,
+            error_code_q
+        );
+        for s in 0..SLOTS {
+            self.slot_x[s].clock.next = self.clock.val();
+            self.slot_x[s].d.next = self.slot_x[s].q.val();
+            self.slot_y[s].clock.next = self.clock.val();
+            self.slot_y[s].d.next = self.slot_y[s].q.val();
+            self.slot_m[s].clock.next = self.clock.val();
+            self.slot_m[s].d.next = self.slot_m[s].q.val();
+        }
+
+        // ---- outputs (registers) ----
+        self.out_valid.next = self.out_valid_q.q.val();
+        self.out_x.next = self.out_x_q.q.val();
+        self.out_y.next = self.out_y_q.q.val();
+        self.out_last.next = self.out_last_q.q.val();
+        self.busy.next = self.busy_q.q.val();
+        self.error.next = self.error_code_q.q.val().any();
+        self.error_code.next = self.error_code_q.q.val();
+        self.wg_sel.next = self.wg_sel_q.q.val();
+        self.prof_best.next = self.best.q.val();
+        self.prof_done.next = self.done.q.val();
+
+        // ---- decode the configuration on the cfg_* ports (written by cfg_we / cand_we) ----
+        // L = log_w + log_h, ls = min(log_w, log_h) (side of the Hilbert squares)
+        self.dec_l.next =
+            bit_cast::<4, 3>(self.cfg_log_w.val()) + bit_cast::<4, 3>(self.cfg_log_h.val());
+        self.dec_ls.next = self.cfg_log_h.val();
+        if self.cfg_log_w.val() < self.cfg_log_h.val() {
+            self.dec_ls.next = self.cfg_log_w.val();
+        }
+        self.dec_fits.next = (self.cfg_mode.val().index() <= 4)
+            && (self.cfg_log_w.val().index() <= 4)
+            && (self.cfg_log_h.val().index() <= 4);
+        if self.cfg_mode.val().index() == 1
+            && ((self.cfg_p1.val().index() > self.dec_l.val().index())
+                || (self.cfg_p0.val().index() + self.cfg_p1.val().index()
+                    > self.dec_l.val().index()))
+        {
+            self.dec_fits.next = false;
+        }
+        if self.cfg_mode.val().index() == 3
+            && ((self.cfg_p0.val() > self.cfg_log_w.val())
+                || (self.cfg_p1.val() > self.cfg_log_h.val()))
+        {
+            self.dec_fits.next = false;
+        }
+        // index bit j drives x bit b (mask bit 8b + j) / y bit b
+        self.dec_x.next = 0.into();
+        self.dec_y.next = 0.into();
+        for b in 0..4 {
+            for j in 0..8 {
+                // x bit b exists when b < log_w; it is thread bit i = b
+                if b < self.cfg_log_w.val().index() {
+                    // linear, zigzag: identity
+                    if (self.cfg_mode.val().index() == 0 || self.cfg_mode.val().index() == 2)
+                        && j == b
+                    {
+                        self.dec_x.next = self.dec_x.val().replace_bit(8 * b + j, true);
+                    }
+                    // strided: [t: p1 bits][r: p0 bits][q] of the thread index come from
+                    // [t][q][r] of the position
+                    if self.cfg_mode.val().index() == 1
+                        && ((b < self.cfg_p1.val().index() && j == b)
+                            || (b >= self.cfg_p1.val().index()
+                                && b < self.cfg_p1.val().index() + self.cfg_p0.val().index()
+                                && j + self.cfg_p0.val().index() + self.cfg_p1.val().index()
+                                    == b + self.dec_l.val().index())
+                            || (b >= self.cfg_p1.val().index() + self.cfg_p0.val().index()
+                                && j + self.cfg_p0.val().index() == b))
+                    {
+                        self.dec_x.next = self.dec_x.val().replace_bit(8 * b + j, true);
+                    }
+                    // tiled: [x in tile: p0][y in tile: p1][tile x][tile y]
+                    if self.cfg_mode.val().index() == 3
+                        && ((b < self.cfg_p0.val().index() && j == b)
+                            || (b >= self.cfg_p0.val().index()
+                                && j == b + self.cfg_p1.val().index()))
+                    {
+                        self.dec_x.next = self.dec_x.val().replace_bit(8 * b + j, true);
+                    }
+                    // Hilbert: bits above the square side give the square number
+                    if self.cfg_mode.val().index() == 4
+                        && b >= self.dec_ls.val().index()
+                        && j == b + self.dec_ls.val().index()
+                    {
+                        self.dec_x.next = self.dec_x.val().replace_bit(8 * b + j, true);
+                    }
+                }
+                // y bit b exists when b < log_h; it is thread bit i = log_w + b
+                if b < self.cfg_log_h.val().index() {
+                    if (self.cfg_mode.val().index() == 0 || self.cfg_mode.val().index() == 2)
+                        && j == self.cfg_log_w.val().index() + b
+                    {
+                        self.dec_y.next = self.dec_y.val().replace_bit(8 * b + j, true);
+                    }
+                    if self.cfg_mode.val().index() == 1
+                        && ((self.cfg_log_w.val().index() + b < self.cfg_p1.val().index()
+                            && j == self.cfg_log_w.val().index() + b)
+                            || (self.cfg_log_w.val().index() + b >= self.cfg_p1.val().index()
+                                && self.cfg_log_w.val().index() + b
+                                    < self.cfg_p1.val().index() + self.cfg_p0.val().index()
+                                && j + self.cfg_p0.val().index() + self.cfg_p1.val().index()
+                                    == self.cfg_log_w.val().index() + b + self.dec_l.val().index())
+                            || (self.cfg_log_w.val().index() + b
+                                >= self.cfg_p1.val().index() + self.cfg_p0.val().index()
+                                && j + self.cfg_p0.val().index()
+                                    == self.cfg_log_w.val().index() + b))
+                    {
+                        self.dec_y.next = self.dec_y.val().replace_bit(8 * b + j, true);
+                    }
+                    if self.cfg_mode.val().index() == 3
+                        && ((b < self.cfg_p1.val().index() && j == self.cfg_p0.val().index() + b)
+                            || (b >= self.cfg_p1.val().index()
+                                && j == self.cfg_log_w.val().index() + b))
+                    {
+                        self.dec_y.next = self.dec_y.val().replace_bit(8 * b + j, true);
+                    }
+                    if self.cfg_mode.val().index() == 4
+                        && b >= self.dec_ls.val().index()
+                        && j == b + self.dec_ls.val().index()
+                    {
+                        self.dec_y.next = self.dec_y.val().replace_bit(8 * b + j, true);
+                    }
+                }
+            }
+        }
+        // misc word: zigzag mask [3:0], Hilbert bits [7:4], Hilbert index mask [15:8],
+        // final swap [16], last index [24:17]
+        self.dec_m.next = 0.into();
+        for b in 0..4 {
+            if self.cfg_mode.val().index() == 2 && b < self.cfg_log_w.val().index() {
+                self.dec_m.next = self.dec_m.val().replace_bit(b, true);
+            }
+            if self.cfg_mode.val().index() == 4 && b < self.dec_ls.val().index() {
+                self.dec_m.next = self.dec_m.val().replace_bit(4 + b, true);
+            }
+        }
+        for j in 0..8 {
+            if self.cfg_mode.val().index() == 4 && j < 2 * self.dec_ls.val().index() {
+                self.dec_m.next = self.dec_m.val().replace_bit(8 + j, true);
+            }
+            if j < self.dec_l.val().index() {
+                self.dec_m.next = self.dec_m.val().replace_bit(17 + j, true);
+            }
+        }
+        if self.cfg_mode.val().index() == 4 && self.dec_ls.val().get_bit(0) {
+            self.dec_m.next = self.dec_m.val().replace_bit(16, true);
+        }
+
+        // ---- the slot a start in this cycle gets: the choice is registered a cycle ahead ----
+        self.ch_x.next = 0.into();
+        self.ch_y.next = 0.into();
+        self.ch_m.next = 0.into();
+        self.ch_single.next = false;
+        for s in 0..SLOTS {
+            if self.choice_oh.q.val().get_bit(s) {
+                self.ch_x.next = self.ch_x.val() | self.slot_x[s].q.val();
+                self.ch_y.next = self.ch_y.val() | self.slot_y[s].q.val();
+                self.ch_m.next = self.ch_m.val() | self.slot_m[s].q.val();
+                // a 1x1 grid: the primed index 0 is also the last
+                if !self.slot_m[s].q.val().get_bit(17) {
+                    self.ch_single.next = true;
+                }
+            }
+        }
+        // ---- stage 1: index -> masked bits, Hilbert levels 0-1, last ----
+        self.kd.next = self.idx.q.val() & self.act_m.q.val().get_bits::<8>(8);
+        self.h0x.next = self.kd.val().get_bit(1);
+        self.h0y.next = self.kd.val().get_bit(0) ^ self.kd.val().get_bit(1);
+        self.rx1.next = self.kd.val().get_bit(3);
+        self.ry1.next = self.kd.val().get_bit(2) ^ self.kd.val().get_bit(3);
+
+        self.n1x.next = 0.into();
+        self.n1y.next = 0.into();
+        for b in 0..4 {
+            if (self.idx.q.val() & self.act_x.q.val().get_bits::<8>(8 * b)).any() {
+                self.n1x.next = self.n1x.val().replace_bit(b, true);
+            }
+            if (self.idx.q.val() & self.act_y.q.val().get_bits::<8>(8 * b)).any() {
+                self.n1y.next = self.n1y.val().replace_bit(b, true);
+            }
+        }
+        // level 1 (s = 2): rotate the 1-bit quadrant of level 0, then set bit 1
+        self.n1hx.next = 0.into();
+        self.n1hy.next = 0.into();
+        if self.ry1.val() {
+            self.n1hx.next = self.n1hx.val().replace_bit(0, self.h0x.val());
+            self.n1hy.next = self.n1hy.val().replace_bit(0, self.h0y.val());
+        } else {
+            self.n1hx.next = self
+                .n1hx
+                .val()
+                .replace_bit(0, self.h0y.val() ^ self.rx1.val());
+            self.n1hy.next = self
+                .n1hy
+                .val()
+                .replace_bit(0, self.h0x.val() ^ self.rx1.val());
+        }
+        self.n1hx.next = self.n1hx.val().replace_bit(1, self.rx1.val());
+        self.n1hy.next = self.n1hy.val().replace_bit(1, self.ry1.val());
+
+        // ---- stage 2: Hilbert levels 2-3, final swap, zigzag, choice ----
+        self.rx2.next = self.s1_hd.q.val().get_bit(1);
+        self.ry2.next = self.s1_hd.q.val().get_bit(0) ^ self.s1_hd.q.val().get_bit(1);
+        self.rx3.next = self.s1_hd.q.val().get_bit(3);
+        self.ry3.next = self.s1_hd.q.val().get_bit(2) ^ self.s1_hd.q.val().get_bit(3);
+        // level 2 (s = 4): rotate the 2-bit quadrant, then set bit 2
+        self.h2x.next = bit_cast::<4, 2>(self.s1_hx.q.val());
+        self.h2y.next = bit_cast::<4, 2>(self.s1_hy.q.val());
+        if !self.ry2.val() {
+            if self.rx2.val() {
+                self.h2x.next = bit_cast::<4, 2>(!self.s1_hy.q.val());
+                self.h2y.next = bit_cast::<4, 2>(!self.s1_hx.q.val());
+            } else {
+                self.h2x.next = bit_cast::<4, 2>(self.s1_hy.q.val());
+                self.h2y.next = bit_cast::<4, 2>(self.s1_hx.q.val());
+            }
+        }
+        self.h2x.next = self.h2x.val().replace_bit(2, self.rx2.val());
+        self.h2y.next = self.h2y.val().replace_bit(2, self.ry2.val());
+        // level 3 (s = 8)
+        self.h3x.next = self.h2x.val();
+        self.h3y.next = self.h2y.val();
+        if !self.ry3.val() {
+            if self.rx3.val() {
+                self.h3x.next = !self.h2y.val();
+                self.h3y.next = !self.h2x.val();
+            } else {
+                self.h3x.next = self.h2y.val();
+                self.h3y.next = self.h2x.val();
+            }
+        }
+        self.h3x.next = self.h3x.val().replace_bit(3, self.rx3.val());
+        self.h3y.next = self.h3y.val().replace_bit(3, self.ry3.val());
+        // unused top levels (fed 00) each swapped x and y: undo an odd number of swaps
+        self.hx.next = self.h3x.val();
+        self.hy.next = self.h3y.val();
+        if self.act_m.q.val().get_bit(16) {
+            self.hx.next = self.h3y.val();
+            self.hy.next = self.h3x.val();
+        }
+        // zigzag: x bits inverted on odd rows; Hilbert bits replace the mask bits
+        self.fx.next = self.s1_x.q.val();
+        if self.s1_y.q.val().get_bit(0) {
+            self.fx.next = self.s1_x.q.val() ^ self.act_m.q.val().get_bits::<4>(0);
+        }
+        self.fy.next = self.s1_y.q.val();
+        for b in 0..4 {
+            if self.act_m.q.val().get_bit(4 + b) {
+                self.fx.next = self.fx.val().replace_bit(b, self.hx.val().get_bit(b));
+                self.fy.next = self.fy.val().replace_bit(b, self.hy.val().get_bit(b));
+            }
+        }
+        if self.s1_zero.q.val() || !self.s1_valid.q.val() {
+            self.fx.next = 0.into();
+            self.fy.next = 0.into();
+        }
+
+        // ---- advance the pipeline unless the output is stalled ----
+        self.adv.next = !self.out_valid_q.q.val() || self.out_ready.val();
+        if self.adv.val() {
+            self.out_valid_q.d.next = self.s1_valid.q.val();
+            self.out_x_q.d.next = self.fx.val();
+            self.out_y_q.d.next = self.fy.val();
+            self.out_last_q.d.next = self.s1_valid.q.val() && self.s1_last.q.val();
+            self.s1_valid.d.next = self.feed.q.val();
+            self.s1_zero.d.next = false;
+            if self.feed.q.val() {
+                self.s1_x.d.next = self.n1x.val();
+                self.s1_y.d.next = self.n1y.val();
+                self.s1_hx.d.next = self.n1hx.val();
+                self.s1_hy.d.next = self.n1hy.val();
+                self.s1_hd.d.next = self.kd.val().get_bits::<4>(4);
+                self.s1_last.d.next = self.idx.q.val() == self.act_m.q.val().get_bits::<8>(17);
+                self.feed.d.next = self.idx.q.val() != self.act_m.q.val().get_bits::<8>(17);
+                self.idx.d.next = self.idx.q.val() + 1;
+            }
+        }
+        if self.out_valid_q.q.val() && self.out_ready.val() && self.out_last_q.q.val() {
+            self.busy_q.d.next = false;
+        }
+
+        // ---- requests (judged against the start-of-cycle state) ----
+        self.err.next = 0.into();
+        self.acc_start.next = self.start.val() && !self.busy_q.q.val();
+        self.report_ok.next = self.reported.q.val() < self.started.q.val();
+        self.acc_perf.next = self.perf_we.val() && self.report_ok.val();
+        self.acc_prof.next =
+            self.prof_we.val() && !self.busy_q.q.val() && (self.prof_k.val().index() <= 8);
+        // start: load the chosen slot, prime stage 1 with index 0 = (0, 0)
+        if self.acc_start.val() {
+            self.act_x.d.next = self.ch_x.val();
+            self.act_y.d.next = self.ch_y.val();
+            self.act_m.d.next = self.ch_m.val();
+            self.busy_q.d.next = true;
+            self.s1_valid.d.next = true;
+            self.s1_zero.d.next = true;
+            self.s1_last.d.next = self.ch_single.val();
+            self.feed.d.next = !self.ch_single.val();
+            self.idx.d.next = 1.into();
+            self.wg_sel_q.d.next = self.choice_q.q.val();
+        }
+        // configuration writes
+        if !self.busy_q.q.val() && (self.cfg_we.val() || self.cand_we.val()) {
+            if self.dec_fits.val() {
+                if self.cfg_we.val() {
+                    self.slot_x[8].d.next = self.dec_x.val();
+                    self.slot_y[8].d.next = self.dec_y.val();
+                    self.slot_m[8].d.next = self.dec_m.val();
+                }
+                for s in 0..8 {
+                    if self.cand_we.val() && self.cand_idx.val().index() == s {
+                        self.slot_x[s].d.next = self.dec_x.val();
+                        self.slot_y[s].d.next = self.dec_y.val();
+                        self.slot_m[s].d.next = self.dec_m.val();
+                    }
+                }
+            } else {
+                self.err.next = 1.into();
+            }
+        }
+        if self.perf_we.val() && !self.report_ok.val() && !self.err.val().any() {
+            self.err.next = 3.into();
+        }
+        if self.prof_we.val() && !self.busy_q.q.val() && (self.prof_k.val().index() > 8) {
+            self.err.next = 1.into();
+        }
+
+        // ---- profiler next state ([0039]-[0048]); the choice for the next cycle's start is
+        // made from it, so that a start only selects a registered one-hot slot ----
+        self.n_started.next = self.started.q.val();
+        self.n_reported.next = self.reported.q.val();
+        self.n_best.next = self.best.q.val();
+        self.n_best_val.next = self.best_val.q.val();
+        self.n_active.next = self.active.q.val();
+        self.n_last_prof.next = self.last_prof.q.val();
+        self.n_done.next = self.done.q.val();
+        self.n_last_rep.next = self.last_rep.q.val();
+        self.n_force.next = self.force_q.q.val();
+        self.n_fidx.next = self.force_idx_q.q.val();
+        self.n_k.next = self.prof_kq.q.val();
+        // [0040]-[0043]: a profiled start moves to the next candidate
+        if self.acc_start.val() && self.choice_prof.q.val() {
+            self.n_started.next = self.started.q.val() + 1;
+            self.n_last_prof.next = (self.started.q.val() + 2) == self.prof_kq.q.val();
+            if self.last_prof.q.val() {
+                self.n_active.next = false;
+            }
+        }
+        // [0044]: the value of the oldest profiled workgroup without one; lowest wins, ties
+        // keep the lower index (reported first)
+        if self.acc_perf.val() {
+            if !self.reported.q.val().any() || (self.perf_value.val() < self.best_val.q.val()) {
+                self.n_best.next = self.reported.q.val().get_bits::<3>(0);
+                self.n_best_val.next = self.perf_value.val();
+            }
+            self.n_reported.next = self.reported.q.val() + 1;
+            self.n_last_rep.next = (self.reported.q.val() + 2) == self.prof_kq.q.val();
+            if self.last_rep.q.val() {
+                self.n_done.next = true;
+            }
+        }
+        // profiler control: restarts profiling
+        if self.acc_prof.val() {
+            self.n_k.next = self.prof_k.val();
+            self.n_force.next = self.prof_force.val();
+            self.n_fidx.next = self.prof_force_idx.val();
+            self.n_started.next = 0.into();
+            self.n_reported.next = 0.into();
+            self.n_best.next = 0.into();
+            self.n_best_val.next = 0.into();
+            self.n_active.next = self.prof_k.val().any();
+            self.n_done.next = false;
+            self.n_last_prof.next = self.prof_k.val().index() == 1;
+            self.n_last_rep.next = self.prof_k.val().index() == 1;
+        }
+        self.started.d.next = self.n_started.val();
+        self.reported.d.next = self.n_reported.val();
+        self.best.d.next = self.n_best.val();
+        self.best_val.d.next = self.n_best_val.val();
+        self.active.d.next = self.n_active.val();
+        self.last_prof.d.next = self.n_last_prof.val();
+        self.done.d.next = self.n_done.val();
+        self.last_rep.d.next = self.n_last_rep.val();
+        self.force_q.d.next = self.n_force.val();
+        self.force_idx_q.d.next = self.n_fidx.val();
+        self.prof_kq.d.next = self.n_k.val();
+        // the choice: forced, else the next profiled candidate, else the best, else cfg
+        self.n_choice.next = 8.into();
+        if self.n_force.val() {
+            self.n_choice.next = bit_cast::<4, 3>(self.n_fidx.val());
+        } else if self.n_active.val() {
+            self.n_choice.next = self.n_started.val();
+        } else if self.n_done.val() {
+            self.n_choice.next = bit_cast::<4, 3>(self.n_best.val());
+        }
+        self.choice_q.d.next = self.n_choice.val();
+        self.choice_prof.d.next = !self.n_force.val() && self.n_active.val();
+        self.n_choice_oh.next = 0.into();
+        for s in 0..SLOTS {
+            if self.n_choice.val().index() == s {
+                self.n_choice_oh.next = self.n_choice_oh.val().replace_bit(s, true);
+            }
+        }
+        self.choice_oh.d.next = self.n_choice_oh.val();
+        if self.busy_q.q.val()
+            && (self.cfg_we.val() || self.cand_we.val() || self.prof_we.val() || self.start.val())
+        {
+            self.err.next = 2.into();
+        }
+        self.error_code_q.d.next = self.err.val();
+
+        // ---- synchronous reset: the init values of every register ----
+        if self.reset.val() {
+            for s in 0..SLOTS {
+                self.slot_x[s].d.next = self.init_x[s].val();
+                self.slot_y[s].d.next = self.init_y[s].val();
+                self.slot_m[s].d.next = self.init_m[s].val();
+            }
+            self.act_x.d.next = 0.into();
+            self.act_y.d.next = 0.into();
+            self.act_m.d.next = 0.into();
+            self.prof_kq.d.next = 0.into();
+            self.force_q.d.next = false;
+            self.force_idx_q.d.next = 0.into();
+            self.started.d.next = 0.into();
+            self.reported.d.next = 0.into();
+            self.best.d.next = 0.into();
+            self.best_val.d.next = 0.into();
+            self.wg_sel_q.d.next = 8.into();
+            self.choice_q.d.next = 8.into();
+            self.choice_oh.d.next = 256.into();
+            self.choice_prof.d.next = false;
+            self.active.d.next = false;
+            self.last_prof.d.next = false;
+            self.done.d.next = false;
+            self.last_rep.d.next = false;
+            self.busy_q.d.next = false;
+            self.feed.d.next = false;
+            self.idx.d.next = 0.into();
+            self.s1_valid.d.next = false;
+            self.s1_zero.d.next = false;
+            self.s1_last.d.next = false;
+            self.s1_x.d.next = 0.into();
+            self.s1_y.d.next = 0.into();
+            self.s1_hx.d.next = 0.into();
+            self.s1_hy.d.next = 0.into();
+            self.s1_hd.d.next = 0.into();
+            self.out_valid_q.d.next = false;
+            self.out_x_q.d.next = 0.into();
+            self.out_y_q.d.next = 0.into();
+            self.out_last_q.d.next = false;
+            self.error_code_q.d.next = 0.into();
+        }
+    }
+}
+
+/// The board block as Verilog (module `top`, the exported `schedule_gen.v`).
+pub fn verilog() -> String {
+    let mut uut = ScheduleGen::new();
+    uut.connect_all();
+    generate_verilog(&uut)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decode_rejects_what_does_not_fit() {
+        assert!(decode(5, 0, 0, 0, 0).is_none(), "mode 5");
+        assert!(decode(0, 5, 0, 0, 0).is_none(), "grid 32 wide");
+        assert!(decode(3, 2, 2, 3, 0).is_none(), "tile wider than the grid");
+        assert!(
+            decode(1, 2, 2, 3, 2).is_none(),
+            "stride 8 does not divide 4 groups"
+        );
+        assert!(
+            decode(1, 2, 2, 2, 2).is_some(),
+            "stride 4 over 4 groups of 4"
+        );
+        // linear 4x4: x bit b <- index bit b, y bit b <- index bit 2 + b, last index 15
+        let (x, y, m) = decode(0, 2, 2, 7, 7).unwrap();
+        assert_eq!((x, y, m), (0x0201, 0x0804, 0xf << 17));
+    }
+}
