@@ -80,3 +80,5 @@ pub fn judge<C: SpecChecker + ?Sized>(
     }
     checker.finish(inputs.len())
 }
+
+pub mod dispatcher;
