@@ -36,8 +36,8 @@
 //!   decision), `pick-priority` (no other fitting head has a smaller *effective* rank in the
 //!   current time window), `tie-mark` (among heads of the same rank the a42 mark rule),
 //!   `tie-lfsr` (the remaining choice is the documented LFSR scan; see below), `module-policy`
-//!   (`first`: lowest fitting index; `max_weighted_free` / `min_power_history`: no fitting module
-//!   surely better, see below), `wave-split` (emb. 8's split table rotated by the module's
+//!   (among the fitting modules, `first`: the lowest index; `max_weighted_free` /
+//!   `min_power_history`: the best score, see below), `wave-split` (emb. 8's split table rotated by the module's
 //!   pointer), `region-free` (every region and wave slot free in the checker's maps: no block
 //!   allocated twice), `first-fit` (each region the lowest free start, a43).
 //! - `work-conserving`: a cycle whose decision point had a fitting head, a module not excluded
@@ -49,13 +49,13 @@
 //! - Nothing lost: every accepted WG stays in the checker's queue until its (last) record;
 //!   [`DispatcherChecker::queued_wgs`] lets a drain test ask that all left.
 //!
-//! ## Where several answers are legal
-//! - `max_weighted_free` compares a snapshot assembled serially over 4P cycles and kept for 4P
-//!   cycles: each product is 3..=8P + 1 cycles old (0 before the first snapshot is published): the checker takes, per module and resource, the
-//!   range of a_h·free_h over that window and rejects a pick only when another fitting module is
-//!   better in every combination.
-//! - `min_power_history` compares the history of the state 4 cycles before the decision; the
-//!   checker accepts the scores of 3, 4 or 5 cycles before (same "surely better" test).
+//! ## Policies, ties and resets
+//! - The module policies are judged by their documented approximations, computed from the
+//!   checker's own maps and inputs: `max_weighted_free` by the serial scorer's snapshot (item j
+//!   of each period of 4P cycles from reset is a_h·free_h of module j div 4, resource j mod 4,
+//!   from the state and weights of its cycle; a period counts from 3 cycles after its last item,
+//!   0 before the first), `min_power_history` by the tumbling-window history of the state 4
+//!   cycles before the decision. Equal scores: the lowest index.
 //! - Ties: with `exact_lfsr` (the default: the port contract fixes the LFSR bit for bit) the
 //!   winner must be the documented scan from `lfsr mod R`; without it any channel the mark rule
 //!   allows is accepted (for an implementation with another random source).
@@ -231,6 +231,8 @@ struct State {
     /// score prev + cur.
     wf_hist: VecDeque<Vec<[i64; 4]>>,
     pw_hist: VecDeque<Vec<i64>>,
+    /// Cycles since reset.
+    cycle: usize,
 }
 
 /// The dispatcher's spec checker (see the module doc).
@@ -275,6 +277,7 @@ impl State {
             recent: [None, None],
             wf_hist: VecDeque::new(),
             pw_hist: VecDeque::new(),
+            cycle: 0,
         }
     }
 
@@ -483,32 +486,30 @@ impl DispatcherChecker {
         let range = |x: usize| -> (i64, i64) {
             let views: Vec<i64> = match st.regs.policy {
                 1 => {
-                    // one snapshot assembled over 4P cycles, each product 3..=8P+1 cycles old (0
-                    // before the first): per resource the range of a_h·free_h over those cycles
+                    // the documented serial scorer: item j of each period of 4P cycles (counted
+                    // from reset) is a_h·free_h of module j div 4, resource j mod 4, from the
+                    // state of its cycle; a period is published 3 cycles after its last item
+                    // (0 before the first)
+                    let p4 = 4 * self.cfg.modules;
+                    let k = st.cycle;
                     let n = st.wf_hist.len();
-                    let (mut lo, mut hi) = (0, 0);
-                    for h in 0..4 {
-                        let vals: Vec<i64> = (3..=8 * self.cfg.modules + 1)
-                            .map(|lag| {
-                                if n >= lag {
-                                    st.wf_hist[n - lag][x][h]
-                                } else {
-                                    0
-                                }
-                            })
-                            .collect();
-                        lo += vals.iter().min().unwrap();
-                        hi += vals.iter().max().unwrap();
+                    if k < p4 + 2 {
+                        vec![0]
+                    } else {
+                        // the last item of the newest published period
+                        let last = (k - 3) - ((k - 3 + 1) % p4);
+                        let first = last + 1 - p4;
+                        let sum: i64 = (0..4)
+                            .map(|h| st.wf_hist[n - (k - (first + 4 * x + h))][x][h])
+                            .sum();
+                        // the larger the free sum the better
+                        vec![-sum]
                     }
-                    // the larger the free sum the better
-                    vec![-hi, -lo]
                 }
                 2 => {
-                    // the power history of the state 3, 4 or 5 cycles before (0 before reset)
+                    // the power history of the state 4 cycles before (0 before reset)
                     let n = st.pw_hist.len();
-                    (3..=5)
-                        .map(|lag| if n >= lag { st.pw_hist[n - lag][x] } else { 0 })
-                        .collect()
+                    vec![if n >= 4 { st.pw_hist[n - 4][x] } else { 0 }]
                 }
                 _ => vec![0],
             };
@@ -521,8 +522,7 @@ impl DispatcherChecker {
             let beats = hi_x < lo_m || (x < m && hi_x <= lo_m);
             if beats {
                 return Err(format!(
-                    "policy {} picks module {m} (score range {:?}) over module {x} (score range \
-                     {:?}, which wins in every allowed view)",
+                    "policy {} picks module {m} (score {:?}) over module {x} (score {:?})",
                     st.regs.policy,
                     range(m),
                     range(x)
@@ -1059,6 +1059,7 @@ impl DispatcherChecker {
         st.seen_heads = seen;
         st.head_new = head_new;
         st.recent = [d, st.recent[0].take()];
+        st.cycle += 1;
     }
 }
 
