@@ -51,15 +51,21 @@ fn lockstep(trace: &[DispIn]) -> Result<Vec<DispIn>, String> {
     Ok(bound)
 }
 
-/// RustHDL simulates the board dispatcher at a few k cycles/s, so its lockstep runs short
+/// RustHDL simulates the board dispatcher at about 1 k cycles/s, so its lockstep runs short
 /// traces: 96 cases of up to 250 cycles (`PROPTEST_CASES` for more).
 #[test]
 fn lockstep_board_random_traces() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let cycles = AtomicUsize::new(0);
     let t = std::time::Instant::now();
-    run_cases(96, &trace_strategy(250), |t| lockstep(t).map(|_| ()));
+    run_cases(96, &trace_strategy(250), |t| {
+        cycles.fetch_add(t.len(), Ordering::Relaxed);
+        lockstep(t).map(|_| ())
+    });
     eprintln!(
-        "dispatcher RustHDL lockstep: {} cases in {:.1} s",
+        "dispatcher RustHDL lockstep: {} cases, {} cycles in {:.1} s",
         testbench::lockstep::proptest_cases(96),
+        cycles.load(Ordering::Relaxed),
         t.elapsed().as_secs_f64()
     );
 }

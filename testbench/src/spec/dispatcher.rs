@@ -245,6 +245,8 @@ pub struct DispatcherChecker {
     rows: VecDeque<(usize, DispIn, DispOut)>,
     /// The next row's registered outputs must be idle (after a reset, and at power-up).
     idle_next: bool,
+    /// Rows seen since the last reset (or power-up).
+    since_reset: usize,
     records: u64,
     /// How often each judged mechanism occurred (see [`DispatcherChecker::coverage`]).
     seen: BTreeMap<&'static str, u64>,
@@ -373,6 +375,7 @@ impl DispatcherChecker {
             st: State::new(&cfg),
             rows: VecDeque::new(),
             idle_next: true,
+            since_reset: 0,
             records: 0,
             seen: BTreeMap::new(),
         }
@@ -1108,6 +1111,18 @@ impl SpecChecker for DispatcherChecker {
             judge_idle(cycle, o)?;
         }
         self.rows.push_back((cycle, i.clone(), o.clone()));
+        self.since_reset += 1;
+        if self.since_reset == 2 && o.disp_valid {
+            // the record of this cycle would have been decided in the reset cycle
+            return Err(Violation::new(
+                cycle,
+                "reset-idle",
+                format!("record two cycles after a reset: {o:?}"),
+            ));
+        }
+        if self.since_reset == 2 {
+            judge_idle(cycle, o)?;
+        }
         if self.rows.len() == 3 {
             self.advance()?;
         }
@@ -1123,6 +1138,7 @@ impl SpecChecker for DispatcherChecker {
             self.st = State::new(&self.cfg);
             self.rows.clear();
             self.idle_next = true;
+            self.since_reset = 0;
         }
         Ok(())
     }
@@ -1144,5 +1160,66 @@ impl SpecChecker for DispatcherChecker {
 impl crate::unit::CheckedUnit for crate::dispatcher::DispatcherBoard {
     fn spec_checker() -> Box<dyn SpecChecker<In = DispIn, Out = DispOut>> {
         Box::new(DispatcherChecker::new(DispatcherConfig::board()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dispatcher::DispatcherBoard;
+    use crate::spec::judge;
+    use crate::unit::{BoardUnit, CheckedUnit};
+
+    /// The golden model's outputs on a standard random trace pass; each kind of corrupted output
+    /// is rejected at its own cycle with its own rule.
+    #[test]
+    fn passes_the_model_and_rejects_corrupted_outputs() {
+        let t = DispatcherBoard::random_trace(3, 4000);
+        let mut m = DispatcherBoard::model();
+        let outs: Vec<DispOut> = t.iter().map(|i| m.step(i)).collect();
+        judge(&mut *DispatcherBoard::spec_checker(), &t, &outs).unwrap();
+        // cycles whose outputs are not the first after a reset
+        let ok = |c: usize| c >= 2 && !t[c - 1].reset && !t[c].reset;
+        let rec = (0..t.len()).filter(|&c| ok(c) && outs[c].disp_valid);
+        let rec: Vec<usize> = rec.collect();
+        let err: Vec<usize> = (0..t.len()).filter(|&c| ok(c) && outs[c].error).collect();
+        let quiet: Vec<usize> = (0..t.len())
+            .filter(|&c| ok(c) && !outs[c].disp_valid)
+            .collect();
+        let pushes: Vec<usize> = (0..t.len())
+            .filter(|&c| ok(c) && t[c].push_valid && outs[c].push_ready)
+            .collect();
+        type Corrupt = Box<dyn Fn(&mut DispOut)>;
+        let cases: Vec<(&str, usize, Corrupt)> = vec![
+            (
+                "work-conserving",
+                rec[10],
+                Box::new(|o| {
+                    *o = DispOut {
+                        push_ready: o.push_ready,
+                        error: o.error,
+                        error_code: o.error_code,
+                        ..DispOut::default()
+                    }
+                }),
+            ),
+            ("slot", rec[20], Box::new(|o| o.disp_slot ^= 1)),
+            ("record-head", rec[30], Box::new(|o| o.disp_id ^= 0x80)),
+            (
+                "error-code",
+                err[3],
+                Box::new(|o| o.error_code = o.error_code % 5 + 1),
+            ),
+            ("idle-outputs", quiet[50], Box::new(|o| o.disp_lds_base = 1)),
+            ("push-ready", pushes[40], Box::new(|o| o.push_ready = false)),
+        ];
+        for (rule, c, corrupt) in cases {
+            let mut bad = outs.clone();
+            corrupt(&mut bad[c]);
+            let v = judge(&mut *DispatcherBoard::spec_checker(), &t, &bad).expect_err(&format!(
+                "{rule}: a corrupted output in cycle {c} must be rejected"
+            ));
+            assert_eq!((v.rule, v.cycle), (rule, c), "{v}");
+        }
     }
 }
