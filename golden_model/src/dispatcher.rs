@@ -101,7 +101,10 @@
 //! ## Error codes (`error_code`, registered with the `error` strobe, one per cycle)
 //! 1 `NEVER_FITS`, 2 `ZERO_WAVES`, 3 `BAD_ID` (channel, priority or slot index out of range),
 //! 4 `IDLE_SLOT` (completion of a slot not in flight, e.g. a double completion), 5 `BAD_CFG`.
-//! The erroring request changes nothing. Several in one cycle: push beats completion beats config.
+//! The erroring request changes nothing. Several in one cycle: push beats completion beats config
+//! (one code is reported; each request is still judged on its own, so a valid completion next to
+//! a refused push takes effect). Registered outputs without their strobe are 0: every `disp_*`
+//! field while `disp_valid` is low, `error_code` while `error` is low.
 
 pub mod eval;
 
@@ -899,7 +902,8 @@ pub const POLICY_LAG: usize = 4;
 /// the period 4P is (module k div 4, resource k mod 4); its product is taken from the state and
 /// weights of its cycle, accumulated two cycles later (two pipeline registers), and when item
 /// 4P−1 is accumulated every module's sum is published. The decision compares the published
-/// sums: a snapshot assembled over 4P cycles (8 on the board), 3..4P+2 cycles old.
+/// sums: a snapshot assembled over 4P cycles (8 on the board), published 4P+2 cycles after its
+/// first product was taken and kept for 4P cycles, so each product is 3..=8P+1 cycles old.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct WeightedFree {
     /// Next item.

@@ -277,6 +277,12 @@ pub fn bench(model_cycles: usize, rtl_cycles: usize) -> Result<String> {
         "RustHDL RTL: {}, {recs_rtl} records in {rtl_cycles} cycles",
         crate::rate(rtl_cycles, t.elapsed().as_secs_f64())
     );
+    // the default `cargo test` run on the exported Verilog (`verilator_replay_one_million_cycles`)
+    if testbench::eda::tool_available("verilator") {
+        let f = testbench::dispatcher::verilator_random_run(1, 1_000_000)
+            .map_err(|e| anyhow::anyhow!(e))?;
+        let _ = writeln!(out, "{f}");
+    }
     Ok(out)
 }
 

@@ -550,14 +550,14 @@ fn cfg_write() -> impl Strategy<Value = (u32, u32)> {
 /// (board `vgpr_max` of 16 blocks = all of a unit's VGPR blocks, and so on), good descriptors
 /// clamped to what fits an empty module, bad inputs: zero waves, a need too big for a unit, too
 /// many waves and, with `out_of_range` (model-only runs: the board's ports cannot carry such
-/// values), a channel or completion slot out of range. Completions name a slot; the trace runner
+/// values), a channel, a priority or a completion slot out of range. Completions name a slot; the trace runner
 /// maps them onto live slots (see [`DispInvariants::bind`]) so that most are valid and some bad.
 pub fn cycle_strategy_for(
     cfg: DispatcherConfig,
     mix: Mix,
     out_of_range: bool,
 ) -> impl Strategy<Value = DispIn> {
-    let bad_kinds = if out_of_range { 5 } else { 3 };
+    let bad_kinds = if out_of_range { 6 } else { 3 };
     let q_max = (cfg.units * cfg.wave_slots) as u32;
     let scale = |x: u32, full: usize, board: u32| (x * full as u32).div_ceil(board);
     let waves_max = scale(mix.waves_max, q_max as usize, 8).clamp(1, q_max);
@@ -604,7 +604,7 @@ pub fn cycle_strategy_for(
                         x.min((1 << bits) - 1)
                     }
                 };
-                let (mut ch, mut slot) = (ch, slot);
+                let (mut ch, mut slot, mut prio) = (ch, slot, prio);
                 let (waves, vgpr, sgpr, lds) = if bad {
                     match badk {
                         0 => (0, vgpr, sgpr, lds),
@@ -627,6 +627,10 @@ pub fn cycle_strategy_for(
                             ch = cfg.channels as u32 + ch % 2;
                             (waves, 0, 0, 0)
                         }
+                        5 => {
+                            prio += cfg.prios as u32;
+                            (waves, 0, 0, 0)
+                        }
                         _ => {
                             slot = cfg.slots as u32 + slot % 3;
                             (waves, 0, 0, 0)
@@ -643,7 +647,7 @@ pub fn cycle_strategy_for(
                 };
                 DispIn {
                     reset,
-                    push_valid: p || (bad && badk == 3),
+                    push_valid: p || (bad && (badk == 3 || badk == 5)),
                     push_channel: ch,
                     push_id: id as u32,
                     push_prio: prio,
@@ -668,19 +672,32 @@ pub fn cycle_strategy_for(
 }
 
 /// A whole trace of random cycles from one mix, for any configuration (see
-/// [`cycle_strategy_for`]).
+/// [`cycle_strategy_for`]). It opens with a write of the module policy (0..=3: each policy, or a
+/// bad value) and, in half of the traces, writes of four short time windows (1..24 cycles), so
+/// that every policy and the window promotion occur in short traces.
 pub fn trace_strategy_for(
     cfg: DispatcherConfig,
     max_len: usize,
     out_of_range: bool,
 ) -> impl Strategy<Value = Vec<DispIn>> {
+    use golden_model::dispatcher::reg;
     let mixes = mixes();
-    (0..mixes.len()).prop_flat_map(move |m| {
-        proptest::collection::vec(
-            cycle_strategy_for(cfg, mixes[m].clone(), out_of_range),
-            1..max_len,
-        )
-    })
+    (
+        0..mixes.len(),
+        0u32..4,
+        proptest::option::of(proptest::array::uniform4(1u32..24)),
+    )
+        .prop_flat_map(move |(m, policy, windows)| {
+            let mut prefix = vec![DispIn::cfg(reg::POLICY, policy)];
+            for (y, len) in windows.into_iter().flatten().enumerate() {
+                prefix.push(DispIn::cfg(reg::WIN_LEN0 + y as u32, len));
+            }
+            proptest::collection::vec(
+                cycle_strategy_for(cfg, mixes[m].clone(), out_of_range),
+                1..max_len,
+            )
+            .prop_map(move |t| prefix.iter().cloned().chain(t).collect::<Vec<_>>())
+        })
 }
 
 /// A whole trace for the board RTL (every value fits its ports).
@@ -749,4 +766,70 @@ impl crate::unit::BoardUnit for DispatcherBoard {
         }
         trace
     }
+}
+
+/// What one standard random run on the exported Verilog measured (see [`verilator_random_run`]).
+#[derive(Clone, Debug)]
+pub struct ReplayFigures {
+    pub cycles: usize,
+    pub records: u64,
+    /// Stimulus generation with the golden model binding it (seconds).
+    pub stimulus_secs: f64,
+    /// Verilator replay, harness build included when not cached (seconds).
+    pub verilator_secs: f64,
+    /// Golden model comparison of every output of every cycle (seconds).
+    pub compare_secs: f64,
+    /// Spec checker over the Verilator outputs (seconds).
+    pub checker_secs: f64,
+}
+
+impl std::fmt::Display for ReplayFigures {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "dispatcher Verilator replay: {} random cycles, {} records, equal to the golden model \
+             and passed by the spec checker; stimulus {:.1} s, Verilator {:.1} s, compare {:.1} s, \
+             spec checker {:.1} s",
+            self.cycles,
+            self.records,
+            self.stimulus_secs,
+            self.verilator_secs,
+            self.compare_secs,
+            self.checker_secs
+        )
+    }
+}
+
+/// The standard random board trace of `cycles` cycles (seed `seed`, see
+/// [`crate::unit::BoardUnit::random_trace`]) replayed on the exported Verilog under Verilator,
+/// compared with the golden model every cycle and judged by the spec checker.
+pub fn verilator_random_run(seed: u64, cycles: usize) -> Result<ReplayFigures, String> {
+    use crate::unit::BoardUnit;
+    use std::time::Instant;
+    let t = Instant::now();
+    let trace = DispatcherBoard::random_trace(seed, cycles);
+    let stimulus_secs = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let got = crate::verilator::replay(&DispatcherBoard::verilog(), &DispPorts, &trace)
+        .map_err(|e| e.to_string())?;
+    let verilator_secs = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    crate::lockstep::compare_trace(
+        &mut golden_model::dispatcher::Dispatcher::new(DispatcherConfig::board()),
+        &trace,
+        &got,
+    )?;
+    let compare_secs = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let mut spec = crate::spec::dispatcher::DispatcherChecker::new(DispatcherConfig::board());
+    crate::spec::judge(&mut spec, &trace, &got).map_err(|e| format!("spec checker: {e}"))?;
+    let checker_secs = t.elapsed().as_secs_f64();
+    Ok(ReplayFigures {
+        cycles,
+        records: spec.records(),
+        stimulus_secs,
+        verilator_secs,
+        compare_secs,
+        checker_secs,
+    })
 }

@@ -85,3 +85,5 @@ pub mod simt_issue;
 pub mod preempt_ctrl;
 
 pub mod schedule_gen;
+
+pub mod dispatcher;

@@ -178,7 +178,10 @@ pub fn build_harness(
         return Ok(exe);
     }
     // Build in a private directory, then rename: concurrent tests may build the same design.
-    let tmp = dir.with_extension(format!("tmp{}", std::process::id()));
+    // (threads of one test binary share the process id: count them apart)
+    static BUILDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = dir.with_extension(format!("tmp{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp)?;
     std::fs::write(tmp.join("top.v"), verilog)?;
