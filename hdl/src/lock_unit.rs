@@ -40,29 +40,11 @@
 //! - hold limit: the retire that reaches the limit revokes the warp the next cycle (`revoke` 2
 //!   cycles after that retire); a `hold_limit` write governs retires from 2 cycles on.
 //!
-//! ## Timing (board config, iCE40 HX8K, `synth report --seeds 1,2,3,4,5`)
-//! **2416 LCs; 92.8 MHz median of five placement seeds** (seed 1: 91.9, then 95.1, 92.8, 90.7,
-//! 94.1): **the 100 MHz target is not met.** `synth_ice40 -dffe_min_ce_use 4`, `-abc2`,
-//! `-nodffe`, `-dff`, `-abc9` and `-retime` were tried on an earlier netlist and were no better
-//! on average; nextpnr `--opt-timing` on this netlist is worse (seeds 1–5: 81.6, 77.0, 88.6,
-//! 80.1, 80.6; the same run without it reproduced the five numbers above).
-//!
-//! How it got here (each step measured): the unpipelined single-cycle design (every event
-//! applied in the cycle it arrives) measured 52.6 MHz. A pipelined design with a two-stage
-//! arbiter that retried stale verdicts (branch `lock-pipe`) reached 91–96 MHz but broke the SPEC
-//! latency bounds under contention (worst preemptive grant 20 cycles). This design keeps the
-//! registered release, hold-limit marks and hand-off picks of that one, but decides the FIFO head
-//! in one cycle against the current state (66.9 MHz), with per-lock verdict terms selected by
-//! the head's lock (81.3), the next head's priority row and step-1/2 removals precomputed from
-//! the stage register (94.3 → 88–92 after the hand-off rule was made exact), and the hold-limit
-//! marks of those precomputed inputs taken before the "not revoked now" term (seed 1: 95.6;
-//! seeds 2–5: 86.8, 90.1, 82.1, 89.2), the next head's priority row made from compares of
-//! registers and port values that the CPR write selects afterwards (median 93.9; 92.8 after a
-//! cleanup with the same logic: the unread `hold_limit` flip-flops removed, the head lock's
-//! holder selected once). Applying a
-//! wait verdict one cycle later (branch `lock-wq`) took the verdict off the critical path (mean
-//! of four seeds 88 → 91 MHz) but made a hand-off take 3 cycles after the lock becomes free
-//! (SPEC: 2), so it is not in.
+//! ## Timing (board config, iCE40 HX8K CB132, in the flow's harness)
+//! **Cost: 2416 LCs; Fmax 92.8 MHz median of nextpnr seeds 1–5** (91.9, 95.1, 92.8, 90.7, 94.1):
+//! **the 100 MHz target is not met** (accepted by SPEC's decision of 2026-11-23) —
+//! `cargo run --release -p synth -- report --only lock_unit --seeds 1,2,3,4,5`. What was tried
+//! (flow options, pipelines, their numbers) is in `docs/lock_unit.md`.
 //!
 //! The critical paths left are about 6 LUT levels with 1–2 ns of routing each: the head's lock
 //! selects the per-lock verdict terms (held after the release and hold-limit revocation, holder
