@@ -5,9 +5,11 @@
 //! this block implements it for `DispatcherConfig::board()` and is checked against it every cycle.
 //! What was tried on the way, with its numbers, is in `docs/dispatcher.md`.
 //!
-//! **Cost** (board config, HX8K CB132, in the flow's harness): 6232 / 7680 LCs, 5 `SB_RAM40_4K`,
-//! Fmax 62.3 / 66.2 / 66.3 MHz at nextpnr seeds 1 / 2 / 3 (median 66.2; misses 100 MHz) —
-//! `cargo run --release -p synth -- report --only dispatcher --seeds 1,2,3`.
+//! **Cost** (board config, HX8K CB132, in the flow's harness): 6235 / 7680 LCs, 5 `SB_RAM40_4K`,
+//! Fmax 62.1 / 61.4 / 60.3 MHz at nextpnr seeds 1 / 2 / 3 (median 61.4; misses 100 MHz) —
+//! `cargo run --release -p synth -- report --only dispatcher --seeds 1,2,3` (2026-11-24). The
+//! same logic before the renames of issue 14 measured 6232, 62.3 / 66.2 / 66.3: yosys maps a
+//! renamed netlist differently (`docs/dispatcher.md`).
 //!
 //! ## Ports (the exported module `top` has exactly these)
 //! | port | dir | width | meaning |
