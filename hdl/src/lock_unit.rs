@@ -41,9 +41,10 @@
 //!   cycles after that retire); a `hold_limit` write governs retires from 2 cycles on.
 //!
 //! ## Timing (board config, iCE40 HX8K CB132, in the flow's harness)
-//! **Cost: 2416 LCs; Fmax 92.8 MHz median of nextpnr seeds 1–5** (91.9, 95.1, 92.8, 90.7, 94.1):
-//! **the 100 MHz target is not met** (accepted by SPEC's decision of 2026-11-23) —
-//! `cargo run --release -p synth -- report --only lock_unit --seeds 1,2,3,4,5`. What was tried
+//! **Cost: 2409 LCs; Fmax 88.8 MHz median of nextpnr seeds 1–5** (87.6, 92.5, 88.6, 89.5, 88.8;
+//! 2026-11-24): **the 100 MHz target is not met** (accepted by SPEC's decision of 2026-11-23) —
+//! `cargo run --release -p synth -- report --only lock_unit --seeds 1,2,3,4,5`. The same logic
+//! under its names before issue 14 measured 2416 LCs, median 92.8 (`docs/lock_unit.md`). What was tried
 //! (flow options, pipelines, their numbers) is in `docs/lock_unit.md`.
 //!
 //! The critical paths left are about 6 LUT levels with 1–2 ns of routing each: the head's lock
