@@ -3,6 +3,13 @@
 //! The behaviour, cycle by cycle, is specified by `golden_model::dispatcher` (its module doc is
 //! normative: the nine steps, the register map, the error codes, every decision SPEC left open);
 //! this block implements it for `DispatcherConfig::board()` and is checked against it every cycle.
+//! What was tried on the way, with its numbers, is in `docs/dispatcher.md`.
+//!
+//! **Cost** (board config, HX8K CB132, in the flow's harness): 6235 / 7680 LCs, 5 `SB_RAM40_4K`,
+//! Fmax 62.1 / 61.4 / 60.3 MHz at nextpnr seeds 1 / 2 / 3 (median 61.4; misses 100 MHz) —
+//! `cargo run --release -p synth -- report --only dispatcher --seeds 1,2,3` (2026-11-24). The
+//! same logic before the renames of issue 14 measured 6232, 62.3 / 66.2 / 66.3: yosys maps a
+//! renamed netlist differently (`docs/dispatcher.md`).
 //!
 //! ## Ports (the exported module `top` has exactly these)
 //! | port | dir | width | meaning |
@@ -48,100 +55,47 @@
 //! valid), 4 `IDLE_SLOT` (completion of a slot that is not in flight, e.g. a double completion),
 //! 5 `BAD_CFG`. The refused request changes nothing. Push beats completion beats config.
 //!
-//! ## Latency and throughput (a three-stage pipeline; the golden model's module doc is normative)
-//! - **Match** (cycle t, into `p_*`): every channel head × module × unit from registered state
-//!   only: the decoded head (`h_*`: need thermometers of the units that get ceil / floor of the
-//!   waves, selected per unit by the module's split pointer `ptr`) against the used maps → ok
-//!   vectors (bit i = the need fits at start block i), and the fit bit `p_fit` (head present ∧
-//!   wave slots ∧ a start in every ok vector).
-//! - **Decide** (cycle t+1, into `pv`/`pm`/`pslot`/…): valid = fit ∧ the channel's head was not
-//!   replaced at the last edge (`hchg`) ∧ the module was not decided in the last two cycles
-//!   (`mx`: those allocations are not in the maps the match read). The channel pick reads only
-//!   flip-flops apart from the valid bits (registered head presentation `hp`/`hsub`/`hmore`/
-//!   `hodd`, window, marks, LFSR), the policy picks the module, a registered flag (`sfull`) says
-//!   whether a slot is free, the lowest slot neither busy nor pending is taken; the head is
-//!   popped, the pointer moved, the chosen ok vectors and thermometers registered.
+//! ## Timing: a three-stage pipeline (the golden model's module doc is normative)
+//! - **Match** (cycle t, into `match_*`): every channel head × module × unit from registered state
+//!   only: the decoded head (`head_*`: need thermometers of the units that get ceil / floor of the
+//!   waves, selected per unit by the module's `split_ptr`) against the used maps → ok vectors
+//!   (bit i = the need fits at start block i), and the fit bit `match_fits` (head present ∧ wave
+//!   slots ∧ a start in every ok vector).
+//! - **Decide** (cycle t+1, into `pend_*`): a candidate is valid if it fits, its channel's head was
+//!   not replaced at the last edge (`head_changed`) and its module was not decided in the last two
+//!   cycles (`module_busy`: those allocations are not yet in the maps the match read). The
+//!   channel pick reads only flip-flops apart from the valid bits (head presentation `head_prio`,
+//!   `head_split`, `head_split_more`, `head_waves_odd`; window, tie marks, LFSR); the policy picks
+//!   the module; a registered flag (`slots_full`) says whether a slot is free and the lowest slot
+//!   neither busy nor pending is taken; the head is popped, the pointer moved, the chosen ok
+//!   vectors and thermometers registered.
 //! - **Commit** (cycle t+2): first fit of the pending decision (lowest ok start; region = the
 //!   thermometer shifted there), maps / wave slots / busy bit / table RAM written at the edge,
-//!   record registered.
+//!   the record registered (`out_*`).
 //!
-//! So a WG pushed in cycle t into an empty FIFO is a head in cycle t+1 and its record strobes in
-//! cycle t+4: **head → record 3 cycles** (SPEC goal ≤ 3; the single-cycle design had 1: the
-//! pipeline costs 2 cycles). A module takes one decision per 3 cycles and a channel one per 2:
-//! the board sustains **2 dispatches per 3 cycles** from two channels (1 per 2 from one); with
-//! P ≥ 3 modules the same pipeline sustains one per cycle. Measured (`synth bench --model-cycles
-//! 200000 --rtl-cycles 10000`, saturating two-channel stream): 66664 records in 100000 model
-//! cycles, 1331 in 2000 RustHDL cycles; push → record min 4 cycles. A completion in cycle t
-//! frees its slot at the edge, its blocks one edge later (the table is a block RAM read with
-//! `done_slot`).
+//! A WG pushed in cycle t into an empty FIFO is a head in cycle t+1 and its record strobes in
+//! cycle t+4: **head → record 3 cycles** (SPEC goal ≤ 3). A module takes one decision per 3
+//! cycles and a channel one per 2: the board sustains **2 dispatches per 3 cycles** from two
+//! channels (1 per 2 from one); with P ≥ 3 modules the same pipeline sustains one per cycle.
+//! Measured by `cargo run --release -p synth -- bench --model-cycles 200000 --rtl-cycles 10000`
+//! (saturating two-channel stream): 66664 records in 100000 model cycles, 1331 in 2000 RustHDL
+//! cycles; push → record min 4 cycles. A completion in cycle t frees its slot at the edge, its
+//! blocks one edge later (the table is a block RAM read with `done_slot`).
 //!
-//! ## Cost on the iCE40 HX8K (measured 2026-11-22, `synth report --only dispatcher`: yosys
-//! `synth_ice40` + nextpnr-ice40 `--hx8k --package cb132 --freq 100 --seed 1`, with the harness)
-//! - **6232 / 7680 logic cells (81 %)**, 5 `SB_RAM40_4K`; routes; **62.3 MHz** (misses
-//!   100 MHz). Placement spread: the same netlist with nextpnr `--seed 2` / `--seed 3`: 66.2 /
-//!   66.3 MHz. The single-cycle design before the pipeline: 7251 LCs (94 %), did not route,
-//!   ~17 MHz placement estimate.
-//! - Critical path (15.7 ns): window register → effective rank → tie-break / channel preference →
-//!   channel pick (with the registered fit bits) → pop → head-decode loads (`h_tshi`, `h_tvhi`): 9
-//!   LUT levels, more than half of it routing. Within placement noise behind it (critical in other
-//!   placements of the last steps, 15.3–16.1 ns): the match stage's wave-slot test (pointer → share
-//!   → 3-bit add and compare → AND over the maps → `p_fit`) and its LDS ok vector → any → AND.
-//! - Timing work of 2026-11-22 (same cycle behaviour; LCs / MHz at seed 1, each step measured;
-//!   the spread between seeds is ±2–3 MHz, so single steps are within noise, the sum is not):
-//!   start 6412 / 57.5 (seeds 2/3: 57.6 / 58.4; critical path failure counter → threshold
-//!   carry chain → go → per-module head decode) → split-threshold hit registered ahead for every
-//!   possible next g, split pointer resolved in the match stage (no per-module head decode
-//!   registers loaded after the decision), head presentation registered 6288 / 60.0 → weighted-
-//!   free scorer reads a register captured from the next-state maps (the popcount had become
-//!   critical) 6497 / 61.1 → slot-free flag and module-exclusion mask registered (the slot search
-//!   had become critical), fit bits per map registered 6430 / 58.4 → thermometer overflow test as
-//!   one bit per start (it was an OR over the shifted-out bits), explicit channel / module pick
-//!   6235 / 59.1 → threshold compares as one carry chain each (threshold − 1 kept in
-//!   a register, the written value compared in parallel) 6249 / 61.0 (seeds 2/3: 64.5 / 61.9) →
-//!   whole fit test back in the match stage 6254 / 65.1 (seeds 2/3: 62.5 / 62.2) → never-fits
-//!   push checks as bit logic (their constant compares were carry chains on the push →
-//!   FIFO-enable path) 6232 / 62.3 (seeds 2/3: 66.2 / 66.3). Tried and dropped (lower
-//!   on the mean of seeds 1–3): the wave-slot test as logic of the busy count without an adder
-//!   (6268 LCs, 58.9 / 60.2 / 57.8 MHz on the step before; 6263 LCs, 62.0 / 56.7 / 60.1 on the last
-//!   one), the effective rank registered from the next priority and window (6254 LCs, 61.7 / 63.7 /
-//!   64.0). Flow options on the final netlist (seeds 1 / 2 / 3; default 62.3 / 66.2 / 66.3): yosys
-//!   `synth_ice40 -abc9` 62.9 / 60.9 / 66.6, nextpnr `--opt-timing` 66.3 / 62.9 / 60.8.
-//! - Design alone (yosys `synth_ice40 -top top`): 5131 `SB_LUT4`, 1787 flip-flops, 385
-//!   `SB_CARRY`, 5 `SB_RAM40_4K`.
-//!   The match stage's 20 ok vectors are the largest block (~120 LUTs per 16-block map, ~35 per
-//!   8-block map, measured on cut-out Verilog before the one-bit overflow test); the first-fit
-//!   region costs ~110 LUTs per map, hence once (commit stage) instead of per head × module.
-//! - Before (harness LCs / Fmax, each step measured): three stages with a flip-flop
-//!   table 7795 (101 %, did not place) → table in block RAM 7041 (91 %, did not route in 600 s)
-//!   → serial weighted-free scorer, narrower power adder 6470, 48.8 MHz → multiplier-free
-//!   never-fits check 6346, 53.2 MHz → 4-bit wave-slot check (a literal had widened it to a
-//!   32-bit carry chain) 6084, 57.3 MHz → fit bits in the decision stage 5822, 55.0 MHz → pop as
-//!   the last select 5983, 53.5 MHz → entry 1 decoded into registers ahead of the pop 6163, 55.7
-//!   MHz → fit test from registered 4-start group ORs 6427, 60.9 MHz → per-module head decode
-//!   resolved by the pointer after the edge (a lockstep fix) 6412, 57.5 MHz.
-//! - What 100 MHz needs: every register-to-register path at ≤ 5 LUT levels with short routes
-//!   (routing is half of each path at 81 % fill). What is left are loops, not pipelines: (1)
-//!   decision → pop → next head decode → the next cycle's match; cutting it delays the new head's
-//!   match by a cycle (a channel then decides once per 3 cycles) unless FIFO entry 1 is matched
-//!   speculatively as well (a second match stage, roughly +1500 LUTs); (2) the match stage
-//!   (thermometer → ok vector → any → AND over the maps, 6–7 levels): splitting it adds a cycle of
-//!   module exclusion (2 modules → 1 dispatch per 2 cycles) unless the pending allocation is
-//!   forwarded into the match, which needs the first-fit regions at decision time (the first fit of
-//!   all four head × module pairs in the match stage, about +1300 LUTs). The HX8K has neither next
-//!   to the rest.
-//! - The floor, measured (`synth alloc-floor --seeds 1,2,3`, `docs/alloc_floor.md`, micro-designs
-//!   of the allocation loop alone on the chip, median of three placements): one dispatch per cycle
-//!   with two modules needs every module to take a decision every second cycle, so its loop
-//!   (maps → fit → choice among the heads → first-fit region → maps) must close in ≤ 2 cycles
-//!   (in 1 cycle for back-to-back dispatches to one module). One module alone: the 1-cycle loop
-//!   reaches 77–80 MHz, 64–68 with a choice between two heads; the 2-cycle loop 103–113 MHz
-//!   without a choice and at best 89–96 MHz with a fixed-priority choice between two heads (three
-//!   register cuts tried, ~2100 LCs; the ranges are two RTL forms of the same logic, flat and
-//!   from shared sub-blocks, which yosys maps differently). The dispatcher's choice also spans
-//!   the second module, the time-window ranks, the tie marks, the LFSR and the module policy, and
-//!   two such loop cores plus the rest of the dispatcher (FIFOs, head decoders, in-flight table,
-//!   scorers, registers) would fill about 95 % of the HX8K. So the three goals together (one per cycle,
-//!   head → record ≤ 3, ≥ 100 MHz) are out of reach on this device with an exact first fit.
+//! ## Decisions
+//! - **100 MHz is not met** (SPEC decision 2026-11-23 accepts the measured point). The critical
+//!   path is the decision loop: window → effective rank → tie-break → channel pick → pop → next
+//!   head decode, 9 LUT levels, half of it routing. One dispatch per cycle at ≥ 100 MHz would need
+//!   each module's allocation loop (maps → fit → choice among heads → first-fit region → maps) to
+//!   close in two cycles; that loop alone on the chip, with a choice between only two heads,
+//!   reached 89–96 MHz (`docs/alloc_floor.md`). History and every timing step: `docs/dispatcher.md`.
+//! - **Board config only.** No full-config RTL: one ok vector per head × module × unit map scales
+//!   with R·P·Q·blocks² (~2.4 M LUT4s at full scale); that scale needs one Unit 2 run finder per
+//!   map instead (`docs/dispatcher.md`). The channel logic is written for R = 2, every per-channel
+//!   block a loop over the channels (why not const-generic: `docs/dispatcher.md`).
+//! - **Exact first fit, once.** The match stage computes only ok vectors (per head × module ×
+//!   unit, the dominant area); the first-fit region (~110 LUTs per map) is computed once, for the
+//!   chosen placement, in the commit stage.
 //!
 //! ## Worked example
 //! Reset, then `push(ch 0, id 7, prio 0, waves 3, vgpr 2, sgpr 1, lds 3)` in cycle 0. Cycle 1: the
@@ -153,39 +107,53 @@
 //! disp_module = 0, disp_slot = 0, disp_waves = 6'b001_010`, all bases 0; a second 3-wave WG on
 //! module 0 would get 1 + 2.
 //!
-//! ## Configurations
-//! This RTL is the board configuration (`DispatcherConfig::board()`, exported as `dispatcher.v`);
-//! the golden model runs every configuration and is swept over degenerate, odd (nothing a power
-//! of two), board and full shapes by `tests/dispatcher.rs`. There is no full-config RTL, not even
-//! for area: its structure, one ok vector per head × module × unit map, scales with
-//! R·P·Q·blocks². At ~0.9 LUT per (start, need block) pair (the measured ~120 LUTs of a
-//! 16-block vector), a 128-block vector is ~7300 LUTs, and the full config (4 heads × 16 modules
-//! × 4 units of 128 VGPR / 64 SGPR blocks, 48 LDS blocks per module) would need ~2.4 M LUT4s,
-//! some 300 HX8Ks. At that scale the structure SPEC step 3 names is the right one: one Unit 2
-//! run finder per map, shared by every head (the fit test becomes a compare of the max run with
-//! the need), and one first fit per decision; it is not built.
-//!
 //! ## Structure
 //! - Channel FIFOs are shift queues (head always in entry 0, no read mux); a head in split mode
-//!   (`split_left` ≠ 0) presents one wave at priority 3. The decoded head (`h_*`) is loaded at the
-//!   edge from one of three decoders (entry 1 of each channel, registered ahead in `x_*`; the
-//!   push port) or switched to its one-wave form, so it always equals the decode of entry 0: q ×
-//!   per-wave need via shifts and one add, thermometer = !(ones << n) — no comparators. Its
-//!   presentation (split mode, more than one sub-WG left, priority, odd wave count) is kept in
-//!   registers next to it (`hsub`, `hmore`, `hp`, `hodd`), so the pick reads flip-flops.
+//!   (`split_left` ≠ 0) presents one wave at priority 3. The decoded head (`head_*`) is loaded at
+//!   the edge from one of three decoders (`dec_*`: entry 1 of each channel, registered ahead in
+//!   `entry1_*`; the push port) or switched to its one-wave form, so it always equals the decode
+//!   of entry 0: q × per-wave need via shifts and one add, thermometer = !(ones << n) — no
+//!   comparators. Its presentation (split mode, more than one sub-WG left, priority, odd wave
+//!   count) is kept in registers next to it, so the pick reads flip-flops.
 //! - Resource maps are stored as *used* bitmaps (1 = used, so the all-zero power-up state is the
 //!   idle state of SPEC §0), and registers whose reset value is not 0 are stored XOR their reset
-//!   value, for the same reason. Ports and the golden model see free maps and true values.
+//!   value (`*_x`), for the same reason. Ports and the golden model see free maps and true values.
 //! - Match: ok\[i\] = no block of (thermometer << i) is used and the need does not run past the
-//!   map (thermometer bit width − i: every need is a thermometer) — a flat AND per start block,
-//!   one per head × module × unit (the dominant area: 8 VGPR + 8 SGPR + 4 LDS instances). The first fit (lowest ok start, region = thermometer shifted
-//!   there) is computed once, for the chosen placement, in the commit stage. (This is Unit 2's
-//!   exact question for maps of 16/8 blocks; its general finders are not needed here.)
+//!   map (bit width − i of the thermometer) — a flat AND per start block, one per head × module ×
+//!   unit: 8 VGPR + 8 SGPR + 4 LDS instances. (This is Unit 2's exact question for maps of 16 / 8
+//!   blocks; its general finders are not needed here.)
 //! - The in-flight table (masks, waves, module per slot) is one block RAM (5 `SB_RAM40_4K`), so a
 //!   completion costs no 8:1 read mux of 71 flip-flop bits.
 //! - `max_weighted_free` is scored serially: one free count (a popcount of the selected maps)
 //!   times one 4-bit weight per cycle, accumulated per module, compared every 8 cycles.
 //!   `min_power_history` compares prev + cur sums through a 4-cycle delay line.
+//!
+//! ## Glossary of the signal names
+//! | name part | meaning |
+//! |---|---|
+//! | `c`, `m`, `u`, `s`, `i` | loop variables: channel, module, unit, slot (or decoder source), start block |
+//! | index `c*4+m*2+u`, `c*2+m`, `m*2+u` | per (channel, module, unit) / (channel, module) / (module, unit) |
+//! | `fifo_*` | channel FIFO entries, entry `c*4+e`, head e = 0 |
+//! | `head_*` | the decoded head of a channel (registers; always the decode of FIFO entry 0) |
+//! | `entry1_*` | the decode of FIFO entry 1, registered ahead (loaded into `head_*` by a pop) |
+//! | `dec_*` | head decoders, source s: 0 / 1 = entry 1 of channel 0 / 1, 2 = the push port |
+//! | `load_*` | the value `head_*` loads at this edge |
+//! | `_hi`, `_lo` | of the unit that gets ceil(n/2) / floor(n/2) of the n waves (emb. 8 split table) |
+//! | `_1w` | of one wave (a split head's sub-WG) |
+//! | `need` | a need thermometer: bit k = the need is more than k blocks |
+//! | ok vector, `ok_*` | bit i = the need placed at start block i is free and inside the map |
+//! | `cand_*` | a candidate: one head on one module's unit (match stage) |
+//! | `match_*` | match-stage results, registered for the decision |
+//! | `pend_*` | the decision being committed (decided in the previous cycle) |
+//! | `commit_*` | the first fit of the pending decision: region (mask) and base |
+//! | `freed_*` | what a completed slot took, read from the in-flight table |
+//! | `*_next` | the next-state value before the edge |
+//! | `*_x` | stored XOR its reset value (all-zero power-up = reset state) |
+//! | `score_*` | the serial `max_weighted_free` scorer (emb. 9) |
+//! | `power_*` | the `min_power_history` counters (emb. 10) |
+//! | `due_reg_*`, `due_wr_*` | `split_due` against the threshold register / the value being written |
+//! | `_at_0`, `_at_inc`, `_at_hold` | ... for the next failure count 0, g + 1, g |
+//! | `out_*`, `rec_*` | the registered record and error; the record's per-unit fields |
 
 use rust_hdl::prelude::*;
 
@@ -253,339 +221,366 @@ pub struct Dispatcher {
     pub error_code: Signal<Out, Bits<3>>,
 
     // ---- state: channel FIFOs (entry c*4+e, head e = 0) ----
-    f_id: [DFF<Bits<8>>; 8],
-    f_prio: [DFF<Bits<2>>; 8],
-    f_waves: [DFF<Bits<4>>; 8],
-    f_vgpr: [DFF<Bits<5>>; 8],
-    f_sgpr: [DFF<Bits<4>>; 8],
-    f_lds: [DFF<Bits<5>>; 8],
-    f_indep: [DFF<Bit>; 8],
+    fifo_id: [DFF<Bits<8>>; 8],
+    fifo_prio: [DFF<Bits<2>>; 8],
+    fifo_waves: [DFF<Bits<4>>; 8],
+    fifo_vgpr: [DFF<Bits<5>>; 8],
+    fifo_sgpr: [DFF<Bits<4>>; 8],
+    fifo_lds: [DFF<Bits<5>>; 8],
+    fifo_indep: [DFF<Bit>; 8],
     /// Occupancy per channel.
-    f_cnt: [DFF<Bits<3>>; 2],
+    fifo_count: [DFF<Bits<3>>; 2],
     /// Sub-WGs left of a head in split mode (0 = not split).
     split_left: [DFF<Bits<4>>; 2],
     /// The head's presentation, registered alongside `split_left` and FIFO entry 0 (so the
     /// pick reads flip-flops): split mode (`split_left` ≠ 0), more than one sub-WG left
     /// (`split_left` ≥ 2), priority as presented (3 in split mode), wave count as presented is
     /// odd (moves the pointer, emb. 8). Reset 0; don't-care while the FIFO is empty.
-    hsub: [DFF<Bit>; 2],
-    hmore: [DFF<Bit>; 2],
-    hp: [DFF<Bits<2>>; 2],
-    hodd: [DFF<Bit>; 2],
+    head_split: [DFF<Bit>; 2],
+    head_split_more: [DFF<Bit>; 2],
+    head_prio: [DFF<Bits<2>>; 2],
+    head_waves_odd: [DFF<Bit>; 2],
     // ---- state: resources (index m*2+u), stored as used maps ----
-    v_used: [DFF<Bits<16>>; 4],
-    s_used: [DFF<Bits<8>>; 4],
-    l_used: [DFF<Bits<16>>; 2],
+    vgpr_used: [DFF<Bits<16>>; 4],
+    sgpr_used: [DFF<Bits<8>>; 4],
+    lds_used: [DFF<Bits<16>>; 2],
     /// Busy wave slots per unit.
-    w_used: [DFF<Bits<3>>; 4],
+    slots_used: [DFF<Bits<3>>; 4],
     /// Split-table rotation pointer per module (emb. 8).
-    ptr: [DFF<Bit>; 2],
+    split_ptr: [DFF<Bit>; 2],
     // ---- state: in-flight table ----
-    t_busy: DFF<Bits<8>>,
+    slot_busy: DFF<Bits<8>>,
     /// What each slot took, in a block RAM: \[15:0\] / \[31:16\] VGPR mask of unit 0 / 1, \[39:32\] /
     /// \[47:40\] SGPR masks, \[63:48\] LDS mask, \[66:64\] / \[69:67\] waves of unit 0 / 1, [70] module.
     /// Written by the commit stage, read (synchronously) with the completion's slot.
-    tbl: RAM<Bits<71>, 3>,
-    /// The previous cycle's completion was valid: free what `tbl` read out.
-    dq_ok: DFF<Bit>,
+    inflight_table: RAM<Bits<71>, 3>,
+    /// The previous cycle's completion was valid: free what `inflight_table` read out.
+    free_from_table: DFF<Bit>,
     // ---- state: registers (non-zero resets stored XOR reset) ----
     policy: DFF<Bits<2>>,
-    thresh_x: DFF<Bits<16>>,
-    /// `SPLIT_THRESHOLD` − 1 (mod 2^16), stored XOR 255 (derived, kept with `thresh_x`).
-    thr_m1x: DFF<Bits<16>>,
+    split_threshold_x: DFF<Bits<16>>,
+    /// `SPLIT_THRESHOLD` − 1 (mod 2^16), stored XOR 255 (derived, kept with `split_threshold_x`).
+    split_threshold_m1_x: DFF<Bits<16>>,
     win_len_x: [DFF<Bits<16>>; 4],
-    fweights_x: DFF<Bits<16>>,
-    pweights_x: DFF<Bits<16>>,
-    nx_x: DFF<Bits<16>>,
+    free_weights_x: DFF<Bits<16>>,
+    power_weights_x: DFF<Bits<16>>,
+    power_window_x: DFF<Bits<16>>,
     // ---- state: free-running ----
-    win: DFF<Bits<2>>,
-    win_cnt: DFF<Bits<16>>,
+    window: DFF<Bits<2>>,
+    window_count: DFF<Bits<16>>,
     lfsr_x: DFF<Bits<16>>,
-    marks0: DFF<Bits<4>>,
-    marks1: DFF<Bits<4>>,
-    fail_cnt: DFF<Bits<16>>,
+    /// a42 tie marks per channel: bit p = the channel won a tie at priority p.
+    tie_marks: [DFF<Bits<4>>; 2],
+    fail_count: DFF<Bits<16>>,
     /// Registered ahead: threshold ≠ 0 and g + 1 ≥ threshold (the split test of this cycle).
-    thr_hit: DFF<Bit>,
+    split_due: DFF<Bit>,
 
-    pw_cnt: DFF<Bits<16>>,
-    pw_cur: [DFF<Bits<16>>; 2],
-    pw_prev: [DFF<Bits<16>>; 2],
+    power_count: DFF<Bits<16>>,
+    power_cur: [DFF<Bits<16>>; 2],
+    power_prev: [DFF<Bits<16>>; 2],
     // ---- pipeline: match stage results, per (channel, module) k = c*2+m, unit u: c*4+m*2+u ----
     /// The head of channel c fits module m (bit c*2+m): it exists, has the wave slots, and
     /// every ok vector has a start.
-    p_fit: DFF<Bits<4>>,
+    match_fits: DFF<Bits<4>>,
     /// Channel c had a head when it was matched.
-    p_hv: DFF<Bits<2>>,
+    match_head_valid: DFF<Bits<2>>,
     /// ok vectors: bit i = the need fits at start block i (VGPR, SGPR per unit; LDS).
-    p_okv: [DFF<Bits<16>>; 8],
-    p_oks: [DFF<Bits<8>>; 8],
-    p_okl: [DFF<Bits<16>>; 4],
-    p_q: [DFF<Bits<3>>; 8],
+    match_ok_vgpr: [DFF<Bits<16>>; 8],
+    match_ok_sgpr: [DFF<Bits<8>>; 8],
+    match_ok_lds: [DFF<Bits<16>>; 4],
+    match_waves: [DFF<Bits<3>>; 8],
     /// Channel c's head was replaced at the last edge (its match results are stale).
-    hchg: DFF<Bits<2>>,
+    head_changed: DFF<Bits<2>>,
     /// Module m was decided in one of the last two cycles (bit m): not a candidate.
-    mx: DFF<Bits<2>>,
+    module_busy: DFF<Bits<2>>,
     /// Every in-flight slot is busy or reserved by the pending decision (registered ahead from
     /// the slot count, the decision and the completion).
-    sfull: DFF<Bit>,
+    slots_full: DFF<Bit>,
     // ---- pipeline: the decision being committed (decided in the previous cycle) ----
-    pv: DFF<Bit>,
-    pm: DFF<Bit>,
-    pslot: DFF<Bits<3>>,
-    pid: DFF<Bits<8>>,
-    psub: DFF<Bit>,
+    pend_valid: DFF<Bit>,
+    pend_module: DFF<Bit>,
+    pend_slot: DFF<Bits<3>>,
+    pend_id: DFF<Bits<8>>,
+    pend_sub: DFF<Bit>,
     /// Per unit of the chosen module: waves, ok vectors and need thermometers.
-    pq: [DFF<Bits<3>>; 2],
-    pokv: [DFF<Bits<16>>; 2],
-    pthv: [DFF<Bits<16>>; 2],
-    poks: [DFF<Bits<8>>; 2],
-    pths: [DFF<Bits<8>>; 2],
-    pokl: DFF<Bits<16>>,
-    pthl: DFF<Bits<16>>,
+    pend_waves: [DFF<Bits<3>>; 2],
+    pend_ok_vgpr: [DFF<Bits<16>>; 2],
+    pend_need_vgpr: [DFF<Bits<16>>; 2],
+    pend_ok_sgpr: [DFF<Bits<8>>; 2],
+    pend_need_sgpr: [DFF<Bits<8>>; 2],
+    pend_ok_lds: DFF<Bits<16>>,
+    pend_need_lds: DFF<Bits<16>>,
     // ---- pipeline: decoded head of each channel (always equal to the decode of FIFO entry 0
     // in its current presentation; loaded from decoders of the next head at the edge) ----
     /// Waves of the units that get ceil(n/2) / floor(n/2).
-    hq_hi: [DFF<Bits<3>>; 2],
-    hq_lo: [DFF<Bits<3>>; 2],
+    head_waves_hi: [DFF<Bits<3>>; 2],
+    head_waves_lo: [DFF<Bits<3>>; 2],
     /// Need thermometers (bit k = need > k): VGPR of the hi / lo unit and of one wave.
-    h_tvhi: [DFF<Bits<16>>; 2],
-    h_tvlo: [DFF<Bits<16>>; 2],
-    h_tv1: [DFF<Bits<16>>; 2],
-    h_tshi: [DFF<Bits<8>>; 2],
-    h_tslo: [DFF<Bits<8>>; 2],
-    h_ts1: [DFF<Bits<8>>; 2],
-    h_tl: [DFF<Bits<16>>; 2],
-    /// Decode of each channel's FIFO entry 1, registered (loaded into `h_*` by a pop, so the
+    head_need_vgpr_hi: [DFF<Bits<16>>; 2],
+    head_need_vgpr_lo: [DFF<Bits<16>>; 2],
+    head_need_vgpr_1w: [DFF<Bits<16>>; 2],
+    head_need_sgpr_hi: [DFF<Bits<8>>; 2],
+    head_need_sgpr_lo: [DFF<Bits<8>>; 2],
+    head_need_sgpr_1w: [DFF<Bits<8>>; 2],
+    head_need_lds: [DFF<Bits<16>>; 2],
+    /// Decode of each channel's FIFO entry 1, registered (loaded into `head_*` by a pop, so the
     /// pop selects between registers). It follows entry 1 one edge late, which is enough: a
     /// channel never pops in two consecutive cycles, and a push landing in entry 1 is decoded
     /// directly.
-    x_qhi: [DFF<Bits<3>>; 2],
-    x_qlo: [DFF<Bits<3>>; 2],
-    x_tvhi: [DFF<Bits<16>>; 2],
-    x_tvlo: [DFF<Bits<16>>; 2],
-    x_tv1: [DFF<Bits<16>>; 2],
-    x_tshi: [DFF<Bits<8>>; 2],
-    x_tslo: [DFF<Bits<8>>; 2],
-    x_ts1: [DFF<Bits<8>>; 2],
-    x_tl: [DFF<Bits<16>>; 2],
+    entry1_waves_hi: [DFF<Bits<3>>; 2],
+    entry1_waves_lo: [DFF<Bits<3>>; 2],
+    entry1_need_vgpr_hi: [DFF<Bits<16>>; 2],
+    entry1_need_vgpr_lo: [DFF<Bits<16>>; 2],
+    entry1_need_vgpr_1w: [DFF<Bits<16>>; 2],
+    entry1_need_sgpr_hi: [DFF<Bits<8>>; 2],
+    entry1_need_sgpr_lo: [DFF<Bits<8>>; 2],
+    entry1_need_sgpr_1w: [DFF<Bits<8>>; 2],
+    entry1_need_lds: [DFF<Bits<16>>; 2],
     // ---- pipeline: module policy scores (4 stages) ----
     /// Free counts per (module, resource) m*4+h: VGPR, SGPR, wave slots, LDS.
     /// Serial scorer: item counter, stage-1 free count / weight / item, stage-2 product / item,
     /// running sums per module.
-    wk: DFF<Bits<3>>,
-    /// The used bits of item `wk`'s maps, captured at the edge before its cycle from the next
+    score_item: DFF<Bits<3>>,
+    /// The used bits of item `score_item`'s maps, captured at the edge before its cycle from the next
     /// state (so the popcount starts at a flip-flop); positions beyond the maps read as used.
-    wxr: DFF<Bits<32>>,
-    sf: DFF<Bits<6>>,
-    sa: DFF<Bits<4>>,
-    sk: DFF<Bits<3>>,
-    sp: DFF<Bits<10>>,
-    spk: DFF<Bits<3>>,
-    wacc: [DFF<Bits<12>>; 2],
+    score_used_bits: DFF<Bits<32>>,
+    score_free: DFF<Bits<6>>,
+    score_weight: DFF<Bits<4>>,
+    score_free_item: DFF<Bits<3>>,
+    score_product: DFF<Bits<10>>,
+    score_product_item: DFF<Bits<3>>,
+    score_sum: [DFF<Bits<12>>; 2],
     /// a_h × free_h per (module, resource).
-    pwf: DFF<Bit>,
-    hs: [DFF<Bits<17>>; 2],
+    weighted_prefers_1: DFF<Bit>,
+    power_hist_sum: [DFF<Bits<17>>; 2],
     /// Power-history preference, delayed: bit 2 is used.
-    ppw: DFF<Bits<3>>,
+    power_prefers_1: DFF<Bits<3>>,
     // ---- output registers ----
-    o_valid: DFF<Bit>,
-    o_id: DFF<Bits<8>>,
-    o_module: DFF<Bit>,
-    o_slot: DFF<Bits<3>>,
-    o_sub: DFF<Bit>,
-    o_waves: DFF<Bits<6>>,
-    o_vbase: DFF<Bits<8>>,
-    o_sbase: DFF<Bits<6>>,
-    o_lbase: DFF<Bits<4>>,
-    o_err: DFF<Bit>,
-    o_code: DFF<Bits<3>>,
+    out_valid: DFF<Bit>,
+    out_id: DFF<Bits<8>>,
+    out_module: DFF<Bit>,
+    out_slot: DFF<Bits<3>>,
+    out_sub: DFF<Bit>,
+    out_waves: DFF<Bits<6>>,
+    out_vgpr_base: DFF<Bits<8>>,
+    out_sgpr_base: DFF<Bits<6>>,
+    out_lds_base: DFF<Bits<4>>,
+    out_error: DFF<Bit>,
+    out_error_code: DFF<Bits<3>>,
 
     // ---- combinational working signals ----
-    thresh: Signal<Local, Bits<16>>,
+    split_threshold: Signal<Local, Bits<16>>,
     win_len: [Signal<Local, Bits<16>>; 4],
-    fweights: Signal<Local, Bits<16>>,
-    pweights: Signal<Local, Bits<16>>,
-    nx: Signal<Local, Bits<16>>,
+    free_weights: Signal<Local, Bits<16>>,
+    power_weights: Signal<Local, Bits<16>>,
+    power_window: Signal<Local, Bits<16>>,
     lfsr: Signal<Local, Bits<16>>,
     // match stage
-    h_valid: [Signal<Local, Bit>; 2],
-    h_sub: [Signal<Local, Bit>; 2],
-    h_prio: [Signal<Local, Bits<2>>; 2],
-    h_rank: [Signal<Local, Bits<2>>; 2],
+    head_valid: [Signal<Local, Bit>; 2],
+    head_is_sub: [Signal<Local, Bit>; 2],
+    head_prio_now: [Signal<Local, Bits<2>>; 2],
+    head_rank: [Signal<Local, Bits<2>>; 2],
     /// Head decoders, source s: 0 / 1 = entry 1 of channel 0 / 1, 2 = the push port.
-    dw: [Signal<Local, Bits<4>>; 3],
-    dv: [Signal<Local, Bits<5>>; 3],
-    ds: [Signal<Local, Bits<4>>; 3],
-    dl: [Signal<Local, Bits<5>>; 3],
-    dqhi: [Signal<Local, Bits<3>>; 3],
-    dqlo: [Signal<Local, Bits<3>>; 3],
-    dtvhi: [Signal<Local, Bits<16>>; 3],
-    dtvlo: [Signal<Local, Bits<16>>; 3],
-    dtv1: [Signal<Local, Bits<16>>; 3],
-    dtshi: [Signal<Local, Bits<8>>; 3],
-    dtslo: [Signal<Local, Bits<8>>; 3],
-    dts1: [Signal<Local, Bits<8>>; 3],
-    dtl: [Signal<Local, Bits<16>>; 3],
-    tq4: Signal<Local, Bits<4>>,
+    dec_waves: [Signal<Local, Bits<4>>; 3],
+    dec_vgpr: [Signal<Local, Bits<5>>; 3],
+    dec_sgpr: [Signal<Local, Bits<4>>; 3],
+    dec_lds: [Signal<Local, Bits<5>>; 3],
+    dec_waves_hi: [Signal<Local, Bits<3>>; 3],
+    dec_waves_lo: [Signal<Local, Bits<3>>; 3],
+    dec_need_vgpr_hi: [Signal<Local, Bits<16>>; 3],
+    dec_need_vgpr_lo: [Signal<Local, Bits<16>>; 3],
+    dec_need_vgpr_1w: [Signal<Local, Bits<16>>; 3],
+    dec_need_sgpr_hi: [Signal<Local, Bits<8>>; 3],
+    dec_need_sgpr_lo: [Signal<Local, Bits<8>>; 3],
+    dec_need_sgpr_1w: [Signal<Local, Bits<8>>; 3],
+    dec_need_lds: [Signal<Local, Bits<16>>; 3],
+    dec_half_waves: Signal<Local, Bits<4>>,
     /// Next hi / lo decode of each channel's head.
-    nq_hi: [Signal<Local, Bits<3>>; 2],
-    nq_lo: [Signal<Local, Bits<3>>; 2],
-    nt_vhi: [Signal<Local, Bits<16>>; 2],
-    nt_vlo: [Signal<Local, Bits<16>>; 2],
-    nt_shi: [Signal<Local, Bits<8>>; 2],
-    nt_slo: [Signal<Local, Bits<8>>; 2],
-    pv2: Signal<Local, Bits<5>>,
-    pv3: Signal<Local, Bits<5>>,
-    pv4: Signal<Local, Bits<5>>,
-    ps2: Signal<Local, Bits<4>>,
-    ps3: Signal<Local, Bits<4>>,
-    ps4: Signal<Local, Bits<4>>,
-    nhi: Signal<Local, Bits<5>>,
-    nlo: Signal<Local, Bits<5>>,
-    mhi: Signal<Local, Bits<4>>,
-    mlo: Signal<Local, Bits<4>>,
+    load_waves_hi: [Signal<Local, Bits<3>>; 2],
+    load_waves_lo: [Signal<Local, Bits<3>>; 2],
+    load_need_vgpr_hi: [Signal<Local, Bits<16>>; 2],
+    load_need_vgpr_lo: [Signal<Local, Bits<16>>; 2],
+    load_need_sgpr_hi: [Signal<Local, Bits<8>>; 2],
+    load_need_sgpr_lo: [Signal<Local, Bits<8>>; 2],
+    vgpr_x2: Signal<Local, Bits<5>>,
+    vgpr_x3: Signal<Local, Bits<5>>,
+    vgpr_x4: Signal<Local, Bits<5>>,
+    sgpr_x2: Signal<Local, Bits<4>>,
+    sgpr_x3: Signal<Local, Bits<4>>,
+    sgpr_x4: Signal<Local, Bits<4>>,
+    dec_vgpr_hi: Signal<Local, Bits<5>>,
+    dec_vgpr_lo: Signal<Local, Bits<5>>,
+    dec_sgpr_hi: Signal<Local, Bits<4>>,
+    dec_sgpr_lo: Signal<Local, Bits<4>>,
     /// Per (channel, module, unit): waves and need thermometers (bit k = need > k).
-    mq: [Signal<Local, Bits<3>>; 8],
-    thv: [Signal<Local, Bits<16>>; 8],
-    ths: [Signal<Local, Bits<8>>; 8],
-    thl: [Signal<Local, Bits<16>>; 2],
-    okv: Signal<Local, Bits<16>>,
-    oks: Signal<Local, Bits<8>>,
-    okb: Signal<Local, Bit>,
+    cand_waves: [Signal<Local, Bits<3>>; 8],
+    cand_need_vgpr: [Signal<Local, Bits<16>>; 8],
+    cand_need_sgpr: [Signal<Local, Bits<8>>; 8],
+    cand_need_lds: [Signal<Local, Bits<16>>; 2],
+    ok_vec16: Signal<Local, Bits<16>>,
+    ok_vec8: Signal<Local, Bits<8>>,
+    ok_at_start: Signal<Local, Bit>,
     /// Shift amounts (constants per loop iteration).
-    sh_a: Signal<Local, Bits<5>>,
-    sh_b: Signal<Local, Bits<5>>,
-    /// Bit `sh_b` (0 when `sh_b` is the width): a thermometer need runs past the map from
+    shift_start: Signal<Local, Bits<5>>,
+    shift_end: Signal<Local, Bits<5>>,
+    /// Bit `shift_end` (0 when `shift_end` is the width): a thermometer need runs past the map from
     /// start i iff its bit (width − i) is set (every head thermometer is one: no OR over the
     /// bits shifted out).
-    ov16: Signal<Local, Bits<16>>,
-    ov8: Signal<Local, Bits<8>>,
-    fnd: Signal<Local, Bit>,
-    ufit: Signal<Local, Bit>,
-    wsum: Signal<Local, Bits<4>>,
-    mfit: Signal<Local, Bits<4>>,
+    overflow_bit16: Signal<Local, Bits<16>>,
+    overflow_bit8: Signal<Local, Bits<8>>,
+    fit_found: Signal<Local, Bit>,
+    unit_slots_fit: Signal<Local, Bit>,
+    slots_after: Signal<Local, Bits<4>>,
+    head_fits: Signal<Local, Bits<4>>,
     // decision stage
-    fitd: Signal<Local, Bits<4>>,
-    vld: Signal<Local, Bits<4>>,
-    hf: [Signal<Local, Bit>; 2],
+    match_fits_now: Signal<Local, Bits<4>>,
+    cand_valid: Signal<Local, Bits<4>>,
+    channel_fits: [Signal<Local, Bit>; 2],
     any_fit: Signal<Local, Bit>,
-    sel_c: Signal<Local, Bits<1>>,
-    tie: Signal<Local, Bit>,
-    tie_p: Signal<Local, Bits<2>>,
-    mk0: Signal<Local, Bit>,
-    mk1: Signal<Local, Bit>,
+    pick_channel: Signal<Local, Bits<1>>,
+    tie_fit: Signal<Local, Bit>,
+    tie_prio: Signal<Local, Bits<2>>,
+    /// Channel c's tie mark at the tied priority.
+    tie_mark: [Signal<Local, Bit>; 2],
     /// Equal ranks, the tie-break (marks, LFSR), channel 1 preferred when both fit.
-    eqr: Signal<Local, Bit>,
-    tbrk: Signal<Local, Bit>,
-    pre1: Signal<Local, Bit>,
+    ranks_equal: Signal<Local, Bit>,
+    tie_to_ch1: Signal<Local, Bit>,
+    prefer_ch1: Signal<Local, Bit>,
     /// Module choice if channel c is chosen.
-    msel: [Signal<Local, Bit>; 2],
-    prefer1: Signal<Local, Bit>,
-    sel_m: Signal<Local, Bits<1>>,
-    selm: [Signal<Local, Bit>; 2],
+    module_if_channel: [Signal<Local, Bit>; 2],
+    policy_prefers_1: Signal<Local, Bit>,
+    pick_module: Signal<Local, Bits<1>>,
+    decide_module: [Signal<Local, Bit>; 2],
     /// The pointer of module m after this edge (moved by this cycle's decision).
-    nptr: [Signal<Local, Bit>; 2],
+    split_ptr_next: [Signal<Local, Bit>; 2],
     slot_free_any: Signal<Local, Bit>,
     /// At least two slots neither busy nor pending.
-    found2: Signal<Local, Bit>,
-    slot_sel: Signal<Local, Bits<3>>,
-    found: Signal<Local, Bit>,
-    go: Signal<Local, Bit>,
-    /// Modules decided in the previous cycle (from `pend`).
-    ex1: Signal<Local, Bits<2>>,
+    two_slots_free: Signal<Local, Bit>,
+    pick_slot: Signal<Local, Bits<3>>,
+    slot_found: Signal<Local, Bit>,
+    decide: Signal<Local, Bit>,
+    /// Modules decided in the previous cycle (from `pend_valid` / `pend_module`).
+    module_decided_last: Signal<Local, Bits<2>>,
     /// Table write data.
-    tw: Signal<Local, Bits<71>>,
+    table_write: Signal<Local, Bits<71>>,
     /// Commit stage: first fit of the pending decision (masks and bases per unit; LDS).
-    cv_mask: [Signal<Local, Bits<16>>; 2],
-    cs_mask: [Signal<Local, Bits<8>>; 2],
-    cl_mask: Signal<Local, Bits<16>>,
-    cv_base: [Signal<Local, Bits<4>>; 2],
-    cs_base: [Signal<Local, Bits<3>>; 2],
-    cl_base: Signal<Local, Bits<4>>,
+    commit_vgpr_region: [Signal<Local, Bits<16>>; 2],
+    commit_sgpr_region: [Signal<Local, Bits<8>>; 2],
+    commit_lds_region: Signal<Local, Bits<16>>,
+    commit_vgpr_base: [Signal<Local, Bits<4>>; 2],
+    commit_sgpr_base: [Signal<Local, Bits<3>>; 2],
+    commit_lds_base: Signal<Local, Bits<4>>,
     /// The completed slot's entry.
-    done_ok: Signal<Local, Bit>,
-    d_mod: Signal<Local, Bit>,
-    d_vmask: [Signal<Local, Bits<16>>; 2],
-    d_smask: [Signal<Local, Bits<8>>; 2],
-    d_lmask: Signal<Local, Bits<16>>,
-    d_waves: [Signal<Local, Bits<3>>; 2],
+    done_accept: Signal<Local, Bit>,
+    freed_module: Signal<Local, Bit>,
+    freed_vgpr: [Signal<Local, Bits<16>>; 2],
+    freed_sgpr: [Signal<Local, Bits<8>>; 2],
+    freed_lds: Signal<Local, Bits<16>>,
+    freed_waves: [Signal<Local, Bits<3>>; 2],
     // next-state working copies
-    n_vu: [Signal<Local, Bits<16>>; 4],
-    n_su: [Signal<Local, Bits<8>>; 4],
-    n_lu: [Signal<Local, Bits<16>>; 2],
-    n_wu: [Signal<Local, Bits<3>>; 4],
-    n_busy: Signal<Local, Bits<8>>,
-    n_hchg: Signal<Local, Bits<2>>,
+    vgpr_used_next: [Signal<Local, Bits<16>>; 4],
+    sgpr_used_next: [Signal<Local, Bits<8>>; 4],
+    lds_used_next: [Signal<Local, Bits<16>>; 2],
+    slots_used_next: [Signal<Local, Bits<3>>; 4],
+    slot_busy_next: Signal<Local, Bits<8>>,
+    head_changed_next: Signal<Local, Bits<2>>,
     pop: [Signal<Local, Bit>; 2],
-    push_ok: [Signal<Local, Bit>; 2],
+    push_accept: [Signal<Local, Bit>; 2],
     /// Channel c's head enters split mode at this edge.
-    spl: [Signal<Local, Bit>; 2],
+    enter_split: [Signal<Local, Bit>; 2],
     // push checks
-    never: Signal<Local, Bit>,
+    never_fits: Signal<Local, Bit>,
     /// The pushed per-wave VGPR / SGPR need exceeds 16, 8, 5, 4 / 8, 4, 2 blocks.
-    pnv: Signal<Local, Bits<5>>,
-    pns: Signal<Local, Bits<4>>,
-    gv16: Signal<Local, Bit>,
-    gv8: Signal<Local, Bit>,
-    gv5: Signal<Local, Bit>,
-    gv4: Signal<Local, Bit>,
-    gs8: Signal<Local, Bit>,
-    gs4: Signal<Local, Bit>,
-    gs2: Signal<Local, Bit>,
-    ready: Signal<Local, Bit>,
+    push_vgpr_per_wave: Signal<Local, Bits<5>>,
+    push_sgpr_per_wave: Signal<Local, Bits<4>>,
+    vgpr_over16: Signal<Local, Bit>,
+    vgpr_over8: Signal<Local, Bit>,
+    vgpr_over5: Signal<Local, Bit>,
+    vgpr_over4: Signal<Local, Bit>,
+    sgpr_over8: Signal<Local, Bit>,
+    sgpr_over4: Signal<Local, Bit>,
+    sgpr_over2: Signal<Local, Bit>,
+    push_room: Signal<Local, Bit>,
     push_err: Signal<Local, Bits<3>>,
     done_err: Signal<Local, Bits<3>>,
     cfg_err: Signal<Local, Bits<3>>,
     // counters
     any_head: Signal<Local, Bit>,
     stale_or_fit: Signal<Local, Bit>,
-    g1: Signal<Local, Bits<16>>,
+    fail_count_inc: Signal<Local, Bits<16>>,
     /// threshold − 1 (register, and of a value being written), the threshold is written now,
-    /// and the `thr_hit` of each possible next g (0, g + 1, g) for the register (`hr*`) and the
-    /// written value (`hd*`): g + 1 ≥ T ⇔ g ≥ T − 1 (T ≠ 0), so every compare is one carry
+    /// and the `split_due` of each possible next g (0, g + 1, g) for the register (`due_reg_*`) and the
+    /// written value (`due_wr_*`): g + 1 ≥ T ⇔ g ≥ T − 1 (T ≠ 0), so every compare is one carry
     /// chain from flip-flops or inputs.
-    tm1: Signal<Local, Bits<16>>,
-    tm1d: Signal<Local, Bits<16>>,
-    wr_thr: Signal<Local, Bit>,
-    hr0: Signal<Local, Bit>,
-    hr1: Signal<Local, Bit>,
-    hrh: Signal<Local, Bit>,
-    hd0: Signal<Local, Bit>,
-    hd1: Signal<Local, Bit>,
-    hdh: Signal<Local, Bit>,
-    hit0: Signal<Local, Bit>,
-    hit1: Signal<Local, Bit>,
+    threshold_m1: Signal<Local, Bits<16>>,
+    written_threshold_m1: Signal<Local, Bits<16>>,
+    threshold_write: Signal<Local, Bit>,
+    due_reg_at_0: Signal<Local, Bit>,
+    due_reg_at_inc: Signal<Local, Bit>,
+    due_reg_at_hold: Signal<Local, Bit>,
+    due_wr_at_0: Signal<Local, Bit>,
+    due_wr_at_inc: Signal<Local, Bit>,
+    due_wr_at_hold: Signal<Local, Bit>,
+    due_at_0: Signal<Local, Bit>,
+    due_at_inc: Signal<Local, Bit>,
 
     split_go: Signal<Local, Bit>,
-    wc1: Signal<Local, Bits<16>>,
-    cur_len: Signal<Local, Bits<16>>,
-    padd: Signal<Local, Bits<17>>,
-    pcnt1: Signal<Local, Bits<16>>,
-    n_cur: [Signal<Local, Bits<16>>; 2],
+    window_count_inc: Signal<Local, Bits<16>>,
+    window_len_now: Signal<Local, Bits<16>>,
+    power_add: Signal<Local, Bits<17>>,
+    power_count_inc: Signal<Local, Bits<16>>,
+    power_cur_next: [Signal<Local, Bits<16>>; 2],
     // policy pipeline
-    nib: [Signal<Local, Bits<6>>; 16],
-    pterm: [Signal<Local, Bits<10>>; 4],
+    nibble_free: [Signal<Local, Bits<6>>; 16],
+    product_term: [Signal<Local, Bits<10>>; 4],
     /// Weights of the retiring classes of one module.
-    wsel: [Signal<Local, Bits<6>>; 4],
-    // scratch signals (bit_cast arguments cannot name loop variables)
-    tb1: Signal<Local, Bit>,
-    tb3a: Signal<Local, Bits<3>>,
-    tb3b: Signal<Local, Bits<3>>,
-    tb4a: Signal<Local, Bits<4>>,
-    tb4b: Signal<Local, Bits<4>>,
-    tb5: Signal<Local, Bits<5>>,
-    tb6: Signal<Local, Bits<6>>,
-    tb10: Signal<Local, Bits<10>>,
-    tb8a: Signal<Local, Bits<8>>,
-    tb8b: Signal<Local, Bits<8>>,
+    class_weight: [Signal<Local, Bits<6>>; 4],
     /// The scorer's selected free map bits.
-    wx: Signal<Local, Bits<32>>,
+    score_free_bits: Signal<Local, Bits<32>>,
     /// The scorer's next item.
-    wkn: Signal<Local, Bits<3>>,
-    acc12: Signal<Local, Bits<12>>,
-    acc12b: Signal<Local, Bits<12>>,
-    tb16a: Signal<Local, Bits<16>>,
-    tb16b: Signal<Local, Bits<16>>,
+    score_item_next: Signal<Local, Bits<3>>,
+    // ---- copies that `bit_cast` can take: its argument cannot index with a loop variable ----
+    /// Match: busy wave slots of the unit and the candidate's waves on it.
+    slots_busy_now: Signal<Local, Bits<3>>,
+    slots_need_now: Signal<Local, Bits<3>>,
+    /// Match: ok vector has a start, per (channel, module, unit) c*4+m*2+u (VGPR, SGPR) and per
+    /// (channel, module) c*2+m (LDS).
+    any_ok_vgpr: Signal<Local, Bits<8>>,
+    any_ok_sgpr: Signal<Local, Bits<8>>,
+    any_ok_lds: Signal<Local, Bits<4>>,
+    /// Match: channel c has a head (bit c).
+    heads_present: Signal<Local, Bits<2>>,
+    /// Power history: b_c of one retiring class, Σ b_c of one module, the module's sums.
+    class_weight4: Signal<Local, Bits<4>>,
+    retire_weight: Signal<Local, Bits<6>>,
+    power_prev_now: Signal<Local, Bits<16>>,
+    power_cur_now: Signal<Local, Bits<16>>,
+    /// Power history: module 1's sum is lower (prefer it), and the delay line shifted.
+    power_1_lower: Signal<Local, Bit>,
+    power_pref_shift: Signal<Local, Bits<3>>,
+    /// Scorer: the two units' next used maps of the item's module (VGPR; SGPR; LDS in `a`).
+    score_map16_a: Signal<Local, Bits<16>>,
+    score_map16_b: Signal<Local, Bits<16>>,
+    score_map8_a: Signal<Local, Bits<8>>,
+    score_map8_b: Signal<Local, Bits<8>>,
+    /// Scorer: one nibble of the free bits and its popcount.
+    score_nibble: Signal<Local, Bits<4>>,
+    nibble_count: Signal<Local, Bits<3>>,
+    /// Scorer: busy wave slots of the item's two units.
+    score_slots_u0: Signal<Local, Bits<3>>,
+    score_slots_u1: Signal<Local, Bits<3>>,
+    /// Scorer: stage-2 free count, stage-3 product widened, and the module's next sum.
+    score_free_now: Signal<Local, Bits<6>>,
+    score_product_now: Signal<Local, Bits<10>>,
+    score_product12: Signal<Local, Bits<12>>,
+    score_sum_next: Signal<Local, Bits<12>>,
+    /// Record: per-unit fields of the committed decision (waves, VGPR base, SGPR base).
+    rec_waves_u0: Signal<Local, Bits<3>>,
+    rec_waves_u1: Signal<Local, Bits<3>>,
+    rec_vgpr_base_u0: Signal<Local, Bits<4>>,
+    rec_vgpr_base_u1: Signal<Local, Bits<4>>,
+    rec_sgpr_base_u0: Signal<Local, Bits<3>>,
+    rec_sgpr_base_u1: Signal<Local, Bits<3>>,
 }
 
 impl Dispatcher {
@@ -598,204 +593,272 @@ impl Dispatcher {
 impl Logic for Dispatcher {
     #[hdl_gen]
     fn update(&mut self) {
+        // Sections, top to bottom: defaults (registers hold, scratch signals 0); MATCH (every
+        // head × module × unit → match_*); DECISION (pick channel, module, slot → pend_*);
+        // COMMIT (first fit, maps, in-flight table, pointers, tie marks); HEADS (split, FIFOs,
+        // decode of the next heads → head_*); FREE-RUNNING (windows, LFSR, scorers); HOST PORTS
+        // (errors, config, record → out_*); reset last. See the glossary in the module doc.
         // ---- registers hold by default ----
         dff_setup!(
-            self, clock, t_busy, dq_ok, thr_hit, policy, thresh_x, thr_m1x, fweights_x, pweights_x,
-            nx_x, win, win_cnt, lfsr_x, marks0, marks1, fail_cnt, pw_cnt, p_fit, p_hv, hchg, mx,
-            sfull, pv, pm, pslot, pid, psub, pokl, pthl, wk, wxr, sf, sa, sk, sp, spk, pwf, ppw,
-            o_valid, o_id, o_module, o_slot, o_sub, o_waves, o_vbase, o_sbase, o_lbase, o_err,
-            o_code
+            self,
+            clock,
+            slot_busy,
+            free_from_table,
+            split_due,
+            policy,
+            split_threshold_x,
+            split_threshold_m1_x,
+            free_weights_x,
+            power_weights_x,
+            power_window_x,
+            window,
+            window_count,
+            lfsr_x,
+            fail_count,
+            power_count,
+            match_fits,
+            match_head_valid,
+            head_changed,
+            module_busy,
+            slots_full,
+            pend_valid,
+            pend_module,
+            pend_slot,
+            pend_id,
+            pend_sub,
+            pend_ok_lds,
+            pend_need_lds,
+            score_item,
+            score_used_bits,
+            score_free,
+            score_weight,
+            score_free_item,
+            score_product,
+            score_product_item,
+            weighted_prefers_1,
+            power_prefers_1,
+            out_valid,
+            out_id,
+            out_module,
+            out_slot,
+            out_sub,
+            out_waves,
+            out_vgpr_base,
+            out_sgpr_base,
+            out_lds_base,
+            out_error,
+            out_error_code
         );
         for i in 0..8 {
-            self.f_id[i].clock.next = self.clock.val();
-            self.f_id[i].d.next = self.f_id[i].q.val();
-            self.f_prio[i].clock.next = self.clock.val();
-            self.f_prio[i].d.next = self.f_prio[i].q.val();
-            self.f_waves[i].clock.next = self.clock.val();
-            self.f_waves[i].d.next = self.f_waves[i].q.val();
-            self.f_vgpr[i].clock.next = self.clock.val();
-            self.f_vgpr[i].d.next = self.f_vgpr[i].q.val();
-            self.f_sgpr[i].clock.next = self.clock.val();
-            self.f_sgpr[i].d.next = self.f_sgpr[i].q.val();
-            self.f_lds[i].clock.next = self.clock.val();
-            self.f_lds[i].d.next = self.f_lds[i].q.val();
-            self.f_indep[i].clock.next = self.clock.val();
-            self.f_indep[i].d.next = self.f_indep[i].q.val();
-            self.p_okv[i].clock.next = self.clock.val();
-            self.p_okv[i].d.next = self.p_okv[i].q.val();
-            self.p_oks[i].clock.next = self.clock.val();
-            self.p_oks[i].d.next = self.p_oks[i].q.val();
-            self.p_q[i].clock.next = self.clock.val();
-            self.p_q[i].d.next = self.p_q[i].q.val();
+            self.fifo_id[i].clock.next = self.clock.val();
+            self.fifo_id[i].d.next = self.fifo_id[i].q.val();
+            self.fifo_prio[i].clock.next = self.clock.val();
+            self.fifo_prio[i].d.next = self.fifo_prio[i].q.val();
+            self.fifo_waves[i].clock.next = self.clock.val();
+            self.fifo_waves[i].d.next = self.fifo_waves[i].q.val();
+            self.fifo_vgpr[i].clock.next = self.clock.val();
+            self.fifo_vgpr[i].d.next = self.fifo_vgpr[i].q.val();
+            self.fifo_sgpr[i].clock.next = self.clock.val();
+            self.fifo_sgpr[i].d.next = self.fifo_sgpr[i].q.val();
+            self.fifo_lds[i].clock.next = self.clock.val();
+            self.fifo_lds[i].d.next = self.fifo_lds[i].q.val();
+            self.fifo_indep[i].clock.next = self.clock.val();
+            self.fifo_indep[i].d.next = self.fifo_indep[i].q.val();
+            self.match_ok_vgpr[i].clock.next = self.clock.val();
+            self.match_ok_vgpr[i].d.next = self.match_ok_vgpr[i].q.val();
+            self.match_ok_sgpr[i].clock.next = self.clock.val();
+            self.match_ok_sgpr[i].d.next = self.match_ok_sgpr[i].q.val();
+            self.match_waves[i].clock.next = self.clock.val();
+            self.match_waves[i].d.next = self.match_waves[i].q.val();
         }
         for i in 0..4 {
-            self.v_used[i].clock.next = self.clock.val();
-            self.v_used[i].d.next = self.v_used[i].q.val();
-            self.s_used[i].clock.next = self.clock.val();
-            self.s_used[i].d.next = self.s_used[i].q.val();
-            self.w_used[i].clock.next = self.clock.val();
-            self.w_used[i].d.next = self.w_used[i].q.val();
+            self.vgpr_used[i].clock.next = self.clock.val();
+            self.vgpr_used[i].d.next = self.vgpr_used[i].q.val();
+            self.sgpr_used[i].clock.next = self.clock.val();
+            self.sgpr_used[i].d.next = self.sgpr_used[i].q.val();
+            self.slots_used[i].clock.next = self.clock.val();
+            self.slots_used[i].d.next = self.slots_used[i].q.val();
             self.win_len_x[i].clock.next = self.clock.val();
             self.win_len_x[i].d.next = self.win_len_x[i].q.val();
-            self.p_okl[i].clock.next = self.clock.val();
-            self.p_okl[i].d.next = self.p_okl[i].q.val();
+            self.match_ok_lds[i].clock.next = self.clock.val();
+            self.match_ok_lds[i].d.next = self.match_ok_lds[i].q.val();
         }
         for i in 0..2 {
-            self.f_cnt[i].clock.next = self.clock.val();
-            self.f_cnt[i].d.next = self.f_cnt[i].q.val();
+            self.tie_marks[i].clock.next = self.clock.val();
+            self.tie_marks[i].d.next = self.tie_marks[i].q.val();
+            self.fifo_count[i].clock.next = self.clock.val();
+            self.fifo_count[i].d.next = self.fifo_count[i].q.val();
             self.split_left[i].clock.next = self.clock.val();
             self.split_left[i].d.next = self.split_left[i].q.val();
-            self.hsub[i].clock.next = self.clock.val();
-            self.hsub[i].d.next = self.hsub[i].q.val();
-            self.hmore[i].clock.next = self.clock.val();
-            self.hmore[i].d.next = self.hmore[i].q.val();
-            self.hp[i].clock.next = self.clock.val();
-            self.hp[i].d.next = self.hp[i].q.val();
-            self.hodd[i].clock.next = self.clock.val();
-            self.hodd[i].d.next = self.hodd[i].q.val();
-            self.l_used[i].clock.next = self.clock.val();
-            self.l_used[i].d.next = self.l_used[i].q.val();
-            self.ptr[i].clock.next = self.clock.val();
-            self.ptr[i].d.next = self.ptr[i].q.val();
-            self.pw_cur[i].clock.next = self.clock.val();
-            self.pw_cur[i].d.next = self.pw_cur[i].q.val();
-            self.pw_prev[i].clock.next = self.clock.val();
-            self.pw_prev[i].d.next = self.pw_prev[i].q.val();
-            self.x_qhi[i].clock.next = self.clock.val();
-            self.x_qhi[i].d.next = self.x_qhi[i].q.val();
-            self.x_qlo[i].clock.next = self.clock.val();
-            self.x_qlo[i].d.next = self.x_qlo[i].q.val();
-            self.x_tvhi[i].clock.next = self.clock.val();
-            self.x_tvhi[i].d.next = self.x_tvhi[i].q.val();
-            self.x_tvlo[i].clock.next = self.clock.val();
-            self.x_tvlo[i].d.next = self.x_tvlo[i].q.val();
-            self.x_tv1[i].clock.next = self.clock.val();
-            self.x_tv1[i].d.next = self.x_tv1[i].q.val();
-            self.x_tshi[i].clock.next = self.clock.val();
-            self.x_tshi[i].d.next = self.x_tshi[i].q.val();
-            self.x_tslo[i].clock.next = self.clock.val();
-            self.x_tslo[i].d.next = self.x_tslo[i].q.val();
-            self.x_ts1[i].clock.next = self.clock.val();
-            self.x_ts1[i].d.next = self.x_ts1[i].q.val();
-            self.x_tl[i].clock.next = self.clock.val();
-            self.x_tl[i].d.next = self.x_tl[i].q.val();
-            self.wacc[i].clock.next = self.clock.val();
-            self.wacc[i].d.next = self.wacc[i].q.val();
-            self.pq[i].clock.next = self.clock.val();
-            self.pq[i].d.next = self.pq[i].q.val();
-            self.pokv[i].clock.next = self.clock.val();
-            self.pokv[i].d.next = self.pokv[i].q.val();
-            self.pthv[i].clock.next = self.clock.val();
-            self.pthv[i].d.next = self.pthv[i].q.val();
-            self.poks[i].clock.next = self.clock.val();
-            self.poks[i].d.next = self.poks[i].q.val();
-            self.pths[i].clock.next = self.clock.val();
-            self.pths[i].d.next = self.pths[i].q.val();
-            self.hq_hi[i].clock.next = self.clock.val();
-            self.hq_hi[i].d.next = self.hq_hi[i].q.val();
-            self.hq_lo[i].clock.next = self.clock.val();
-            self.hq_lo[i].d.next = self.hq_lo[i].q.val();
-            self.h_tvhi[i].clock.next = self.clock.val();
-            self.h_tvhi[i].d.next = self.h_tvhi[i].q.val();
-            self.h_tvlo[i].clock.next = self.clock.val();
-            self.h_tvlo[i].d.next = self.h_tvlo[i].q.val();
-            self.h_tv1[i].clock.next = self.clock.val();
-            self.h_tv1[i].d.next = self.h_tv1[i].q.val();
-            self.h_tshi[i].clock.next = self.clock.val();
-            self.h_tshi[i].d.next = self.h_tshi[i].q.val();
-            self.h_tslo[i].clock.next = self.clock.val();
-            self.h_tslo[i].d.next = self.h_tslo[i].q.val();
-            self.h_ts1[i].clock.next = self.clock.val();
-            self.h_ts1[i].d.next = self.h_ts1[i].q.val();
-            self.h_tl[i].clock.next = self.clock.val();
-            self.h_tl[i].d.next = self.h_tl[i].q.val();
-            self.hs[i].clock.next = self.clock.val();
-            self.hs[i].d.next = self.hs[i].q.val();
+            self.head_split[i].clock.next = self.clock.val();
+            self.head_split[i].d.next = self.head_split[i].q.val();
+            self.head_split_more[i].clock.next = self.clock.val();
+            self.head_split_more[i].d.next = self.head_split_more[i].q.val();
+            self.head_prio[i].clock.next = self.clock.val();
+            self.head_prio[i].d.next = self.head_prio[i].q.val();
+            self.head_waves_odd[i].clock.next = self.clock.val();
+            self.head_waves_odd[i].d.next = self.head_waves_odd[i].q.val();
+            self.lds_used[i].clock.next = self.clock.val();
+            self.lds_used[i].d.next = self.lds_used[i].q.val();
+            self.split_ptr[i].clock.next = self.clock.val();
+            self.split_ptr[i].d.next = self.split_ptr[i].q.val();
+            self.power_cur[i].clock.next = self.clock.val();
+            self.power_cur[i].d.next = self.power_cur[i].q.val();
+            self.power_prev[i].clock.next = self.clock.val();
+            self.power_prev[i].d.next = self.power_prev[i].q.val();
+            self.entry1_waves_hi[i].clock.next = self.clock.val();
+            self.entry1_waves_hi[i].d.next = self.entry1_waves_hi[i].q.val();
+            self.entry1_waves_lo[i].clock.next = self.clock.val();
+            self.entry1_waves_lo[i].d.next = self.entry1_waves_lo[i].q.val();
+            self.entry1_need_vgpr_hi[i].clock.next = self.clock.val();
+            self.entry1_need_vgpr_hi[i].d.next = self.entry1_need_vgpr_hi[i].q.val();
+            self.entry1_need_vgpr_lo[i].clock.next = self.clock.val();
+            self.entry1_need_vgpr_lo[i].d.next = self.entry1_need_vgpr_lo[i].q.val();
+            self.entry1_need_vgpr_1w[i].clock.next = self.clock.val();
+            self.entry1_need_vgpr_1w[i].d.next = self.entry1_need_vgpr_1w[i].q.val();
+            self.entry1_need_sgpr_hi[i].clock.next = self.clock.val();
+            self.entry1_need_sgpr_hi[i].d.next = self.entry1_need_sgpr_hi[i].q.val();
+            self.entry1_need_sgpr_lo[i].clock.next = self.clock.val();
+            self.entry1_need_sgpr_lo[i].d.next = self.entry1_need_sgpr_lo[i].q.val();
+            self.entry1_need_sgpr_1w[i].clock.next = self.clock.val();
+            self.entry1_need_sgpr_1w[i].d.next = self.entry1_need_sgpr_1w[i].q.val();
+            self.entry1_need_lds[i].clock.next = self.clock.val();
+            self.entry1_need_lds[i].d.next = self.entry1_need_lds[i].q.val();
+            self.score_sum[i].clock.next = self.clock.val();
+            self.score_sum[i].d.next = self.score_sum[i].q.val();
+            self.pend_waves[i].clock.next = self.clock.val();
+            self.pend_waves[i].d.next = self.pend_waves[i].q.val();
+            self.pend_ok_vgpr[i].clock.next = self.clock.val();
+            self.pend_ok_vgpr[i].d.next = self.pend_ok_vgpr[i].q.val();
+            self.pend_need_vgpr[i].clock.next = self.clock.val();
+            self.pend_need_vgpr[i].d.next = self.pend_need_vgpr[i].q.val();
+            self.pend_ok_sgpr[i].clock.next = self.clock.val();
+            self.pend_ok_sgpr[i].d.next = self.pend_ok_sgpr[i].q.val();
+            self.pend_need_sgpr[i].clock.next = self.clock.val();
+            self.pend_need_sgpr[i].d.next = self.pend_need_sgpr[i].q.val();
+            self.head_waves_hi[i].clock.next = self.clock.val();
+            self.head_waves_hi[i].d.next = self.head_waves_hi[i].q.val();
+            self.head_waves_lo[i].clock.next = self.clock.val();
+            self.head_waves_lo[i].d.next = self.head_waves_lo[i].q.val();
+            self.head_need_vgpr_hi[i].clock.next = self.clock.val();
+            self.head_need_vgpr_hi[i].d.next = self.head_need_vgpr_hi[i].q.val();
+            self.head_need_vgpr_lo[i].clock.next = self.clock.val();
+            self.head_need_vgpr_lo[i].d.next = self.head_need_vgpr_lo[i].q.val();
+            self.head_need_vgpr_1w[i].clock.next = self.clock.val();
+            self.head_need_vgpr_1w[i].d.next = self.head_need_vgpr_1w[i].q.val();
+            self.head_need_sgpr_hi[i].clock.next = self.clock.val();
+            self.head_need_sgpr_hi[i].d.next = self.head_need_sgpr_hi[i].q.val();
+            self.head_need_sgpr_lo[i].clock.next = self.clock.val();
+            self.head_need_sgpr_lo[i].d.next = self.head_need_sgpr_lo[i].q.val();
+            self.head_need_sgpr_1w[i].clock.next = self.clock.val();
+            self.head_need_sgpr_1w[i].d.next = self.head_need_sgpr_1w[i].q.val();
+            self.head_need_lds[i].clock.next = self.clock.val();
+            self.head_need_lds[i].d.next = self.head_need_lds[i].q.val();
+            self.power_hist_sum[i].clock.next = self.clock.val();
+            self.power_hist_sum[i].d.next = self.power_hist_sum[i].q.val();
         }
 
         // ---- outputs: registered record and error ----
-        self.disp_valid.next = self.o_valid.q.val();
-        self.disp_id.next = self.o_id.q.val();
-        self.disp_module.next = self.o_module.q.val();
-        self.disp_slot.next = self.o_slot.q.val();
-        self.disp_sub.next = self.o_sub.q.val();
-        self.disp_waves.next = self.o_waves.q.val();
-        self.disp_vgpr_base.next = self.o_vbase.q.val();
-        self.disp_sgpr_base.next = self.o_sbase.q.val();
-        self.disp_lds_base.next = self.o_lbase.q.val();
-        self.error.next = self.o_err.q.val();
-        self.error_code.next = self.o_code.q.val();
+        self.disp_valid.next = self.out_valid.q.val();
+        self.disp_id.next = self.out_id.q.val();
+        self.disp_module.next = self.out_module.q.val();
+        self.disp_slot.next = self.out_slot.q.val();
+        self.disp_sub.next = self.out_sub.q.val();
+        self.disp_waves.next = self.out_waves.q.val();
+        self.disp_vgpr_base.next = self.out_vgpr_base.q.val();
+        self.disp_sgpr_base.next = self.out_sgpr_base.q.val();
+        self.disp_lds_base.next = self.out_lds_base.q.val();
+        self.error.next = self.out_error.q.val();
+        self.error_code.next = self.out_error_code.q.val();
 
         // ---- scratch signals: defaults (no latches) ----
-        self.tb1.next = false;
-        self.tb3a.next = 0.into();
-        self.tb3b.next = 0.into();
-        self.tb4a.next = 0.into();
-        self.tb4b.next = 0.into();
-        self.tb5.next = 0.into();
-        self.tb6.next = 0.into();
-        self.tb10.next = 0.into();
-        self.tb8a.next = 0.into();
-        self.tb8b.next = 0.into();
-        self.acc12.next = 0.into();
-        self.acc12b.next = 0.into();
-        self.tb16a.next = 0.into();
-        self.tb16b.next = 0.into();
-        self.okv.next = 0.into();
-        self.oks.next = 0.into();
-        self.okb.next = false;
-        self.sh_a.next = 0.into();
-        self.sh_b.next = 0.into();
-        self.ov16.next = 0.into();
-        self.ov8.next = 0.into();
-        self.fnd.next = false;
-        self.ufit.next = false;
-        self.wsum.next = 0.into();
-        self.mfit.next = 0.into();
+        self.slots_busy_now.next = 0.into();
+        self.slots_need_now.next = 0.into();
+        self.any_ok_vgpr.next = 0.into();
+        self.any_ok_sgpr.next = 0.into();
+        self.any_ok_lds.next = 0.into();
+        self.heads_present.next = 0.into();
+        self.class_weight4.next = 0.into();
+        self.retire_weight.next = 0.into();
+        self.power_prev_now.next = 0.into();
+        self.power_cur_now.next = 0.into();
+        self.power_1_lower.next = false;
+        self.power_pref_shift.next = 0.into();
+        self.score_map16_a.next = 0.into();
+        self.score_map16_b.next = 0.into();
+        self.score_map8_a.next = 0.into();
+        self.score_map8_b.next = 0.into();
+        self.score_nibble.next = 0.into();
+        self.nibble_count.next = 0.into();
+        self.score_slots_u0.next = 0.into();
+        self.score_slots_u1.next = 0.into();
+        self.score_free_now.next = 0.into();
+        self.score_product_now.next = 0.into();
+        self.score_product12.next = 0.into();
+        self.score_sum_next.next = 0.into();
+        self.rec_waves_u0.next = 0.into();
+        self.rec_waves_u1.next = 0.into();
+        self.rec_vgpr_base_u0.next = 0.into();
+        self.rec_vgpr_base_u1.next = 0.into();
+        self.rec_sgpr_base_u0.next = 0.into();
+        self.rec_sgpr_base_u1.next = 0.into();
+        self.ok_vec16.next = 0.into();
+        self.ok_vec8.next = 0.into();
+        self.ok_at_start.next = false;
+        self.shift_start.next = 0.into();
+        self.shift_end.next = 0.into();
+        self.overflow_bit16.next = 0.into();
+        self.overflow_bit8.next = 0.into();
+        self.fit_found.next = false;
+        self.unit_slots_fit.next = false;
+        self.slots_after.next = 0.into();
+        self.head_fits.next = 0.into();
         for k in 0..16 {
-            self.nib[k].next = 0.into();
+            self.nibble_free[k].next = 0.into();
         }
 
         // ---- true register values ----
-        self.thresh.next = self.thresh_x.q.val() ^ 256;
+        self.split_threshold.next = self.split_threshold_x.q.val() ^ 256;
         self.win_len[0].next = self.win_len_x[0].q.val() ^ 512;
         self.win_len[1].next = self.win_len_x[1].q.val() ^ 256;
         self.win_len[2].next = self.win_len_x[2].q.val() ^ 128;
         self.win_len[3].next = self.win_len_x[3].q.val() ^ 128;
-        self.fweights.next = self.fweights_x.q.val() ^ 0x1111;
-        self.pweights.next = self.pweights_x.q.val() ^ 0x1111;
-        self.nx.next = self.nx_x.q.val() ^ 1024;
+        self.free_weights.next = self.free_weights_x.q.val() ^ 0x1111;
+        self.power_weights.next = self.power_weights_x.q.val() ^ 0x1111;
+        self.power_window.next = self.power_window_x.q.val() ^ 1024;
         self.lfsr.next = self.lfsr_x.q.val() ^ 0xACE1;
 
-        // ================= MATCH STAGE (registered into p_*; read by the next cycle) ==========
+        // ================= MATCH STAGE (registered into match_*; read by the next cycle) ==========
         // ---- heads (a split head presents one wave at the lowest priority) ----
         for c in 0..2 {
-            self.h_valid[c].next = self.f_cnt[c].q.val().any();
-            self.h_sub[c].next = self.hsub[c].q.val();
-            self.h_prio[c].next = self.hp[c].q.val();
+            self.head_valid[c].next = self.fifo_count[c].q.val().any();
+            self.head_is_sub[c].next = self.head_split[c].q.val();
+            self.head_prio_now[c].next = self.head_prio[c].q.val();
             // emb. 2: effective rank in the current window
-            self.h_rank[c].next = self.h_prio[c].val();
-            if self.h_prio[c].val() < self.win.q.val() {
-                self.h_rank[c].next = self.h_prio[c].val() + 1;
+            self.head_rank[c].next = self.head_prio_now[c].val();
+            if self.head_prio_now[c].val() < self.window.q.val() {
+                self.head_rank[c].next = self.head_prio_now[c].val() + 1;
             }
-            if self.h_prio[c].val() == self.win.q.val() {
-                self.h_rank[c].next = 0.into();
+            if self.head_prio_now[c].val() == self.window.q.val() {
+                self.head_rank[c].next = 0.into();
             }
-            self.thl[c].next = self.h_tl[c].q.val();
+            self.cand_need_lds[c].next = self.head_need_lds[c].q.val();
         }
 
         // ---- split table rotated by the pointer (emb. 8): unit ptr[m] gets ceil(n/2) (resolved
-        // here from the registered pointer, so the decision's pointer move ends at `ptr`) ----
+        // here from the registered pointer, so the decision's pointer move ends at `split_ptr`) ----
         for c in 0..2 {
             for m in 0..2 {
                 for u in 0..2 {
-                    self.mq[c * 4 + m * 2 + u].next = self.hq_lo[c].q.val();
-                    self.thv[c * 4 + m * 2 + u].next = self.h_tvlo[c].q.val();
-                    self.ths[c * 4 + m * 2 + u].next = self.h_tslo[c].q.val();
-                    if self.ptr[m].q.val() == (u == 1) {
-                        self.mq[c * 4 + m * 2 + u].next = self.hq_hi[c].q.val();
-                        self.thv[c * 4 + m * 2 + u].next = self.h_tvhi[c].q.val();
-                        self.ths[c * 4 + m * 2 + u].next = self.h_tshi[c].q.val();
+                    self.cand_waves[c * 4 + m * 2 + u].next = self.head_waves_lo[c].q.val();
+                    self.cand_need_vgpr[c * 4 + m * 2 + u].next = self.head_need_vgpr_lo[c].q.val();
+                    self.cand_need_sgpr[c * 4 + m * 2 + u].next = self.head_need_sgpr_lo[c].q.val();
+                    if self.split_ptr[m].q.val() == (u == 1) {
+                        self.cand_waves[c * 4 + m * 2 + u].next = self.head_waves_hi[c].q.val();
+                        self.cand_need_vgpr[c * 4 + m * 2 + u].next =
+                            self.head_need_vgpr_hi[c].q.val();
+                        self.cand_need_sgpr[c * 4 + m * 2 + u].next =
+                            self.head_need_sgpr_hi[c].q.val();
                     }
                 }
             }
@@ -803,922 +866,964 @@ impl Logic for Dispatcher {
 
         // ---- match, every head × module × unit: ok[i] = blocks i..i+n-1 exist and are free
         // (registered; the commit stage takes the lowest ok start of the chosen one) ----
-        self.tb8a.next = 0.into();
-        self.tb8b.next = 0.into();
-        self.tb4b.next = 0.into();
         for c in 0..2 {
             for m in 0..2 {
-                self.mfit.next = self
-                    .mfit
+                self.head_fits.next = self
+                    .head_fits
                     .val()
-                    .replace_bit(c * 2 + m, self.h_valid[c].val());
+                    .replace_bit(c * 2 + m, self.head_valid[c].val());
                 for u in 0..2 {
-                    self.okv.next = 0.into();
+                    self.ok_vec16.next = 0.into();
                     for i in 0..16 {
-                        self.sh_a.next = i.to_bits();
-                        self.sh_b.next = (16 - i).to_bits();
-                        self.ov16.next = bits::<16>(1) << self.sh_b.val();
-                        self.okb.next = !((self.thv[c * 4 + m * 2 + u].val() << self.sh_a.val())
-                            & self.v_used[m * 2 + u].q.val())
+                        self.shift_start.next = i.to_bits();
+                        self.shift_end.next = (16 - i).to_bits();
+                        self.overflow_bit16.next = bits::<16>(1) << self.shift_end.val();
+                        self.ok_at_start.next = !((self.cand_need_vgpr[c * 4 + m * 2 + u].val()
+                            << self.shift_start.val())
+                            & self.vgpr_used[m * 2 + u].q.val())
                         .any()
-                            & !(self.thv[c * 4 + m * 2 + u].val() & self.ov16.val()).any();
-                        self.okv.next = self.okv.val().replace_bit(i, self.okb.val());
+                            & !(self.cand_need_vgpr[c * 4 + m * 2 + u].val()
+                                & self.overflow_bit16.val())
+                            .any();
+                        self.ok_vec16.next =
+                            self.ok_vec16.val().replace_bit(i, self.ok_at_start.val());
                     }
-                    self.p_okv[c * 4 + m * 2 + u].d.next = self.okv.val();
-                    self.tb8a.next = self
-                        .tb8a
+                    self.match_ok_vgpr[c * 4 + m * 2 + u].d.next = self.ok_vec16.val();
+                    self.any_ok_vgpr.next = self
+                        .any_ok_vgpr
                         .val()
-                        .replace_bit(c * 4 + m * 2 + u, self.okv.val().any());
-                    self.oks.next = 0.into();
+                        .replace_bit(c * 4 + m * 2 + u, self.ok_vec16.val().any());
+                    self.ok_vec8.next = 0.into();
                     for i in 0..8 {
-                        self.sh_a.next = i.to_bits();
-                        self.sh_b.next = (8 - i).to_bits();
-                        self.ov8.next = bits::<8>(1) << self.sh_b.val();
-                        self.okb.next = !((self.ths[c * 4 + m * 2 + u].val() << self.sh_a.val())
-                            & self.s_used[m * 2 + u].q.val())
+                        self.shift_start.next = i.to_bits();
+                        self.shift_end.next = (8 - i).to_bits();
+                        self.overflow_bit8.next = bits::<8>(1) << self.shift_end.val();
+                        self.ok_at_start.next = !((self.cand_need_sgpr[c * 4 + m * 2 + u].val()
+                            << self.shift_start.val())
+                            & self.sgpr_used[m * 2 + u].q.val())
                         .any()
-                            & !(self.ths[c * 4 + m * 2 + u].val() & self.ov8.val()).any();
-                        self.oks.next = self.oks.val().replace_bit(i, self.okb.val());
+                            & !(self.cand_need_sgpr[c * 4 + m * 2 + u].val()
+                                & self.overflow_bit8.val())
+                            .any();
+                        self.ok_vec8.next =
+                            self.ok_vec8.val().replace_bit(i, self.ok_at_start.val());
                     }
-                    self.p_oks[c * 4 + m * 2 + u].d.next = self.oks.val();
-                    self.tb8b.next = self
-                        .tb8b
+                    self.match_ok_sgpr[c * 4 + m * 2 + u].d.next = self.ok_vec8.val();
+                    self.any_ok_sgpr.next = self
+                        .any_ok_sgpr
                         .val()
-                        .replace_bit(c * 4 + m * 2 + u, self.oks.val().any());
+                        .replace_bit(c * 4 + m * 2 + u, self.ok_vec8.val().any());
                     // enough wave slots (the ok vectors are tested in the decision stage)
-                    self.ufit.next = true;
+                    self.unit_slots_fit.next = true;
                     // busy + q ≤ 4 wave slots, in 4 bits (a literal would widen it to 32)
-                    self.tb3a.next = self.w_used[m * 2 + u].q.val();
-                    self.tb3b.next = self.mq[c * 4 + m * 2 + u].val();
-                    self.wsum.next =
-                        bit_cast::<4, 3>(self.tb3a.val()) + bit_cast::<4, 3>(self.tb3b.val());
-                    if self.wsum.val() > 4 {
-                        self.ufit.next = false;
+                    self.slots_busy_now.next = self.slots_used[m * 2 + u].q.val();
+                    self.slots_need_now.next = self.cand_waves[c * 4 + m * 2 + u].val();
+                    self.slots_after.next = bit_cast::<4, 3>(self.slots_busy_now.val())
+                        + bit_cast::<4, 3>(self.slots_need_now.val());
+                    if self.slots_after.val() > 4 {
+                        self.unit_slots_fit.next = false;
                     }
-                    if !self.ufit.val() {
-                        self.mfit.next = self.mfit.val().replace_bit(c * 2 + m, false);
+                    if !self.unit_slots_fit.val() {
+                        self.head_fits.next = self.head_fits.val().replace_bit(c * 2 + m, false);
                     }
-                    self.p_q[c * 4 + m * 2 + u].d.next = self.mq[c * 4 + m * 2 + u].val();
+                    self.match_waves[c * 4 + m * 2 + u].d.next =
+                        self.cand_waves[c * 4 + m * 2 + u].val();
                 }
-                self.okv.next = 0.into();
+                self.ok_vec16.next = 0.into();
                 for i in 0..16 {
-                    self.sh_a.next = i.to_bits();
-                    self.sh_b.next = (16 - i).to_bits();
-                    self.ov16.next = bits::<16>(1) << self.sh_b.val();
-                    self.okb.next =
-                        !((self.thl[c].val() << self.sh_a.val()) & self.l_used[m].q.val()).any()
-                            & !(self.thl[c].val() & self.ov16.val()).any();
-                    self.okv.next = self.okv.val().replace_bit(i, self.okb.val());
+                    self.shift_start.next = i.to_bits();
+                    self.shift_end.next = (16 - i).to_bits();
+                    self.overflow_bit16.next = bits::<16>(1) << self.shift_end.val();
+                    self.ok_at_start.next = !((self.cand_need_lds[c].val()
+                        << self.shift_start.val())
+                        & self.lds_used[m].q.val())
+                    .any()
+                        & !(self.cand_need_lds[c].val() & self.overflow_bit16.val()).any();
+                    self.ok_vec16.next = self.ok_vec16.val().replace_bit(i, self.ok_at_start.val());
                 }
-                self.p_okl[c * 2 + m].d.next = self.okv.val();
-                self.tb4b.next = self.tb4b.val().replace_bit(c * 2 + m, self.okv.val().any());
+                self.match_ok_lds[c * 2 + m].d.next = self.ok_vec16.val();
+                self.any_ok_lds.next = self
+                    .any_ok_lds
+                    .val()
+                    .replace_bit(c * 2 + m, self.ok_vec16.val().any());
             }
         }
         for k in 0..4 {
-            if !(self.tb8a.val().get_bit(k * 2)
-                & self.tb8a.val().get_bit(k * 2 + 1)
-                & self.tb8b.val().get_bit(k * 2)
-                & self.tb8b.val().get_bit(k * 2 + 1)
-                & self.tb4b.val().get_bit(k))
+            if !(self.any_ok_vgpr.val().get_bit(k * 2)
+                & self.any_ok_vgpr.val().get_bit(k * 2 + 1)
+                & self.any_ok_sgpr.val().get_bit(k * 2)
+                & self.any_ok_sgpr.val().get_bit(k * 2 + 1)
+                & self.any_ok_lds.val().get_bit(k))
             {
-                self.mfit.next = self.mfit.val().replace_bit(k, false);
+                self.head_fits.next = self.head_fits.val().replace_bit(k, false);
             }
         }
-        self.p_fit.d.next = self.mfit.val();
-        self.tb4a.next = 0.into();
-        if self.h_valid[0].val() {
-            self.tb4a.next = 1.into();
+        self.match_fits.d.next = self.head_fits.val();
+        for c in 0..2 {
+            self.heads_present.next = self
+                .heads_present
+                .val()
+                .replace_bit(c, self.head_valid[c].val());
         }
-        if self.h_valid[1].val() {
-            self.tb4a.next = self.tb4a.val() | 2;
-        }
-        self.p_hv.d.next = self.tb4a.val().get_bits::<2>(0);
+        self.match_head_valid.d.next = self.heads_present.val();
 
         // ================= DECISION STAGE (from the registered match results) ================
         // a candidate (c, m) is valid unless c's head was replaced at the last edge or m was
         // decided in one of the last two cycles (not yet in the maps the match stage read)
-        self.ex1.next = 0.into();
-        if self.pv.q.val() {
-            if self.pm.q.val() {
-                self.ex1.next = 2.into();
+        self.module_decided_last.next = 0.into();
+        if self.pend_valid.q.val() {
+            if self.pend_module.q.val() {
+                self.module_decided_last.next = 2.into();
             } else {
-                self.ex1.next = 1.into();
+                self.module_decided_last.next = 1.into();
             }
         }
         // the head fits (match stage: a head, wave slots, a start in every map)
-        self.fitd.next = self.p_fit.q.val();
-        self.vld.next = self.fitd.val();
+        self.match_fits_now.next = self.match_fits.q.val();
+        self.cand_valid.next = self.match_fits_now.val();
         for c in 0..2 {
             for m in 0..2 {
-                if self.hchg.q.val().get_bit(c) | self.mx.q.val().get_bit(m) {
-                    self.vld.next = self.vld.val().replace_bit(c * 2 + m, false);
+                if self.head_changed.q.val().get_bit(c) | self.module_busy.q.val().get_bit(m) {
+                    self.cand_valid.next = self.cand_valid.val().replace_bit(c * 2 + m, false);
                 }
             }
-            self.hf[c].next = self.vld.val().get_bit(c * 2) | self.vld.val().get_bit(c * 2 + 1);
+            self.channel_fits[c].next =
+                self.cand_valid.val().get_bit(c * 2) | self.cand_valid.val().get_bit(c * 2 + 1);
         }
 
         // ---- pick the WG: best effective rank; ties by marks and the LFSR (a41/a42) ----
-        self.any_fit.next = self.hf[0].val() | self.hf[1].val();
+        self.any_fit.next = self.channel_fits[0].val() | self.channel_fits[1].val();
         // channel 1 wins if both fit (from registers only: the fit bits select last)
-        self.tie_p.next = self.h_prio[0].val();
-        self.mk0.next = self.marks0.q.val().get_bit(self.h_prio[0].val().index());
-        self.mk1.next = self.marks1.q.val().get_bit(self.h_prio[0].val().index());
-        self.eqr.next = self.h_rank[1].val() == self.h_rank[0].val();
-        self.tbrk.next = self.mk0.val();
-        if self.mk0.val() == self.mk1.val() {
-            self.tbrk.next = self.lfsr.val().get_bit(0);
+        self.tie_prio.next = self.head_prio_now[0].val();
+        for c in 0..2 {
+            self.tie_mark[c].next = self.tie_marks[c]
+                .q
+                .val()
+                .get_bit(self.head_prio_now[0].val().index());
         }
-        self.pre1.next =
-            (self.h_rank[1].val() < self.h_rank[0].val()) | (self.eqr.val() & self.tbrk.val());
-        self.tie.next = self.hf[0].val() & self.hf[1].val() & self.eqr.val();
-        self.sel_c.next = 0.into();
-        if self.hf[1].val() & (!self.hf[0].val() | self.pre1.val()) {
-            self.sel_c.next = 1.into();
+        self.ranks_equal.next = self.head_rank[1].val() == self.head_rank[0].val();
+        self.tie_to_ch1.next = self.tie_mark[0].val();
+        if self.tie_mark[0].val() == self.tie_mark[1].val() {
+            self.tie_to_ch1.next = self.lfsr.val().get_bit(0);
+        }
+        self.prefer_ch1.next = (self.head_rank[1].val() < self.head_rank[0].val())
+            | (self.ranks_equal.val() & self.tie_to_ch1.val());
+        self.tie_fit.next =
+            self.channel_fits[0].val() & self.channel_fits[1].val() & self.ranks_equal.val();
+        self.pick_channel.next = 0.into();
+        if self.channel_fits[1].val() & (!self.channel_fits[0].val() | self.prefer_ch1.val()) {
+            self.pick_channel.next = 1.into();
         }
 
         // ---- pick the module by the policy (scores from the policy pipeline) ----
-        self.prefer1.next = false;
-        if (self.policy.q.val() == 1) & self.pwf.q.val() {
-            self.prefer1.next = true;
+        self.policy_prefers_1.next = false;
+        if (self.policy.q.val() == 1) & self.weighted_prefers_1.q.val() {
+            self.policy_prefers_1.next = true;
         }
-        if (self.policy.q.val() == 2) & self.ppw.q.val().get_bit(2) {
-            self.prefer1.next = true;
+        if (self.policy.q.val() == 2) & self.power_prefers_1.q.val().get_bit(2) {
+            self.policy_prefers_1.next = true;
         }
         // per channel, then selected by the channel
         for c in 0..2 {
-            self.msel[c].next = self.vld.val().get_bit(c * 2 + 1)
-                & (!self.vld.val().get_bit(c * 2) | self.prefer1.val());
+            self.module_if_channel[c].next = self.cand_valid.val().get_bit(c * 2 + 1)
+                & (!self.cand_valid.val().get_bit(c * 2) | self.policy_prefers_1.val());
         }
-        self.sel_m.next = 0.into();
-        if self.msel[0].val() & !self.sel_c.val().any() {
-            self.sel_m.next = 1.into();
+        self.pick_module.next = 0.into();
+        if self.module_if_channel[0].val() & !self.pick_channel.val().any() {
+            self.pick_module.next = 1.into();
         }
-        if self.msel[1].val() & self.sel_c.val().any() {
-            self.sel_m.next = 1.into();
+        if self.module_if_channel[1].val() & self.pick_channel.val().any() {
+            self.pick_module.next = 1.into();
         }
 
         // ---- allocate: lowest slot neither busy nor taken by the pending decision ----
-        self.found.next = false;
-        self.found2.next = false;
-        self.slot_sel.next = 0.into();
+        self.slot_found.next = false;
+        self.two_slots_free.next = false;
+        self.pick_slot.next = 0.into();
         for s in 0..8 {
-            if !self.t_busy.q.val().get_bit(s)
-                & !(self.pv.q.val() & (self.pslot.q.val().index() == s))
+            if !self.slot_busy.q.val().get_bit(s)
+                & !(self.pend_valid.q.val() & (self.pend_slot.q.val().index() == s))
             {
-                if self.found.val() {
-                    self.found2.next = true;
+                if self.slot_found.val() {
+                    self.two_slots_free.next = true;
                 } else {
-                    self.slot_sel.next = s.to_bits();
+                    self.pick_slot.next = s.to_bits();
                 }
-                self.found.next = true;
+                self.slot_found.next = true;
             }
         }
-        // (equal to `found`, from a register: the decision does not wait for the slot search)
-        self.slot_free_any.next = !self.sfull.q.val();
-        self.go.next = self.any_fit.val() & self.slot_free_any.val();
-        self.selm[0].next = self.go.val() & !self.sel_m.val().any();
-        self.selm[1].next = self.go.val() & self.sel_m.val().any();
+        // (equal to `slot_found`, from a register: the decision does not wait for the slot search)
+        self.slot_free_any.next = !self.slots_full.q.val();
+        self.decide.next = self.any_fit.val() & self.slot_free_any.val();
+        self.decide_module[0].next = self.decide.val() & !self.pick_module.val().any();
+        self.decide_module[1].next = self.decide.val() & self.pick_module.val().any();
         // the decision is registered (pend) and committed in the next cycle
-        self.pv.d.next = self.go.val();
-        self.pm.d.next = self.sel_m.val().any();
-        self.pslot.d.next = self.slot_sel.val();
-        self.pid.d.next = self.f_id[0].q.val();
-        self.psub.d.next = self.h_sub[0].val();
-        if self.sel_c.val().any() {
-            self.pid.d.next = self.f_id[4].q.val();
-            self.psub.d.next = self.h_sub[1].val();
+        self.pend_valid.d.next = self.decide.val();
+        self.pend_module.d.next = self.pick_module.val().any();
+        self.pend_slot.d.next = self.pick_slot.val();
+        self.pend_id.d.next = self.fifo_id[0].q.val();
+        self.pend_sub.d.next = self.head_is_sub[0].val();
+        if self.pick_channel.val().any() {
+            self.pend_id.d.next = self.fifo_id[4].q.val();
+            self.pend_sub.d.next = self.head_is_sub[1].val();
         }
         for c in 0..2 {
             for m in 0..2 {
-                if (self.sel_c.val().index() == c) & (self.sel_m.val().index() == m) {
+                if (self.pick_channel.val().index() == c) & (self.pick_module.val().index() == m) {
                     for u in 0..2 {
-                        self.pq[u].d.next = self.p_q[c * 4 + m * 2 + u].q.val();
-                        self.pokv[u].d.next = self.p_okv[c * 4 + m * 2 + u].q.val();
-                        self.pthv[u].d.next = self.thv[c * 4 + m * 2 + u].val();
-                        self.poks[u].d.next = self.p_oks[c * 4 + m * 2 + u].q.val();
-                        self.pths[u].d.next = self.ths[c * 4 + m * 2 + u].val();
+                        self.pend_waves[u].d.next = self.match_waves[c * 4 + m * 2 + u].q.val();
+                        self.pend_ok_vgpr[u].d.next = self.match_ok_vgpr[c * 4 + m * 2 + u].q.val();
+                        self.pend_need_vgpr[u].d.next =
+                            self.cand_need_vgpr[c * 4 + m * 2 + u].val();
+                        self.pend_ok_sgpr[u].d.next = self.match_ok_sgpr[c * 4 + m * 2 + u].q.val();
+                        self.pend_need_sgpr[u].d.next =
+                            self.cand_need_sgpr[c * 4 + m * 2 + u].val();
                     }
-                    self.pokl.d.next = self.p_okl[c * 2 + m].q.val();
-                    self.pthl.d.next = self.thl[c].val();
+                    self.pend_ok_lds.d.next = self.match_ok_lds[c * 2 + m].q.val();
+                    self.pend_need_lds.d.next = self.cand_need_lds[c].val();
                 }
             }
         }
-        self.mx.d.next = self.ex1.val();
-        if self.go.val() {
-            // the decision takes `slot_sel`; a completion frees a busy slot
-            self.mx.d.next = self.ex1.val().replace_bit(self.sel_m.val().index(), true);
-            self.sfull.d.next = !self.found2.val();
+        self.module_busy.d.next = self.module_decided_last.val();
+        if self.decide.val() {
+            // the decision takes `pick_slot`; a completion frees a busy slot
+            self.module_busy.d.next = self
+                .module_decided_last
+                .val()
+                .replace_bit(self.pick_module.val().index(), true);
+            self.slots_full.d.next = !self.two_slots_free.val();
         } else {
-            self.sfull.d.next = !self.found.val();
+            self.slots_full.d.next = !self.slot_found.val();
         }
 
         // ================= COMMIT STAGE (the pending decision) ================================
         // first fit: the lowest ok start is the base, the region is the need shifted there
         for u in 0..2 {
-            self.fnd.next = false;
-            self.cv_base[u].next = 0.into();
-            self.cv_mask[u].next = 0.into();
+            self.fit_found.next = false;
+            self.commit_vgpr_base[u].next = 0.into();
+            self.commit_vgpr_region[u].next = 0.into();
             for i in 0..16 {
-                self.sh_a.next = i.to_bits();
-                if self.pokv[u].q.val().get_bit(i) & !self.fnd.val() {
-                    self.cv_base[u].next = i.to_bits();
-                    self.cv_mask[u].next = self.pthv[u].q.val() << self.sh_a.val();
-                    self.fnd.next = true;
+                self.shift_start.next = i.to_bits();
+                if self.pend_ok_vgpr[u].q.val().get_bit(i) & !self.fit_found.val() {
+                    self.commit_vgpr_base[u].next = i.to_bits();
+                    self.commit_vgpr_region[u].next =
+                        self.pend_need_vgpr[u].q.val() << self.shift_start.val();
+                    self.fit_found.next = true;
                 }
             }
-            self.fnd.next = false;
-            self.cs_base[u].next = 0.into();
-            self.cs_mask[u].next = 0.into();
+            self.fit_found.next = false;
+            self.commit_sgpr_base[u].next = 0.into();
+            self.commit_sgpr_region[u].next = 0.into();
             for i in 0..8 {
-                self.sh_a.next = i.to_bits();
-                if self.poks[u].q.val().get_bit(i) & !self.fnd.val() {
-                    self.cs_base[u].next = i.to_bits();
-                    self.cs_mask[u].next = self.pths[u].q.val() << self.sh_a.val();
-                    self.fnd.next = true;
+                self.shift_start.next = i.to_bits();
+                if self.pend_ok_sgpr[u].q.val().get_bit(i) & !self.fit_found.val() {
+                    self.commit_sgpr_base[u].next = i.to_bits();
+                    self.commit_sgpr_region[u].next =
+                        self.pend_need_sgpr[u].q.val() << self.shift_start.val();
+                    self.fit_found.next = true;
                 }
             }
         }
-        self.fnd.next = false;
-        self.cl_base.next = 0.into();
-        self.cl_mask.next = 0.into();
+        self.fit_found.next = false;
+        self.commit_lds_base.next = 0.into();
+        self.commit_lds_region.next = 0.into();
         for i in 0..16 {
-            self.sh_a.next = i.to_bits();
-            if self.pokl.q.val().get_bit(i) & !self.fnd.val() {
-                self.cl_base.next = i.to_bits();
-                self.cl_mask.next = self.pthl.q.val() << self.sh_a.val();
-                self.fnd.next = true;
+            self.shift_start.next = i.to_bits();
+            if self.pend_ok_lds.q.val().get_bit(i) & !self.fit_found.val() {
+                self.commit_lds_base.next = i.to_bits();
+                self.commit_lds_region.next = self.pend_need_lds.q.val() << self.shift_start.val();
+                self.fit_found.next = true;
             }
         }
 
         // ---- next state of the resources: completion frees, allocation takes ----
         for k in 0..4 {
-            self.n_vu[k].next = self.v_used[k].q.val();
-            self.n_su[k].next = self.s_used[k].q.val();
-            self.n_wu[k].next = self.w_used[k].q.val();
+            self.vgpr_used_next[k].next = self.vgpr_used[k].q.val();
+            self.sgpr_used_next[k].next = self.sgpr_used[k].q.val();
+            self.slots_used_next[k].next = self.slots_used[k].q.val();
         }
         for k in 0..2 {
-            self.n_lu[k].next = self.l_used[k].q.val();
+            self.lds_used_next[k].next = self.lds_used[k].q.val();
         }
         // a completion frees its slot at this edge; the table RAM reads its entry at this edge
         // and the blocks are freed at the next one (from the read data)
-        self.done_ok.next =
-            self.done_valid.val() & self.t_busy.q.val().get_bit(self.done_slot.val().index());
-        self.tbl.read_clock.next = self.clock.val();
-        self.tbl.write_clock.next = self.clock.val();
-        self.tbl.read_address.next = self.done_slot.val();
-        self.dq_ok.d.next = self.done_ok.val();
-        if self.done_ok.val() {
-            self.sfull.d.next = false;
+        self.done_accept.next =
+            self.done_valid.val() & self.slot_busy.q.val().get_bit(self.done_slot.val().index());
+        self.inflight_table.read_clock.next = self.clock.val();
+        self.inflight_table.write_clock.next = self.clock.val();
+        self.inflight_table.read_address.next = self.done_slot.val();
+        self.free_from_table.d.next = self.done_accept.val();
+        if self.done_accept.val() {
+            self.slots_full.d.next = false;
         }
-        self.d_mod.next = self.tbl.read_data.val().get_bit(70);
-        self.d_lmask.next = self.tbl.read_data.val().get_bits::<16>(48);
-        self.d_vmask[0].next = self.tbl.read_data.val().get_bits::<16>(0);
-        self.d_vmask[1].next = self.tbl.read_data.val().get_bits::<16>(16);
-        self.d_smask[0].next = self.tbl.read_data.val().get_bits::<8>(32);
-        self.d_smask[1].next = self.tbl.read_data.val().get_bits::<8>(40);
-        self.d_waves[0].next = self.tbl.read_data.val().get_bits::<3>(64);
-        self.d_waves[1].next = self.tbl.read_data.val().get_bits::<3>(67);
-        if self.dq_ok.q.val() {
+        self.freed_module.next = self.inflight_table.read_data.val().get_bit(70);
+        self.freed_lds.next = self.inflight_table.read_data.val().get_bits::<16>(48);
+        self.freed_vgpr[0].next = self.inflight_table.read_data.val().get_bits::<16>(0);
+        self.freed_vgpr[1].next = self.inflight_table.read_data.val().get_bits::<16>(16);
+        self.freed_sgpr[0].next = self.inflight_table.read_data.val().get_bits::<8>(32);
+        self.freed_sgpr[1].next = self.inflight_table.read_data.val().get_bits::<8>(40);
+        self.freed_waves[0].next = self.inflight_table.read_data.val().get_bits::<3>(64);
+        self.freed_waves[1].next = self.inflight_table.read_data.val().get_bits::<3>(67);
+        if self.free_from_table.q.val() {
             for m in 0..2 {
-                if self.d_mod.val() == (m == 1) {
-                    self.n_lu[m].next = self.n_lu[m].val() & !self.d_lmask.val();
+                if self.freed_module.val() == (m == 1) {
+                    self.lds_used_next[m].next =
+                        self.lds_used_next[m].val() & !self.freed_lds.val();
                     for u in 0..2 {
-                        self.n_vu[m * 2 + u].next =
-                            self.n_vu[m * 2 + u].val() & !self.d_vmask[u].val();
-                        self.n_su[m * 2 + u].next =
-                            self.n_su[m * 2 + u].val() & !self.d_smask[u].val();
-                        self.n_wu[m * 2 + u].next =
-                            self.n_wu[m * 2 + u].val() - self.d_waves[u].val();
+                        self.vgpr_used_next[m * 2 + u].next =
+                            self.vgpr_used_next[m * 2 + u].val() & !self.freed_vgpr[u].val();
+                        self.sgpr_used_next[m * 2 + u].next =
+                            self.sgpr_used_next[m * 2 + u].val() & !self.freed_sgpr[u].val();
+                        self.slots_used_next[m * 2 + u].next =
+                            self.slots_used_next[m * 2 + u].val() - self.freed_waves[u].val();
                     }
                 }
             }
         }
-        self.n_busy.next = self.t_busy.q.val();
-        if self.done_ok.val() {
-            self.n_busy.next = self
-                .t_busy
+        self.slot_busy_next.next = self.slot_busy.q.val();
+        if self.done_accept.val() {
+            self.slot_busy_next.next = self
+                .slot_busy
                 .q
                 .val()
                 .replace_bit(self.done_slot.val().index(), false);
         }
         // commit: the pending decision takes its regions, wave slots and in-flight slot
         for m in 0..2 {
-            if self.pv.q.val() & (self.pm.q.val() == (m == 1)) {
-                self.n_lu[m].next = self.n_lu[m].val() | self.cl_mask.val();
+            if self.pend_valid.q.val() & (self.pend_module.q.val() == (m == 1)) {
+                self.lds_used_next[m].next =
+                    self.lds_used_next[m].val() | self.commit_lds_region.val();
                 for u in 0..2 {
-                    self.n_vu[m * 2 + u].next = self.n_vu[m * 2 + u].val() | self.cv_mask[u].val();
-                    self.n_su[m * 2 + u].next = self.n_su[m * 2 + u].val() | self.cs_mask[u].val();
-                    self.n_wu[m * 2 + u].next = self.n_wu[m * 2 + u].val() + self.pq[u].q.val();
+                    self.vgpr_used_next[m * 2 + u].next =
+                        self.vgpr_used_next[m * 2 + u].val() | self.commit_vgpr_region[u].val();
+                    self.sgpr_used_next[m * 2 + u].next =
+                        self.sgpr_used_next[m * 2 + u].val() | self.commit_sgpr_region[u].val();
+                    self.slots_used_next[m * 2 + u].next =
+                        self.slots_used_next[m * 2 + u].val() + self.pend_waves[u].q.val();
                 }
             }
         }
-        self.tbl.write_enable.next = self.pv.q.val();
-        self.tbl.write_address.next = self.pslot.q.val();
-        self.tw.next = bit_cast::<71, 16>(self.cv_mask[0].val())
-            | (bit_cast::<71, 16>(self.cv_mask[1].val()) << 16)
-            | (bit_cast::<71, 8>(self.cs_mask[0].val()) << 32)
-            | (bit_cast::<71, 8>(self.cs_mask[1].val()) << 40)
-            | (bit_cast::<71, 16>(self.cl_mask.val()) << 48)
-            | (bit_cast::<71, 3>(self.pq[0].q.val()) << 64)
-            | (bit_cast::<71, 3>(self.pq[1].q.val()) << 67);
-        self.tw.next = self.tw.val().replace_bit(70, self.pm.q.val());
-        self.tbl.write_data.next = self.tw.val();
-        if self.pv.q.val() {
+        self.inflight_table.write_enable.next = self.pend_valid.q.val();
+        self.inflight_table.write_address.next = self.pend_slot.q.val();
+        self.table_write.next = bit_cast::<71, 16>(self.commit_vgpr_region[0].val())
+            | (bit_cast::<71, 16>(self.commit_vgpr_region[1].val()) << 16)
+            | (bit_cast::<71, 8>(self.commit_sgpr_region[0].val()) << 32)
+            | (bit_cast::<71, 8>(self.commit_sgpr_region[1].val()) << 40)
+            | (bit_cast::<71, 16>(self.commit_lds_region.val()) << 48)
+            | (bit_cast::<71, 3>(self.pend_waves[0].q.val()) << 64)
+            | (bit_cast::<71, 3>(self.pend_waves[1].q.val()) << 67);
+        self.table_write.next = self
+            .table_write
+            .val()
+            .replace_bit(70, self.pend_module.q.val());
+        self.inflight_table.write_data.next = self.table_write.val();
+        if self.pend_valid.q.val() {
             for s in 0..8 {
-                if self.pslot.q.val().index() == s {
-                    self.n_busy.next = self.n_busy.val().replace_bit(s, true);
+                if self.pend_slot.q.val().index() == s {
+                    self.slot_busy_next.next = self.slot_busy_next.val().replace_bit(s, true);
                 }
             }
         }
         // decision: emb. 8, the pointer moves by n on the chosen module only
         for m in 0..2 {
-            self.nptr[m].next = self.ptr[m].q.val();
-            if self.selm[m].val() {
-                if self.hodd[0].q.val() & !self.sel_c.val().any() {
-                    self.nptr[m].next = !self.ptr[m].q.val();
+            self.split_ptr_next[m].next = self.split_ptr[m].q.val();
+            if self.decide_module[m].val() {
+                if self.head_waves_odd[0].q.val() & !self.pick_channel.val().any() {
+                    self.split_ptr_next[m].next = !self.split_ptr[m].q.val();
                 }
-                if self.hodd[1].q.val() & self.sel_c.val().any() {
-                    self.nptr[m].next = !self.ptr[m].q.val();
+                if self.head_waves_odd[1].q.val() & self.pick_channel.val().any() {
+                    self.split_ptr_next[m].next = !self.split_ptr[m].q.val();
                 }
             }
-            self.ptr[m].d.next = self.nptr[m].val();
+            self.split_ptr[m].d.next = self.split_ptr_next[m].val();
         }
-        if self.go.val() {
-            // a42 marks of the winner's priority
-            if self.tie.val() {
-                if !(self.mk0.val() & self.mk1.val()) {
-                    if self.sel_c.val().any() {
-                        self.marks1.d.next = self
-                            .marks1
-                            .q
-                            .val()
-                            .replace_bit(self.tie_p.val().index(), true);
+        if self.decide.val() {
+            // a42: mark the winner at the tied priority; when every tied channel is already
+            // marked, clear the others' marks instead
+            if self.tie_fit.val() {
+                for c in 0..2 {
+                    if !(self.tie_mark[0].val() & self.tie_mark[1].val()) {
+                        if self.pick_channel.val().index() == c {
+                            self.tie_marks[c].d.next = self.tie_marks[c]
+                                .q
+                                .val()
+                                .replace_bit(self.tie_prio.val().index(), true);
+                        }
                     } else {
-                        self.marks0.d.next = self
-                            .marks0
-                            .q
-                            .val()
-                            .replace_bit(self.tie_p.val().index(), true);
-                    }
-                } else {
-                    if self.sel_c.val().any() {
-                        self.marks0.d.next = self
-                            .marks0
-                            .q
-                            .val()
-                            .replace_bit(self.tie_p.val().index(), false);
-                    } else {
-                        self.marks1.d.next = self
-                            .marks1
-                            .q
-                            .val()
-                            .replace_bit(self.tie_p.val().index(), false);
+                        if self.pick_channel.val().index() != c {
+                            self.tie_marks[c].d.next = self.tie_marks[c]
+                                .q
+                                .val()
+                                .replace_bit(self.tie_prio.val().index(), false);
+                        }
                     }
                 }
             }
         }
-        self.t_busy.d.next = self.n_busy.val();
+        self.slot_busy.d.next = self.slot_busy_next.val();
         for k in 0..4 {
-            self.v_used[k].d.next = self.n_vu[k].val();
-            self.s_used[k].d.next = self.n_su[k].val();
-            self.w_used[k].d.next = self.n_wu[k].val();
+            self.vgpr_used[k].d.next = self.vgpr_used_next[k].val();
+            self.sgpr_used[k].d.next = self.sgpr_used_next[k].val();
+            self.slots_used[k].d.next = self.slots_used_next[k].val();
         }
         for k in 0..2 {
-            self.l_used[k].d.next = self.n_lu[k].val();
+            self.lds_used[k].d.next = self.lds_used_next[k].val();
         }
 
+        // ================= HEADS: split (emb. 3), FIFOs, the next heads' decode ================
         // ---- failure counter and split (emb. 3): a failure needs fresh match results of every
         // head and no fit at all ----
-        self.any_head.next = self.h_valid[0].val() | self.h_valid[1].val();
+        self.any_head.next = self.head_valid[0].val() | self.head_valid[1].val();
         self.stale_or_fit.next = false;
         for c in 0..2 {
-            if self.h_valid[c].val()
-                & (!self.p_hv.q.val().get_bit(c)
-                    | self.hchg.q.val().get_bit(c)
-                    | self.fitd.val().get_bit(c * 2)
-                    | self.fitd.val().get_bit(c * 2 + 1))
+            if self.head_valid[c].val()
+                & (!self.match_head_valid.q.val().get_bit(c)
+                    | self.head_changed.q.val().get_bit(c)
+                    | self.match_fits_now.val().get_bit(c * 2)
+                    | self.match_fits_now.val().get_bit(c * 2 + 1))
             {
                 self.stale_or_fit.next = true;
             }
         }
         self.split_go.next = false;
-        self.g1.next = self.fail_cnt.q.val();
-        if !self.fail_cnt.q.val().all() {
-            self.g1.next = self.fail_cnt.q.val() + 1;
+        self.fail_count_inc.next = self.fail_count.q.val();
+        if !self.fail_count.q.val().all() {
+            self.fail_count_inc.next = self.fail_count.q.val() + 1;
         }
-        // `thr_hit` is computed here for each possible next g (0, g + 1, g) against the
+        // `split_due` is computed here for each possible next g (0, g + 1, g) against the
         // threshold after the edge, and selected with the counter update (no carry chain after
         // the decision)
-        self.tm1.next = self.thr_m1x.q.val() ^ 255;
-        self.tm1d.next = self.cfg_data.val() - 1;
-        self.hr0.next = self.thresh.val() == 1;
-        self.hr1.next = self.thresh.val().any() & (self.g1.val() >= self.tm1.val());
-        self.hrh.next = self.thresh.val().any() & (self.fail_cnt.q.val() >= self.tm1.val());
-        self.hd0.next = self.cfg_data.val() == 1;
-        self.hd1.next = self.cfg_data.val().any() & (self.g1.val() >= self.tm1d.val());
-        self.hdh.next = self.cfg_data.val().any() & (self.fail_cnt.q.val() >= self.tm1d.val());
-        self.wr_thr.next = self.cfg_we.val() & (self.cfg_addr.val() == 1);
-        self.hit0.next = self.hr0.val();
-        self.hit1.next = self.hr1.val();
-        self.thr_hit.d.next = self.hrh.val();
-        if self.wr_thr.val() {
-            self.hit0.next = self.hd0.val();
-            self.hit1.next = self.hd1.val();
-            self.thr_hit.d.next = self.hdh.val();
+        self.threshold_m1.next = self.split_threshold_m1_x.q.val() ^ 255;
+        self.written_threshold_m1.next = self.cfg_data.val() - 1;
+        self.due_reg_at_0.next = self.split_threshold.val() == 1;
+        self.due_reg_at_inc.next = self.split_threshold.val().any()
+            & (self.fail_count_inc.val() >= self.threshold_m1.val());
+        self.due_reg_at_hold.next =
+            self.split_threshold.val().any() & (self.fail_count.q.val() >= self.threshold_m1.val());
+        self.due_wr_at_0.next = self.cfg_data.val() == 1;
+        self.due_wr_at_inc.next = self.cfg_data.val().any()
+            & (self.fail_count_inc.val() >= self.written_threshold_m1.val());
+        self.due_wr_at_hold.next = self.cfg_data.val().any()
+            & (self.fail_count.q.val() >= self.written_threshold_m1.val());
+        self.threshold_write.next = self.cfg_we.val() & (self.cfg_addr.val() == 1);
+        self.due_at_0.next = self.due_reg_at_0.val();
+        self.due_at_inc.next = self.due_reg_at_inc.val();
+        self.split_due.d.next = self.due_reg_at_hold.val();
+        if self.threshold_write.val() {
+            self.due_at_0.next = self.due_wr_at_0.val();
+            self.due_at_inc.next = self.due_wr_at_inc.val();
+            self.split_due.d.next = self.due_wr_at_hold.val();
         }
-        if self.go.val() {
-            self.fail_cnt.d.next = 0.into();
-            self.thr_hit.d.next = self.hit0.val();
+        if self.decide.val() {
+            self.fail_count.d.next = 0.into();
+            self.split_due.d.next = self.due_at_0.val();
         } else {
             if self.any_head.val() & self.slot_free_any.val() & !self.stale_or_fit.val() {
-                if self.thr_hit.q.val() {
+                if self.split_due.q.val() {
                     self.split_go.next = true;
-                    self.fail_cnt.d.next = 0.into();
-                    self.thr_hit.d.next = self.hit0.val();
+                    self.fail_count.d.next = 0.into();
+                    self.split_due.d.next = self.due_at_0.val();
                 } else {
-                    self.fail_cnt.d.next = self.g1.val();
-                    self.thr_hit.d.next = self.hit1.val();
+                    self.fail_count.d.next = self.fail_count_inc.val();
+                    self.split_due.d.next = self.due_at_inc.val();
                 }
             }
         }
 
         // ---- FIFOs: pop the dispatched head, split, push (checks at the input) ----
-        self.n_hchg.next = 0.into();
+        self.head_changed_next.next = 0.into();
         for c in 0..2 {
             // a dispatch pops the head unless it is a split head with more sub-WGs left
-            // (`hmore` implies `hsub`)
-            self.pop[c].next =
-                self.go.val() & (self.sel_c.val().index() == c) & !self.hmore[c].q.val();
-            if self.go.val() & (self.sel_c.val().index() == c) & self.h_sub[c].val() {
+            // (`head_split_more` implies `head_split`)
+            self.pop[c].next = self.decide.val()
+                & (self.pick_channel.val().index() == c)
+                & !self.head_split_more[c].q.val();
+            if self.decide.val()
+                & (self.pick_channel.val().index() == c)
+                & self.head_is_sub[c].val()
+            {
                 self.split_left[c].d.next = self.split_left[c].q.val() - 1;
-                self.hmore[c].d.next = self.split_left[c].q.val() > 2;
-                if !self.hmore[c].q.val() {
-                    self.hsub[c].d.next = false;
+                self.head_split_more[c].d.next = self.split_left[c].q.val() > 2;
+                if !self.head_split_more[c].q.val() {
+                    self.head_split[c].d.next = false;
                 }
             }
             if self.pop[c].val() {
-                self.n_hchg.next = self.n_hchg.val().replace_bit(c, true);
+                self.head_changed_next.next = self.head_changed_next.val().replace_bit(c, true);
             }
-            self.spl[c].next = self.split_go.val()
-                & self.h_valid[c].val()
-                & !self.h_sub[c].val()
-                & self.f_indep[c * 4].q.val()
-                & (self.f_waves[c * 4].q.val() >= 2);
-            if self.spl[c].val() {
-                self.split_left[c].d.next = self.f_waves[c * 4].q.val();
-                self.hsub[c].d.next = true;
-                self.hmore[c].d.next = true;
-                self.n_hchg.next = self.n_hchg.val().replace_bit(c, true);
+            self.enter_split[c].next = self.split_go.val()
+                & self.head_valid[c].val()
+                & !self.head_is_sub[c].val()
+                & self.fifo_indep[c * 4].q.val()
+                & (self.fifo_waves[c * 4].q.val() >= 2);
+            if self.enter_split[c].val() {
+                self.split_left[c].d.next = self.fifo_waves[c * 4].q.val();
+                self.head_split[c].d.next = true;
+                self.head_split_more[c].d.next = true;
+                self.head_changed_next.next = self.head_changed_next.val().replace_bit(c, true);
             }
         }
-        self.hchg.d.next = self.n_hchg.val();
+        self.head_changed.d.next = self.head_changed_next.val();
         // never-fits: ceil(n/2) waves per unit must fit an empty unit, i.e. per-wave needs up to
         // 16 / ceil(n/2) VGPR and 8 / ceil(n/2) SGPR blocks (constant thresholds per wave count:
         // no multiplier on the push path)
         // (the `>` tests against constants written as bit logic: yosys maps a `>` to a carry
         // chain, which sat on the push → FIFO-enable path)
-        self.pnv.next = self.push_vgpr.val();
-        self.pns.next = self.push_sgpr.val();
-        self.gv16.next = self.pnv.val().get_bit(4) & self.pnv.val().get_bits::<4>(0).any();
-        self.gv8.next = self.pnv.val().get_bit(4)
-            | (self.pnv.val().get_bit(3) & self.pnv.val().get_bits::<3>(0).any());
-        self.gv5.next = self.pnv.val().get_bit(4)
-            | self.pnv.val().get_bit(3)
-            | (self.pnv.val().get_bit(2) & self.pnv.val().get_bit(1));
-        self.gv4.next = self.pnv.val().get_bit(4)
-            | self.pnv.val().get_bit(3)
-            | (self.pnv.val().get_bit(2) & self.pnv.val().get_bits::<2>(0).any());
-        self.gs8.next = self.pns.val().get_bit(3) & self.pns.val().get_bits::<3>(0).any();
-        self.gs4.next = self.pns.val().get_bit(3)
-            | (self.pns.val().get_bit(2) & self.pns.val().get_bits::<2>(0).any());
-        self.gs2.next = self.pns.val().get_bit(3)
-            | self.pns.val().get_bit(2)
-            | (self.pns.val().get_bit(1) & self.pns.val().get_bit(0));
+        self.push_vgpr_per_wave.next = self.push_vgpr.val();
+        self.push_sgpr_per_wave.next = self.push_sgpr.val();
+        self.vgpr_over16.next = self.push_vgpr_per_wave.val().get_bit(4)
+            & self.push_vgpr_per_wave.val().get_bits::<4>(0).any();
+        self.vgpr_over8.next = self.push_vgpr_per_wave.val().get_bit(4)
+            | (self.push_vgpr_per_wave.val().get_bit(3)
+                & self.push_vgpr_per_wave.val().get_bits::<3>(0).any());
+        self.vgpr_over5.next = self.push_vgpr_per_wave.val().get_bit(4)
+            | self.push_vgpr_per_wave.val().get_bit(3)
+            | (self.push_vgpr_per_wave.val().get_bit(2) & self.push_vgpr_per_wave.val().get_bit(1));
+        self.vgpr_over4.next = self.push_vgpr_per_wave.val().get_bit(4)
+            | self.push_vgpr_per_wave.val().get_bit(3)
+            | (self.push_vgpr_per_wave.val().get_bit(2)
+                & self.push_vgpr_per_wave.val().get_bits::<2>(0).any());
+        self.sgpr_over8.next = self.push_sgpr_per_wave.val().get_bit(3)
+            & self.push_sgpr_per_wave.val().get_bits::<3>(0).any();
+        self.sgpr_over4.next = self.push_sgpr_per_wave.val().get_bit(3)
+            | (self.push_sgpr_per_wave.val().get_bit(2)
+                & self.push_sgpr_per_wave.val().get_bits::<2>(0).any());
+        self.sgpr_over2.next = self.push_sgpr_per_wave.val().get_bit(3)
+            | self.push_sgpr_per_wave.val().get_bit(2)
+            | (self.push_sgpr_per_wave.val().get_bit(1) & self.push_sgpr_per_wave.val().get_bit(0));
         // waves > 8, LDS > 16
-        self.never.next = (self.push_waves.val().get_bit(3)
+        self.never_fits.next = (self.push_waves.val().get_bit(3)
             & self.push_waves.val().get_bits::<3>(0).any())
             | (self.push_lds.val().get_bit(4) & self.push_lds.val().get_bits::<4>(0).any());
         if ((self.push_waves.val() == 1) | (self.push_waves.val() == 2))
-            & (self.gv16.val() | self.gs8.val())
+            & (self.vgpr_over16.val() | self.sgpr_over8.val())
         {
-            self.never.next = true;
+            self.never_fits.next = true;
         }
         if ((self.push_waves.val() == 3) | (self.push_waves.val() == 4))
-            & (self.gv8.val() | self.gs4.val())
+            & (self.vgpr_over8.val() | self.sgpr_over4.val())
         {
-            self.never.next = true;
+            self.never_fits.next = true;
         }
         if ((self.push_waves.val() == 5) | (self.push_waves.val() == 6))
-            & (self.gv5.val() | self.gs2.val())
+            & (self.vgpr_over5.val() | self.sgpr_over2.val())
         {
-            self.never.next = true;
+            self.never_fits.next = true;
         }
         if ((self.push_waves.val() == 7) | (self.push_waves.val() == 8))
-            & (self.gv4.val() | self.gs2.val())
+            & (self.vgpr_over4.val() | self.sgpr_over2.val())
         {
-            self.never.next = true;
+            self.never_fits.next = true;
         }
-        self.ready.next = true;
+        self.push_room.next = true;
         for c in 0..2 {
-            if (self.push_channel.val() == (c == 1)) & (self.f_cnt[c].q.val() == 4) {
-                self.ready.next = false;
+            if (self.push_channel.val() == (c == 1)) & (self.fifo_count[c].q.val() == 4) {
+                self.push_room.next = false;
             }
         }
-        self.push_ready.next = self.ready.val();
+        self.push_ready.next = self.push_room.val();
         self.push_err.next = 0.into();
-        if self.push_valid.val() & self.ready.val() {
+        if self.push_valid.val() & self.push_room.val() {
             if !self.push_waves.val().any() {
                 self.push_err.next = 2.into();
             } else {
-                if self.never.val() {
+                if self.never_fits.val() {
                     self.push_err.next = 1.into();
                 }
             }
         }
         for c in 0..2 {
-            self.push_ok[c].next = self.push_valid.val()
-                & self.ready.val()
+            self.push_accept[c].next = self.push_valid.val()
+                & self.push_room.val()
                 & !self.push_err.val().any()
                 & (self.push_channel.val() == (c == 1));
             // shift queue: entry e takes e+1 on a pop, the push lands behind the last entry;
             // written with the (late) pop as the last select
             for e in 0..4 {
                 if self.pop[c].val() {
-                    if self.push_ok[c].val() & (self.f_cnt[c].q.val().index() == e + 1) {
-                        self.f_id[c * 4 + e].d.next = self.push_id.val();
-                        self.f_prio[c * 4 + e].d.next = self.push_prio.val();
-                        self.f_waves[c * 4 + e].d.next = self.push_waves.val();
-                        self.f_vgpr[c * 4 + e].d.next = self.push_vgpr.val();
-                        self.f_sgpr[c * 4 + e].d.next = self.push_sgpr.val();
-                        self.f_lds[c * 4 + e].d.next = self.push_lds.val();
-                        self.f_indep[c * 4 + e].d.next = self.push_indep.val();
+                    if self.push_accept[c].val() & (self.fifo_count[c].q.val().index() == e + 1) {
+                        self.fifo_id[c * 4 + e].d.next = self.push_id.val();
+                        self.fifo_prio[c * 4 + e].d.next = self.push_prio.val();
+                        self.fifo_waves[c * 4 + e].d.next = self.push_waves.val();
+                        self.fifo_vgpr[c * 4 + e].d.next = self.push_vgpr.val();
+                        self.fifo_sgpr[c * 4 + e].d.next = self.push_sgpr.val();
+                        self.fifo_lds[c * 4 + e].d.next = self.push_lds.val();
+                        self.fifo_indep[c * 4 + e].d.next = self.push_indep.val();
                     } else {
                         if e < 3 {
-                            self.f_id[c * 4 + e].d.next = self.f_id[c * 4 + (e + 1) % 4].q.val();
-                            self.f_prio[c * 4 + e].d.next =
-                                self.f_prio[c * 4 + (e + 1) % 4].q.val();
-                            self.f_waves[c * 4 + e].d.next =
-                                self.f_waves[c * 4 + (e + 1) % 4].q.val();
-                            self.f_vgpr[c * 4 + e].d.next =
-                                self.f_vgpr[c * 4 + (e + 1) % 4].q.val();
-                            self.f_sgpr[c * 4 + e].d.next =
-                                self.f_sgpr[c * 4 + (e + 1) % 4].q.val();
-                            self.f_lds[c * 4 + e].d.next = self.f_lds[c * 4 + (e + 1) % 4].q.val();
-                            self.f_indep[c * 4 + e].d.next =
-                                self.f_indep[c * 4 + (e + 1) % 4].q.val();
+                            self.fifo_id[c * 4 + e].d.next =
+                                self.fifo_id[c * 4 + (e + 1) % 4].q.val();
+                            self.fifo_prio[c * 4 + e].d.next =
+                                self.fifo_prio[c * 4 + (e + 1) % 4].q.val();
+                            self.fifo_waves[c * 4 + e].d.next =
+                                self.fifo_waves[c * 4 + (e + 1) % 4].q.val();
+                            self.fifo_vgpr[c * 4 + e].d.next =
+                                self.fifo_vgpr[c * 4 + (e + 1) % 4].q.val();
+                            self.fifo_sgpr[c * 4 + e].d.next =
+                                self.fifo_sgpr[c * 4 + (e + 1) % 4].q.val();
+                            self.fifo_lds[c * 4 + e].d.next =
+                                self.fifo_lds[c * 4 + (e + 1) % 4].q.val();
+                            self.fifo_indep[c * 4 + e].d.next =
+                                self.fifo_indep[c * 4 + (e + 1) % 4].q.val();
                         }
                     }
                 } else {
-                    if self.push_ok[c].val() & (self.f_cnt[c].q.val().index() == e) {
-                        self.f_id[c * 4 + e].d.next = self.push_id.val();
-                        self.f_prio[c * 4 + e].d.next = self.push_prio.val();
-                        self.f_waves[c * 4 + e].d.next = self.push_waves.val();
-                        self.f_vgpr[c * 4 + e].d.next = self.push_vgpr.val();
-                        self.f_sgpr[c * 4 + e].d.next = self.push_sgpr.val();
-                        self.f_lds[c * 4 + e].d.next = self.push_lds.val();
-                        self.f_indep[c * 4 + e].d.next = self.push_indep.val();
+                    if self.push_accept[c].val() & (self.fifo_count[c].q.val().index() == e) {
+                        self.fifo_id[c * 4 + e].d.next = self.push_id.val();
+                        self.fifo_prio[c * 4 + e].d.next = self.push_prio.val();
+                        self.fifo_waves[c * 4 + e].d.next = self.push_waves.val();
+                        self.fifo_vgpr[c * 4 + e].d.next = self.push_vgpr.val();
+                        self.fifo_sgpr[c * 4 + e].d.next = self.push_sgpr.val();
+                        self.fifo_lds[c * 4 + e].d.next = self.push_lds.val();
+                        self.fifo_indep[c * 4 + e].d.next = self.push_indep.val();
                     }
                 }
             }
             if self.pop[c].val() {
-                if !self.push_ok[c].val() {
-                    self.f_cnt[c].d.next = self.f_cnt[c].q.val() - 1;
+                if !self.push_accept[c].val() {
+                    self.fifo_count[c].d.next = self.fifo_count[c].q.val() - 1;
                 }
             } else {
-                if self.push_ok[c].val() {
-                    self.f_cnt[c].d.next = self.f_cnt[c].q.val() + 1;
+                if self.push_accept[c].val() {
+                    self.fifo_count[c].d.next = self.fifo_count[c].q.val() + 1;
                 }
             }
         }
 
         // ---- head decoders (entry 1 of each channel, the push port) and the decoded heads ----
-        self.dw[0].next = self.f_waves[1].q.val();
-        self.dv[0].next = self.f_vgpr[1].q.val();
-        self.ds[0].next = self.f_sgpr[1].q.val();
-        self.dl[0].next = self.f_lds[1].q.val();
-        self.dw[1].next = self.f_waves[5].q.val();
-        self.dv[1].next = self.f_vgpr[5].q.val();
-        self.ds[1].next = self.f_sgpr[5].q.val();
-        self.dl[1].next = self.f_lds[5].q.val();
-        self.dw[2].next = self.push_waves.val();
-        self.dv[2].next = self.push_vgpr.val();
-        self.ds[2].next = self.push_sgpr.val();
-        self.dl[2].next = self.push_lds.val();
+        self.dec_waves[0].next = self.fifo_waves[1].q.val();
+        self.dec_vgpr[0].next = self.fifo_vgpr[1].q.val();
+        self.dec_sgpr[0].next = self.fifo_sgpr[1].q.val();
+        self.dec_lds[0].next = self.fifo_lds[1].q.val();
+        self.dec_waves[1].next = self.fifo_waves[5].q.val();
+        self.dec_vgpr[1].next = self.fifo_vgpr[5].q.val();
+        self.dec_sgpr[1].next = self.fifo_sgpr[5].q.val();
+        self.dec_lds[1].next = self.fifo_lds[5].q.val();
+        self.dec_waves[2].next = self.push_waves.val();
+        self.dec_vgpr[2].next = self.push_vgpr.val();
+        self.dec_sgpr[2].next = self.push_sgpr.val();
+        self.dec_lds[2].next = self.push_lds.val();
         for s in 0..3 {
             // ceil(n/2) = (n >> 1) + n[0], floor(n/2) = n >> 1 (n ≤ 8 for accepted WGs)
-            self.tq4.next = self.dw[s].val() >> 1;
-            self.dqlo[s].next = self.tq4.val().get_bits::<3>(0);
-            self.dqhi[s].next = self.dqlo[s].val();
-            if self.dw[s].val().get_bit(0) {
-                self.dqhi[s].next = self.dqlo[s].val() + 1;
+            self.dec_half_waves.next = self.dec_waves[s].val() >> 1;
+            self.dec_waves_lo[s].next = self.dec_half_waves.val().get_bits::<3>(0);
+            self.dec_waves_hi[s].next = self.dec_waves_lo[s].val();
+            if self.dec_waves[s].val().get_bit(0) {
+                self.dec_waves_hi[s].next = self.dec_waves_lo[s].val() + 1;
             }
             // q × per-wave need (accepted descriptors: at most 16 VGPR / 8 SGPR blocks)
-            self.pv2.next = self.dv[s].val() << 1;
-            self.pv3.next = self.pv2.val() + self.dv[s].val();
-            self.pv4.next = self.dv[s].val() << 2;
-            self.ps2.next = self.ds[s].val() << 1;
-            self.ps3.next = self.ps2.val() + self.ds[s].val();
-            self.ps4.next = self.ds[s].val() << 2;
-            self.nhi.next = 0.into();
-            self.nlo.next = 0.into();
-            self.mhi.next = 0.into();
-            self.mlo.next = 0.into();
-            if self.dqhi[s].val() == 1 {
-                self.nhi.next = self.dv[s].val();
-                self.mhi.next = self.ds[s].val();
+            self.vgpr_x2.next = self.dec_vgpr[s].val() << 1;
+            self.vgpr_x3.next = self.vgpr_x2.val() + self.dec_vgpr[s].val();
+            self.vgpr_x4.next = self.dec_vgpr[s].val() << 2;
+            self.sgpr_x2.next = self.dec_sgpr[s].val() << 1;
+            self.sgpr_x3.next = self.sgpr_x2.val() + self.dec_sgpr[s].val();
+            self.sgpr_x4.next = self.dec_sgpr[s].val() << 2;
+            self.dec_vgpr_hi.next = 0.into();
+            self.dec_vgpr_lo.next = 0.into();
+            self.dec_sgpr_hi.next = 0.into();
+            self.dec_sgpr_lo.next = 0.into();
+            if self.dec_waves_hi[s].val() == 1 {
+                self.dec_vgpr_hi.next = self.dec_vgpr[s].val();
+                self.dec_sgpr_hi.next = self.dec_sgpr[s].val();
             }
-            if self.dqhi[s].val() == 2 {
-                self.nhi.next = self.pv2.val();
-                self.mhi.next = self.ps2.val();
+            if self.dec_waves_hi[s].val() == 2 {
+                self.dec_vgpr_hi.next = self.vgpr_x2.val();
+                self.dec_sgpr_hi.next = self.sgpr_x2.val();
             }
-            if self.dqhi[s].val() == 3 {
-                self.nhi.next = self.pv3.val();
-                self.mhi.next = self.ps3.val();
+            if self.dec_waves_hi[s].val() == 3 {
+                self.dec_vgpr_hi.next = self.vgpr_x3.val();
+                self.dec_sgpr_hi.next = self.sgpr_x3.val();
             }
-            if self.dqhi[s].val() == 4 {
-                self.nhi.next = self.pv4.val();
-                self.mhi.next = self.ps4.val();
+            if self.dec_waves_hi[s].val() == 4 {
+                self.dec_vgpr_hi.next = self.vgpr_x4.val();
+                self.dec_sgpr_hi.next = self.sgpr_x4.val();
             }
-            if self.dqlo[s].val() == 1 {
-                self.nlo.next = self.dv[s].val();
-                self.mlo.next = self.ds[s].val();
+            if self.dec_waves_lo[s].val() == 1 {
+                self.dec_vgpr_lo.next = self.dec_vgpr[s].val();
+                self.dec_sgpr_lo.next = self.dec_sgpr[s].val();
             }
-            if self.dqlo[s].val() == 2 {
-                self.nlo.next = self.pv2.val();
-                self.mlo.next = self.ps2.val();
+            if self.dec_waves_lo[s].val() == 2 {
+                self.dec_vgpr_lo.next = self.vgpr_x2.val();
+                self.dec_sgpr_lo.next = self.sgpr_x2.val();
             }
-            if self.dqlo[s].val() == 3 {
-                self.nlo.next = self.pv3.val();
-                self.mlo.next = self.ps3.val();
+            if self.dec_waves_lo[s].val() == 3 {
+                self.dec_vgpr_lo.next = self.vgpr_x3.val();
+                self.dec_sgpr_lo.next = self.sgpr_x3.val();
             }
-            if self.dqlo[s].val() == 4 {
-                self.nlo.next = self.pv4.val();
-                self.mlo.next = self.ps4.val();
+            if self.dec_waves_lo[s].val() == 4 {
+                self.dec_vgpr_lo.next = self.vgpr_x4.val();
+                self.dec_sgpr_lo.next = self.sgpr_x4.val();
             }
             // thermometer of n: !(ones << n) (n = 16 gives all ones)
-            self.dtvhi[s].next = !(bits::<16>(0xFFFF) << self.nhi.val());
-            self.dtvlo[s].next = !(bits::<16>(0xFFFF) << self.nlo.val());
-            self.dtv1[s].next = !(bits::<16>(0xFFFF) << self.dv[s].val());
-            self.dtshi[s].next = !(bits::<8>(0xFF) << self.mhi.val());
-            self.dtslo[s].next = !(bits::<8>(0xFF) << self.mlo.val());
-            self.dts1[s].next = !(bits::<8>(0xFF) << self.ds[s].val());
-            self.dtl[s].next = !(bits::<16>(0xFFFF) << self.dl[s].val());
+            self.dec_need_vgpr_hi[s].next = !(bits::<16>(0xFFFF) << self.dec_vgpr_hi.val());
+            self.dec_need_vgpr_lo[s].next = !(bits::<16>(0xFFFF) << self.dec_vgpr_lo.val());
+            self.dec_need_vgpr_1w[s].next = !(bits::<16>(0xFFFF) << self.dec_vgpr[s].val());
+            self.dec_need_sgpr_hi[s].next = !(bits::<8>(0xFF) << self.dec_sgpr_hi.val());
+            self.dec_need_sgpr_lo[s].next = !(bits::<8>(0xFF) << self.dec_sgpr_lo.val());
+            self.dec_need_sgpr_1w[s].next = !(bits::<8>(0xFF) << self.dec_sgpr[s].val());
+            self.dec_need_lds[s].next = !(bits::<16>(0xFFFF) << self.dec_lds[s].val());
         }
         // decoded entry 1: from the push when it lands in entry 1, else from entry 1
         for c in 0..2 {
-            self.x_qhi[c].d.next = self.dqhi[c].val();
-            self.x_qlo[c].d.next = self.dqlo[c].val();
-            self.x_tvhi[c].d.next = self.dtvhi[c].val();
-            self.x_tvlo[c].d.next = self.dtvlo[c].val();
-            self.x_tv1[c].d.next = self.dtv1[c].val();
-            self.x_tshi[c].d.next = self.dtshi[c].val();
-            self.x_tslo[c].d.next = self.dtslo[c].val();
-            self.x_ts1[c].d.next = self.dts1[c].val();
-            self.x_tl[c].d.next = self.dtl[c].val();
-            if (self.f_cnt[c].q.val() == 1) & self.push_ok[c].val() {
-                self.x_qhi[c].d.next = self.dqhi[2].val();
-                self.x_qlo[c].d.next = self.dqlo[2].val();
-                self.x_tvhi[c].d.next = self.dtvhi[2].val();
-                self.x_tvlo[c].d.next = self.dtvlo[2].val();
-                self.x_tv1[c].d.next = self.dtv1[2].val();
-                self.x_tshi[c].d.next = self.dtshi[2].val();
-                self.x_tslo[c].d.next = self.dtslo[2].val();
-                self.x_ts1[c].d.next = self.dts1[2].val();
-                self.x_tl[c].d.next = self.dtl[2].val();
+            self.entry1_waves_hi[c].d.next = self.dec_waves_hi[c].val();
+            self.entry1_waves_lo[c].d.next = self.dec_waves_lo[c].val();
+            self.entry1_need_vgpr_hi[c].d.next = self.dec_need_vgpr_hi[c].val();
+            self.entry1_need_vgpr_lo[c].d.next = self.dec_need_vgpr_lo[c].val();
+            self.entry1_need_vgpr_1w[c].d.next = self.dec_need_vgpr_1w[c].val();
+            self.entry1_need_sgpr_hi[c].d.next = self.dec_need_sgpr_hi[c].val();
+            self.entry1_need_sgpr_lo[c].d.next = self.dec_need_sgpr_lo[c].val();
+            self.entry1_need_sgpr_1w[c].d.next = self.dec_need_sgpr_1w[c].val();
+            self.entry1_need_lds[c].d.next = self.dec_need_lds[c].val();
+            if (self.fifo_count[c].q.val() == 1) & self.push_accept[c].val() {
+                self.entry1_waves_hi[c].d.next = self.dec_waves_hi[2].val();
+                self.entry1_waves_lo[c].d.next = self.dec_waves_lo[2].val();
+                self.entry1_need_vgpr_hi[c].d.next = self.dec_need_vgpr_hi[2].val();
+                self.entry1_need_vgpr_lo[c].d.next = self.dec_need_vgpr_lo[2].val();
+                self.entry1_need_vgpr_1w[c].d.next = self.dec_need_vgpr_1w[2].val();
+                self.entry1_need_sgpr_hi[c].d.next = self.dec_need_sgpr_hi[2].val();
+                self.entry1_need_sgpr_lo[c].d.next = self.dec_need_sgpr_lo[2].val();
+                self.entry1_need_sgpr_1w[c].d.next = self.dec_need_sgpr_1w[2].val();
+                self.entry1_need_lds[c].d.next = self.dec_need_lds[2].val();
             }
         }
         for c in 0..2 {
             // next hi / lo decode of the head, with the (late) pop as the last select: without a
             // pop hold, load the push into an empty FIFO, or enter split mode; with a pop load
             // entry 1 (or the push landing in entry 0)
-            self.nq_hi[c].next = self.hq_hi[c].q.val();
-            self.nq_lo[c].next = self.hq_lo[c].q.val();
-            self.nt_vhi[c].next = self.h_tvhi[c].q.val();
-            self.nt_vlo[c].next = self.h_tvlo[c].q.val();
-            self.nt_shi[c].next = self.h_tshi[c].q.val();
-            self.nt_slo[c].next = self.h_tslo[c].q.val();
-            if !self.f_cnt[c].q.val().any() & self.push_ok[c].val() {
-                self.nq_hi[c].next = self.dqhi[2].val();
-                self.nq_lo[c].next = self.dqlo[2].val();
-                self.nt_vhi[c].next = self.dtvhi[2].val();
-                self.nt_vlo[c].next = self.dtvlo[2].val();
-                self.nt_shi[c].next = self.dtshi[2].val();
-                self.nt_slo[c].next = self.dtslo[2].val();
-                self.h_tv1[c].d.next = self.dtv1[2].val();
-                self.h_ts1[c].d.next = self.dts1[2].val();
-                self.h_tl[c].d.next = self.dtl[2].val();
-                self.hp[c].d.next = self.push_prio.val();
-                self.hodd[c].d.next = self.push_waves.val().get_bit(0);
+            self.load_waves_hi[c].next = self.head_waves_hi[c].q.val();
+            self.load_waves_lo[c].next = self.head_waves_lo[c].q.val();
+            self.load_need_vgpr_hi[c].next = self.head_need_vgpr_hi[c].q.val();
+            self.load_need_vgpr_lo[c].next = self.head_need_vgpr_lo[c].q.val();
+            self.load_need_sgpr_hi[c].next = self.head_need_sgpr_hi[c].q.val();
+            self.load_need_sgpr_lo[c].next = self.head_need_sgpr_lo[c].q.val();
+            if !self.fifo_count[c].q.val().any() & self.push_accept[c].val() {
+                self.load_waves_hi[c].next = self.dec_waves_hi[2].val();
+                self.load_waves_lo[c].next = self.dec_waves_lo[2].val();
+                self.load_need_vgpr_hi[c].next = self.dec_need_vgpr_hi[2].val();
+                self.load_need_vgpr_lo[c].next = self.dec_need_vgpr_lo[2].val();
+                self.load_need_sgpr_hi[c].next = self.dec_need_sgpr_hi[2].val();
+                self.load_need_sgpr_lo[c].next = self.dec_need_sgpr_lo[2].val();
+                self.head_need_vgpr_1w[c].d.next = self.dec_need_vgpr_1w[2].val();
+                self.head_need_sgpr_1w[c].d.next = self.dec_need_sgpr_1w[2].val();
+                self.head_need_lds[c].d.next = self.dec_need_lds[2].val();
+                self.head_prio[c].d.next = self.push_prio.val();
+                self.head_waves_odd[c].d.next = self.push_waves.val().get_bit(0);
             }
             // a head entering split mode presents one wave (on the unit that gets ceil)
-            if self.spl[c].val() {
-                self.hp[c].d.next = 3.into();
-                self.hodd[c].d.next = true;
-                self.nq_hi[c].next = 1.into();
-                self.nq_lo[c].next = 0.into();
-                self.nt_vhi[c].next = self.h_tv1[c].q.val();
-                self.nt_vlo[c].next = 0.into();
-                self.nt_shi[c].next = self.h_ts1[c].q.val();
-                self.nt_slo[c].next = 0.into();
+            if self.enter_split[c].val() {
+                self.head_prio[c].d.next = 3.into();
+                self.head_waves_odd[c].d.next = true;
+                self.load_waves_hi[c].next = 1.into();
+                self.load_waves_lo[c].next = 0.into();
+                self.load_need_vgpr_hi[c].next = self.head_need_vgpr_1w[c].q.val();
+                self.load_need_vgpr_lo[c].next = 0.into();
+                self.load_need_sgpr_hi[c].next = self.head_need_sgpr_1w[c].q.val();
+                self.load_need_sgpr_lo[c].next = 0.into();
             }
             if self.pop[c].val() {
-                if self.f_cnt[c].q.val().get_bits::<2>(1).any() {
-                    self.nq_hi[c].next = self.x_qhi[c].q.val();
-                    self.nq_lo[c].next = self.x_qlo[c].q.val();
-                    self.nt_vhi[c].next = self.x_tvhi[c].q.val();
-                    self.nt_vlo[c].next = self.x_tvlo[c].q.val();
-                    self.nt_shi[c].next = self.x_tshi[c].q.val();
-                    self.nt_slo[c].next = self.x_tslo[c].q.val();
-                    self.h_tv1[c].d.next = self.x_tv1[c].q.val();
-                    self.h_ts1[c].d.next = self.x_ts1[c].q.val();
-                    self.h_tl[c].d.next = self.x_tl[c].q.val();
-                    self.hp[c].d.next = self.f_prio[c * 4 + 1].q.val();
-                    self.hodd[c].d.next = self.f_waves[c * 4 + 1].q.val().get_bit(0);
+                if self.fifo_count[c].q.val().get_bits::<2>(1).any() {
+                    self.load_waves_hi[c].next = self.entry1_waves_hi[c].q.val();
+                    self.load_waves_lo[c].next = self.entry1_waves_lo[c].q.val();
+                    self.load_need_vgpr_hi[c].next = self.entry1_need_vgpr_hi[c].q.val();
+                    self.load_need_vgpr_lo[c].next = self.entry1_need_vgpr_lo[c].q.val();
+                    self.load_need_sgpr_hi[c].next = self.entry1_need_sgpr_hi[c].q.val();
+                    self.load_need_sgpr_lo[c].next = self.entry1_need_sgpr_lo[c].q.val();
+                    self.head_need_vgpr_1w[c].d.next = self.entry1_need_vgpr_1w[c].q.val();
+                    self.head_need_sgpr_1w[c].d.next = self.entry1_need_sgpr_1w[c].q.val();
+                    self.head_need_lds[c].d.next = self.entry1_need_lds[c].q.val();
+                    self.head_prio[c].d.next = self.fifo_prio[c * 4 + 1].q.val();
+                    self.head_waves_odd[c].d.next = self.fifo_waves[c * 4 + 1].q.val().get_bit(0);
                 } else {
-                    self.nq_hi[c].next = self.dqhi[2].val();
-                    self.nq_lo[c].next = self.dqlo[2].val();
-                    self.nt_vhi[c].next = self.dtvhi[2].val();
-                    self.nt_vlo[c].next = self.dtvlo[2].val();
-                    self.nt_shi[c].next = self.dtshi[2].val();
-                    self.nt_slo[c].next = self.dtslo[2].val();
-                    self.h_tv1[c].d.next = self.dtv1[2].val();
-                    self.h_ts1[c].d.next = self.dts1[2].val();
-                    self.h_tl[c].d.next = self.dtl[2].val();
-                    self.hp[c].d.next = self.push_prio.val();
-                    self.hodd[c].d.next = self.push_waves.val().get_bit(0);
+                    self.load_waves_hi[c].next = self.dec_waves_hi[2].val();
+                    self.load_waves_lo[c].next = self.dec_waves_lo[2].val();
+                    self.load_need_vgpr_hi[c].next = self.dec_need_vgpr_hi[2].val();
+                    self.load_need_vgpr_lo[c].next = self.dec_need_vgpr_lo[2].val();
+                    self.load_need_sgpr_hi[c].next = self.dec_need_sgpr_hi[2].val();
+                    self.load_need_sgpr_lo[c].next = self.dec_need_sgpr_lo[2].val();
+                    self.head_need_vgpr_1w[c].d.next = self.dec_need_vgpr_1w[2].val();
+                    self.head_need_sgpr_1w[c].d.next = self.dec_need_sgpr_1w[2].val();
+                    self.head_need_lds[c].d.next = self.dec_need_lds[2].val();
+                    self.head_prio[c].d.next = self.push_prio.val();
+                    self.head_waves_odd[c].d.next = self.push_waves.val().get_bit(0);
                 }
             }
-            self.hq_hi[c].d.next = self.nq_hi[c].val();
-            self.hq_lo[c].d.next = self.nq_lo[c].val();
-            self.h_tvhi[c].d.next = self.nt_vhi[c].val();
-            self.h_tvlo[c].d.next = self.nt_vlo[c].val();
-            self.h_tshi[c].d.next = self.nt_shi[c].val();
-            self.h_tslo[c].d.next = self.nt_slo[c].val();
+            self.head_waves_hi[c].d.next = self.load_waves_hi[c].val();
+            self.head_waves_lo[c].d.next = self.load_waves_lo[c].val();
+            self.head_need_vgpr_hi[c].d.next = self.load_need_vgpr_hi[c].val();
+            self.head_need_vgpr_lo[c].d.next = self.load_need_vgpr_lo[c].val();
+            self.head_need_sgpr_hi[c].d.next = self.load_need_sgpr_hi[c].val();
+            self.head_need_sgpr_lo[c].d.next = self.load_need_sgpr_lo[c].val();
         }
 
+        // ================= FREE-RUNNING: windows, LFSR, module policy scores ==================
         // ---- free-running: windows (emb. 2), LFSR, power history (emb. 10) ----
-        self.cur_len.next = self.win_len[0].val();
+        self.window_len_now.next = self.win_len[0].val();
         for y in 0..4 {
-            if self.win.q.val().index() == y {
-                self.cur_len.next = self.win_len[y].val();
+            if self.window.q.val().index() == y {
+                self.window_len_now.next = self.win_len[y].val();
             }
         }
-        self.wc1.next = self.win_cnt.q.val() + 1;
-        if self.wc1.val() >= self.cur_len.val() {
-            self.win.d.next = self.win.q.val() + 1;
-            self.win_cnt.d.next = 0.into();
+        self.window_count_inc.next = self.window_count.q.val() + 1;
+        if self.window_count_inc.val() >= self.window_len_now.val() {
+            self.window.d.next = self.window.q.val() + 1;
+            self.window_count.d.next = 0.into();
         } else {
-            self.win_cnt.d.next = self.wc1.val();
+            self.window_count.d.next = self.window_count_inc.val();
         }
         if self.lfsr.val().get_bit(0) {
             self.lfsr_x.d.next = ((self.lfsr.val() >> 1) ^ 0xB400) ^ 0xACE1;
         } else {
             self.lfsr_x.d.next = (self.lfsr.val() >> 1) ^ 0xACE1;
         }
-        self.pcnt1.next = self.pw_cnt.q.val() + 1;
+        self.power_count_inc.next = self.power_count.q.val() + 1;
         for m in 0..2 {
             // Σ_c b_c over the retiring classes (6 bits), then one saturating 16-bit add
             for c in 0..4 {
-                self.wsel[c].next = 0.into();
+                self.class_weight[c].next = 0.into();
                 if self.retire_class.val().get_bit(m * 4 + c) {
-                    self.tb4a.next = self.pweights.val().get_bits::<4>(c * 4);
-                    self.wsel[c].next = bit_cast::<6, 4>(self.tb4a.val());
+                    self.class_weight4.next = self.power_weights.val().get_bits::<4>(c * 4);
+                    self.class_weight[c].next = bit_cast::<6, 4>(self.class_weight4.val());
                 }
             }
-            self.tb6.next = (self.wsel[0].val() + self.wsel[1].val())
-                + (self.wsel[2].val() + self.wsel[3].val());
-            self.tb16a.next = self.pw_cur[m].q.val();
-            self.padd.next =
-                bit_cast::<17, 16>(self.tb16a.val()) + bit_cast::<17, 6>(self.tb6.val());
-            self.n_cur[m].next = self.padd.val().get_bits::<16>(0);
-            if self.padd.val().get_bit(16) {
-                self.n_cur[m].next = 0xFFFF.into();
+            self.retire_weight.next = (self.class_weight[0].val() + self.class_weight[1].val())
+                + (self.class_weight[2].val() + self.class_weight[3].val());
+            self.power_cur_now.next = self.power_cur[m].q.val();
+            self.power_add.next = bit_cast::<17, 16>(self.power_cur_now.val())
+                + bit_cast::<17, 6>(self.retire_weight.val());
+            self.power_cur_next[m].next = self.power_add.val().get_bits::<16>(0);
+            if self.power_add.val().get_bit(16) {
+                self.power_cur_next[m].next = 0xFFFF.into();
             }
-            if self.pcnt1.val() >= self.nx.val() {
-                self.pw_prev[m].d.next = self.n_cur[m].val();
-                self.pw_cur[m].d.next = 0.into();
+            if self.power_count_inc.val() >= self.power_window.val() {
+                self.power_prev[m].d.next = self.power_cur_next[m].val();
+                self.power_cur[m].d.next = 0.into();
             } else {
-                self.pw_cur[m].d.next = self.n_cur[m].val();
+                self.power_cur[m].d.next = self.power_cur_next[m].val();
             }
         }
-        if self.pcnt1.val() >= self.nx.val() {
-            self.pw_cnt.d.next = 0.into();
+        if self.power_count_inc.val() >= self.power_window.val() {
+            self.power_count.d.next = 0.into();
         } else {
-            self.pw_cnt.d.next = self.pcnt1.val();
+            self.power_count.d.next = self.power_count_inc.val();
         }
 
         // ---- policy scores ----
         // emb. 10: power history sums, compared in the next cycle, delayed to 4 cycles in all
         for m in 0..2 {
-            self.tb16a.next = self.pw_prev[m].q.val();
-            self.tb16b.next = self.pw_cur[m].q.val();
-            self.hs[m].d.next =
-                bit_cast::<17, 16>(self.tb16a.val()) + bit_cast::<17, 16>(self.tb16b.val());
+            self.power_prev_now.next = self.power_prev[m].q.val();
+            self.power_cur_now.next = self.power_cur[m].q.val();
+            self.power_hist_sum[m].d.next = bit_cast::<17, 16>(self.power_prev_now.val())
+                + bit_cast::<17, 16>(self.power_cur_now.val());
         }
-        self.tb1.next = self.hs[1].q.val() < self.hs[0].q.val();
-        self.tb3a.next = self.ppw.q.val() << 1;
-        if self.tb1.val() {
-            self.tb3a.next = self.tb3a.val() | 1;
+        self.power_1_lower.next = self.power_hist_sum[1].q.val() < self.power_hist_sum[0].q.val();
+        self.power_pref_shift.next = self.power_prefers_1.q.val() << 1;
+        if self.power_1_lower.val() {
+            self.power_pref_shift.next = self.power_pref_shift.val() | 1;
         }
-        self.ppw.d.next = self.tb3a.val();
-        // emb. 9: serial scorer, item wk = (module wk[2], resource wk[1:0]) per cycle:
+        self.power_prefers_1.d.next = self.power_pref_shift.val();
+        // emb. 9: serial scorer, item `score_item` = (module bit 2, resource bits 1..0) per cycle:
         // free count and weight (stage 1), product (stage 2), accumulate / publish (stage 3)
         // the maps of the next item, from the state after this edge (= the state of its cycle)
-        self.wkn.next = self.wk.q.val() + 1;
-        self.wxr.d.next = 0xFFFF_FFFF_u64.into();
+        self.score_item_next.next = self.score_item.q.val() + 1;
+        self.score_used_bits.d.next = 0xFFFF_FFFF_u64.into();
         for m in 0..2 {
-            if self.wkn.val().get_bit(2) == (m == 1) {
-                if self.wkn.val().get_bits::<2>(0) == 0 {
-                    self.tb16a.next = self.n_vu[m * 2].val();
-                    self.tb16b.next = self.n_vu[m * 2 + 1].val();
-                    self.wxr.d.next = bit_cast::<32, 16>(self.tb16a.val())
-                        | (bit_cast::<32, 16>(self.tb16b.val()) << 16);
+            if self.score_item_next.val().get_bit(2) == (m == 1) {
+                if self.score_item_next.val().get_bits::<2>(0) == 0 {
+                    self.score_map16_a.next = self.vgpr_used_next[m * 2].val();
+                    self.score_map16_b.next = self.vgpr_used_next[m * 2 + 1].val();
+                    self.score_used_bits.d.next = bit_cast::<32, 16>(self.score_map16_a.val())
+                        | (bit_cast::<32, 16>(self.score_map16_b.val()) << 16);
                 }
-                if self.wkn.val().get_bits::<2>(0) == 1 {
-                    self.tb8a.next = self.n_su[m * 2].val();
-                    self.tb8b.next = self.n_su[m * 2 + 1].val();
-                    self.wxr.d.next = bit_cast::<32, 8>(self.tb8a.val())
-                        | (bit_cast::<32, 8>(self.tb8b.val()) << 8)
+                if self.score_item_next.val().get_bits::<2>(0) == 1 {
+                    self.score_map8_a.next = self.sgpr_used_next[m * 2].val();
+                    self.score_map8_b.next = self.sgpr_used_next[m * 2 + 1].val();
+                    self.score_used_bits.d.next = bit_cast::<32, 8>(self.score_map8_a.val())
+                        | (bit_cast::<32, 8>(self.score_map8_b.val()) << 8)
                         | 0xFFFF_0000_u64;
                 }
-                if self.wkn.val().get_bits::<2>(0) == 3 {
-                    self.tb16a.next = self.n_lu[m].val();
-                    self.wxr.d.next = bit_cast::<32, 16>(self.tb16a.val()) | 0xFFFF_0000_u64;
+                if self.score_item_next.val().get_bits::<2>(0) == 3 {
+                    self.score_map16_a.next = self.lds_used_next[m].val();
+                    self.score_used_bits.d.next =
+                        bit_cast::<32, 16>(self.score_map16_a.val()) | 0xFFFF_0000_u64;
                 }
             }
         }
-        self.wx.next = !self.wxr.q.val();
+        self.score_free_bits.next = !self.score_used_bits.q.val();
         for n in 0..8 {
-            self.tb4a.next = self.wx.val().get_bits::<4>(n * 4);
-            self.tb3a.next = 0.into();
-            if self.tb4a.val().get_bit(0)
-                ^ self.tb4a.val().get_bit(1)
-                ^ self.tb4a.val().get_bit(2)
-                ^ self.tb4a.val().get_bit(3)
+            self.score_nibble.next = self.score_free_bits.val().get_bits::<4>(n * 4);
+            self.nibble_count.next = 0.into();
+            if self.score_nibble.val().get_bit(0)
+                ^ self.score_nibble.val().get_bit(1)
+                ^ self.score_nibble.val().get_bit(2)
+                ^ self.score_nibble.val().get_bit(3)
             {
-                self.tb3a.next = 1.into();
+                self.nibble_count.next = 1.into();
             }
-            if self.tb4a.val().all() {
-                self.tb3a.next = 4.into();
+            if self.score_nibble.val().all() {
+                self.nibble_count.next = 4.into();
             } else {
-                if (self.tb4a.val() & (self.tb4a.val() - 1)).any() {
-                    self.tb3a.next = self.tb3a.val() | 2;
+                if (self.score_nibble.val() & (self.score_nibble.val() - 1)).any() {
+                    self.nibble_count.next = self.nibble_count.val() | 2;
                 }
             }
-            self.nib[n].next = bit_cast::<6, 3>(self.tb3a.val());
+            self.nibble_free[n].next = bit_cast::<6, 3>(self.nibble_count.val());
         }
-        self.sf.d.next = ((self.nib[0].val() + self.nib[1].val())
-            + (self.nib[2].val() + self.nib[3].val()))
-            + ((self.nib[4].val() + self.nib[5].val()) + (self.nib[6].val() + self.nib[7].val()));
-        if self.wk.q.val().get_bits::<2>(0) == 2 {
-            self.tb3a.next = self.w_used[0].q.val();
-            self.tb3b.next = self.w_used[1].q.val();
-            if self.wk.q.val().get_bit(2) {
-                self.tb3a.next = self.w_used[2].q.val();
-                self.tb3b.next = self.w_used[3].q.val();
+        self.score_free.d.next = ((self.nibble_free[0].val() + self.nibble_free[1].val())
+            + (self.nibble_free[2].val() + self.nibble_free[3].val()))
+            + ((self.nibble_free[4].val() + self.nibble_free[5].val())
+                + (self.nibble_free[6].val() + self.nibble_free[7].val()));
+        if self.score_item.q.val().get_bits::<2>(0) == 2 {
+            self.score_slots_u0.next = self.slots_used[0].q.val();
+            self.score_slots_u1.next = self.slots_used[1].q.val();
+            if self.score_item.q.val().get_bit(2) {
+                self.score_slots_u0.next = self.slots_used[2].q.val();
+                self.score_slots_u1.next = self.slots_used[3].q.val();
             }
-            self.sf.d.next = bits::<6>(8)
-                - bit_cast::<6, 3>(self.tb3a.val())
-                - bit_cast::<6, 3>(self.tb3b.val());
+            self.score_free.d.next = bits::<6>(8)
+                - bit_cast::<6, 3>(self.score_slots_u0.val())
+                - bit_cast::<6, 3>(self.score_slots_u1.val());
         }
-        self.sa.d.next = 0.into();
+        self.score_weight.d.next = 0.into();
         for h in 0..4 {
-            if self.wk.q.val().get_bits::<2>(0).index() == h {
-                self.sa.d.next = self.fweights.val().get_bits::<4>(h * 4);
+            if self.score_item.q.val().get_bits::<2>(0).index() == h {
+                self.score_weight.d.next = self.free_weights.val().get_bits::<4>(h * 4);
             }
         }
-        self.sk.d.next = self.wk.q.val();
-        self.wk.d.next = self.wk.q.val() + 1;
+        self.score_free_item.d.next = self.score_item.q.val();
+        self.score_item.d.next = self.score_item.q.val() + 1;
         for b in 0..4 {
-            self.pterm[b].next = 0.into();
-            self.sh_a.next = b.to_bits();
-            if self.sa.q.val().get_bit(b) {
-                self.tb6.next = self.sf.q.val();
-                self.pterm[b].next = bit_cast::<10, 6>(self.tb6.val()) << self.sh_a.val();
+            self.product_term[b].next = 0.into();
+            self.shift_start.next = b.to_bits();
+            if self.score_weight.q.val().get_bit(b) {
+                self.score_free_now.next = self.score_free.q.val();
+                self.product_term[b].next =
+                    bit_cast::<10, 6>(self.score_free_now.val()) << self.shift_start.val();
             }
         }
-        self.sp.d.next = (self.pterm[0].val() + self.pterm[1].val())
-            + (self.pterm[2].val() + self.pterm[3].val());
-        self.spk.d.next = self.sk.q.val();
-        self.tb10.next = self.sp.q.val();
-        self.acc12.next = bit_cast::<12, 10>(self.tb10.val());
+        self.score_product.d.next = (self.product_term[0].val() + self.product_term[1].val())
+            + (self.product_term[2].val() + self.product_term[3].val());
+        self.score_product_item.d.next = self.score_free_item.q.val();
+        self.score_product_now.next = self.score_product.q.val();
+        self.score_product12.next = bit_cast::<12, 10>(self.score_product_now.val());
         for m in 0..2 {
-            if self.spk.q.val().get_bit(2) == (m == 1) {
-                if self.spk.q.val().get_bits::<2>(0).any() {
-                    self.acc12b.next = self.wacc[m].q.val() + self.acc12.val();
+            if self.score_product_item.q.val().get_bit(2) == (m == 1) {
+                if self.score_product_item.q.val().get_bits::<2>(0).any() {
+                    self.score_sum_next.next =
+                        self.score_sum[m].q.val() + self.score_product12.val();
                 } else {
-                    self.acc12b.next = self.acc12.val();
+                    self.score_sum_next.next = self.score_product12.val();
                 }
-                self.wacc[m].d.next = self.acc12b.val();
+                self.score_sum[m].d.next = self.score_sum_next.val();
             }
         }
-        if self.spk.q.val() == 7 {
-            self.pwf.d.next = self.acc12b.val() > self.wacc[0].q.val();
+        if self.score_product_item.q.val() == 7 {
+            self.weighted_prefers_1.d.next = self.score_sum_next.val() > self.score_sum[0].q.val();
         }
 
+        // ================= HOST PORTS: errors, config write, the registered record ============
         // ---- completion and config errors; config write ----
         self.done_err.next = 0.into();
-        if self.done_valid.val() & !self.done_ok.val() {
+        if self.done_valid.val() & !self.done_accept.val() {
             self.done_err.next = 4.into();
         }
         self.cfg_err.next = 0.into();
@@ -1731,8 +1836,8 @@ impl Logic for Dispatcher {
                     self.policy.d.next = self.cfg_data.val().get_bits::<2>(0);
                 }
                 if self.cfg_addr.val() == 1 {
-                    self.thresh_x.d.next = self.cfg_data.val() ^ 256;
-                    self.thr_m1x.d.next = self.tm1d.val() ^ 255;
+                    self.split_threshold_x.d.next = self.cfg_data.val() ^ 256;
+                    self.split_threshold_m1_x.d.next = self.written_threshold_m1.val() ^ 255;
                 }
                 if self.cfg_addr.val() == 2 {
                     self.win_len_x[0].d.next = self.cfg_data.val() ^ 512;
@@ -1747,119 +1852,118 @@ impl Logic for Dispatcher {
                     self.win_len_x[3].d.next = self.cfg_data.val() ^ 128;
                 }
                 if self.cfg_addr.val() == 6 {
-                    self.fweights_x.d.next = self.cfg_data.val() ^ 0x1111;
+                    self.free_weights_x.d.next = self.cfg_data.val() ^ 0x1111;
                 }
                 if self.cfg_addr.val() == 7 {
-                    self.pweights_x.d.next = self.cfg_data.val() ^ 0x1111;
+                    self.power_weights_x.d.next = self.cfg_data.val() ^ 0x1111;
                 }
                 if self.cfg_addr.val() == 8 {
-                    self.nx_x.d.next = self.cfg_data.val() ^ 1024;
+                    self.power_window_x.d.next = self.cfg_data.val() ^ 1024;
                 }
             }
         }
 
         // ---- the registered record (of the decision committed now) and error of this cycle ----
-        self.o_valid.d.next = self.pv.q.val();
-        self.o_id.d.next = 0.into();
-        self.o_module.d.next = false;
-        self.o_slot.d.next = 0.into();
-        self.o_sub.d.next = false;
-        self.o_waves.d.next = 0.into();
-        self.o_vbase.d.next = 0.into();
-        self.o_sbase.d.next = 0.into();
-        self.o_lbase.d.next = 0.into();
-        if self.pv.q.val() {
-            self.o_id.d.next = self.pid.q.val();
-            self.o_sub.d.next = self.psub.q.val();
-            self.o_module.d.next = self.pm.q.val();
-            self.o_slot.d.next = self.pslot.q.val();
-            self.tb3a.next = self.pq[0].q.val();
-            self.tb3b.next = self.pq[1].q.val();
-            self.o_waves.d.next =
-                bit_cast::<6, 3>(self.tb3a.val()) | (bit_cast::<6, 3>(self.tb3b.val()) << 3);
-            self.tb4a.next = self.cv_base[0].val();
-            self.tb4b.next = self.cv_base[1].val();
-            self.o_vbase.d.next =
-                bit_cast::<8, 4>(self.tb4a.val()) | (bit_cast::<8, 4>(self.tb4b.val()) << 4);
-            self.tb3a.next = self.cs_base[0].val();
-            self.tb3b.next = self.cs_base[1].val();
-            self.o_sbase.d.next =
-                bit_cast::<6, 3>(self.tb3a.val()) | (bit_cast::<6, 3>(self.tb3b.val()) << 3);
-            self.o_lbase.d.next = self.cl_base.val();
+        self.out_valid.d.next = self.pend_valid.q.val();
+        self.out_id.d.next = 0.into();
+        self.out_module.d.next = false;
+        self.out_slot.d.next = 0.into();
+        self.out_sub.d.next = false;
+        self.out_waves.d.next = 0.into();
+        self.out_vgpr_base.d.next = 0.into();
+        self.out_sgpr_base.d.next = 0.into();
+        self.out_lds_base.d.next = 0.into();
+        if self.pend_valid.q.val() {
+            self.out_id.d.next = self.pend_id.q.val();
+            self.out_sub.d.next = self.pend_sub.q.val();
+            self.out_module.d.next = self.pend_module.q.val();
+            self.out_slot.d.next = self.pend_slot.q.val();
+            self.rec_waves_u0.next = self.pend_waves[0].q.val();
+            self.rec_waves_u1.next = self.pend_waves[1].q.val();
+            self.out_waves.d.next = bit_cast::<6, 3>(self.rec_waves_u0.val())
+                | (bit_cast::<6, 3>(self.rec_waves_u1.val()) << 3);
+            self.rec_vgpr_base_u0.next = self.commit_vgpr_base[0].val();
+            self.rec_vgpr_base_u1.next = self.commit_vgpr_base[1].val();
+            self.out_vgpr_base.d.next = bit_cast::<8, 4>(self.rec_vgpr_base_u0.val())
+                | (bit_cast::<8, 4>(self.rec_vgpr_base_u1.val()) << 4);
+            self.rec_sgpr_base_u0.next = self.commit_sgpr_base[0].val();
+            self.rec_sgpr_base_u1.next = self.commit_sgpr_base[1].val();
+            self.out_sgpr_base.d.next = bit_cast::<6, 3>(self.rec_sgpr_base_u0.val())
+                | (bit_cast::<6, 3>(self.rec_sgpr_base_u1.val()) << 3);
+            self.out_lds_base.d.next = self.commit_lds_base.val();
         }
-        self.o_err.d.next =
+        self.out_error.d.next =
             self.push_err.val().any() | self.done_err.val().any() | self.cfg_err.val().any();
-        self.o_code.d.next = self.cfg_err.val();
+        self.out_error_code.d.next = self.cfg_err.val();
         if self.done_err.val().any() {
-            self.o_code.d.next = self.done_err.val();
+            self.out_error_code.d.next = self.done_err.val();
         }
         if self.push_err.val().any() {
-            self.o_code.d.next = self.push_err.val();
+            self.out_error_code.d.next = self.push_err.val();
         }
 
         // ---- synchronous reset: the idle state (all-zero storage, see the module doc) ----
         if self.reset.val() {
-            self.t_busy.d.next = 0.into();
-            self.dq_ok.d.next = false;
+            self.slot_busy.d.next = 0.into();
+            self.free_from_table.d.next = false;
             self.policy.d.next = 0.into();
-            self.thresh_x.d.next = 0.into();
-            self.thr_m1x.d.next = 0.into();
-            self.fweights_x.d.next = 0.into();
-            self.pweights_x.d.next = 0.into();
-            self.nx_x.d.next = 0.into();
-            self.win.d.next = 0.into();
-            self.win_cnt.d.next = 0.into();
+            self.split_threshold_x.d.next = 0.into();
+            self.split_threshold_m1_x.d.next = 0.into();
+            self.free_weights_x.d.next = 0.into();
+            self.power_weights_x.d.next = 0.into();
+            self.power_window_x.d.next = 0.into();
+            self.window.d.next = 0.into();
+            self.window_count.d.next = 0.into();
             self.lfsr_x.d.next = 0.into();
-            self.marks0.d.next = 0.into();
-            self.marks1.d.next = 0.into();
-            self.fail_cnt.d.next = 0.into();
-            self.thr_hit.d.next = false;
-            self.pw_cnt.d.next = 0.into();
-            self.p_fit.d.next = 0.into();
-            self.p_hv.d.next = 0.into();
-            self.hchg.d.next = 0.into();
-            self.mx.d.next = 0.into();
-            self.sfull.d.next = false;
-            self.pv.d.next = false;
-            self.wk.d.next = 0.into();
-            self.wxr.d.next = 0.into();
-            self.sf.d.next = 0.into();
-            self.sa.d.next = 0.into();
-            self.sk.d.next = 0.into();
-            self.sp.d.next = 0.into();
-            self.spk.d.next = 0.into();
-            self.pwf.d.next = false;
-            self.ppw.d.next = 0.into();
-            self.o_valid.d.next = false;
-            self.o_id.d.next = 0.into();
-            self.o_module.d.next = false;
-            self.o_slot.d.next = 0.into();
-            self.o_sub.d.next = false;
-            self.o_waves.d.next = 0.into();
-            self.o_vbase.d.next = 0.into();
-            self.o_sbase.d.next = 0.into();
-            self.o_lbase.d.next = 0.into();
-            self.o_err.d.next = false;
-            self.o_code.d.next = 0.into();
+            self.fail_count.d.next = 0.into();
+            self.split_due.d.next = false;
+            self.power_count.d.next = 0.into();
+            self.match_fits.d.next = 0.into();
+            self.match_head_valid.d.next = 0.into();
+            self.head_changed.d.next = 0.into();
+            self.module_busy.d.next = 0.into();
+            self.slots_full.d.next = false;
+            self.pend_valid.d.next = false;
+            self.score_item.d.next = 0.into();
+            self.score_used_bits.d.next = 0.into();
+            self.score_free.d.next = 0.into();
+            self.score_weight.d.next = 0.into();
+            self.score_free_item.d.next = 0.into();
+            self.score_product.d.next = 0.into();
+            self.score_product_item.d.next = 0.into();
+            self.weighted_prefers_1.d.next = false;
+            self.power_prefers_1.d.next = 0.into();
+            self.out_valid.d.next = false;
+            self.out_id.d.next = 0.into();
+            self.out_module.d.next = false;
+            self.out_slot.d.next = 0.into();
+            self.out_sub.d.next = false;
+            self.out_waves.d.next = 0.into();
+            self.out_vgpr_base.d.next = 0.into();
+            self.out_sgpr_base.d.next = 0.into();
+            self.out_lds_base.d.next = 0.into();
+            self.out_error.d.next = false;
+            self.out_error_code.d.next = 0.into();
             for i in 0..4 {
-                self.v_used[i].d.next = 0.into();
-                self.s_used[i].d.next = 0.into();
-                self.w_used[i].d.next = 0.into();
+                self.vgpr_used[i].d.next = 0.into();
+                self.sgpr_used[i].d.next = 0.into();
+                self.slots_used[i].d.next = 0.into();
                 self.win_len_x[i].d.next = 0.into();
             }
             for i in 0..2 {
-                self.f_cnt[i].d.next = 0.into();
+                self.tie_marks[i].d.next = 0.into();
+                self.fifo_count[i].d.next = 0.into();
                 self.split_left[i].d.next = 0.into();
-                self.hsub[i].d.next = false;
-                self.hmore[i].d.next = false;
-                self.hp[i].d.next = 0.into();
-                self.hodd[i].d.next = false;
-                self.l_used[i].d.next = 0.into();
-                self.ptr[i].d.next = false;
-                self.pw_cur[i].d.next = 0.into();
-                self.pw_prev[i].d.next = 0.into();
-                self.wacc[i].d.next = 0.into();
-                self.hs[i].d.next = 0.into();
+                self.head_split[i].d.next = false;
+                self.head_split_more[i].d.next = false;
+                self.head_prio[i].d.next = 0.into();
+                self.head_waves_odd[i].d.next = false;
+                self.lds_used[i].d.next = 0.into();
+                self.split_ptr[i].d.next = false;
+                self.power_cur[i].d.next = 0.into();
+                self.power_prev[i].d.next = 0.into();
+                self.score_sum[i].d.next = 0.into();
+                self.power_hist_sum[i].d.next = 0.into();
             }
         }
     }

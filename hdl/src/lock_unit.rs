@@ -40,33 +40,16 @@
 //! - hold limit: the retire that reaches the limit revokes the warp the next cycle (`revoke` 2
 //!   cycles after that retire); a `hold_limit` write governs retires from 2 cycles on.
 //!
-//! ## Timing (board config, iCE40 HX8K, `synth report --seeds 1,2,3,4,5`)
-//! **2416 LCs; 92.8 MHz median of five placement seeds** (seed 1: 91.9, then 95.1, 92.8, 90.7,
-//! 94.1): **the 100 MHz target is not met.** `synth_ice40 -dffe_min_ce_use 4`, `-abc2`,
-//! `-nodffe`, `-dff`, `-abc9` and `-retime` were tried on an earlier netlist and were no better
-//! on average; nextpnr `--opt-timing` on this netlist is worse (seeds 1–5: 81.6, 77.0, 88.6,
-//! 80.1, 80.6; the same run without it reproduced the five numbers above).
-//!
-//! How it got here (each step measured): the unpipelined single-cycle design (every event
-//! applied in the cycle it arrives) measured 52.6 MHz. A pipelined design with a two-stage
-//! arbiter that retried stale verdicts (branch `lock-pipe`) reached 91–96 MHz but broke the SPEC
-//! latency bounds under contention (worst preemptive grant 20 cycles). This design keeps the
-//! registered release, hold-limit marks and hand-off picks of that one, but decides the FIFO head
-//! in one cycle against the current state (66.9 MHz), with per-lock verdict terms selected by
-//! the head's lock (81.3), the next head's priority row and step-1/2 removals precomputed from
-//! the stage register (94.3 → 88–92 after the hand-off rule was made exact), and the hold-limit
-//! marks of those precomputed inputs taken before the "not revoked now" term (seed 1: 95.6;
-//! seeds 2–5: 86.8, 90.1, 82.1, 89.2), the next head's priority row made from compares of
-//! registers and port values that the CPR write selects afterwards (median 93.9; 92.8 after a
-//! cleanup with the same logic: the unread `hold_limit` flip-flops removed, the head lock's
-//! holder selected once). Applying a
-//! wait verdict one cycle later (branch `lock-wq`) took the verdict off the critical path (mean
-//! of four seeds 88 → 91 MHz) but made a hand-off take 3 cycles after the lock becomes free
-//! (SPEC: 2), so it is not in.
+//! ## Timing (board config, iCE40 HX8K CB132, in the flow's harness)
+//! **Cost: 2409 LCs; Fmax 88.8 MHz median of nextpnr seeds 1–5** (87.6, 92.5, 88.6, 89.5, 88.8;
+//! 2026-11-24): **the 100 MHz target is not met** (accepted by SPEC's decision of 2026-11-23) —
+//! `cargo run --release -p synth -- report --only lock_unit --seeds 1,2,3,4,5`. The same logic
+//! under its names before issue 14 measured 2416 LCs, median 92.8 (`docs/lock_unit.md`). What was tried
+//! (flow options, pipelines, their numbers) is in `docs/lock_unit.md`.
 //!
 //! The critical paths left are about 6 LUT levels with 1–2 ns of routing each: the head's lock
 //! selects the per-lock verdict terms (held after the release and hold-limit revocation, holder
-//! beaten, unbeaten waiter) → the wait verdict → `deny`/`wait_oh`/lock words; the preempted
+//! beaten, unbeaten waiter) → the wait verdict → `deny`/`wait_lock`/lock words; the preempted
 //! holder → the FIFO kill and hold-limit marks; the hand-off picks (best waiter, round robin).
 //! The arbiter is a recurrence: its verdict depends on the lock word the previous cycle's
 //! verdict wrote, so it cannot be split into stages without retries or a bound on throughput.
@@ -80,9 +63,9 @@
 //! ## Structure and cost
 //! Everything the next-state logic needs is kept in a form that makes each decision a shallow
 //! AND-OR of registers (4-input LUTs):
-//! - lock words as one-hot owner vectors (`own_oh[l]`, W bits, zero = free); the binary
+//! - lock words as one-hot owner vectors (`lock_owner[l]`, W bits, zero = free); the binary
 //!   `lock_words` output is encoded from them;
-//! - waiting warps as one-hot lock vectors (`wait_oh[w]`, L bits);
+//! - waiting warps as one-hot lock vectors (`wait_lock[w]`, L bits);
 //! - a W×W priority matrix `beats[a]` (bit b: CPR a < CPR b) for the hand-off picks, rewritten
 //!   from the next CPR values whenever a CPR is written;
 //! - FIFO entries with one-hot requester and lock. The arbiter pops the head every cycle and the
@@ -90,15 +73,22 @@
 //!   (the golden model asserts it); its depth matters only at depth 1, where `acq_ready` falls
 //!   while an entry is staged;
 //! - the arbiter's inputs for the next head, made from the stage register a cycle ahead
-//!   (`hd_*`): the requester's priority row as of the decision cycle (its CPR and every CPR with
+//!   (`head_*`): the requester's priority row as of the decision cycle (its CPR and every CPR with
 //!   the CPR port's write applied; its own bit set, so a re-acquire is a win), the warps that
 //!   lose the head's lock in steps 1–2 (hold-limit marks, the releasing warp), whether the
 //!   requester itself is marked, and the warps that may block it as waiters;
-//! - the hold limit as `limit − 1`, `limit − 2`, `limit ≤ 1` and `limit ≠ 0`, so that next
+//! - the hold limit as `limit − 1`, `limit − 2`, `limit ≤ 1` and `limit ≠ 0` (`hold_limit_m1`,
+//!   `hold_limit_m2`, `hold_limit_le1`, `hold_limit_on`), so that next
 //!   cycle's "at limit" bit per warp is one of two parallel compares of registered counters;
-//! - pipeline registers: the registered release (`rq_*`), hold-limit marks (`hrq`), the stage
-//!   register of a queued acquire (`t_*`), the hand-off picks (`pick_q`), and `pend` (warps with
-//!   a live request).
+//! - pipeline registers: the registered release (`rel_reg_*`), hold-limit marks (`hold_revoke`),
+//!   the stage register of a queued acquire (`stage_*`), the hand-off picks (`handoff_pick`), and
+//!   `queued_warps` (warps with a live request).
+//!
+//! Name parts: a warp vector has W bits, a lock vector L bits (one-hot or a set, as the field
+//! doc says); `*_next` = the value after this cycle's steps; `arb_*` = the arbiter on the FIFO
+//! head (step 3); `*_per_lock` = one bit per lock, selected by the head's one-hot lock; `acq_*`
+//! = the acquire port's checks; `out_*` = output registers. Renames of issue 14 (old → new):
+//! `docs/lock_unit.md`.
 //!
 //! The arbiter computes its verdict per lock (held after steps 1–2 / holder beaten / an
 //! unbeaten waiter stays) and selects it by the head's one-hot lock; the preempted holder is
@@ -178,20 +168,20 @@ pub struct LockUnit<
     beats: [DFF<Bits<W>>; W],
     /// The run-time register `hold_limit` (reset 64) is kept only in the derived forms the
     /// revocation check reads: `hold_limit − 1` (reset 63),
-    limit_m1: DFFWithInit<Bits<HB>>,
+    hold_limit_m1: DFFWithInit<Bits<HB>>,
     /// `hold_limit ≠ 0` (reset 1).
-    limit_on: DFFWithInit<Bit>,
+    hold_limit_on: DFFWithInit<Bit>,
     /// `hold_limit − 2` (reset 62) and `hold_limit ≤ 1` (reset 0).
-    limit_m2: DFFWithInit<Bits<HB>>,
-    limit_le1: DFF<Bit>,
+    hold_limit_m2: DFFWithInit<Bits<HB>>,
+    hold_limit_le1: DFF<Bit>,
     /// `hold_limit ≠ 0 && hold_count ≥ hold_limit − 1` as of this cycle, computed in the
     /// previous one from its counters (the limit of the start of that cycle): the warp's next
     /// counted retire revokes it.
     at_limit: DFF<Bits<W>>,
     /// Lock word of lock l as a one-hot owner vector; zero when free.
-    own_oh: [DFF<Bits<W>>; L],
+    lock_owner: [DFF<Bits<W>>; L],
     /// The lock warp w waits for, one-hot; zero when not waiting.
-    wait_oh: [DFF<Bits<L>>; W],
+    wait_lock: [DFF<Bits<L>>; W],
     /// Retires counted while holding (saturating).
     hold_count: [DFF<Bits<HB>>; W],
     /// Per lock, where the round-robin tie search among equal-priority waiters starts.
@@ -208,46 +198,46 @@ pub struct LockUnit<
     /// Arbiter FIFO occupancy (live and dead entries).
     fifo_count: DFF<Bits<CB>>,
     /// Release registered for the next cycle: valid, one-hot warp and lock, bad ID.
-    rq_valid: DFF<Bit>,
-    rq_warp: DFF<Bits<W>>,
-    rq_lock: DFF<Bits<L>>,
-    rq_bad: DFF<Bit>,
+    rel_reg_valid: DFF<Bit>,
+    rel_reg_warp: DFF<Bits<W>>,
+    rel_reg_lock: DFF<Bits<L>>,
+    rel_reg_bad: DFF<Bit>,
     /// Warps marked for hold-limit revocation in the next cycle.
-    hrq: DFF<Bits<W>>,
+    hold_revoke: DFF<Bits<W>>,
     /// The entry queued in the previous cycle (joins the FIFO tail in this one): valid,
     /// requester, lock, holder.
-    t_valid: DFF<Bit>,
-    t_req: DFF<Bits<W>>,
-    t_lock: DFF<Bits<L>>,
-    t_holder: DFF<Bits<W>>,
+    stage_valid: DFF<Bit>,
+    stage_req: DFF<Bits<W>>,
+    stage_lock: DFF<Bits<L>>,
+    stage_holder: DFF<Bits<W>>,
     /// The staged requester's ID and its CPR as of this cycle (the write of the previous cycle
     /// applied): the next head's priority row starts from them.
-    t_wid: DFF<Bits<WB>>,
-    t_cpr: DFF<Bits<PB>>,
+    stage_warp_id: DFF<Bits<WB>>,
+    stage_cpr: DFF<Bits<PB>>,
     /// The arbiter's precomputed inputs for the entry that is the FIFO head in this cycle (made
     /// in the previous cycle from the stage register or FIFO slot 1): its requester's row of the
-    /// priority matrix as of this cycle (`hd_row`, bit b: it beats warp b), and whether the
+    /// priority matrix as of this cycle (`head_beats`, bit b: it beats warp b), and whether the
     /// release applied in this cycle names its lock, as the warps that lose that lock in steps
-    /// 1-2 (`hd_rem`: the hold-limit marks, plus the releasing warp when the release names the
-    /// head's lock), whether its requester is marked for revocation (`hd_kill`: the head is
-    /// dead), and the warps that neither are marked nor are beaten by the requester (`hd_nbm`).
-    hd_row: DFF<Bits<W>>,
+    /// 1-2 (`head_lock_losers`: the hold-limit marks, plus the releasing warp when the release names the
+    /// head's lock), whether its requester is marked for revocation (`head_dead`: the head is
+    /// dead), and the warps that neither are marked nor are beaten by the requester (`head_unbeaten_stay`).
+    head_beats: DFF<Bits<W>>,
     /// The FIFO is not empty (`fifo_count ≠ 0`, kept as its own flip-flop).
-    hd_valid: DFF<Bit>,
-    hd_rem: DFF<Bits<W>>,
-    hd_kill: DFF<Bit>,
-    hd_nbm: DFF<Bits<W>>,
+    head_valid: DFF<Bit>,
+    head_lock_losers: DFF<Bits<W>>,
+    head_dead: DFF<Bit>,
+    head_unbeaten_stay: DFF<Bits<W>>,
     /// Warps that have a live request in the FIFO (kept incrementally so that the BUSY
-    /// check is a register lookup; waiting is `wait_oh`).
-    pend: DFF<Bits<W>>,
+    /// check is a register lookup; waiting is `wait_lock`).
+    queued_warps: DFF<Bits<W>>,
     /// Hand-off pick per lock, made from the previous cycle's state (one-hot; zero = none).
-    pick_q: [DFF<Bits<W>>; L],
+    handoff_pick: [DFF<Bits<W>>; L],
     /// Output strobe registers.
-    grant_q: DFF<Bits<W>>,
-    deny_q: DFF<Bits<W>>,
-    revoke_q: DFF<Bits<W>>,
-    error_q: DFF<Bit>,
-    error_code_q: DFF<Bits<3>>,
+    out_grant: DFF<Bits<W>>,
+    out_deny: DFF<Bits<W>>,
+    out_revoke: DFF<Bits<W>>,
+    out_error: DFF<Bit>,
+    out_error_code: DFF<Bits<3>>,
 
     // ---- constants (derived; const generics cannot appear in exported expressions) ----
     depth: Constant<Bits<CB>>,
@@ -268,61 +258,61 @@ pub struct LockUnit<
     cpr_warp_oh: Signal<Local, Bits<W>>,
     cpr_next: [Signal<Local, Bits<PB>>; W],
     hold_next: [Signal<Local, Bits<HB>>; W],
-    limit_m1_next: Signal<Local, Bits<HB>>,
-    limit_on_next: Signal<Local, Bit>,
+    hold_limit_m1_next: Signal<Local, Bits<HB>>,
+    hold_limit_on_next: Signal<Local, Bit>,
     /// Next-cycle `at_limit` from this cycle's counters and limit registers.
     at_limit_next: Signal<Local, Bits<W>>,
     beats_row: Signal<Local, Bits<W>>,
-    owns: Signal<Local, Bits<W>>,
-    waiting_v: Signal<Local, Bits<W>>,
-    own: [Signal<Local, Bits<W>>; L],
+    holders: Signal<Local, Bits<W>>,
+    waiting_now: Signal<Local, Bits<W>>,
+    lock_owner_next: [Signal<Local, Bits<W>>; L],
     revoked: Signal<Local, Bits<W>>,
-    grant_v: Signal<Local, Bits<W>>,
-    deny_v: Signal<Local, Bits<W>>,
+    grant_now: Signal<Local, Bits<W>>,
+    deny_now: Signal<Local, Bits<W>>,
     rel_hit: Signal<Local, Bit>,
     rel_in_lock: Signal<Local, Bits<L>>,
-    hold_rev_next: Signal<Local, Bits<W>>,
-    mark_raw: Signal<Local, Bits<W>>,
+    hold_revoke_next: Signal<Local, Bits<W>>,
+    hold_limit_hit: Signal<Local, Bits<W>>,
     // arbiter (the FIFO head)
-    b_go: Signal<Local, Bit>,
-    b_h: Signal<Local, Bits<W>>,
-    b_pclr: Signal<Local, Bits<W>>,
-    b_heldl: Signal<Local, Bits<L>>,
-    b_beatl: Signal<Local, Bits<L>>,
-    b_nbl: Signal<Local, Bits<L>>,
-    b_waitl: Signal<Local, Bits<L>>,
-    nh_req: Signal<Local, Bits<W>>,
-    nh_lock: Signal<Local, Bits<L>>,
-    nh_row: Signal<Local, Bits<W>>,
-    nh_cpr: Signal<Local, Bits<PB>>,
-    nh_rowp: Signal<Local, Bits<W>>,
-    b_wait: Signal<Local, Bit>,
-    b_clear: Signal<Local, Bits<W>>,
-    b_set: Signal<Local, Bits<L>>,
-    hd_hold: Signal<Local, Bits<W>>,
+    arb_go: Signal<Local, Bit>,
+    arb_holder: Signal<Local, Bits<W>>,
+    arb_preempted: Signal<Local, Bits<W>>,
+    held_per_lock: Signal<Local, Bits<L>>,
+    holder_beaten_per_lock: Signal<Local, Bits<L>>,
+    unbeaten_waiter_per_lock: Signal<Local, Bits<L>>,
+    wait_per_lock: Signal<Local, Bits<L>>,
+    next_head_req: Signal<Local, Bits<W>>,
+    next_head_lock: Signal<Local, Bits<L>>,
+    next_head_beats: Signal<Local, Bits<W>>,
+    next_head_cpr: Signal<Local, Bits<PB>>,
+    next_head_beats_own_write: Signal<Local, Bits<W>>,
+    arb_wait: Signal<Local, Bit>,
+    arb_clear: Signal<Local, Bits<W>>,
+    arb_take_lock: Signal<Local, Bits<L>>,
+    head_lock_holder: Signal<Local, Bits<W>>,
     // hand-off
-    free12: Signal<Local, Bits<L>>,
-    l_waiters: Signal<Local, Bits<W>>,
+    free_after_step2: Signal<Local, Bits<L>>,
+    lock_waiters: Signal<Local, Bits<W>>,
     beaten: Signal<Local, Bits<W>>,
     tied: Signal<Local, Bits<W>>,
-    tied_hi: Signal<Local, Bits<W>>,
-    pick: [Signal<Local, Bits<W>>; L],
-    found: Signal<Local, Bit>,
-    ho_mask: Signal<Local, Bits<W>>,
+    tied_from_rr: Signal<Local, Bits<W>>,
+    handoff_pick_next: [Signal<Local, Bits<W>>; L],
+    pick_found: Signal<Local, Bit>,
+    handoff_grant: Signal<Local, Bits<W>>,
     // acquire
-    q_accept: Signal<Local, Bit>,
-    q_ok: Signal<Local, Bit>,
-    q_owner: Signal<Local, Bits<W>>,
-    q_reserved: Signal<Local, Bit>,
-    q_conflict: Signal<Local, Bit>,
-    q_busy: Signal<Local, Bit>,
-    q_take: Signal<Local, Bit>,
-    bz: Signal<Local, Bits<W>>,
+    acq_accept: Signal<Local, Bit>,
+    acq_ok: Signal<Local, Bit>,
+    acq_owner: Signal<Local, Bits<W>>,
+    acq_reserved: Signal<Local, Bit>,
+    acq_conflict: Signal<Local, Bit>,
+    acq_busy: Signal<Local, Bit>,
+    acq_direct: Signal<Local, Bit>,
+    busy_warps: Signal<Local, Bits<W>>,
     ended: Signal<Local, Bits<W>>,
-    lock_conf: Signal<Local, Bits<L>>,
-    free_ok: Signal<Local, Bits<L>>,
-    warp_conf: Signal<Local, Bits<W>>,
-    take_w: Signal<Local, Bits<W>>,
+    lock_conflict: Signal<Local, Bits<L>>,
+    free_for_direct: Signal<Local, Bits<L>>,
+    warp_conflict: Signal<Local, Bits<W>>,
+    direct_grant: Signal<Local, Bits<W>>,
     occupancy: Signal<Local, Bits<CB>>,
     append_pos: Signal<Local, Bits<CB>>,
     push: Signal<Local, Bit>,
@@ -396,13 +386,13 @@ impl<
             error_code: Default::default(),
             cpr: std::array::from_fn(|_| DFFWithInit::new(Bits::<PB>::mask())),
             beats: std::array::from_fn(|_| Default::default()),
-            limit_m1: DFFWithInit::new(Bits::<HB>::from(63u64)),
-            limit_on: DFFWithInit::new(true),
-            limit_m2: DFFWithInit::new(Bits::<HB>::from(62u64)),
-            limit_le1: Default::default(),
+            hold_limit_m1: DFFWithInit::new(Bits::<HB>::from(63u64)),
+            hold_limit_on: DFFWithInit::new(true),
+            hold_limit_m2: DFFWithInit::new(Bits::<HB>::from(62u64)),
+            hold_limit_le1: Default::default(),
             at_limit: Default::default(),
-            own_oh: std::array::from_fn(|_| Default::default()),
-            wait_oh: std::array::from_fn(|_| Default::default()),
+            lock_owner: std::array::from_fn(|_| Default::default()),
+            wait_lock: std::array::from_fn(|_| Default::default()),
             hold_count: std::array::from_fn(|_| Default::default()),
             rr_next: std::array::from_fn(|_| Default::default()),
             fifo_req: std::array::from_fn(|_| Default::default()),
@@ -410,29 +400,29 @@ impl<
             fifo_lock: std::array::from_fn(|_| Default::default()),
             fifo_live: Default::default(),
             fifo_count: Default::default(),
-            rq_valid: Default::default(),
-            rq_warp: Default::default(),
-            rq_lock: Default::default(),
-            rq_bad: Default::default(),
-            hrq: Default::default(),
-            hd_row: Default::default(),
-            hd_rem: Default::default(),
-            hd_valid: Default::default(),
-            hd_kill: Default::default(),
-            hd_nbm: Default::default(),
-            pend: Default::default(),
-            t_valid: Default::default(),
-            t_req: Default::default(),
-            t_lock: Default::default(),
-            t_holder: Default::default(),
-            t_wid: Default::default(),
-            t_cpr: Default::default(),
-            pick_q: std::array::from_fn(|_| Default::default()),
-            grant_q: Default::default(),
-            deny_q: Default::default(),
-            revoke_q: Default::default(),
-            error_q: Default::default(),
-            error_code_q: Default::default(),
+            rel_reg_valid: Default::default(),
+            rel_reg_warp: Default::default(),
+            rel_reg_lock: Default::default(),
+            rel_reg_bad: Default::default(),
+            hold_revoke: Default::default(),
+            head_beats: Default::default(),
+            head_lock_losers: Default::default(),
+            head_valid: Default::default(),
+            head_dead: Default::default(),
+            head_unbeaten_stay: Default::default(),
+            queued_warps: Default::default(),
+            stage_valid: Default::default(),
+            stage_req: Default::default(),
+            stage_lock: Default::default(),
+            stage_holder: Default::default(),
+            stage_warp_id: Default::default(),
+            stage_cpr: Default::default(),
+            handoff_pick: std::array::from_fn(|_| Default::default()),
+            out_grant: Default::default(),
+            out_deny: Default::default(),
+            out_revoke: Default::default(),
+            out_error: Default::default(),
+            out_error_code: Default::default(),
             depth: Constant::new((D as u64).into()),
             prio_lowest: Constant::new(Bits::<PB>::mask()),
             hold_one: Constant::new(1u64.into()),
@@ -448,57 +438,57 @@ impl<
             cpr_warp_oh: Default::default(),
             cpr_next: std::array::from_fn(|_| Default::default()),
             hold_next: std::array::from_fn(|_| Default::default()),
-            limit_m1_next: Default::default(),
-            limit_on_next: Default::default(),
+            hold_limit_m1_next: Default::default(),
+            hold_limit_on_next: Default::default(),
             at_limit_next: Default::default(),
             beats_row: Default::default(),
-            owns: Default::default(),
-            waiting_v: Default::default(),
-            own: std::array::from_fn(|_| Default::default()),
+            holders: Default::default(),
+            waiting_now: Default::default(),
+            lock_owner_next: std::array::from_fn(|_| Default::default()),
             revoked: Default::default(),
-            grant_v: Default::default(),
-            deny_v: Default::default(),
+            grant_now: Default::default(),
+            deny_now: Default::default(),
             rel_hit: Default::default(),
             rel_in_lock: Default::default(),
-            hold_rev_next: Default::default(),
-            mark_raw: Default::default(),
-            b_go: Default::default(),
-            b_h: Default::default(),
-            b_pclr: Default::default(),
-            b_heldl: Default::default(),
-            b_beatl: Default::default(),
-            b_nbl: Default::default(),
-            b_waitl: Default::default(),
-            nh_req: Default::default(),
-            nh_lock: Default::default(),
-            nh_row: Default::default(),
-            nh_cpr: Default::default(),
-            nh_rowp: Default::default(),
-            b_wait: Default::default(),
-            b_clear: Default::default(),
-            b_set: Default::default(),
-            hd_hold: Default::default(),
-            free12: Default::default(),
-            l_waiters: Default::default(),
+            hold_revoke_next: Default::default(),
+            hold_limit_hit: Default::default(),
+            arb_go: Default::default(),
+            arb_holder: Default::default(),
+            arb_preempted: Default::default(),
+            held_per_lock: Default::default(),
+            holder_beaten_per_lock: Default::default(),
+            unbeaten_waiter_per_lock: Default::default(),
+            wait_per_lock: Default::default(),
+            next_head_req: Default::default(),
+            next_head_lock: Default::default(),
+            next_head_beats: Default::default(),
+            next_head_cpr: Default::default(),
+            next_head_beats_own_write: Default::default(),
+            arb_wait: Default::default(),
+            arb_clear: Default::default(),
+            arb_take_lock: Default::default(),
+            head_lock_holder: Default::default(),
+            free_after_step2: Default::default(),
+            lock_waiters: Default::default(),
             beaten: Default::default(),
             tied: Default::default(),
-            tied_hi: Default::default(),
-            pick: std::array::from_fn(|_| Default::default()),
-            found: Default::default(),
-            ho_mask: Default::default(),
-            q_accept: Default::default(),
-            q_ok: Default::default(),
-            q_owner: Default::default(),
-            q_reserved: Default::default(),
-            q_conflict: Default::default(),
-            q_busy: Default::default(),
-            q_take: Default::default(),
-            bz: Default::default(),
+            tied_from_rr: Default::default(),
+            handoff_pick_next: std::array::from_fn(|_| Default::default()),
+            pick_found: Default::default(),
+            handoff_grant: Default::default(),
+            acq_accept: Default::default(),
+            acq_ok: Default::default(),
+            acq_owner: Default::default(),
+            acq_reserved: Default::default(),
+            acq_conflict: Default::default(),
+            acq_busy: Default::default(),
+            acq_direct: Default::default(),
+            busy_warps: Default::default(),
             ended: Default::default(),
-            lock_conf: Default::default(),
-            free_ok: Default::default(),
-            warp_conf: Default::default(),
-            take_w: Default::default(),
+            lock_conflict: Default::default(),
+            free_for_direct: Default::default(),
+            warp_conflict: Default::default(),
+            direct_grant: Default::default(),
             occupancy: Default::default(),
             append_pos: Default::default(),
             push: Default::default(),
@@ -549,54 +539,54 @@ impl<
             clock,
             fifo_live,
             fifo_count,
-            grant_q,
-            deny_q,
-            revoke_q,
-            error_q,
-            error_code_q,
-            limit_le1,
+            out_grant,
+            out_deny,
+            out_revoke,
+            out_error,
+            out_error_code,
+            hold_limit_le1,
             at_limit,
-            rq_valid,
-            rq_warp,
-            rq_lock,
-            rq_bad,
-            hrq,
-            hd_row,
-            hd_valid,
-            hd_rem,
-            hd_kill,
-            hd_nbm,
-            pend,
-            t_valid,
-            t_req,
-            t_lock,
-            t_holder,
-            t_wid,
-            t_cpr
+            rel_reg_valid,
+            rel_reg_warp,
+            rel_reg_lock,
+            rel_reg_bad,
+            hold_revoke,
+            head_beats,
+            head_valid,
+            head_lock_losers,
+            head_dead,
+            head_unbeaten_stay,
+            queued_warps,
+            stage_valid,
+            stage_req,
+            stage_lock,
+            stage_holder,
+            stage_warp_id,
+            stage_cpr
         );
-        self.limit_m1.clock.next = self.clock.val();
-        self.limit_m1.d.next = self.limit_m1.q.val();
-        self.limit_on.clock.next = self.clock.val();
-        self.limit_on.d.next = self.limit_on.q.val();
-        self.limit_m2.clock.next = self.clock.val();
-        self.limit_m2.d.next = self.limit_m2.q.val();
+        self.hold_limit_m1.clock.next = self.clock.val();
+        self.hold_limit_m1.d.next = self.hold_limit_m1.q.val();
+        self.hold_limit_on.clock.next = self.clock.val();
+        self.hold_limit_on.d.next = self.hold_limit_on.q.val();
+        self.hold_limit_m2.clock.next = self.clock.val();
+        self.hold_limit_m2.d.next = self.hold_limit_m2.q.val();
         for w in 0..W {
             self.cpr[w].clock.next = self.clock.val();
             self.cpr[w].d.next = self.cpr[w].q.val();
             self.beats[w].clock.next = self.clock.val();
             self.beats[w].d.next = self.beats[w].q.val();
-            self.wait_oh[w].clock.next = self.clock.val();
-            self.wait_oh[w].d.next = self.wait_oh[w].q.val();
+            self.wait_lock[w].clock.next = self.clock.val();
+            self.wait_lock[w].d.next = self.wait_lock[w].q.val();
             self.hold_count[w].clock.next = self.clock.val();
             self.hold_count[w].d.next = self.hold_count[w].q.val();
         }
         for l in 0..L {
-            self.own_oh[l].clock.next = self.clock.val();
-            self.own_oh[l].d.next = self.own_oh[l].q.val();
+            self.lock_owner[l].clock.next = self.clock.val();
+            self.lock_owner[l].d.next = self.lock_owner[l].q.val();
             self.rr_next[l].clock.next = self.clock.val();
             self.rr_next[l].d.next = self.rr_next[l].q.val();
-            self.pick_q[l].clock.next = self.clock.val();
-            self.pick_q[l].d.next = self.pick_q[l].q.val();
+            self.handoff_pick[l].clock.next = self.clock.val();
+            self.handoff_pick[l].d.next = self.handoff_pick[l].q.val();
         }
         for k in 0..D {
             self.fifo_req[k].clock.next = self.clock.val();
@@ -638,26 +628,27 @@ impl<
         }
 
         // ---- views of the start-of-cycle state ----
-        self.owns.next = 0.into();
+        self.holders.next = 0.into();
         for l in 0..L {
-            self.owns.next = self.owns.val() | self.own_oh[l].q.val();
-            self.own[l].next = self.own_oh[l].q.val();
+            self.holders.next = self.holders.val() | self.lock_owner[l].q.val();
+            self.lock_owner_next[l].next = self.lock_owner[l].q.val();
         }
-        self.waiting_v.next = 0.into();
+        self.waiting_now.next = 0.into();
         for w in 0..W {
-            if self.wait_oh[w].q.val().any() {
-                self.waiting_v.next = self.waiting_v.val().replace_bit(w, true);
+            if self.wait_lock[w].q.val().any() {
+                self.waiting_now.next = self.waiting_now.val().replace_bit(w, true);
             }
         }
-        self.grant_v.next = 0.into();
-        self.deny_v.next = 0.into();
+        self.grant_now.next = 0.into();
+        self.deny_now.next = 0.into();
 
         // ---- 1. the release registered last cycle (clearing a bit nobody owns is a no-op) ----
         self.rel_hit.next = false;
         for l in 0..L {
-            if self.rq_lock.q.val().get_bit(l) {
-                self.own[l].next = self.own[l].val() & !self.rq_warp.q.val();
-                if (self.own_oh[l].q.val() & self.rq_warp.q.val()).any() {
+            if self.rel_reg_lock.q.val().get_bit(l) {
+                self.lock_owner_next[l].next =
+                    self.lock_owner_next[l].val() & !self.rel_reg_warp.q.val();
+                if (self.lock_owner[l].q.val() & self.rel_reg_warp.q.val()).any() {
                     self.rel_hit.next = true;
                 }
             }
@@ -665,89 +656,95 @@ impl<
 
         // ---- 2. hold-limit revocations marked last cycle ----
         for l in 0..L {
-            self.own[l].next = self.own[l].val() & !self.hrq.q.val();
+            self.lock_owner_next[l].next =
+                self.lock_owner_next[l].val() & !self.hold_revoke.q.val();
         }
         // locks free after steps 1-2 (the hand-off candidates)
-        self.free12.next = 0.into();
+        self.free_after_step2.next = 0.into();
         for l in 0..L {
-            if !self.own[l].val().any() {
-                self.free12.next = self.free12.val().replace_bit(l, true);
+            if !self.lock_owner_next[l].val().any() {
+                self.free_after_step2.next = self.free_after_step2.val().replace_bit(l, true);
             }
         }
 
         // ---- 3. arbiter: the FIFO head, decided against the state after steps 1-2 ----
         // a head whose requester is revoked in step 2 is dead
-        self.b_go.next =
-            self.hd_valid.q.val() & self.fifo_live.q.val().get_bit(0) & !self.hd_kill.q.val();
+        self.arb_go.next =
+            self.head_valid.q.val() & self.fifo_live.q.val().get_bit(0) & !self.head_dead.q.val();
         // Per lock, from registers (selected by the head's one-hot lock afterwards): the lock is
         // held after steps 1-2, the holder is beaten by the requester, the holder is the
         // requester, a waiter that stays is not beaten by the requester.
-        self.b_heldl.next = 0.into();
-        self.b_beatl.next = 0.into();
+        self.held_per_lock.next = 0.into();
+        self.holder_beaten_per_lock.next = 0.into();
         for l in 0..L {
-            if (self.own_oh[l].q.val() & !self.hd_rem.q.val()).any() {
-                self.b_heldl.next = self.b_heldl.val().replace_bit(l, true);
+            if (self.lock_owner[l].q.val() & !self.head_lock_losers.q.val()).any() {
+                self.held_per_lock.next = self.held_per_lock.val().replace_bit(l, true);
             }
-            if (self.own_oh[l].q.val() & self.hd_row.q.val()).any() {
-                self.b_beatl.next = self.b_beatl.val().replace_bit(l, true);
+            if (self.lock_owner[l].q.val() & self.head_beats.q.val()).any() {
+                self.holder_beaten_per_lock.next =
+                    self.holder_beaten_per_lock.val().replace_bit(l, true);
             }
         }
-        // waiters of each lock that stay and are not beaten (`hd_nbm`)
-        self.b_nbl.next = 0.into();
+        // waiters of each lock that stay and are not beaten (`head_unbeaten_stay`)
+        self.unbeaten_waiter_per_lock.next = 0.into();
         for w in 0..W {
-            if self.hd_nbm.q.val().get_bit(w) {
-                self.b_nbl.next = self.b_nbl.val() | self.wait_oh[w].q.val();
+            if self.head_unbeaten_stay.q.val().get_bit(w) {
+                self.unbeaten_waiter_per_lock.next =
+                    self.unbeaten_waiter_per_lock.val() | self.wait_lock[w].q.val();
             }
         }
         // the verdict per lock — wait: held by another warp that the requester does not beat,
         // or free with a waiter that the requester does not beat — then selected by the head's
         // lock (win otherwise; a preemption is the win over a beaten holder)
-        self.b_waitl.next =
-            (self.b_heldl.val() & !self.b_beatl.val()) | (!self.b_heldl.val() & self.b_nbl.val());
+        self.wait_per_lock.next = (self.held_per_lock.val() & !self.holder_beaten_per_lock.val())
+            | (!self.held_per_lock.val() & self.unbeaten_waiter_per_lock.val());
         // the holder of the head's lock (one-hot; the direct acquire below reads it too), after
         // steps 1-2, and the same when the requester beats it (it is revoked: per warp, without
         // waiting for the verdict)
-        self.hd_hold.next = 0.into();
+        self.head_lock_holder.next = 0.into();
         for l in 0..L {
             if self.fifo_lock[0].q.val().get_bit(l) {
-                self.hd_hold.next = self.hd_hold.val() | self.own_oh[l].q.val();
+                self.head_lock_holder.next =
+                    self.head_lock_holder.val() | self.lock_owner[l].q.val();
             }
         }
-        self.b_h.next = self.hd_hold.val() & !self.hd_rem.q.val();
-        self.b_pclr.next = 0.into();
-        if self.b_go.val() {
-            self.b_pclr.next = self.b_h.val() & self.hd_row.q.val() & !self.fifo_req[0].q.val();
+        self.arb_holder.next = self.head_lock_holder.val() & !self.head_lock_losers.q.val();
+        self.arb_preempted.next = 0.into();
+        if self.arb_go.val() {
+            self.arb_preempted.next =
+                self.arb_holder.val() & self.head_beats.q.val() & !self.fifo_req[0].q.val();
         }
-        self.b_wait.next = self.b_go.val() & (self.b_waitl.val() & self.fifo_lock[0].q.val()).any();
-        self.b_clear.next = self.b_pclr.val();
-        self.b_set.next = 0.into();
-        if self.b_wait.val() {
-            self.b_clear.next = self.fifo_req[0].q.val();
+        self.arb_wait.next =
+            self.arb_go.val() & (self.wait_per_lock.val() & self.fifo_lock[0].q.val()).any();
+        self.arb_clear.next = self.arb_preempted.val();
+        self.arb_take_lock.next = 0.into();
+        if self.arb_wait.val() {
+            self.arb_clear.next = self.fifo_req[0].q.val();
         }
-        if self.b_go.val() & !self.b_wait.val() {
-            self.b_set.next = self.fifo_lock[0].q.val();
+        if self.arb_go.val() & !self.arb_wait.val() {
+            self.arb_take_lock.next = self.fifo_lock[0].q.val();
         }
-        self.revoked.next = self.hrq.q.val() | self.b_pclr.val();
+        self.revoked.next = self.hold_revoke.q.val() | self.arb_preempted.val();
         for l in 0..L {
-            self.own[l].next = self.own[l].val() & !self.b_clear.val();
-            if self.b_set.val().get_bit(l) {
-                self.own[l].next = self.fifo_req[0].q.val();
+            self.lock_owner_next[l].next = self.lock_owner_next[l].val() & !self.arb_clear.val();
+            if self.arb_take_lock.val().get_bit(l) {
+                self.lock_owner_next[l].next = self.fifo_req[0].q.val();
             }
         }
-        if self.b_go.val() & !self.b_wait.val() {
-            self.grant_v.next = self.fifo_req[0].q.val();
+        if self.arb_go.val() & !self.arb_wait.val() {
+            self.grant_now.next = self.fifo_req[0].q.val();
         }
         // revocation ends a wait too (a warp told to wait after its hold-limit mark was set)
         for w in 0..W {
-            if self.hrq.q.val().get_bit(w) {
-                self.wait_oh[w].d.next = 0.into();
+            if self.hold_revoke.q.val().get_bit(w) {
+                self.wait_lock[w].d.next = 0.into();
             }
         }
-        if self.b_wait.val() {
-            self.deny_v.next = self.fifo_req[0].q.val();
+        if self.arb_wait.val() {
+            self.deny_now.next = self.fifo_req[0].q.val();
             for w in 0..W {
                 if self.fifo_req[0].q.val().get_bit(w) {
-                    self.wait_oh[w].d.next = self.fifo_lock[0].q.val();
+                    self.wait_lock[w].d.next = self.fifo_lock[0].q.val();
                 }
             }
         }
@@ -755,26 +752,27 @@ impl<
         // ---- 4. hand-off of locks free after steps 1-2 to last cycle's picks ----
         // the pick counts only if it still waits on that lock: mask it bit by bit
         for l in 0..L {
-            self.ho_mask.next = 0.into();
+            self.handoff_grant.next = 0.into();
             for w in 0..W {
-                if self.pick_q[l].q.val().get_bit(w)
-                    & self.wait_oh[w].q.val().get_bit(l)
-                    & !self.hrq.q.val().get_bit(w)
+                if self.handoff_pick[l].q.val().get_bit(w)
+                    & self.wait_lock[w].q.val().get_bit(l)
+                    & !self.hold_revoke.q.val().get_bit(w)
                 {
-                    self.ho_mask.next = self.ho_mask.val().replace_bit(w, true);
+                    self.handoff_grant.next = self.handoff_grant.val().replace_bit(w, true);
                 }
             }
             // (not when the arbiter takes this free lock: its requester beats every waiter)
-            if self.free12.val().get_bit(l)
-                & !(self.b_go.val()
+            if self.free_after_step2.val().get_bit(l)
+                & !(self.arb_go.val()
                     & self.fifo_lock[0].q.val().get_bit(l)
-                    & !self.b_nbl.val().get_bit(l))
+                    & !self.unbeaten_waiter_per_lock.val().get_bit(l))
             {
-                self.own[l].next = self.own[l].val() | self.ho_mask.val();
-                self.grant_v.next = self.grant_v.val() | self.ho_mask.val();
+                self.lock_owner_next[l].next =
+                    self.lock_owner_next[l].val() | self.handoff_grant.val();
+                self.grant_now.next = self.grant_now.val() | self.handoff_grant.val();
                 for w in 0..W {
-                    if self.ho_mask.val().get_bit(w) {
-                        self.wait_oh[w].d.next = 0.into();
+                    if self.handoff_grant.val().get_bit(w) {
+                        self.wait_lock[w].d.next = 0.into();
                         self.rr_next[l].d.next = self.rr_succ[w].val();
                     }
                 }
@@ -783,104 +781,106 @@ impl<
 
         // ---- 5. new acquire, against the start-of-cycle state ----
         // per lock and per warp first (registers only), then selected by the request
-        self.lock_conf.next = self.rq_lock.q.val();
-        if self.hd_valid.q.val() {
-            self.lock_conf.next = self.lock_conf.val() | self.fifo_lock[0].q.val();
+        self.lock_conflict.next = self.rel_reg_lock.q.val();
+        if self.head_valid.q.val() {
+            self.lock_conflict.next = self.lock_conflict.val() | self.fifo_lock[0].q.val();
         }
-        if self.t_valid.q.val() {
-            self.lock_conf.next = self.lock_conf.val() | self.t_lock.q.val();
+        if self.stage_valid.q.val() {
+            self.lock_conflict.next = self.lock_conflict.val() | self.stage_lock.q.val();
         }
-        self.free_ok.next = 0.into();
+        self.free_for_direct.next = 0.into();
         for l in 0..L {
-            self.q_reserved.next = false;
+            self.acq_reserved.next = false;
             for w in 0..W {
-                if self.wait_oh[w].q.val().get_bit(l) {
-                    self.q_reserved.next = true;
+                if self.wait_lock[w].q.val().get_bit(l) {
+                    self.acq_reserved.next = true;
                 }
             }
-            if !self.own_oh[l].q.val().any()
-                & !self.q_reserved.val()
-                & !self.lock_conf.val().get_bit(l)
+            if !self.lock_owner[l].q.val().any()
+                & !self.acq_reserved.val()
+                & !self.lock_conflict.val().get_bit(l)
             {
-                self.free_ok.next = self.free_ok.val().replace_bit(l, true);
+                self.free_for_direct.next = self.free_for_direct.val().replace_bit(l, true);
             }
         }
         // the holder of the head's lock may be preempted in this cycle: no direct grant to it
-        self.warp_conf.next = self.hrq.q.val();
-        if self.hd_valid.q.val() {
-            self.warp_conf.next = self.hrq.q.val() | self.hd_hold.val();
+        self.warp_conflict.next = self.hold_revoke.q.val();
+        if self.head_valid.q.val() {
+            self.warp_conflict.next = self.hold_revoke.q.val() | self.head_lock_holder.val();
         }
         // occupancy: the FIFO plus the entry joining its tail
         self.occupancy.next = self.fifo_count.q.val();
-        if self.t_valid.q.val() {
+        if self.stage_valid.q.val() {
             self.occupancy.next = self.fifo_count.q.val() + 1;
         }
         self.acq_ready.next = self.occupancy.val() < self.depth.val();
-        self.q_accept.next = self.acq_valid.val() & (self.occupancy.val() < self.depth.val());
-        // BUSY: waits, or has a live request (FIFO: `pend`; or the stage register)
-        self.bz.next = self.pend.q.val() | self.waiting_v.val();
-        if self.t_valid.q.val() {
-            self.bz.next = self.bz.val() | self.t_req.q.val();
+        self.acq_accept.next = self.acq_valid.val() & (self.occupancy.val() < self.depth.val());
+        // BUSY: waits, or has a live request (FIFO: `queued_warps`; or the stage register)
+        self.busy_warps.next = self.queued_warps.q.val() | self.waiting_now.val();
+        if self.stage_valid.q.val() {
+            self.busy_warps.next = self.busy_warps.val() | self.stage_req.q.val();
         }
-        self.q_busy.next = (self.bz.val() & self.acq_warp_oh.val()).any();
-        self.q_ok.next = self.q_accept.val()
+        self.acq_busy.next = (self.busy_warps.val() & self.acq_warp_oh.val()).any();
+        self.acq_ok.next = self.acq_accept.val()
             & self.acq_warp_oh.val().any()
             & self.acq_lock_oh.val().any()
-            & !self.q_busy.val();
-        self.q_owner.next = 0.into();
+            & !self.acq_busy.val();
+        self.acq_owner.next = 0.into();
         for l in 0..L {
             if self.acq_lock_oh.val().get_bit(l) {
-                self.q_owner.next = self.own_oh[l].q.val();
+                self.acq_owner.next = self.lock_owner[l].q.val();
             }
         }
-        self.q_conflict.next = (self.warp_conf.val() & self.acq_warp_oh.val()).any();
-        self.q_take.next = (self.free_ok.val() & self.acq_lock_oh.val()).any();
-        self.push.next = self.q_ok.val() & (self.q_conflict.val() | !self.q_take.val());
+        self.acq_conflict.next = (self.warp_conflict.val() & self.acq_warp_oh.val()).any();
+        self.acq_direct.next = (self.free_for_direct.val() & self.acq_lock_oh.val()).any();
+        self.push.next = self.acq_ok.val() & (self.acq_conflict.val() | !self.acq_direct.val());
         // a free lock taken at once: written bit by bit from per-warp and per-lock terms
-        self.take_w.next = self.acq_warp_oh.val() & !self.bz.val() & !self.warp_conf.val();
-        if self.q_accept.val() & self.q_take.val() {
-            self.grant_v.next = self.grant_v.val() | self.take_w.val();
+        self.direct_grant.next =
+            self.acq_warp_oh.val() & !self.busy_warps.val() & !self.warp_conflict.val();
+        if self.acq_accept.val() & self.acq_direct.val() {
+            self.grant_now.next = self.grant_now.val() | self.direct_grant.val();
         }
         for l in 0..L {
-            if self.q_accept.val()
-                & self.free_ok.val().get_bit(l)
+            if self.acq_accept.val()
+                & self.free_for_direct.val().get_bit(l)
                 & self.acq_lock_oh.val().get_bit(l)
             {
-                self.own[l].next = self.take_w.val();
+                self.lock_owner_next[l].next = self.direct_grant.val();
             }
         }
         // a queued acquire waits one cycle in the stage, then joins the FIFO's tail
-        self.t_valid.d.next = self.push.val();
-        self.t_req.d.next = self.acq_warp_oh.val();
-        self.t_lock.d.next = self.acq_lock_oh.val();
-        self.t_holder.d.next = self.q_owner.val();
+        self.stage_valid.d.next = self.push.val();
+        self.stage_req.d.next = self.acq_warp_oh.val();
+        self.stage_lock.d.next = self.acq_lock_oh.val();
+        self.stage_holder.d.next = self.acq_owner.val();
 
         // ---- hold-limit marks for the next cycle (not for a warp revoked in this one) ----
-        self.hold_rev_next.next = 0.into();
+        self.hold_revoke_next.next = 0.into();
         for w in 0..W {
             if self.at_limit.q.val().get_bit(w)
                 & self.retire.val().get_bit(w)
-                & self.owns.val().get_bit(w)
+                & self.holders.val().get_bit(w)
                 & !self.revoked.val().get_bit(w)
             {
-                self.hold_rev_next.next = self.hold_rev_next.val().replace_bit(w, true);
+                self.hold_revoke_next.next = self.hold_revoke_next.val().replace_bit(w, true);
             }
         }
-        self.hrq.d.next = self.hold_rev_next.val();
+        self.hold_revoke.d.next = self.hold_revoke_next.val();
         // the same marks without the "not revoked in this cycle" term, for the next head's
         // precomputed inputs: a warp revoked now owns nothing, waits for nothing and has no live
         // request next cycle, so there the term changes nothing (and it is a late signal)
-        self.mark_raw.next = self.at_limit.q.val() & self.retire.val() & self.owns.val();
+        self.hold_limit_hit.next = self.at_limit.q.val() & self.retire.val() & self.holders.val();
 
-        // ---- pend: the staged entry joins; a request ends by the arbiter's verdict (granted,
+        // ---- queued_warps: the staged entry joins; a request ends by the arbiter's verdict (granted,
         // or now waiting) or by a revocation of its warp ----
         self.ended.next = self.revoked.val();
-        if self.b_go.val() {
+        if self.arb_go.val() {
             self.ended.next = self.ended.val() | self.fifo_req[0].q.val();
         }
-        self.pend.d.next = self.pend.q.val() & !self.ended.val();
-        if self.t_valid.q.val() {
-            self.pend.d.next = (self.pend.q.val() | self.t_req.q.val()) & !self.ended.val();
+        self.queued_warps.d.next = self.queued_warps.q.val() & !self.ended.val();
+        if self.stage_valid.q.val() {
+            self.queued_warps.d.next =
+                (self.queued_warps.q.val() | self.stage_req.q.val()) & !self.ended.val();
         }
 
         // ---- arbiter FIFO: kill entries of revoked warps, pop the head, push ----
@@ -891,7 +891,7 @@ impl<
             }
         }
         self.append_pos.next = self.fifo_count.q.val();
-        if self.hd_valid.q.val() {
+        if self.head_valid.q.val() {
             self.live.next = self.live.val() >> 1;
             self.append_pos.next = self.fifo_count.q.val() - 1;
             for k in 0..(D - 1) {
@@ -903,32 +903,32 @@ impl<
         // the staged entry joins the tail (its payload is written whatever the valid bit says)
         for k in 0..D {
             if self.append_pos.val().index() == k {
-                self.fifo_req[k].d.next = self.t_req.q.val();
-                self.fifo_holder[k].d.next = self.t_holder.q.val();
-                self.fifo_lock[k].d.next = self.t_lock.q.val();
-                if self.t_valid.q.val() & !(self.t_req.q.val() & self.revoked.val()).any() {
+                self.fifo_req[k].d.next = self.stage_req.q.val();
+                self.fifo_holder[k].d.next = self.stage_holder.q.val();
+                self.fifo_lock[k].d.next = self.stage_lock.q.val();
+                if self.stage_valid.q.val() & !(self.stage_req.q.val() & self.revoked.val()).any() {
                     self.live.next = self.live.val().replace_bit(k, true);
                 }
             }
         }
         self.fifo_live.d.next = self.live.val();
         // not empty next cycle: the head is popped, so slot 1 or the staged entry
-        self.hd_valid.d.next = self.t_valid.q.val() | (self.fifo_count.q.val() >> 1).any();
+        self.head_valid.d.next = self.stage_valid.q.val() | (self.fifo_count.q.val() >> 1).any();
         self.fifo_count.d.next = self.append_pos.val();
-        if self.t_valid.q.val() {
+        if self.stage_valid.q.val() {
             self.fifo_count.d.next = self.append_pos.val() + 1;
         }
 
         // ---- hold counters: count while the cycle starts holding, else clear ----
-        self.limit_m1_next.next = self.limit_m1.q.val();
-        self.limit_on_next.next = self.limit_on.q.val();
+        self.hold_limit_m1_next.next = self.hold_limit_m1.q.val();
+        self.hold_limit_on_next.next = self.hold_limit_on.q.val();
         if self.cfg_we.val() {
-            self.limit_m1_next.next = self.cfg_hold_limit.val() - self.hold_one.val();
-            self.limit_on_next.next = self.cfg_hold_limit.val().any();
+            self.hold_limit_m1_next.next = self.cfg_hold_limit.val() - self.hold_one.val();
+            self.hold_limit_on_next.next = self.cfg_hold_limit.val().any();
         }
         for w in 0..W {
             self.hold_next[w].next = 0.into();
-            if self.owns.val().get_bit(w) {
+            if self.holders.val().get_bit(w) {
                 self.hold_next[w].next = self.hold_count[w].q.val();
                 if self.retire.val().get_bit(w) & !self.hold_count[w].q.val().all() {
                     self.hold_next[w].next = self.hold_count[w].q.val() + 1;
@@ -940,18 +940,18 @@ impl<
         // registered count against limit − 1 and limit − 2 in parallel
         self.at_limit_next.next = 0.into();
         for w in 0..W {
-            if self.limit_on.q.val() {
-                if !self.owns.val().get_bit(w) {
-                    if self.limit_le1.q.val() {
+            if self.hold_limit_on.q.val() {
+                if !self.holders.val().get_bit(w) {
+                    if self.hold_limit_le1.q.val() {
                         self.at_limit_next.next = self.at_limit_next.val().replace_bit(w, true);
                     }
                 } else if self.retire.val().get_bit(w) {
-                    if self.limit_le1.q.val()
-                        | (self.hold_count[w].q.val() >= self.limit_m2.q.val())
+                    if self.hold_limit_le1.q.val()
+                        | (self.hold_count[w].q.val() >= self.hold_limit_m2.q.val())
                     {
                         self.at_limit_next.next = self.at_limit_next.val().replace_bit(w, true);
                     }
-                } else if self.hold_count[w].q.val() >= self.limit_m1.q.val() {
+                } else if self.hold_count[w].q.val() >= self.hold_limit_m1.q.val() {
                     self.at_limit_next.next = self.at_limit_next.val().replace_bit(w, true);
                 }
             }
@@ -960,45 +960,46 @@ impl<
 
         // ---- 7. hand-off picks for the next cycle: best waiter of every lock in this state ----
         for l in 0..L {
-            self.l_waiters.next = 0.into();
+            self.lock_waiters.next = 0.into();
             for w in 0..W {
-                if self.wait_oh[w].q.val().get_bit(l) {
-                    self.l_waiters.next = self.l_waiters.val().replace_bit(w, true);
+                if self.wait_lock[w].q.val().get_bit(l) {
+                    self.lock_waiters.next = self.lock_waiters.val().replace_bit(w, true);
                 }
             }
             self.beaten.next = 0.into();
             for b in 0..W {
-                if self.l_waiters.val().get_bit(b) {
+                if self.lock_waiters.val().get_bit(b) {
                     self.beaten.next = self.beaten.val() | self.beats[b].q.val();
                 }
             }
-            self.tied.next = self.l_waiters.val() & !self.beaten.val();
+            self.tied.next = self.lock_waiters.val() & !self.beaten.val();
             // round robin: the first tied waiter at or after rr_next, else the first one
-            self.tied_hi.next = 0.into();
+            self.tied_from_rr.next = 0.into();
             for w in 0..W {
                 if self.tied.val().get_bit(w) & (self.rr_next[l].q.val().index() <= w) {
-                    self.tied_hi.next = self.tied_hi.val().replace_bit(w, true);
+                    self.tied_from_rr.next = self.tied_from_rr.val().replace_bit(w, true);
                 }
             }
-            if !self.tied_hi.val().any() {
-                self.tied_hi.next = self.tied.val();
+            if !self.tied_from_rr.val().any() {
+                self.tied_from_rr.next = self.tied.val();
             }
-            self.pick[l].next = 0.into();
-            self.found.next = false;
+            self.handoff_pick_next[l].next = 0.into();
+            self.pick_found.next = false;
             for w in 0..W {
-                if self.tied_hi.val().get_bit(w) & !self.found.val() {
-                    self.pick[l].next = self.pick[l].val().replace_bit(w, true);
-                    self.found.next = true;
+                if self.tied_from_rr.val().get_bit(w) & !self.pick_found.val() {
+                    self.handoff_pick_next[l].next =
+                        self.handoff_pick_next[l].val().replace_bit(w, true);
+                    self.pick_found.next = true;
                 }
             }
-            self.pick_q[l].d.next = self.pick[l].val();
+            self.handoff_pick[l].d.next = self.handoff_pick_next[l].val();
         }
 
         // ---- the release is registered; it is applied next cycle ----
-        self.rq_valid.d.next = self.rel_valid.val();
-        self.rq_warp.d.next = self.rel_warp_oh.val();
-        self.rq_lock.d.next = self.rel_in_lock.val();
-        self.rq_bad.d.next = !(self.rel_warp_oh.val().any() & self.rel_lock_oh.val().any());
+        self.rel_reg_valid.d.next = self.rel_valid.val();
+        self.rel_reg_warp.d.next = self.rel_warp_oh.val();
+        self.rel_reg_lock.d.next = self.rel_in_lock.val();
+        self.rel_reg_bad.d.next = !(self.rel_warp_oh.val().any() & self.rel_lock_oh.val().any());
 
         // ---- host writes (effective next cycle); the priority matrix follows the CPRs ----
         for w in 0..W {
@@ -1017,134 +1018,135 @@ impl<
             }
             self.beats[a].d.next = self.beats_row.val();
         }
-        self.limit_m1.d.next = self.limit_m1_next.val();
-        self.limit_on.d.next = self.limit_on_next.val();
+        self.hold_limit_m1.d.next = self.hold_limit_m1_next.val();
+        self.hold_limit_on.d.next = self.hold_limit_on_next.val();
         if self.cfg_we.val() {
-            self.limit_m2.d.next = self.cfg_hold_limit.val() - self.hold_two.val();
-            self.limit_le1.d.next = self.cfg_hold_limit.val() <= self.hold_one.val();
+            self.hold_limit_m2.d.next = self.cfg_hold_limit.val() - self.hold_two.val();
+            self.hold_limit_le1.d.next = self.cfg_hold_limit.val() <= self.hold_one.val();
         }
 
         // ---- the arbiter's inputs for the next head: the staged entry. (The arbiter pops one
         // entry per cycle and the stage adds at most one, so the FIFO never holds more than the
         // head: the next head is always the staged entry. The golden model checks it.) ----
-        self.nh_req.next = self.t_req.q.val();
-        self.nh_lock.next = self.t_lock.q.val();
+        self.next_head_req.next = self.stage_req.q.val();
+        self.next_head_lock.next = self.stage_lock.q.val();
         // Its row of the priority matrix next cycle: its CPR next cycle (the staged copy, or the
         // value the CPR port writes to it now) against every warp's CPR next cycle (the
         // register, or the value written to it now). Every compare is made from registers or
         // the port, and the writes only select among them afterwards. (Its own bit is set: it
         // "beats" its own lock word, so that a re-acquire of a lock it holds is a win without a
         // separate test; nothing else reads that bit.)
-        self.nh_row.next = self.nh_req.val();
-        self.nh_rowp.next = self.nh_req.val();
+        self.next_head_beats.next = self.next_head_req.val();
+        self.next_head_beats_own_write.next = self.next_head_req.val();
         for b in 0..W {
             if self.cpr_we.val() & self.cpr_warp_oh.val().get_bit(b) {
                 // b is written now: the staged CPR against the written value
-                if self.t_cpr.q.val() < self.cpr_prio.val() {
-                    self.nh_row.next = self.nh_row.val().replace_bit(b, true);
+                if self.stage_cpr.q.val() < self.cpr_prio.val() {
+                    self.next_head_beats.next = self.next_head_beats.val().replace_bit(b, true);
                 }
             } else {
-                if self.t_cpr.q.val() < self.cpr[b].q.val() {
-                    self.nh_row.next = self.nh_row.val().replace_bit(b, true);
+                if self.stage_cpr.q.val() < self.cpr[b].q.val() {
+                    self.next_head_beats.next = self.next_head_beats.val().replace_bit(b, true);
                 }
                 if self.cpr_prio.val() < self.cpr[b].q.val() {
-                    self.nh_rowp.next = self.nh_rowp.val().replace_bit(b, true);
+                    self.next_head_beats_own_write.next =
+                        self.next_head_beats_own_write.val().replace_bit(b, true);
                 }
             }
         }
-        if self.cpr_we.val() & (self.cpr_warp.val() == self.t_wid.q.val()) {
-            self.nh_row.next = self.nh_rowp.val();
+        if self.cpr_we.val() & (self.cpr_warp.val() == self.stage_warp_id.q.val()) {
+            self.next_head_beats.next = self.next_head_beats_own_write.val();
         }
         // the CPR of the warp staged now, as of next cycle (bit by bit as an OR of AND terms)
-        self.nh_cpr.next = 0.into();
+        self.next_head_cpr.next = 0.into();
         for a in 0..W {
             for p in 0..PB {
                 if self.acq_warp_oh.val().get_bit(a) & self.cpr_next[a].val().get_bit(p) {
-                    self.nh_cpr.next = self.nh_cpr.val().replace_bit(p, true);
+                    self.next_head_cpr.next = self.next_head_cpr.val().replace_bit(p, true);
                 }
             }
         }
-        self.t_cpr.d.next = self.nh_cpr.val();
-        self.t_wid.d.next = self.acq_warp.val();
-        self.hd_row.d.next = self.nh_row.val();
-        self.hd_rem.d.next = self.mark_raw.val();
-        if (self.rel_in_lock.val() & self.nh_lock.val()).any() {
-            self.hd_rem.d.next = self.mark_raw.val() | self.rel_warp_oh.val();
+        self.stage_cpr.d.next = self.next_head_cpr.val();
+        self.stage_warp_id.d.next = self.acq_warp.val();
+        self.head_beats.d.next = self.next_head_beats.val();
+        self.head_lock_losers.d.next = self.hold_limit_hit.val();
+        if (self.rel_in_lock.val() & self.next_head_lock.val()).any() {
+            self.head_lock_losers.d.next = self.hold_limit_hit.val() | self.rel_warp_oh.val();
         }
-        self.hd_kill.d.next = (self.nh_req.val() & self.mark_raw.val()).any();
-        self.hd_nbm.d.next = !(self.mark_raw.val() | self.nh_row.val());
+        self.head_dead.d.next = (self.next_head_req.val() & self.hold_limit_hit.val()).any();
+        self.head_unbeaten_stay.d.next = !(self.hold_limit_hit.val() | self.next_head_beats.val());
 
         // ---- errors: release's beats acquire's beats the CPR port's ----
-        self.error_q.d.next = false;
-        self.error_code_q.d.next = 0.into();
+        self.out_error.d.next = false;
+        self.out_error_code.d.next = 0.into();
         if self.cpr_we.val() & !self.cpr_warp_oh.val().any() {
-            self.error_q.d.next = true;
-            self.error_code_q.d.next = 3.into();
+            self.out_error.d.next = true;
+            self.out_error_code.d.next = 3.into();
         }
-        if self.q_accept.val() & !(self.acq_warp_oh.val().any() & self.acq_lock_oh.val().any()) {
-            self.error_q.d.next = true;
-            self.error_code_q.d.next = 3.into();
-        } else if self.q_accept.val() & self.q_busy.val() {
-            self.error_q.d.next = true;
-            self.error_code_q.d.next = 2.into();
+        if self.acq_accept.val() & !(self.acq_warp_oh.val().any() & self.acq_lock_oh.val().any()) {
+            self.out_error.d.next = true;
+            self.out_error_code.d.next = 3.into();
+        } else if self.acq_accept.val() & self.acq_busy.val() {
+            self.out_error.d.next = true;
+            self.out_error_code.d.next = 2.into();
         }
-        if self.rq_valid.q.val() & self.rq_bad.q.val() {
-            self.error_q.d.next = true;
-            self.error_code_q.d.next = 3.into();
-        } else if self.rq_valid.q.val() & !self.rel_hit.val() {
-            self.error_q.d.next = true;
-            self.error_code_q.d.next = 1.into();
+        if self.rel_reg_valid.q.val() & self.rel_reg_bad.q.val() {
+            self.out_error.d.next = true;
+            self.out_error_code.d.next = 3.into();
+        } else if self.rel_reg_valid.q.val() & !self.rel_hit.val() {
+            self.out_error.d.next = true;
+            self.out_error_code.d.next = 1.into();
         }
 
         // ---- state and strobe registers ----
         for l in 0..L {
-            self.own_oh[l].d.next = self.own[l].val();
+            self.lock_owner[l].d.next = self.lock_owner_next[l].val();
         }
-        self.grant_q.d.next = self.grant_v.val();
-        self.deny_q.d.next = self.deny_v.val();
-        self.revoke_q.d.next = self.revoked.val();
+        self.out_grant.d.next = self.grant_now.val();
+        self.out_deny.d.next = self.deny_now.val();
+        self.out_revoke.d.next = self.revoked.val();
 
         // ---- synchronous reset (values equal the DFF init values) ----
         if self.reset.val() {
             self.fifo_live.d.next = 0.into();
             self.fifo_count.d.next = 0.into();
-            self.grant_q.d.next = 0.into();
-            self.deny_q.d.next = 0.into();
-            self.revoke_q.d.next = 0.into();
-            self.error_q.d.next = false;
-            self.error_code_q.d.next = 0.into();
-            self.limit_m1.d.next = 63.into();
-            self.limit_on.d.next = true;
-            self.limit_m2.d.next = 62.into();
-            self.limit_le1.d.next = false;
+            self.out_grant.d.next = 0.into();
+            self.out_deny.d.next = 0.into();
+            self.out_revoke.d.next = 0.into();
+            self.out_error.d.next = false;
+            self.out_error_code.d.next = 0.into();
+            self.hold_limit_m1.d.next = 63.into();
+            self.hold_limit_on.d.next = true;
+            self.hold_limit_m2.d.next = 62.into();
+            self.hold_limit_le1.d.next = false;
             self.at_limit.d.next = 0.into();
-            self.rq_valid.d.next = false;
-            self.rq_warp.d.next = 0.into();
-            self.rq_lock.d.next = 0.into();
-            self.rq_bad.d.next = false;
-            self.hrq.d.next = 0.into();
-            self.hd_row.d.next = 0.into();
-            self.hd_rem.d.next = 0.into();
-            self.hd_valid.d.next = false;
-            self.hd_kill.d.next = false;
-            self.hd_nbm.d.next = 0.into();
-            self.t_valid.d.next = false;
-            self.pend.d.next = 0.into();
-            self.t_req.d.next = 0.into();
-            self.t_lock.d.next = 0.into();
-            self.t_holder.d.next = 0.into();
-            self.t_wid.d.next = 0.into();
-            self.t_cpr.d.next = 0.into();
+            self.rel_reg_valid.d.next = false;
+            self.rel_reg_warp.d.next = 0.into();
+            self.rel_reg_lock.d.next = 0.into();
+            self.rel_reg_bad.d.next = false;
+            self.hold_revoke.d.next = 0.into();
+            self.head_beats.d.next = 0.into();
+            self.head_lock_losers.d.next = 0.into();
+            self.head_valid.d.next = false;
+            self.head_dead.d.next = false;
+            self.head_unbeaten_stay.d.next = 0.into();
+            self.stage_valid.d.next = false;
+            self.queued_warps.d.next = 0.into();
+            self.stage_req.d.next = 0.into();
+            self.stage_lock.d.next = 0.into();
+            self.stage_holder.d.next = 0.into();
+            self.stage_warp_id.d.next = 0.into();
+            self.stage_cpr.d.next = 0.into();
             for w in 0..W {
                 self.cpr[w].d.next = self.prio_lowest.val();
                 self.beats[w].d.next = 0.into();
-                self.wait_oh[w].d.next = 0.into();
+                self.wait_lock[w].d.next = 0.into();
                 self.hold_count[w].d.next = 0.into();
             }
             for l in 0..L {
-                self.own_oh[l].d.next = 0.into();
+                self.lock_owner[l].d.next = 0.into();
                 self.rr_next[l].d.next = 0.into();
-                self.pick_q[l].d.next = 0.into();
+                self.handoff_pick[l].d.next = 0.into();
             }
             for k in 0..D {
                 self.fifo_req[k].d.next = 0.into();
@@ -1154,23 +1156,23 @@ impl<
         }
 
         // ---- outputs ----
-        self.grant.next = self.grant_q.q.val();
-        self.deny.next = self.deny_q.q.val();
-        self.revoke.next = self.revoke_q.q.val();
-        self.error.next = self.error_q.q.val();
-        self.error_code.next = self.error_code_q.q.val();
-        self.waiting.next = self.waiting_v.val();
+        self.grant.next = self.out_grant.q.val();
+        self.deny.next = self.out_deny.q.val();
+        self.revoke.next = self.out_revoke.q.val();
+        self.error.next = self.out_error.q.val();
+        self.error_code.next = self.out_error_code.q.val();
+        self.waiting.next = self.waiting_now.val();
         // pack lock words: shift right by one word per lock so that lock 0 ends at the bottom
         self.words_acc.next = 0.into();
         for l in 0..L {
             self.word_owner.next = 0.into();
             for w in 0..W {
-                if self.own_oh[l].q.val().get_bit(w) {
+                if self.lock_owner[l].q.val().get_bit(w) {
                     self.word_owner.next = w.to_bits();
                 }
             }
             self.word.next = 0.into();
-            if self.own_oh[l].q.val().any() {
+            if self.lock_owner[l].q.val().any() {
                 self.word.next = self.locked_bit.val() | bit_cast::<WB1, WB>(self.word_owner.val());
             }
             self.words_acc.next = (self.words_acc.val() >> self.word_width.val())

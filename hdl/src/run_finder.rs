@@ -74,23 +74,11 @@
 //! `max_run = 0`, `fit_found = 0` (conservative). Sampled (every length 1..8 is sampled at
 //! N = 8): exact.
 //!
-//! ## Cost (iCE40 HX8K, `synth finder-table`, inside a shift-register timing harness)
-//! LCs include the harness's serial-in shift register (≈ N + K + 7 cells); full table in
-//! `synth::run_finder`.
-//!
-//! | design | N = 32 | N = 64 | N = 128 |
-//! |---|---|---|---|
-//! | tree, comb | 481 LCs, 76.5 MHz | 1022 LCs, 53.6 MHz | 2004 LCs, 43.7 MHz |
-//! | tree, pipelined (latency 3 / 4 / 5) | 432 LCs, 121.1 MHz | 914 LCs, 117.4 MHz | 1961 LCs, 103.0 MHz |
-//! | tree, pipelined, root unregistered (latency 2 / 3 / 4) | 421 LCs, 130.1 MHz | 929 LCs, 114.0 MHz | 1920 LCs, 102.3 MHz |
-//! | tree, registered (latency 2) | 502 LCs, 76.9 MHz | 1040 LCs, 52.8 MHz | 2118 LCs, 42.8 MHz |
-//! | exact (shift-AND + first fit), comb | 1222 LCs, 40.4 MHz | 4661 LCs, does not route | 18460 LUT4: does not fit |
-//! | grouped (g = 4), comb | 157 LCs, 83.3 MHz | 451 LCs, 57.4 MHz | 1368 LCs, 36.7 MHz |
-//! | sampled, comb | 1000 LCs, 28.0 MHz | 2515 LCs, 20.2 MHz | 6306 LCs, 12.2 MHz |
-//!
-//! The tree is synthesized with `synth_ice40 -nocarry` (its arithmetic is at most l + 2 bits
-//! wide; plus `-abc9` for the one-cycle form and `-dff` for the pipelined one). ShiftAnd is O(N²) (the patent's max-run-only 64-bit form is ~2400 LCs at ~31 MHz; 128
-//! bits do not fit the HX8K); grouped is (N/g)²; sampled ≈ T·N ANDs for T sampled lengths.
+//! ## Cost (iCE40 HX8K CB132, inside a shift-register timing harness)
+//! Board form, [`RunTreePipe`] at N = 128 with the root unregistered (latency 4): **1920 LCs,
+//! 102.3 MHz** (nextpnr seed 1). Every variant and size: the table `docs/run_finder_table.md`,
+//! written by `cargo run --release -p synth -- finder-table --out docs/run_finder_table.md`
+//! (the only copy; design notes and what was tried: `docs/run_finder.md`).
 
 use rust_hdl::prelude::*;
 

@@ -8,7 +8,6 @@
 //! cargo run --release -p synth -- eval-lock --out build      # lock unit vs FIFO lock and spin
 //! cargo run --release -p synth -- eval-preempt --out build   # preemption controller evaluation
 //! cargo run --release -p synth -- finder-table --out docs/run_finder_table.md
-//! cargo run --release -p synth -- alloc-floor --seeds 1,2,3 --out build/alloc_floor
 //! cargo run --release -p synth -- simt-table                 # SIMT scheme vs IPDOM per program
 //! cargo run --release -p synth -- eval-schedule --out build   # schedule-order cache study
 //! ```
@@ -79,15 +78,6 @@ enum Cmd {
     /// Area/timing table of every run-finder variant and size (many P&R runs: long).
     FinderTable {
         #[arg(long, default_value = "docs/run_finder_table.md")]
-        out: PathBuf,
-    },
-    /// Timing floor of the dispatcher's one-cycle allocation loop: micro-designs placed alone
-    /// on the HX8K at 100 MHz; table in DIR/alloc_floor.md.
-    AllocFloor {
-        /// nextpnr placement seeds, comma separated (the median Fmax is reported).
-        #[arg(long, value_delimiter = ',', default_value = "1")]
-        seeds: Vec<u64>,
-        #[arg(long, default_value = "build/alloc_floor")]
         out: PathBuf,
     },
     /// SIMT issue unit: instructions and cycles per program under the representative-thread
@@ -350,10 +340,6 @@ fn main() -> Result<()> {
         Cmd::FinderTable { out } => {
             println!("{}", synth::run_finder::table(&out)?);
             println!("wrote {}", out.display());
-        }
-        Cmd::AllocFloor { seeds, out } => {
-            println!("{}", synth::alloc_floor::run(&out, &seeds, 100.0)?);
-            println!("wrote {}", out.join("alloc_floor.md").display());
         }
         Cmd::SimtTable { threads, out } => {
             let t = synth::simt_issue::table(&threads);

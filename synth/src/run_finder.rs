@@ -15,21 +15,9 @@
 //! pin. Fmax is therefore flip-flop to flip-flop through the design; the LC count includes the
 //! harness (≈ N + K + 1 LCs of shift register that cannot share cells with logic, plus a few for the
 //! XOR), reported separately in the table as the `harness` row.
-
 //!
-//! ## Last measured (2026-11-22, yosys 0.23, nextpnr-ice40, seed 1; LCs incl. harness)
-//! Full table: `docs/run_finder_table.md` (every variant, comb / registered / pipelined).
-//! | variant | form | N | LCs | Fmax MHz | latency |
-//! |---|---|---|---|---|---|
-//! | tree | comb | 16 / 32 / 64 / 128 | 223 / 481 / 1022 / 2004 | 100.2 / 76.5 / 53.6 / 43.7 | 0 |
-//! | tree | pipelined | 16 / 32 / 64 / 128 | 188 / 432 / 914 / 1961 | 144.0 / 121.1 / 117.4 / 103.0 | 2 / 3 / 4 / 5 |
-//! | tree | pipelined, root unregistered | 16 / 32 / 64 / 128 | 181 / 421 / 929 / 1920 | 145.2 / 130.1 / 114.0 / 102.3 | 1 / 2 / 3 / 4 |
-//! | tree | registered | 16 / 32 / 64 / 128 | 251 / 502 / 1040 / 2118 | 106.0 / 76.9 / 52.8 / 42.8 | 2 |
-//! | grouped (g = 4) | comb | 16 / 32 / 64 / 128 | 68 / 157 / 451 / 1368 | 123.8 / 83.3 / 57.4 / 36.7 | 0 |
-//! | sampled | comb | 16 / 32 / 64 / 128 | 419 / 1000 / 2515 / 6306 | 45.7 / 28.0 / 20.2 / 12.2 | 0 |
-//! | exact (+ first fit) | comb | 16 / 32 | 341 / 1222 | 59.1 / 40.4 | 0 |
-//! | exact (+ first fit) | comb / registered | 64 | 4661 / 4679 | routing does not converge in 300 s | 0 / 2 |
-//! | exact (+ first fit), time-shared | any | 128 | 17601–18460, 10850 LUT4 after yosys: do not fit | | |
+//! The table this command writes, `docs/run_finder_table.md`, is the only copy of the numbers;
+//! the module doc of `hdl::run_finder` and the README link to it.
 
 use anyhow::{bail, Context, Result};
 use hdl::run_finder::*;
