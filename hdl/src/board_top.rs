@@ -135,7 +135,7 @@ pub struct BoardConfig {
     pub unit_verilog: String,
     /// `None`: simulation (PLL bypassed, clock straight through); `Some`: the PLL setting.
     pub pll: Option<PllSettings>,
-    /// Clock cycles per UART bit (≥ 4).
+    /// Clock cycles per UART bit (≥ 8).
     pub baud_div: u32,
     /// log2 of the stimulus / capture buffer depth (1..=12).
     pub stim_aw: u32,
@@ -227,8 +227,8 @@ pub fn board_top_verilog(cfg: &BoardConfig) -> Result<String, String> {
             "{in_bits} input bits do not fit one frame (max 2024)"
         ));
     }
-    if cfg.baud_div < 4 {
-        return Err("baud_div must be at least 4".into());
+    if cfg.baud_div < 8 {
+        return Err("baud_div must be at least 8".into());
     }
     if !(1..=12).contains(&cfg.stim_aw) {
         return Err("stim_aw must be 1..=12".into());

@@ -644,23 +644,41 @@ pub struct FourWayTraces<O> {
     pub board: Vec<O>,
 }
 
-/// Four-way lockstep: run `trace` on the golden model, the RustHDL simulation, the exported
-/// unit under Verilator and the board (one `STEP` per cycle through `board`); every output of
-/// every cycle must be equal on all four and pass the unit's invariants. On a difference the
-/// error is a cycle table (inputs and the four outputs, the first difference marked).
+/// Four-way lockstep: `scenario` (recorded from `trace` by [`Scenario::record`]) on the golden
+/// model, the RustHDL simulation, the exported unit under Verilator and the board (one `STEP` per
+/// cycle through `board`, with the scenario file's input values). Every output of every cycle
+/// must be equal on all four, equal to the scenario's recorded outputs, and pass the unit's
+/// invariants. On a difference the error is a cycle table (inputs and the four outputs).
 pub fn four_way<U: BoardUnit, L: Link>(
     trace: &[U::In],
+    scenario: &Scenario,
     board: &mut Board<L>,
 ) -> Result<FourWayTraces<U::Out>> {
     let ports = U::ports();
+    scenario.check_unit::<U>()?;
+    if scenario.cycles.len() != trace.len() {
+        bail!(
+            "scenario has {} cycles, trace {}",
+            scenario.cycles.len(),
+            trace.len()
+        );
+    }
+    for (c, (i, (raw, _))) in trace.iter().zip(&scenario.cycles).enumerate() {
+        if ports.encode(i) != *raw {
+            bail!("scenario inputs differ from the trace at cycle {c}");
+        }
+    }
     let mut m = U::model();
     let model: Vec<U::Out> = trace.iter().map(|i| m.step(i)).collect();
     let mut r = U::rtl();
     let rtl: Vec<U::Out> = trace.iter().map(|i| r.step(i)).collect();
     let verilator = replay(&U::verilog(), &ports, trace)?;
     let mut brd = Vec::with_capacity(trace.len());
-    for i in trace {
-        let o = board.step(&ports.encode(i))?;
+    for (c, (raw_in, raw_want)) in scenario.cycles.iter().enumerate() {
+        let o = board.step(raw_in)?;
+        if o != *raw_want {
+            bail!("{}: board output port values differ from the scenario file at cycle {c}:\n  board    {o:x?}\n  recorded {raw_want:x?}", U::NAME);
+        }
         brd.push(ports.decode(&o));
     }
     let t = FourWayTraces {
@@ -731,4 +749,111 @@ pub fn sim_board<U: BoardUnit>() -> Result<Board<SimBoard>> {
     let link = SimBoard::start(&cfg)?;
     let p = U::ports();
     Ok(Board::new(link, &p.inputs(), &p.outputs(), cfg.stim_aw))
+}
+
+/// The UART alone, for its own tests: a `top` around `board_uart_rx` and `board_uart_tx`
+/// replayed per cycle by [`crate::verilator::replay`].
+pub mod uart_bench {
+    use crate::verilator::{Port, TracePorts};
+
+    /// Verilog: module `top` with the receiver and the transmitter at `div` cycles per bit.
+    pub fn uart_top(div: u32) -> String {
+        format!(
+            "module top(clock, reset, rx, tx_data, tx_start, rx_data, rx_valid, rx_ferr, tx, tx_busy);\n  input wire clock, reset, rx, tx_start;\n  input wire [7:0] tx_data;\n  output wire [7:0] rx_data;\n  output wire rx_valid, rx_ferr, tx, tx_busy;\n  board_uart_rx #(.DIV({div})) r (.clock(clock), .reset(reset), .rx(rx), .data(rx_data), .valid(rx_valid), .frame_err(rx_ferr));\n  board_uart_tx #(.DIV({div})) t (.clock(clock), .reset(reset), .data(tx_data), .start(tx_start), .busy(tx_busy), .tx(tx));\nendmodule\n{}",
+            hdl::board_top::UART_VERILOG
+        )
+    }
+
+    #[derive(Clone, Debug, Default)]
+    pub struct UartIn {
+        pub reset: bool,
+        pub rx: bool,
+        pub tx_data: u8,
+        pub tx_start: bool,
+    }
+
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct UartOut {
+        pub rx_data: u8,
+        pub rx_valid: bool,
+        pub rx_ferr: bool,
+        pub tx: bool,
+        pub tx_busy: bool,
+    }
+
+    pub struct UartPorts;
+
+    impl TracePorts for UartPorts {
+        type In = UartIn;
+        type Out = UartOut;
+        fn inputs(&self) -> Vec<Port> {
+            vec![
+                Port::new("reset", 1),
+                Port::new("rx", 1),
+                Port::new("tx_data", 8),
+                Port::new("tx_start", 1),
+            ]
+        }
+        fn outputs(&self) -> Vec<Port> {
+            vec![
+                Port::new("rx_data", 8),
+                Port::new("rx_valid", 1),
+                Port::new("rx_ferr", 1),
+                Port::new("tx", 1),
+                Port::new("tx_busy", 1),
+            ]
+        }
+        fn encode(&self, i: &UartIn) -> Vec<u128> {
+            vec![
+                i.reset as u128,
+                i.rx as u128,
+                i.tx_data as u128,
+                i.tx_start as u128,
+            ]
+        }
+        fn decode(&self, v: &[u128]) -> UartOut {
+            UartOut {
+                rx_data: v[0] as u8,
+                rx_valid: v[1] != 0,
+                rx_ferr: v[2] != 0,
+                tx: v[3] != 0,
+                tx_busy: v[4] != 0,
+            }
+        }
+    }
+
+    /// The rx line, one level per clock cycle, for `frames` of (byte, stop bit) sent with a bit
+    /// period of `bit_cycles` (fractional: a baud error), `gap_bits` idle bit times between
+    /// frames, `lead` idle cycles first and 20 bit times of idle at the end.
+    pub fn line(frames: &[(u8, bool)], bit_cycles: f64, gap_bits: f64, lead: usize) -> Vec<bool> {
+        let mut edges: Vec<(f64, bool)> = Vec::new(); // (start time, level)
+        let mut t = lead as f64;
+        for &(b, stop) in frames {
+            let bits = std::iter::once(false)
+                .chain((0..8).map(|k| (b >> k) & 1 == 1))
+                .chain(std::iter::once(stop));
+            for level in bits {
+                edges.push((t, level));
+                t += bit_cycles;
+            }
+            edges.push((t, true));
+            t += gap_bits * bit_cycles;
+        }
+        let end = (t + 20.0 * bit_cycles).ceil() as usize;
+        let mut k = 0;
+        (0..end)
+            .map(|c| {
+                // level at the middle of cycle c
+                let x = c as f64;
+                while k + 1 < edges.len() && edges[k + 1].0 <= x {
+                    k += 1;
+                }
+                if edges.is_empty() || x < edges[0].0 {
+                    true
+                } else {
+                    edges[k].1
+                }
+            })
+            .collect()
+    }
 }

@@ -1,5 +1,5 @@
 // board_uart_rx / board_uart_tx: 8N1 UART for the board bridge (hdl::board_top).
-// DIV clock cycles per bit (clock / baud), a build parameter; DIV >= 4.
+// DIV clock cycles per bit (clock / baud), a build parameter; DIV >= 8.
 
 // Receiver: two-flip-flop synchronizer on rx, start bit found at the clock rate, every bit
 // decided by the majority of three consecutive synchronized samples at the bit's centre.
@@ -55,7 +55,14 @@ module board_uart_rx #(parameter integer DIV = 80) (
                         shift <= {vote, shift[7:1]};
                         count <= DIV - 1;
                         nbit <= nbit + 1'b1;
-                        if (nbit == 3'd7) state <= STOP;
+                        // the stop bit is decided two cycles before its centre: the vote
+                        // lags the line by four cycles, and back to back the next start bit
+                        // begins half a bit after the centre (at 8 cycles per bit and -2 %
+                        // baud error, deciding at the centre found that start bit late)
+                        if (nbit == 3'd7) begin
+                            state <= STOP;
+                            count <= DIV - 3;
+                        end
                     end
                 STOP: if (count != 0) count <= count - 1'b1;
                     else if (vote) begin
