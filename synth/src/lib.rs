@@ -1,6 +1,7 @@
 //! Library behind the `synth` CLI: Verilog export, the iCE40 flow, benches and reports.
 
 pub mod alloc_floor;
+pub mod board;
 pub mod dispatcher;
 pub mod flow;
 pub mod lock_unit;
