@@ -270,10 +270,21 @@ pub fn board_top_verilog(cfg: &BoardConfig) -> Result<String, String> {
         "    // reset button (active low) and PLL lock, synchronized: synchronous active-high reset\n    reg [1:0] rst_sync = 2'b11;\n    always @(posedge clock) rst_sync <= {rst_sync[0], ~(rst_n & pll_lock)};\n    wire sys_reset = rst_sync[1];\n",
     );
     s.push_str(&format!(
-        "    wire [{}:0] unit_in;\n    wire [{}:0] unit_out;\n    wire bridge_ce, bridge_reset, led_error, led_nak, led_free_run, led_activity;\n",
+        "    wire [{}:0] unit_in;\n    wire [{}:0] unit_out;\n    wire bridge_ce, led_error, led_nak, led_free_run, led_activity;\n",
         in_bits - 1,
         out_bits - 1
     ));
+    let reset_bit = {
+        let mut off = 0;
+        let mut found = None;
+        for p in &cfg.inputs {
+            if p.name == "reset" && p.width == 1 {
+                found = Some(off);
+            }
+            off += p.width;
+        }
+        found
+    };
     let error_bit = {
         let mut off = 0;
         let mut found = None;
@@ -286,27 +297,22 @@ pub fn board_top_verilog(cfg: &BoardConfig) -> Result<String, String> {
         found
     };
     s.push_str(&format!(
-        "    board_bridge #(\n        .IN_BITS({in_bits}),\n        .OUT_BITS({out_bits}),\n        .DIV({}),\n        .STIM_AW({}),\n        .TIMEOUT({}),\n        .UNIT_ID(32'h{:08x})\n    ) bridge (\n        .clock(clock),\n        .reset(sys_reset),\n        .rx(usb_rx),\n        .tx(usb_tx),\n        .unit_in(unit_in),\n        .unit_out(unit_out),\n        .unit_error({}),\n        .unit_ce(bridge_ce),\n        .unit_reset(bridge_reset),\n        .led_error(led_error),\n        .led_nak(led_nak),\n        .led_free_run(led_free_run),\n        .led_activity(led_activity)\n    );\n",
+        "    board_bridge #(\n        .IN_BITS({in_bits}),\n        .OUT_BITS({out_bits}),\n        .DIV({}),\n        .STIM_AW({}),\n        .TIMEOUT({}),\n        .UNIT_ID(32'h{:08x}),\n        .RESET_BIT({})\n    ) bridge (\n        .clock(clock),\n        .reset(sys_reset),\n        .rx(usb_rx),\n        .tx(usb_tx),\n        .unit_in(unit_in),\n        .unit_out(unit_out),\n        .unit_error({}),\n        .unit_ce(bridge_ce),\n        .led_error(led_error),\n        .led_nak(led_nak),\n        .led_free_run(led_free_run),\n        .led_activity(led_activity)\n    );\n",
         cfg.baud_div,
         cfg.stim_aw,
         cfg.timeout,
         cfg.unit_id(),
+        reset_bit.map_or(-1, |b| b as i64),
         error_bit.map_or("1'b0".to_string(), |b| format!("unit_out[{b}]")),
     ));
     // the unit, its ports sliced from the bridge's vectors in port-table order
     s.push_str(&format!(
-        "    // the unit: the button holds its reset and enable high\n    {module} unit (\n        .clock(clock),\n        .board_ce(bridge_ce | sys_reset)"
+        "    // the unit: every input from the bridge's input register (the button sets its reset bit)\n    {module} unit (\n        .clock(clock),\n        .board_ce(bridge_ce)"
     ));
     let mut off = 0;
     for p in &cfg.inputs {
         let slice = format!("unit_in[{}:{}]", off + p.width - 1, off);
-        if p.name == "reset" {
-            s.push_str(&format!(
-                ",\n        .reset({slice} | bridge_reset | sys_reset)"
-            ));
-        } else {
-            s.push_str(&format!(",\n        .{}({slice})", p.name));
-        }
+        s.push_str(&format!(",\n        .{}({slice})", p.name));
         off += p.width;
     }
     let mut off = 0;

@@ -9,7 +9,8 @@ module board_bridge #(
     parameter integer DIV = 80,          // clock cycles per UART bit
     parameter integer STIM_AW = 8,       // stimulus / capture buffers hold 2**STIM_AW cycles
     parameter integer TIMEOUT = 100000,  // idle cycles that end a frame or a discarded burst
-    parameter [31:0] UNIT_ID = 32'h0     // FNV-1a of the unit's name and port table
+    parameter [31:0] UNIT_ID = 32'h0,    // FNV-1a of the unit's name and port table
+    parameter integer RESET_BIT = -1     // bit of the input vector that is the unit's reset
 ) (
     input wire clock,
     input wire reset,
@@ -19,7 +20,6 @@ module board_bridge #(
     input wire [OUT_BITS-1:0] unit_out,
     input wire unit_error,
     output wire unit_ce,
-    output wire unit_reset,
     output reg led_error,
     output reg led_nak,
     output reg led_free_run,
@@ -34,6 +34,8 @@ module board_bridge #(
     localparam integer TXP_BITS = TXP_BYTES * 8;
     localparam integer DEPTH = 1 << STIM_AW;
     localparam integer TW = $clog2(TIMEOUT + 1) + 1;
+    // the unit's reset bit in the input vector (none: 0)
+    localparam [IN_BITS-1:0] RESET_MASK = (RESET_BIT >= 0) ? ({{(IN_BITS-1){1'b0}}, 1'b1} << RESET_BIT) : {IN_BITS{1'b0}};
 
     localparam [7:0] SYNC = 8'hA5;
     localparam [15:0] IN_BITS16 = IN_BITS;
@@ -53,7 +55,7 @@ module board_bridge #(
     localparam [3:0] S_IDLE = 4'd0, S_LEN = 4'd1, S_CMD = 4'd2, S_PAY = 4'd3, S_CRC1 = 4'd4,
                      S_CRC2 = 4'd5, S_DISCARD = 4'd6, S_EXEC = 4'd7, S_STEP = 4'd8,
                      S_RUN_PRIME = 4'd9, S_RUN = 4'd10, S_CAP_WAIT = 4'd11, S_CAP_LOAD = 4'd12,
-                     S_TX = 4'd13;
+                     S_TX = 4'd13, S_RUN_PRIME2 = 4'd14;
 
     function [15:0] crc16(input [15:0] c, input [7:0] b);  // CRC-16/CCITT-FALSE, one byte
         integer i;
@@ -88,9 +90,12 @@ module board_bridge #(
     reg [7:0] last_reason = 8'd0;
     reg [TW-1:0] idle = {TW{1'b0}};  // cycles since the last received byte (saturating)
     reg overrun = 1'b0;              // a byte arrived while the bridge was busy
-    reg [IN_BITS-1:0] in_hold = {IN_BITS{1'b0}};  // inputs held between steps
-    reg ce = 1'b0;
-    reg ureset = 1'b0;
+    // the unit's inputs: a register, so that every unit input comes straight from a flip-flop
+    // (held between steps; loaded from the stimulus buffer while free-running)
+    reg [IN_BITS-1:0] in_hold = RESET_MASK;
+    reg ce = 1'b1;                   // comes up resetting the unit for one cycle
+    reg ureset = 1'b1;               // the reset bit of in_hold is set: clear it next cycle
+    reg button = 1'b1;               // that reset comes from the button (not counted as a cycle)
     reg run_on = 1'b0;
     reg [STIM_AW:0] run_n = {(STIM_AW+1){1'b0}};
     reg [STIM_AW:0] rd = {(STIM_AW+1){1'b0}};
@@ -122,9 +127,8 @@ module board_bridge #(
         cap_rdata <= cap[cap_ra];
     end
 
-    assign unit_in = run_on ? stim_rdata : in_hold;
+    assign unit_in = in_hold;
     assign unit_ce = ce;
-    assign unit_reset = ureset;
     assign led_activity = act != 0;
 
     // payload fields (valid when the frame's length is the command's)
@@ -184,21 +188,29 @@ module board_bridge #(
     always @(posedge clock) begin
         tx_go <= 1'b0;
         stim_we <= 1'b0;
+        ce <= 1'b0;  // the unit's enable is high only in cycles a state below asks for
+        if (ureset) begin
+            in_hold <= in_hold & ~RESET_MASK;
+            ureset <= 1'b0;
+            button <= 1'b0;
+        end
         if (rx_valid || rx_ferr || tx_go) act <= 16'hffff;
         else if (act != 0) act <= act - 1'b1;
         if (rx_valid || rx_ferr) idle <= {TW{1'b0}};
         else if (!timed_out) idle <= idle + 1'b1;
         if (rx_ferr) ferrs <= ferrs + 1'b1;
-        if (ce) cycles <= cycles + 1'b1;
+        if (ce && !button) cycles <= cycles + 1'b1;
         if (ce && unit_error) led_error <= 1'b1;
         if ((rx_valid || rx_ferr) && !in_parse) overrun <= 1'b1;
         if (reset) begin
+            // the button: the unit is reset (enabled, reset bit high) while it is held
             st <= S_IDLE;
-            ce <= 1'b0;
-            ureset <= 1'b0;
+            ce <= 1'b1;
+            ureset <= 1'b1;
+            button <= 1'b1;
             run_on <= 1'b0;
             overrun <= 1'b0;
-            in_hold <= {IN_BITS{1'b0}};
+            in_hold <= RESET_MASK;
             led_error <= 1'b0;
             led_nak <= 1'b0;
             led_free_run <= 1'b0;
@@ -248,7 +260,7 @@ module board_bridge #(
                 S_EXEC: begin
                     case (cmd)
                         C_RESET: if (!len_is_0) nak(N_BAD_LENGTH, cmd); else begin
-                            in_hold <= {IN_BITS{1'b0}}; ce <= 1'b1; ureset <= 1'b1;
+                            in_hold <= RESET_MASK; ce <= 1'b1; ureset <= 1'b1;
                             led_error <= 1'b0; led_nak <= 1'b0; led_free_run <= 1'b0;
                             good <= good + 1'b1; ack;
                         end
@@ -291,20 +303,26 @@ module board_bridge #(
                 // lockstep: the enable is high in this cycle only; reply with the outputs seen
                 // before this cycle's edge
                 S_STEP: begin
-                    ce <= 1'b0;
                     r_type <= R_OUTPUTS; r_len <= OUT_BYTES;
                     r_pay <= {TXP_BITS{1'b0}}; r_pay[OUT_BITS-1:0] <= unit_out; r_phase <= 3'd0;
                     st <= S_TX;
                 end
-                // free-running: stimulus word k is read in the cycle before the unit's k-th
-                // enabled cycle, in which its outputs are written to capture word k
+                // free-running: stimulus word k is read two cycles before the unit's k-th
+                // enabled cycle, loaded into in_hold one cycle before it, and the outputs of
+                // that cycle are written to capture word k
                 S_RUN_PRIME: begin
-                    rd <= rd + 1'b1; wr <= {(STIM_AW+1){1'b0}}; ce <= 1'b1; run_on <= 1'b1;
+                    rd <= rd + 1'b1;
+                    st <= S_RUN_PRIME2;
+                end
+                S_RUN_PRIME2: begin
+                    in_hold <= stim_rdata; rd <= rd + 1'b1; wr <= {(STIM_AW+1){1'b0}};
+                    ce <= 1'b1; run_on <= 1'b1;
                     st <= S_RUN;
                 end
                 S_RUN: begin
                     rd <= rd + 1'b1; wr <= wr + 1'b1;
-                    if (wr == run_n - 1'b1) begin ce <= 1'b0; run_on <= 1'b0; ack; end
+                    if (wr == run_n - 1'b1) begin run_on <= 1'b0; ack; end
+                    else begin in_hold <= stim_rdata; ce <= 1'b1; end
                 end
                 S_CAP_WAIT: st <= S_CAP_LOAD;
                 S_CAP_LOAD: begin
@@ -314,7 +332,6 @@ module board_bridge #(
                 end
                 // ---- reply: sync, length, type, payload (LSB first), CRC-16 ----
                 S_TX: begin
-                    ce <= 1'b0; ureset <= 1'b0;
                     if (!tx_busy && !tx_go) begin
                         tx_go <= 1'b1;
                         case (r_phase)
