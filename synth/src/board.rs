@@ -254,6 +254,9 @@ pub fn program(bin: &Path) -> Result<()> {
     Ok(())
 }
 
+/// A board run: inputs of every cycle in, outputs of every cycle out.
+type Runner<'a> = dyn FnMut(&[Vec<u128>]) -> Result<Vec<Vec<u128>>> + 'a;
+
 /// Replay a scenario file on a board (serial port or simulated) in lockstep (one STEP per
 /// cycle) or free-running (stimulus buffer); prints the comparison, returns the mismatches.
 pub struct ReplayScenario {
@@ -272,7 +275,7 @@ impl UnitVisitor for ReplayScenario {
         let sc = Scenario::parse(&text)?;
         sc.check_unit::<U>()?;
         let p = U::ports();
-        let run = |b: &mut dyn FnMut(&[Vec<u128>]) -> Result<Vec<Vec<u128>>>| -> Result<usize> {
+        let run = |b: &mut Runner| -> Result<usize> {
             let ins: Vec<Vec<u128>> = sc.cycles.iter().map(|c| c.0.clone()).collect();
             let got = b(&ins)?;
             let mut bad = 0;
@@ -291,9 +294,7 @@ impl UnitVisitor for ReplayScenario {
         } else {
             "lockstep"
         };
-        let go = |board: &mut dyn FnMut(&[Vec<u128>]) -> Result<Vec<Vec<u128>>>,
-                  what: String|
-         -> Result<usize> {
+        let go = |board: &mut Runner, what: String| -> Result<usize> {
             let bad = run(board)?;
             println!(
                 "{}: scenario {} ({} cycles, {mode}) on {what}: {} cycles differ from the recorded golden-model outputs",

@@ -701,8 +701,13 @@ pub fn four_way<U: BoardUnit, L: Link>(
                     .map(|e| format!(" (invariant: {e})"))
                     .unwrap_or_default()
             );
-            for k in c.saturating_sub(6)..=c {
-                let _ = writeln!(s, "cycle {k}: in {:?}", trace[k]);
+            for (k, input) in trace
+                .iter()
+                .enumerate()
+                .take(c + 1)
+                .skip(c.saturating_sub(6))
+            {
+                let _ = writeln!(s, "cycle {k}: in {input:?}");
                 for (name, v) in [
                     ("model    ", &t.model[k]),
                     ("rusthdl  ", &t.rtl[k]),
