@@ -27,8 +27,8 @@
 //! [`pll::PllSettings`], the `icepll` search) from the 100 MHz oscillator, at a per-unit
 //! frequency below the unit's measured Fmax (`synth build` checks nextpnr meets it with the
 //! bridge). The button is synchronized by two flip-flops (with `!LOCK` of the PLL) into the
-//! synchronous active-high `sys_reset`, which resets the bridge and holds the unit's `reset` and
-//! clock enable high. **Simulation** (`sim = true`): Verilator has no `SB_PLL40_CORE`, so the
+//! synchronous active-high `sys_reset`, which resets the bridge; the bridge holds the unit's
+//! `reset` bit and clock enable high meanwhile (and for one cycle after). **Simulation** (`sim = true`): Verilator has no `SB_PLL40_CORE`, so the
 //! same generator bypasses the PLL (clock straight through, lock = 1); nothing else differs.
 //!
 //! ## Clock enable (lockstep)
@@ -59,6 +59,11 @@
 //! | 06 | `RUN` | n (2), 1 ≤ n ≤ depth | free-running: n consecutive enabled cycles with stimulus[0..n) as inputs, outputs into capture[0..n) | ACK when done |
 //! | 07 | `READ_CAP` | addr (2) | none | CAPTURE: capture[addr] (OUT_BYTES) |
 //! | 08 | `STATUS` | — | none | STATUS (20 bytes): enabled cycles (4), good frames incl. this one (2), NAKs (2), UART framing errors (2), last NAK reason (1), log2 depth (1), IN_BITS (2), OUT_BITS (2), unit id (4, FNV-1a of name and port table) |
+//!
+//! Every unit input comes from the bridge's input register (the held inputs): a free-running
+//! `RUN` loads it from the stimulus buffer, so after a run the held inputs are the last
+//! stimulus word; the unit's `reset` input is a bit of it, set for one cycle by `RESET` and
+//! while the button is held.
 //!
 //! Replies: `80` ACK {cmd}, `81` NAK {reason, cmd or 0}, `82` OUTPUTS, `83` STATUS, `84` CAPTURE.
 //! NAK reasons: 1 `BAD_CRC`, 2 `BAD_LENGTH` (LEN is not the command's), 3 `UNKNOWN_CMD`,
