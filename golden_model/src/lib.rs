@@ -11,6 +11,7 @@
 //! state), then it applies the rising edge. A synchronous reset is an ordinary input (`reset`) of
 //! every unit's input type.
 
+pub mod board_top;
 pub mod dispatcher;
 pub mod lock_unit;
 pub mod preempt_ctrl;

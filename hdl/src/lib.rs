@@ -2,6 +2,7 @@
 //! latency, handshakes, error codes, a worked example); the behaviour is specified by the golden
 //! model of the same name in `golden_model`.
 
+pub mod board_top;
 pub mod dispatcher;
 pub mod lock_unit;
 pub mod preempt_ctrl;

@@ -159,7 +159,7 @@ impl SynthResult {
 }
 
 /// Which Debian packages provide a tool.
-fn require(tool: &str) -> Result<()> {
+pub fn require(tool: &str) -> Result<()> {
     let ok = Command::new(tool)
         .arg("-V")
         .output()
@@ -175,7 +175,7 @@ fn require(tool: &str) -> Result<()> {
 }
 
 /// Run `cmd` with its output going to `log`, killing it after `limit`.
-fn run_limited(cmd: &mut Command, what: &str, log: &Path, limit: Duration) -> Result<()> {
+pub fn run_limited(cmd: &mut Command, what: &str, log: &Path, limit: Duration) -> Result<()> {
     let f = std::fs::File::create(log)?;
     let mut child = cmd
         .stdout(f.try_clone()?)

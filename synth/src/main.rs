@@ -107,6 +107,68 @@ enum Cmd {
         #[arg(long, default_value_t = 5_000_000)]
         verilator_cycles: usize,
     },
+    /// Bitstream for the Alchitry Cu: DIR/NAME/{board_top.v, NAME.pcf, nextpnr.log, report.json,
+    /// NAME.bin}; fails when a tool fails or timing is not met at the unit's clock.
+    Build {
+        /// The unit (`lock_unit`, `dispatcher`, `run_finder_tree_pipe_128`; `bridge_only`: the
+        /// bridge around a one-flip-flop unit, for its own cost).
+        #[arg(long, required_unless_present = "all")]
+        unit: Option<String>,
+        /// Every unit that has a board clock (and the bridge alone).
+        #[arg(long)]
+        all: bool,
+        #[arg(long, default_value = "build/board")]
+        out: PathBuf,
+        /// nextpnr placement seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Override the unit's board clock (MHz).
+        #[arg(long)]
+        clock: Option<f64>,
+    },
+    /// Run a recorded scenario on the board (`--port`) or the simulated board (`--sim`) and
+    /// print the comparison with the recorded golden-model outputs.
+    Board {
+        #[arg(long)]
+        unit: String,
+        /// Serial port of the board (the FT2232H's UART channel, e.g. /dev/ttyUSB1).
+        #[arg(long, conflicts_with = "sim")]
+        port: Option<String>,
+        /// The simulated board (Verilator) instead of a real one.
+        #[arg(long)]
+        sim: bool,
+        #[command(subcommand)]
+        action: BoardAction,
+    },
+    /// Record a scenario file: the unit's seeded random trace and the golden model's outputs.
+    RecordScenario {
+        #[arg(long)]
+        unit: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 2000)]
+        cycles: usize,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Program the unit's bitstream (DIR/NAME/NAME.bin from `build`) with iceprog.
+    Program {
+        #[arg(long)]
+        unit: String,
+        #[arg(long, default_value = "build/board")]
+        out: PathBuf,
+    },
+}
+
+#[derive(Subcommand)]
+enum BoardAction {
+    /// Replay a scenario file.
+    Scenario {
+        file: PathBuf,
+        /// Free-running mode (stimulus buffer, full clock) instead of one STEP per cycle.
+        #[arg(long)]
+        free_run: bool,
+    },
 }
 
 /// One exported unit.
@@ -382,6 +444,119 @@ fn main() -> Result<()> {
                 synth::schedule_gen::bench(model_cycles, rtl_cycles, verilator_cycles)?
             );
         }
+        Cmd::Build {
+            unit,
+            all,
+            out,
+            seed,
+            clock,
+        } => board_build(unit, all, &out, seed, clock)?,
+        Cmd::Board {
+            unit,
+            port,
+            sim,
+            action: BoardAction::Scenario { file, free_run },
+        } => {
+            if port.is_none() && !sim {
+                anyhow::bail!("give --port PATH (a board) or --sim (the simulated board)");
+            }
+            let bad = synth::board::visit_unit(
+                &unit,
+                synth::board::ReplayScenario {
+                    file,
+                    port,
+                    free_run,
+                },
+            )
+            .ok_or_else(|| unknown_unit(&unit))??;
+            if bad > 0 {
+                anyhow::bail!("{bad} cycles differ");
+            }
+        }
+        Cmd::RecordScenario {
+            unit,
+            seed,
+            cycles,
+            out,
+        } => synth::board::visit_unit(&unit, synth::board::RecordScenario { seed, cycles, out })
+            .ok_or_else(|| unknown_unit(&unit))??,
+        Cmd::Program { unit, out } => {
+            synth::board::program(&out.join(&unit).join(format!("{unit}.bin")))?;
+        }
+    }
+    Ok(())
+}
+
+fn unknown_unit(name: &str) -> anyhow::Error {
+    anyhow::anyhow!(
+        "unknown unit `{name}` (board units: {})",
+        synth::board::unit_names()
+    )
+}
+
+/// `synth build`: one unit, or every unit and the bridge alone; prints the report table.
+fn board_build(
+    unit: Option<String>,
+    all: bool,
+    out: &Path,
+    seed: u64,
+    clock: Option<f64>,
+) -> Result<()> {
+    use synth::board::{bridge_only_config, build, visit_unit, ConfigOf, UNITS};
+    let names: Vec<String> = if all {
+        std::iter::once("bridge_only".to_string())
+            .chain(UNITS.iter().map(|(n, _)| n.to_string()))
+            .collect()
+    } else {
+        vec![unit.expect("--unit or --all")]
+    };
+    let mut rows = vec![];
+    let mut failed = vec![];
+    for name in &names {
+        let mut cfg = if name == "bridge_only" {
+            bridge_only_config(clock.unwrap_or(80.0))
+        } else {
+            visit_unit(name, ConfigOf).ok_or_else(|| unknown_unit(name))?
+        };
+        if let Some(mhz) = clock {
+            let base = hdl::board_top::BoardConfig::board(
+                &cfg.unit,
+                cfg.inputs.clone(),
+                cfg.outputs.clone(),
+                cfg.unit_verilog.clone(),
+                mhz,
+            );
+            cfg = base;
+        }
+        match build(&cfg, out, seed) {
+            Ok(r) => {
+                println!(
+                    "{}: {:.2} MHz clock, Fmax {:.2} MHz, {} LCs, {} BRAMs -> {}",
+                    r.unit,
+                    r.clock_mhz,
+                    r.fmax_mhz,
+                    r.lcs,
+                    r.brams,
+                    r.bin.display()
+                );
+                rows.push(r);
+            }
+            Err(e) => {
+                eprintln!("{name}: {e:#}");
+                failed.push(name.clone());
+            }
+        }
+    }
+    let table = synth::board::table(&rows);
+    println!("\n{table}");
+    std::fs::create_dir_all(out)?;
+    std::fs::write(out.join("board_report.md"), &table)?;
+    std::fs::write(
+        out.join("board_report.json"),
+        serde_json::to_string_pretty(&rows)?,
+    )?;
+    if !failed.is_empty() {
+        anyhow::bail!("failed: {}", failed.join(", "));
     }
     Ok(())
 }

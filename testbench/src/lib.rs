@@ -11,6 +11,7 @@
 //! - [`unit`]: the [`unit::BoardUnit`] registry trait the cross-unit tools use.
 //! - one module per unit with its adapter, strategies and invariants.
 
+pub mod board_top;
 pub mod dispatcher;
 pub mod eda;
 pub mod lock_unit;

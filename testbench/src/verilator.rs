@@ -53,7 +53,7 @@ pub trait TracePorts {
     }
 }
 
-fn fnv1a(parts: &[&str]) -> u64 {
+pub(crate) fn fnv1a(parts: &[&str]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for p in parts {
         for b in p.bytes().chain(std::iter::once(0xff)) {
@@ -156,7 +156,7 @@ int main(int argc, char** argv) {{\n  Verilated::commandArgs(argc, argv);\n  Vto
     s
 }
 
-fn cache_root() -> PathBuf {
+pub(crate) fn cache_root() -> PathBuf {
     let base = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"));

@@ -1,0 +1,362 @@
+// board_bridge: the command bridge between the FTDI UART and one unit (hdl::board_top).
+// Generic over the unit: IN_BITS / OUT_BITS are the unit's packed input / output vectors
+// (ports in port-table order, first port at bit 0); the generated board_top slices them.
+// The frame format, commands, replies and NAK reasons are documented in hdl/src/board_top.rs
+// and modelled in golden_model::board_top.
+module board_bridge #(
+    parameter integer IN_BITS = 8,
+    parameter integer OUT_BITS = 8,
+    parameter integer DIV = 80,          // clock cycles per UART bit
+    parameter integer STIM_AW = 8,       // stimulus / capture buffers hold 2**STIM_AW cycles
+    parameter integer TIMEOUT = 100000,  // idle cycles that end a frame or a discarded burst
+    parameter [31:0] UNIT_ID = 32'h0,    // FNV-1a of the unit's name and port table
+    parameter integer RESET_BIT = -1     // bit of the input vector that is the unit's reset
+) (
+    input wire clock,
+    input wire reset,
+    input wire rx,
+    output wire tx,
+    output wire [IN_BITS-1:0] unit_in,
+    input wire [OUT_BITS-1:0] unit_out,
+    input wire unit_error,
+    output wire unit_ce,
+    output reg led_error,
+    output reg led_nak,
+    output reg led_free_run,
+    output wire led_activity
+);
+    localparam integer IN_BYTES = (IN_BITS + 7) / 8;
+    localparam integer OUT_BYTES = (OUT_BITS + 7) / 8;
+    localparam integer MAX_PAY = IN_BYTES + 2;
+    localparam integer PAY_BITS = MAX_PAY * 8;
+    localparam integer STATUS_BYTES = 20;
+    localparam integer TXP_BYTES = OUT_BYTES > STATUS_BYTES ? OUT_BYTES : STATUS_BYTES;
+    localparam integer TXP_BITS = TXP_BYTES * 8;
+    localparam integer DEPTH = 1 << STIM_AW;
+    localparam integer TW = $clog2(TIMEOUT + 1) + 1;
+    // the unit's reset bit in the input vector (none: 0)
+    localparam [IN_BITS-1:0] RESET_MASK = (RESET_BIT >= 0) ? ({{(IN_BITS-1){1'b0}}, 1'b1} << RESET_BIT) : {IN_BITS{1'b0}};
+
+    localparam [7:0] SYNC = 8'hA5;
+    localparam [15:0] IN_BITS16 = IN_BITS;
+    localparam [15:0] OUT_BITS16 = OUT_BITS;
+    localparam [7:0] STIM_AW8 = STIM_AW;
+    // commands
+    localparam [7:0] C_RESET = 8'h01, C_WRITE = 8'h02, C_STEP = 8'h03, C_READ_OUT = 8'h04,
+                     C_LOAD = 8'h05, C_RUN = 8'h06, C_READ_CAP = 8'h07, C_STATUS = 8'h08;
+    // replies
+    localparam [7:0] R_ACK = 8'h80, R_NAK = 8'h81, R_OUTPUTS = 8'h82, R_STATUS = 8'h83,
+                     R_CAPTURE = 8'h84;
+    // NAK reasons
+    localparam [7:0] N_BAD_CRC = 8'd1, N_BAD_LENGTH = 8'd2, N_UNKNOWN_CMD = 8'd3,
+                     N_OVERLONG = 8'd4, N_FRAMING = 8'd5, N_TIMEOUT = 8'd6, N_BAD_SYNC = 8'd7,
+                     N_BAD_ARG = 8'd8, N_OVERRUN = 8'd9;
+
+    localparam [3:0] S_IDLE = 4'd0, S_LEN = 4'd1, S_CMD = 4'd2, S_PAY = 4'd3, S_CRC1 = 4'd4,
+                     S_CRC2 = 4'd5, S_DISCARD = 4'd6, S_EXEC = 4'd7, S_STEP = 4'd8,
+                     S_RUN_PRIME = 4'd9, S_RUN = 4'd10, S_CAP_WAIT = 4'd11, S_CAP_LOAD = 4'd12,
+                     S_TX = 4'd13, S_RUN_PRIME2 = 4'd14;
+
+    function [15:0] crc16(input [15:0] c, input [7:0] b);  // CRC-16/CCITT-FALSE, one byte
+        integer i;
+        reg [15:0] x;
+        begin
+            x = c ^ {b, 8'h00};
+            for (i = 0; i < 8; i = i + 1)
+                x = x[15] ? ({x[14:0], 1'b0} ^ 16'h1021) : {x[14:0], 1'b0};
+            crc16 = x;
+        end
+    endfunction
+
+    // ---- UART ----
+    wire [7:0] rx_data;
+    wire rx_valid, rx_ferr, tx_busy;
+    reg tx_go = 1'b0;
+    reg [7:0] tx_byte = 8'd0;
+    board_uart_rx #(.DIV(DIV)) uart_rx (.clock(clock), .reset(reset), .rx(rx),
+        .data(rx_data), .valid(rx_valid), .frame_err(rx_ferr));
+    board_uart_tx #(.DIV(DIV)) uart_tx (.clock(clock), .reset(reset), .data(tx_byte),
+        .start(tx_go), .busy(tx_busy), .tx(tx));
+
+    // ---- state ----
+    reg [3:0] st = S_IDLE;
+    reg [7:0] len = 8'd0;            // payload length of the frame being parsed
+    reg [7:0] left = 8'd0;           // payload bytes still to come
+    reg [7:0] cmd = 8'd0;
+    reg [15:0] crc = 16'hffff;
+    reg [7:0] crc_hi = 8'd0;
+    reg [PAY_BITS-1:0] pay = {PAY_BITS{1'b0}};  // payload, shifted in from the top
+    reg [7:0] reason = 8'd0;         // NAK reason of the burst being discarded
+    reg [7:0] last_reason = 8'd0;
+    reg [TW-1:0] idle = {TW{1'b0}};  // cycles since the last received byte (saturating)
+    reg overrun = 1'b0;              // a byte arrived while the bridge was busy
+    // the unit's inputs: a register, so that every unit input comes straight from a flip-flop
+    // (held between steps; loaded from the stimulus buffer while free-running)
+    reg [IN_BITS-1:0] in_hold = RESET_MASK;
+    reg ce = 1'b1;                   // comes up resetting the unit for one cycle
+    reg ureset = 1'b1;               // the reset bit of in_hold is set: clear it next cycle
+    reg button = 1'b1;               // that reset comes from the button (not counted as a cycle)
+    reg run_on = 1'b0;
+    reg [STIM_AW:0] run_n = {(STIM_AW+1){1'b0}};
+    reg [STIM_AW:0] rd = {(STIM_AW+1){1'b0}};
+    reg [STIM_AW:0] wr = {(STIM_AW+1){1'b0}};
+    reg [31:0] cycles = 32'd0;
+    reg [15:0] good = 16'd0, naks = 16'd0, ferrs = 16'd0;
+    // reply being sent
+    reg [7:0] r_type = 8'd0, r_len = 8'd0, r_left = 8'd0;
+    reg [2:0] r_phase = 3'd0;        // 0 sync, 1 len, 2 type, 3 payload, 4 crc hi, 5 crc lo
+    reg [15:0] r_crc = 16'hffff;
+    reg [TXP_BITS-1:0] r_pay = {TXP_BITS{1'b0}};
+    reg [15:0] act = 16'd0;          // activity LED stretch
+
+    // ---- block RAM buffers for run N ----
+    reg [IN_BITS-1:0] stim [0:DEPTH-1];
+    reg [OUT_BITS-1:0] cap [0:DEPTH-1];
+    reg [IN_BITS-1:0] stim_rdata = {IN_BITS{1'b0}};
+    reg [OUT_BITS-1:0] cap_rdata = {OUT_BITS{1'b0}};
+    reg stim_we = 1'b0;
+    reg [STIM_AW-1:0] stim_wa = {STIM_AW{1'b0}};
+    reg [STIM_AW-1:0] cap_ra = {STIM_AW{1'b0}};
+    wire cap_we = ce & run_on;
+    always @(posedge clock) begin
+        if (stim_we) stim[stim_wa] <= pay[16 +: IN_BITS];
+        stim_rdata <= stim[rd[STIM_AW-1:0]];
+    end
+    always @(posedge clock) begin
+        if (cap_we) cap[wr[STIM_AW-1:0]] <= unit_out;
+        cap_rdata <= cap[cap_ra];
+    end
+
+    assign unit_in = in_hold;
+    assign unit_ce = ce;
+    assign led_activity = act != 0;
+
+    // payload fields (valid when the frame's length is the command's)
+    wire [IN_BITS-1:0] pay_inputs = pay[16 +: IN_BITS];       // WRITE, STEP (len IN_BYTES), LOAD
+    wire [15:0] pay_addr = pay[15:0];                           // LOAD (len IN_BYTES + 2)
+    wire [15:0] pay_word = pay[PAY_BITS-16 +: 16];              // RUN, READ_CAP (len 2)
+    // Argument and length checks, registered: the payload and the length are stable from
+    // their last byte on, two byte times before S_EXEC reads these (cuts the 16-bit compares
+    // out of S_EXEC's decision path: the bridge alone went from 79 to over 100 MHz).
+    reg bad_load_addr = 1'b0, bad_run_n = 1'b0, bad_cap_addr = 1'b0;
+    reg len_is_0 = 1'b0, len_is_2 = 1'b0, len_is_in = 1'b0, len_is_load = 1'b0;
+    always @(posedge clock) begin
+        bad_load_addr <= pay_addr >= DEPTH;
+        bad_run_n <= (pay_word == 16'd0) || (pay_word > DEPTH);
+        bad_cap_addr <= pay_word >= DEPTH;
+        len_is_0 <= len == 8'd0;
+        len_is_2 <= len == 8'd2;
+        len_is_in <= len == IN_BYTES;
+        len_is_load <= len == MAX_PAY;
+    end
+    wire in_parse = (st == S_IDLE) || (st == S_LEN) || (st == S_CMD) || (st == S_PAY) ||
+                    (st == S_CRC1) || (st == S_CRC2) || (st == S_DISCARD);
+    wire timed_out = idle == TIMEOUT;
+    wire [7:0] byte_in = rx_data;
+    wire [15:0] crc_next = crc16(crc, byte_in);
+
+    task nak(input [7:0] why, input [7:0] what);
+        begin
+            r_type <= R_NAK;
+            r_len <= 8'd2;
+            r_pay <= {TXP_BITS{1'b0}};
+            r_pay[15:0] <= {what, why};
+            naks <= naks + 1'b1;
+            last_reason <= why;
+            led_nak <= 1'b1;
+            r_phase <= 3'd0;
+            st <= S_TX;
+        end
+    endtask
+    task ack;
+        begin
+            r_type <= R_ACK;
+            r_len <= 8'd1;
+            r_pay <= {TXP_BITS{1'b0}};
+            r_pay[7:0] <= cmd;
+            r_phase <= 3'd0;
+            st <= S_TX;
+        end
+    endtask
+
+    initial begin
+        led_error = 1'b0;
+        led_nak = 1'b0;
+        led_free_run = 1'b0;
+    end
+
+    always @(posedge clock) begin
+        tx_go <= 1'b0;
+        stim_we <= 1'b0;
+        ce <= 1'b0;  // the unit's enable is high only in cycles a state below asks for
+        if (ureset) begin
+            in_hold <= in_hold & ~RESET_MASK;
+            ureset <= 1'b0;
+            button <= 1'b0;
+        end
+        if (rx_valid || rx_ferr || tx_go) act <= 16'hffff;
+        else if (act != 0) act <= act - 1'b1;
+        if (rx_valid || rx_ferr) idle <= {TW{1'b0}};
+        else if (!timed_out) idle <= idle + 1'b1;
+        if (rx_ferr) ferrs <= ferrs + 1'b1;
+        if (ce && !button) cycles <= cycles + 1'b1;
+        if (ce && unit_error) led_error <= 1'b1;
+        if ((rx_valid || rx_ferr) && !in_parse) overrun <= 1'b1;
+        if (reset) begin
+            // the button: the unit is reset (enabled, reset bit high) while it is held
+            st <= S_IDLE;
+            ce <= 1'b1;
+            ureset <= 1'b1;
+            button <= 1'b1;
+            run_on <= 1'b0;
+            overrun <= 1'b0;
+            in_hold <= RESET_MASK;
+            led_error <= 1'b0;
+            led_nak <= 1'b0;
+            led_free_run <= 1'b0;
+            cycles <= 32'd0;
+            good <= 16'd0;
+            naks <= 16'd0;
+            ferrs <= 16'd0;
+            last_reason <= 8'd0;
+        end else begin
+            case (st)
+                // ---- frame parser: nothing but the parser's own registers changes here ----
+                S_IDLE: if (rx_ferr) begin
+                        reason <= N_FRAMING; cmd <= 8'd0; st <= S_DISCARD;
+                    end else if (rx_valid) begin
+                        cmd <= 8'd0;
+                        if (byte_in == SYNC) begin crc <= 16'hffff; st <= S_LEN; end
+                        else begin reason <= N_BAD_SYNC; st <= S_DISCARD; end
+                    end
+                S_LEN, S_CMD, S_PAY, S_CRC1, S_CRC2:
+                    if (rx_ferr) begin
+                        reason <= N_FRAMING; st <= S_DISCARD;
+                    end else if (rx_valid) begin
+                        case (st)
+                            S_LEN: begin
+                                len <= byte_in; left <= byte_in; crc <= crc_next;
+                                if (byte_in > MAX_PAY) begin reason <= N_OVERLONG; st <= S_DISCARD; end
+                                else st <= S_CMD;
+                            end
+                            S_CMD: begin
+                                cmd <= byte_in; crc <= crc_next;
+                                st <= (left == 0) ? S_CRC1 : S_PAY;
+                            end
+                            S_PAY: begin
+                                pay <= {byte_in, pay[PAY_BITS-1:8]}; crc <= crc_next;
+                                left <= left - 1'b1;
+                                if (left == 8'd1) st <= S_CRC1;
+                            end
+                            S_CRC1: begin crc_hi <= byte_in; st <= S_CRC2; end
+                            default: begin  // S_CRC2
+                                if ({crc_hi, byte_in} != crc) nak(N_BAD_CRC, cmd);
+                                else st <= S_EXEC;
+                            end
+                        endcase
+                    end else if (timed_out) nak(N_TIMEOUT, cmd);
+                S_DISCARD: if (timed_out) nak(reason, cmd);
+                // ---- a good frame: check command and length, then act ----
+                S_EXEC: begin
+                    case (cmd)
+                        C_RESET: if (!len_is_0) nak(N_BAD_LENGTH, cmd); else begin
+                            in_hold <= RESET_MASK; ce <= 1'b1; ureset <= 1'b1;
+                            led_error <= 1'b0; led_nak <= 1'b0; led_free_run <= 1'b0;
+                            good <= good + 1'b1; ack;
+                        end
+                        C_WRITE: if (!len_is_in) nak(N_BAD_LENGTH, cmd); else begin
+                            in_hold <= pay_inputs; good <= good + 1'b1; ack;
+                        end
+                        C_STEP: if (!len_is_in) nak(N_BAD_LENGTH, cmd); else begin
+                            in_hold <= pay_inputs; ce <= 1'b1; led_free_run <= 1'b0;
+                            good <= good + 1'b1; st <= S_STEP;
+                        end
+                        C_READ_OUT: if (!len_is_0) nak(N_BAD_LENGTH, cmd); else begin
+                            r_type <= R_OUTPUTS; r_len <= OUT_BYTES;
+                            r_pay <= {TXP_BITS{1'b0}}; r_pay[OUT_BITS-1:0] <= unit_out; r_phase <= 3'd0;
+                            good <= good + 1'b1; st <= S_TX;
+                        end
+                        C_LOAD: if (!len_is_load) nak(N_BAD_LENGTH, cmd);
+                            else if (bad_load_addr) nak(N_BAD_ARG, cmd); else begin
+                            stim_we <= 1'b1; stim_wa <= pay_addr[STIM_AW-1:0];
+                            good <= good + 1'b1; ack;
+                        end
+                        C_RUN: if (!len_is_2) nak(N_BAD_LENGTH, cmd);
+                            else if (bad_run_n) nak(N_BAD_ARG, cmd); else begin
+                            run_n <= pay_word[STIM_AW:0]; rd <= {(STIM_AW+1){1'b0}};
+                            led_free_run <= 1'b1; good <= good + 1'b1; st <= S_RUN_PRIME;
+                        end
+                        C_READ_CAP: if (!len_is_2) nak(N_BAD_LENGTH, cmd);
+                            else if (bad_cap_addr) nak(N_BAD_ARG, cmd); else begin
+                            cap_ra <= pay_word[STIM_AW-1:0]; good <= good + 1'b1; st <= S_CAP_WAIT;
+                        end
+                        C_STATUS: if (!len_is_0) nak(N_BAD_LENGTH, cmd); else begin
+                            r_type <= R_STATUS; r_len <= STATUS_BYTES;
+                            r_pay <= {TXP_BITS{1'b0}};
+                            r_pay[159:0] <= {UNIT_ID, OUT_BITS16, IN_BITS16, STIM_AW8,
+                                             last_reason, ferrs, naks, good + 1'b1, cycles};
+                            r_phase <= 3'd0; good <= good + 1'b1; st <= S_TX;
+                        end
+                        default: nak(N_UNKNOWN_CMD, cmd);
+                    endcase
+                end
+                // lockstep: the enable is high in this cycle only; reply with the outputs seen
+                // before this cycle's edge
+                S_STEP: begin
+                    r_type <= R_OUTPUTS; r_len <= OUT_BYTES;
+                    r_pay <= {TXP_BITS{1'b0}}; r_pay[OUT_BITS-1:0] <= unit_out; r_phase <= 3'd0;
+                    st <= S_TX;
+                end
+                // free-running: stimulus word k is read two cycles before the unit's k-th
+                // enabled cycle, loaded into in_hold one cycle before it, and the outputs of
+                // that cycle are written to capture word k
+                S_RUN_PRIME: begin
+                    rd <= rd + 1'b1;
+                    st <= S_RUN_PRIME2;
+                end
+                S_RUN_PRIME2: begin
+                    in_hold <= stim_rdata; rd <= rd + 1'b1; wr <= {(STIM_AW+1){1'b0}};
+                    ce <= 1'b1; run_on <= 1'b1;
+                    st <= S_RUN;
+                end
+                S_RUN: begin
+                    rd <= rd + 1'b1; wr <= wr + 1'b1;
+                    if (wr == run_n - 1'b1) begin run_on <= 1'b0; ack; end
+                    else begin in_hold <= stim_rdata; ce <= 1'b1; end
+                end
+                S_CAP_WAIT: st <= S_CAP_LOAD;
+                S_CAP_LOAD: begin
+                    r_type <= R_CAPTURE; r_len <= OUT_BYTES;
+                    r_pay <= {TXP_BITS{1'b0}}; r_pay[OUT_BITS-1:0] <= cap_rdata; r_phase <= 3'd0;
+                    st <= S_TX;
+                end
+                // ---- reply: sync, length, type, payload (LSB first), CRC-16 ----
+                S_TX: begin
+                    if (!tx_busy && !tx_go) begin
+                        tx_go <= 1'b1;
+                        case (r_phase)
+                            3'd0: begin tx_byte <= SYNC; r_crc <= 16'hffff; r_phase <= 3'd1; end
+                            3'd1: begin tx_byte <= r_len; r_crc <= crc16(r_crc, r_len); r_phase <= 3'd2; r_left <= r_len; end
+                            3'd2: begin tx_byte <= r_type; r_crc <= crc16(r_crc, r_type);
+                                        r_phase <= (r_left == 0) ? 3'd4 : 3'd3; end
+                            3'd3: begin
+                                tx_byte <= r_pay[7:0]; r_crc <= crc16(r_crc, r_pay[7:0]);
+                                r_pay <= {8'd0, r_pay[TXP_BITS-1:8]}; r_left <= r_left - 1'b1;
+                                if (r_left == 8'd1) r_phase <= 3'd4;
+                            end
+                            3'd4: begin tx_byte <= r_crc[15:8]; r_phase <= 3'd5; end
+                            default: begin
+                                tx_byte <= r_crc[7:0];
+                                if (overrun) begin
+                                    overrun <= 1'b0; reason <= N_OVERRUN; cmd <= 8'd0;
+                                    st <= S_DISCARD;
+                                end else st <= S_IDLE;
+                            end
+                        endcase
+                    end
+                end
+                default: st <= S_IDLE;
+            endcase
+        end
+    end
+endmodule
