@@ -80,3 +80,6 @@ pub fn judge<C: SpecChecker + ?Sized>(
     }
     checker.finish(inputs.len())
 }
+
+pub mod lock_unit;
+pub mod run_finder;
