@@ -4,6 +4,7 @@ pub mod alloc_floor;
 pub mod dispatcher;
 pub mod flow;
 pub mod lock_unit;
+pub mod mutate;
 pub mod run_finder;
 
 /// A simulation speed for the bench reports: `cycles` stepped in `secs`, in M or k cycles/s.
