@@ -319,6 +319,9 @@ pub fn candidate_sites(unit: &str, verilog: &str) -> Vec<Vec<Mutant>> {
             };
         let t = l.trim_start();
         let ind = l.len() - t.len();
+        if t.starts_with("localparam") || t.starts_with("parameter") {
+            continue;
+        }
         // flip-flop inputs: `.d(name$d),`
         if let Some(r) = t.strip_prefix(".d(") {
             if let Some(name) = r.strip_suffix("),").or_else(|| r.strip_suffix(')')) {

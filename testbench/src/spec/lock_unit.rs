@@ -81,9 +81,36 @@ struct ErrCause {
     what: &'static str,
 }
 
+/// How often each rule had something to judge (coverage of the checker itself).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SpecStats {
+    /// Grants: of a free lock (also freed in the same cycle), of the requester's own lock
+    /// again, by preemption, by hand-off; hand-offs among tied waiters judged round robin.
+    pub free_grants: u64,
+    pub re_grants: u64,
+    pub preemptions: u64,
+    pub hand_offs: u64,
+    pub round_robin_judged: u64,
+    /// Denies; revocations by the hold limit (not by preemption).
+    pub denies: u64,
+    pub hold_revocations: u64,
+    /// Free-lock acquires whose 2-cycle grant window was judged.
+    pub free_windows: u64,
+    /// Error causes: NOT_OWNER, BAD_ID of a release, BUSY, BAD_ID of an acquire, of a CPR write.
+    pub rel_not_owner: u64,
+    pub rel_bad_id: u64,
+    pub acq_busy: u64,
+    pub acq_bad_id: u64,
+    pub cpr_bad_id: u64,
+    /// Cycles with `acq_ready` low.
+    pub backpressure: u64,
+}
+
 /// Lock-unit spec checker for any [`LockConfig`].
 pub struct LockSpecChecker {
     cfg: LockConfig,
+    /// What the rules judged so far.
+    pub stats: SpecStats,
     /// Lock owners as of the previous cycle's outputs.
     owner: Vec<Option<usize>>,
     /// Open accepted request per warp.
@@ -124,6 +151,7 @@ impl LockSpecChecker {
         cfg.validate();
         let mut c = Self {
             cfg,
+            stats: SpecStats::default(),
             owner: vec![],
             req: vec![],
             wait: vec![],
@@ -284,6 +312,7 @@ impl LockSpecChecker {
                 .filter(|&x| x != w && self.wait[x] == Some(l) && !bit(revoke, x))
                 .collect();
             if self.wait[w] == Some(l) {
+                self.stats.hand_offs += 1;
                 // hand-off: no other waiter strictly beats it (one that joined in the previous
                 // cycle may be missed: the pick may be a cycle older than the wait)
                 if let Some(&x) = waiters
@@ -303,7 +332,8 @@ impl LockSpecChecker {
                     let (lo, hi) = self.cpr_range(x, t);
                     lo == hi && self.wait_since[x] + 1 < t
                 });
-                if settled {
+                if settled && all.len() > 1 {
+                    self.stats.round_robin_judged += 1;
                     let p = self.cpr_range(w, t).0;
                     let from = self.rr_last[l].map_or(0, |r| r + 1);
                     let first = (0..nw)
@@ -319,12 +349,15 @@ impl LockSpecChecker {
                 self.rr_last[l] = Some(w);
             } else {
                 match old[l] {
-                    Some(h) if h == w => {} // re-acquire: granted again
-                    Some(h) if bit(revoke, h) && self.may_beat(w, h, t) => {} // preemption
+                    Some(h) if h == w => self.stats.re_grants += 1, // re-acquire: granted again
+                    Some(h) if bit(revoke, h) && self.may_beat(w, h, t) => {
+                        self.stats.preemptions += 1
+                    }
                     Some(h)
                         if self.released_recently(h, l, t) || bit(revoke, h) || bit(deny, h) =>
                     {
                         // freed in this cycle, then taken as a free lock
+                        self.stats.free_grants += 1;
                         if let Some(&x) = waiters
                             .iter()
                             .find(|&&x| self.surely_at_least(x, w, t, false))
@@ -344,6 +377,7 @@ impl LockSpecChecker {
                         )
                     }
                     None => {
+                        self.stats.free_grants += 1;
                         if let Some(&x) = waiters
                             .iter()
                             .find(|&&x| self.surely_at_least(x, w, t, false))
@@ -389,6 +423,9 @@ impl LockSpecChecker {
                         .is_some_and(|r| r != w && granted[r] == Some(l) && self.may_beat(r, w, t))
             });
             let by_limit = self.marks[w].iter().any(|&(c, _)| c + 2 >= t && c < t);
+            if !by_preemption {
+                self.stats.hold_revocations += 1;
+            }
             if !by_preemption && !by_limit {
                 return v(
                     "revoke-legal",
@@ -450,6 +487,7 @@ impl LockSpecChecker {
             self.req[w] = None;
             self.wait[w] = Some(l);
             self.wait_since[w] = t;
+            self.stats.denies += 1;
         }
         // ---- grants close requests and waits
         for w in Self::bits(grant) {
@@ -478,7 +516,10 @@ impl LockSpecChecker {
                     self.errs.remove(k);
                     self.rel_due.push((t + 1, w, l));
                 }
-                (false, false, Some(k)) => self.errs[k].must = true,
+                (false, false, Some(k)) => {
+                    self.errs[k].must = true;
+                    self.stats.rel_not_owner += 1;
+                }
                 _ => {}
             }
         }
@@ -490,14 +531,15 @@ impl LockSpecChecker {
             );
         }
         if o.error {
-            // the strobe answers the oldest cause of its code; causes of other requests due now
+            // the strobe answers the cause of its code that expires first (the oldest of those);
+            // causes of other requests due now
             // lost the cycle to it (one error per cycle, the release's first)
             let Some(k) = self
                 .errs
                 .iter()
                 .enumerate()
                 .filter(|(_, e)| e.code == o.error_code && e.from <= t && t <= e.to)
-                .min_by_key(|(_, e)| e.origin)
+                .min_by_key(|(_, e)| (e.to, e.origin))
                 .map(|(k, _)| k)
             else {
                 return v(
@@ -584,6 +626,7 @@ impl LockSpecChecker {
         }
         self.rel_due.retain(|&(by, _, _)| by > t);
         if !o.acq_ready {
+            self.stats.backpressure += 1;
             let recent = self
                 .last_accept
                 .is_some_and(|c| c + self.cfg.fifo_depth + 3 >= t);
@@ -628,6 +671,7 @@ impl LockSpecChecker {
                 self.releases.push_back((t, w, l, owns_now));
             }
             let bad = w >= nw || l >= nl;
+            self.stats.rel_bad_id += bad as u64;
             self.errs.push(ErrCause {
                 origin: t,
                 code: if bad { 3 } else { 1 },
@@ -648,6 +692,7 @@ impl LockSpecChecker {
             let (w, l) = (i.acq_warp as usize, i.acq_lock as usize);
             self.last_accept = Some(t);
             if w >= nw || l >= nl {
+                self.stats.acq_bad_id += 1;
                 self.errs.push(ErrCause {
                     origin: t,
                     code: 3,
@@ -659,6 +704,7 @@ impl LockSpecChecker {
                     what: "BAD_ID of an acquire",
                 });
             } else if self.wait[w].is_some() || self.req[w].is_some_and(|r| !r.optional) {
+                self.stats.acq_busy += 1;
                 self.errs.push(ErrCause {
                     origin: t,
                     code: 2,
@@ -698,6 +744,7 @@ impl LockSpecChecker {
                         self.req[x].is_some_and(|r| self.owner[r.lock] == Some(w))
                     });
                 let free = self.owner[l].is_none() && !self.wait.contains(&Some(l)) && !contested;
+                self.stats.free_windows += free as u64;
                 self.req[w] = Some(Request {
                     lock: l,
                     accepted: t,
@@ -710,6 +757,7 @@ impl LockSpecChecker {
         if i.cpr_we {
             let w = i.cpr_warp as usize;
             if w >= nw {
+                self.stats.cpr_bad_id += 1;
                 self.errs.push(ErrCause {
                     origin: t,
                     code: 3,
