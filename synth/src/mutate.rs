@@ -294,14 +294,22 @@ pub fn candidate_sites(unit: &str, verilog: &str) -> Vec<Vec<Mutant>> {
         }
     }
     let mut out = vec![];
+    // identical lines are told apart by their occurrence number (not the line number, which
+    // moves with every edit elsewhere)
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
     for (k, l) in lines.iter().enumerate().take(end).skip(start + 1) {
+        let nth = {
+            let n = seen.entry(l.trim()).or_default();
+            *n += 1;
+            *n
+        };
         let mut here: Vec<Mutant> = vec![];
         let mut add =
             |kind: &'static str, span: (usize, usize), replacement: String, what: String| {
                 let id = format!(
                     "{:016x}",
                     fnv(&format!(
-                        "{unit}|{kind}|{}|{}|{}|{replacement}",
+                        "{unit}|{kind}|{}#{nth}|{}|{}|{replacement}",
                         l.trim(),
                         span.0,
                         span.1
