@@ -101,10 +101,10 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Random traces per mutant.
-        #[arg(long, default_value_t = 6)]
+        #[arg(long, default_value_t = 12)]
         traces: usize,
         /// Cycles per trace.
-        #[arg(long, default_value_t = 5000)]
+        #[arg(long, default_value_t = 8000)]
         cycles: usize,
     },
 }
