@@ -599,9 +599,9 @@ impl LockSpecChecker {
                 }
             }
         }
-        for l in 0..self.cfg.locks {
+        for (l, owner) in new.iter().enumerate() {
             let waited = self.wait.contains(&Some(l));
-            self.free_waited[l] = if new[l].is_none() && waited {
+            self.free_waited[l] = if owner.is_none() && waited {
                 self.free_waited[l] + 1
             } else {
                 0

@@ -110,7 +110,9 @@ impl FinderSpecChecker {
                     }
                 }
                 if let Promise::Grouped { g } = self.promise {
-                    if o.max_run % g != 0 || (o.fit_found && o.fit_start % g != 0) {
+                    if !o.max_run.is_multiple_of(g)
+                        || (o.fit_found && !o.fit_start.is_multiple_of(g))
+                    {
                         return Err(format!("grouped by {g}: {o:?} not group aligned"));
                     }
                 }
