@@ -179,6 +179,27 @@ impl crate::unit::CheckedUnit for crate::run_finder::TreePipe128Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::unit::{BoardUnit, CheckedUnit};
+
+    /// Through the registry: the model's answers on a seeded trace satisfy the checker, and a
+    /// wrong answer (one fit start moved) or a wrong latency (one cycle early) is caught.
+    #[test]
+    fn tree_pipe_128_checker_through_the_registry() {
+        use crate::run_finder::TreePipe128Board as U;
+        let t = U::random_trace(5, 3000);
+        let mut m = U::model();
+        let o: Vec<FinderOut> = t.iter().map(|i| m.step(i)).collect();
+        crate::spec::judge(U::spec_checker().as_mut(), &t, &o).unwrap();
+        let k = (10..o.len())
+            .find(|&k| o[k].fit_found && o[k].fit_start > 0)
+            .unwrap();
+        let mut bad = o.clone();
+        bad[k].fit_start -= 1;
+        assert!(crate::spec::judge(U::spec_checker().as_mut(), &t, &bad).is_err());
+        let mut early = o[1..].to_vec();
+        early.push(FinderOut::default());
+        assert!(crate::spec::judge(U::spec_checker().as_mut(), &t, &early).is_err());
+    }
 
     #[test]
     fn free_runs_of_small_maps() {
