@@ -12,7 +12,7 @@
 //!   (the one-hot owner vectors), no warp both waiting and owning, never `grant` and `deny` for
 //!   one warp together, FIFO occupancy ≤ depth — hold in every state reachable from reset
 //!   within the depth given (bounded model check: reset in step 1, any inputs after).
-//!   k-induction over these four plus fifteen strengthening lemmas did not close within 6
+//!   k-induction over these four plus 30 strengthening assertions did not close within 6
 //!   steps (it fails on an unreachable state), so the proof is bounded; see
 //!   `docs/verification.md`.
 //!
