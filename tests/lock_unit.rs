@@ -7,11 +7,15 @@ use hdl::lock_unit::{BoardLockUnit, FullLockUnit, OddLockUnit, SmallLockUnit};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 use rust_hdl::prelude::*;
-use testbench::lock_unit::{drain, random_trace, trace_strategy, LockInvariants, LockPorts};
+use testbench::lock_unit::{
+    drain, owners, random_trace, trace_strategy, LockInvariants, LockPorts,
+};
 use testbench::lockstep::{
     compare_trace, failure_dir, long_regression_cycles, run_cases, run_lockstep, Verdict,
 };
 use testbench::rtl::{HdlDut, RtlSim};
+use testbench::spec::judge;
+use testbench::spec::lock_unit::LockSpecChecker;
 use testbench::verilator;
 
 const ODD: LockConfig = LockConfig {
@@ -40,7 +44,7 @@ where
         if vcd {
             let _ = rtl.record_vcd(&failure_dir().join(format!("lock_unit_{name}.vcd")));
         }
-        let mut inv = LockInvariants::new(cfg);
+        let mut inv = LockInvariants::with_spec_checker(cfg);
         rtl.reset();
         model.reset();
         run_lockstep(&mut model, &mut rtl, trace, |_, i, o| inv.check(i, o))?;
@@ -116,7 +120,7 @@ fn directed(trace: &[LockIn]) -> Vec<LockOut> {
     let cfg = LockConfig::board();
     let mut model = Model::new(cfg);
     let mut rtl = RtlSim::new(BoardLockUnit::default());
-    let mut inv = LockInvariants::new(cfg);
+    let mut inv = LockInvariants::with_spec_checker(cfg);
     let mut outs = vec![];
     let mut check = |i: &LockIn, o: &LockOut| {
         outs.push(o.clone());
@@ -485,7 +489,8 @@ fn verilator_replay_board() {
         }];
         trace.extend(t.iter().cloned());
         let got = verilator::replay(&v, &LockPorts(cfg), &trace).map_err(|e| e.to_string())?;
-        compare_trace(&mut Model::new(cfg), &trace, &got)
+        compare_trace(&mut Model::new(cfg), &trace, &got)?;
+        judge(&mut LockSpecChecker::new(cfg), &trace, &got).map_err(|e| e.to_string())
     });
 }
 
@@ -502,7 +507,11 @@ fn verilator_long_regression() {
     let trace = random_trace(cfg, cycles);
     let got = verilator::replay(&board_verilog(), &LockPorts(cfg), &trace).unwrap();
     compare_trace(&mut Model::new(cfg), &trace, &got).unwrap_or_else(|e| panic!("{e}"));
-    eprintln!("long regression: {} cycles equal", trace.len());
+    judge(&mut LockSpecChecker::new(cfg), &trace, &got).unwrap_or_else(|e| panic!("{e}"));
+    eprintln!(
+        "long regression: {} cycles equal, spec checker satisfied",
+        trace.len()
+    );
 }
 
 /// Event counts of the golden model over `n` random traces of a shape.
@@ -556,4 +565,257 @@ fn stimulus_covers_every_event() {
         "backpressure reached {} times",
         odd.backpressured
     );
+}
+
+/// The default deep run: 10^6 random cycles of the board config on the exported Verilog under
+/// Verilator, compared with the golden model every cycle and judged by the spec checker. Prints
+/// cycles and seconds (the README's figure comes from this line).
+#[test]
+fn verilator_million_cycles_with_spec_checker() {
+    if !verilator::tool_available("verilator") {
+        return;
+    }
+    let cfg = LockConfig::board();
+    let cycles = 1_000_000;
+    let t0 = std::time::Instant::now();
+    let trace = random_trace(cfg, cycles);
+    let t1 = std::time::Instant::now();
+    let got = verilator::replay(&board_verilog(), &LockPorts(cfg), &trace).unwrap();
+    let t2 = std::time::Instant::now();
+    compare_trace(&mut Model::new(cfg), &trace, &got).unwrap_or_else(|e| panic!("{e}"));
+    let t3 = std::time::Instant::now();
+    let mut spec = LockSpecChecker::new(cfg);
+    judge(&mut spec, &trace, &got).unwrap_or_else(|e| panic!("{e}"));
+    let t4 = std::time::Instant::now();
+    eprintln!(
+        "lock_unit verilator: {} cycles; stimulus {:.2} s, Verilator {:.2} s (build included when not cached), model compare {:.2} s, spec checker {:.2} s; spec events {:?}",
+        trace.len(),
+        (t1 - t0).as_secs_f64(),
+        (t2 - t1).as_secs_f64(),
+        (t3 - t2).as_secs_f64(),
+        (t4 - t3).as_secs_f64(),
+        spec.stats
+    );
+    assert!(spec.stats.preemptions > 100 && spec.stats.hand_offs > 100);
+}
+
+// ---------------------------------------------------------------- errors change nothing
+
+/// Run `trace` on the model and the RTL in lockstep (with invariants and the spec checker);
+/// return the outputs.
+fn run_shape<U>(cfg: LockConfig, trace: &[LockIn]) -> Vec<LockOut>
+where
+    U: HdlDut<In = LockIn, Out = LockOut> + Default,
+{
+    let mut model = Model::new(cfg);
+    let mut rtl = RtlSim::new(U::default());
+    let mut inv = LockInvariants::with_spec_checker(cfg);
+    let mut outs = vec![];
+    run_lockstep(&mut model, &mut rtl, trace, |_, i, o| {
+        outs.push(o.clone());
+        inv.check(i, o)
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    outs
+}
+
+/// An erring request changes nothing (SPEC Unit 1, 8): the trace with the bad request at cycle
+/// `k` produces, cycle for cycle, the same lock words, strobes, `waiting` and `acq_ready` as the
+/// same trace with an idle port in its place, and differs only by the error strobe `code` (in
+/// the cycle given). Everything later — hand-offs, grants, what the warps own — is the same.
+fn assert_error_changes_nothing<U>(
+    cfg: LockConfig,
+    trace: &[LockIn],
+    k: usize,
+    clear: fn(&mut LockIn),
+    code: u8,
+    at: usize,
+) where
+    U: HdlDut<In = LockIn, Out = LockOut> + Default,
+{
+    let with = run_shape::<U>(cfg, trace);
+    let mut without_trace = trace.to_vec();
+    clear(&mut without_trace[k]);
+    let without = run_shape::<U>(cfg, &without_trace);
+    assert_eq!(
+        (with[at].error, with[at].error_code),
+        (true, code),
+        "error code {code} expected at cycle {at}: {:?}",
+        with[at]
+    );
+    assert!(!without[at].error, "the trace without the bad request errs");
+    for (c, (a, b)) in with.iter().zip(&without).enumerate() {
+        let strip = |o: &LockOut| LockOut {
+            error: false,
+            error_code: 0,
+            ..o.clone()
+        };
+        assert_eq!(
+            strip(a),
+            strip(b),
+            "cycle {c}: the bad request at cycle {k} changed state"
+        );
+    }
+}
+
+/// BUSY: an acquire from a warp that waits, and one from a warp whose request is queued, change
+/// nothing — the waiter still gets its original lock by hand-off (not the BUSY request's), the
+/// queued request still resolves as before, no other lock is touched.
+#[test]
+fn busy_changes_nothing() {
+    let cfg = LockConfig::board();
+    let no_acq = |i: &mut LockIn| i.acq_valid = false;
+    // warp 0 holds lock 0; warp 1 (equal priority) waits for it; warp 1 asks for lock 1: BUSY
+    let mut t = vec![acq(0, 0), idle(), acq(1, 0), idle(), idle(), idle(), idle()];
+    t.push(acq(1, 1)); // cycle 7: warp 1 waits -> BUSY at 8
+    t.extend([idle(), idle(), rel(0, 0), idle(), idle(), idle(), idle()]);
+    let o = run_shape::<BoardLockUnit>(cfg, &t);
+    assert_eq!(o[6].waiting, 0b10, "warp 1 waits before the BUSY acquire");
+    assert_eq!(o[12].grant, 0b10, "hand-off of lock 0 to warp 1");
+    assert_eq!(word(&o[14], 0), 0b1001);
+    assert_eq!(
+        word(&o[14], 1),
+        0,
+        "lock 1 never granted to the BUSY acquire"
+    );
+    assert_error_changes_nothing::<BoardLockUnit>(cfg, &t, 7, no_acq, 2, 8);
+    // warp 2's request is queued (lock 0 held), a second acquire of lock 2 from it: BUSY
+    let mut t = vec![
+        cpr(2, 0),
+        acq(0, 0),
+        idle(),
+        acq(2, 0), // queued: preempts warp 0 at cycle 6
+        acq(2, 2), // BUSY at 5 (the first is in the stage register)
+        idle(),
+        idle(),
+        idle(),
+    ];
+    t.extend([idle(), idle()]);
+    let o = run_shape::<BoardLockUnit>(cfg, &t);
+    assert_eq!(
+        (o[6].grant, o[6].revoke),
+        (0b100, 0b1),
+        "preemption as before"
+    );
+    assert_eq!(word(&o[9], 2), 0, "lock 2 untouched");
+    assert_error_changes_nothing::<BoardLockUnit>(cfg, &t, 4, no_acq, 2, 5);
+}
+
+/// BAD_ID on every port of the W = 3, L = 1 shape (warp 3, lock 1 out of range): acquire,
+/// release and CPR write change nothing; a bad release does not free the lock its in-range
+/// half names, and the lock's later hand-off happens exactly as without it.
+#[test]
+fn bad_id_changes_nothing() {
+    let no_acq: fn(&mut LockIn) = |i| i.acq_valid = false;
+    let no_rel: fn(&mut LockIn) = |i| i.rel_valid = false;
+    let no_cpr: fn(&mut LockIn) = |i| i.cpr_we = false;
+    // warp 0 holds lock 0, warp 1 waits for it
+    let base = vec![acq(0, 0), idle(), acq(1, 0), idle(), idle(), idle(), idle()];
+    let tail = [
+        idle(),
+        idle(),
+        idle(),
+        rel(0, 0),
+        idle(),
+        idle(),
+        idle(),
+        idle(),
+    ];
+    for (bad, clear, at) in [
+        (acq(3, 0), no_acq, 8), // bad warp, acquire: error next cycle
+        (acq(2, 1), no_acq, 8), // bad lock, acquire
+        (rel(3, 0), no_rel, 9), // bad warp, release: error two cycles later
+        (rel(0, 1), no_rel, 9), // bad lock, release (warp 0 holds lock 0)
+        (cpr(3, 0), no_cpr, 8), // bad warp, CPR write
+    ] {
+        let mut t = base.clone();
+        t.push(bad);
+        t.extend(tail.clone());
+        let o = run_shape::<OddLockUnit>(ODD, &t);
+        assert_eq!(
+            owners(&ODD, o[10].lock_words),
+            vec![Some(0)],
+            "lock 0 still warp 0's"
+        );
+        assert_eq!(o[13].grant, 0b10, "hand-off to warp 1 as before");
+        assert_error_changes_nothing::<OddLockUnit>(ODD, &t, 7, clear, 3, at);
+    }
+    // NOT_OWNER: warp 1 (waiting) releases lock 0, which warp 0 holds
+    let mut t = base.clone();
+    t.push(rel(1, 0));
+    t.extend(tail.clone());
+    assert_error_changes_nothing::<OddLockUnit>(ODD, &t, 7, no_rel, 1, 9);
+}
+
+/// The spec checker's counts of what it judged over `n` random traces of a shape (model
+/// outputs; the checker must pass them).
+fn spec_stats(cfg: LockConfig, n: usize) -> testbench::spec::lock_unit::SpecStats {
+    let mut runner = TestRunner::deterministic();
+    let strat = trace_strategy(cfg, 300);
+    let mut total = testbench::spec::lock_unit::SpecStats::default();
+    for _ in 0..n {
+        let t = strat.new_tree(&mut runner).unwrap().current();
+        let mut model = Model::new(cfg);
+        let o: Vec<LockOut> = t.iter().map(|i| model.step(i)).collect();
+        let mut spec = LockSpecChecker::new(cfg);
+        judge(&mut spec, &t, &o).unwrap_or_else(|e| {
+            for c in e.cycle.saturating_sub(8)..=e.cycle.min(t.len() - 1) {
+                eprintln!("{c:>5} | {:?} | {:?}", t[c], o[c]);
+            }
+            panic!("{e}")
+        });
+        let s = spec.stats;
+        total.free_grants += s.free_grants;
+        total.re_grants += s.re_grants;
+        total.preemptions += s.preemptions;
+        total.hand_offs += s.hand_offs;
+        total.round_robin_judged += s.round_robin_judged;
+        total.denies += s.denies;
+        total.hold_revocations += s.hold_revocations;
+        total.free_windows += s.free_windows;
+        total.rel_not_owner += s.rel_not_owner;
+        total.rel_bad_id += s.rel_bad_id;
+        total.acq_busy += s.acq_busy;
+        total.acq_bad_id += s.acq_bad_id;
+        total.cpr_bad_id += s.cpr_bad_id;
+        total.backpressure += s.backpressure;
+    }
+    total
+}
+
+/// Every rule of the spec checker has something to judge, many times, in the random stimulus
+/// (a checker whose rules never fire proves nothing): board for the arbitration rules, W = 5 /
+/// L = 3 for BAD_ID on every port, W = 3 / FIFO 1 for backpressure.
+#[test]
+fn spec_checker_rules_are_exercised() {
+    let s = spec_stats(LockConfig::board(), 200);
+    eprintln!("board: {s:?}");
+    for (name, n) in [
+        ("free grants", s.free_grants),
+        ("re-grants", s.re_grants),
+        ("preemptions", s.preemptions),
+        ("hand-offs", s.hand_offs),
+        ("round robin among ties", s.round_robin_judged),
+        ("denies", s.denies),
+        ("hold-limit revocations", s.hold_revocations),
+        ("free-lock grant windows", s.free_windows),
+        ("NOT_OWNER", s.rel_not_owner),
+        ("BUSY", s.acq_busy),
+    ] {
+        assert!(
+            n >= 10,
+            "board: the spec checker judged `{name}` only {n} times"
+        );
+    }
+    let small = spec_stats(SMALL, 200);
+    eprintln!("small: {small:?}");
+    for (name, n) in [
+        ("BAD_ID of a release", small.rel_bad_id),
+        ("BAD_ID of an acquire", small.acq_bad_id),
+        ("BAD_ID of a CPR write", small.cpr_bad_id),
+    ] {
+        assert!(n >= 10, "W=5/L=3: `{name}` judged only {n} times");
+    }
+    let odd = spec_stats(ODD, 100);
+    assert!(odd.backpressure >= 10, "backpressure {}", odd.backpressure);
 }

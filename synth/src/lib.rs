@@ -4,6 +4,7 @@ pub mod board;
 pub mod dispatcher;
 pub mod flow;
 pub mod lock_unit;
+pub mod mutate;
 pub mod preempt_ctrl;
 pub mod run_finder;
 pub mod schedule_gen;

@@ -10,6 +10,7 @@
 //! cargo run --release -p synth -- finder-table --out docs/run_finder_table.md
 //! cargo run --release -p synth -- simt-table                 # SIMT scheme vs IPDOM per program
 //! cargo run --release -p synth -- eval-schedule --out build   # schedule-order cache study
+//! cargo run --release -p synth -- mutate --unit lock_unit --count 200   # injected-fault score
 //! ```
 
 use anyhow::{Context, Result};
@@ -157,6 +158,26 @@ enum Cmd {
         unit: String,
         #[arg(long, default_value = "build/board")]
         out: PathBuf,
+    },
+    /// Injected-fault score: faults in the exported Verilog (one Verilator build, mutant
+    /// schemata), each run through the unit's random traces; what lockstep, the spec checker and
+    /// the port invariants catch.
+    Mutate {
+        /// Unit (`lock_unit`, `run_finder_tree_pipe_128`, ...).
+        #[arg(long)]
+        unit: String,
+        /// Mutants to inject.
+        #[arg(long, default_value_t = 200)]
+        count: usize,
+        /// Seed of the fault sites and the traces.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Random traces per mutant.
+        #[arg(long, default_value_t = 12)]
+        traces: usize,
+        /// Cycles per trace.
+        #[arg(long, default_value_t = 8000)]
+        cycles: usize,
     },
 }
 
@@ -482,6 +503,21 @@ fn main() -> Result<()> {
             .ok_or_else(|| unknown_unit(&unit))??,
         Cmd::Program { unit, out } => {
             synth::board::program(&out.join(&unit).join(format!("{unit}.bin")))?;
+        }
+        Cmd::Mutate {
+            unit,
+            count,
+            seed,
+            traces,
+            cycles,
+        } => {
+            let o = synth::mutate::Options {
+                count,
+                seed,
+                traces,
+                cycles,
+            };
+            println!("{}", synth::mutate::run_unit(&unit, &o)?.text());
         }
     }
     Ok(())

@@ -151,6 +151,9 @@ pub struct LockInvariants {
     cfg: LockConfig,
     prev: Option<LockOut>,
     prev_reset: bool,
+    /// The spec checker judged on the same cycles (`with_spec_checker`), and the cycle count.
+    spec: Option<crate::spec::lock_unit::LockSpecChecker>,
+    cycle: usize,
 }
 
 impl LockInvariants {
@@ -159,10 +162,36 @@ impl LockInvariants {
             cfg,
             prev: None,
             prev_reset: true,
+            spec: None,
+            cycle: 0,
         }
     }
 
+    /// The invariants and the spec checker (SPEC §0) on every cycle checked.
+    pub fn with_spec_checker(cfg: LockConfig) -> Self {
+        Self {
+            spec: Some(crate::spec::lock_unit::LockSpecChecker::new(cfg)),
+            ..Self::new(cfg)
+        }
+    }
+
+    /// The spec checker's event counts, if it runs.
+    pub fn spec_stats(&self) -> Option<&crate::spec::lock_unit::SpecStats> {
+        self.spec.as_ref().map(|s| &s.stats)
+    }
+
     pub fn check(&mut self, i: &LockIn, o: &LockOut) -> Result<(), String> {
+        let cycle = self.cycle;
+        self.cycle += 1;
+        if let Some(spec) = &mut self.spec {
+            use crate::spec::SpecChecker;
+            spec.check(cycle, i, o)
+                .map_err(|e| format!("spec checker: {e}"))?;
+        }
+        self.check_invariants(i, o)
+    }
+
+    fn check_invariants(&mut self, i: &LockIn, o: &LockOut) -> Result<(), String> {
         let c = &self.cfg;
         let all = if c.warps == 64 {
             !0

@@ -14,6 +14,13 @@
 
 use std::fmt;
 
+pub mod dispatcher;
+pub mod lock_unit;
+pub mod preempt_ctrl;
+pub mod run_finder;
+pub mod schedule_gen;
+pub mod simt_issue;
+
 /// One broken rule: at which cycle, which rule (a short stable name, e.g. `"grant-legal"`), and
 /// what was seen.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,10 +87,3 @@ pub fn judge<C: SpecChecker + ?Sized>(
     }
     checker.finish(inputs.len())
 }
-pub mod simt_issue;
-
-pub mod preempt_ctrl;
-
-pub mod schedule_gen;
-
-pub mod dispatcher;

@@ -1,0 +1,728 @@
+//! Injected-fault score (`synth mutate --unit NAME [--count N] [--seed S]`, SPEC §0): how many
+//! faults injected into a unit's exported Verilog each check catches.
+//!
+//! **Faults** (sites in the body of module `top`, picked at random with the seed, at most one per
+//! source line): an operator swapped (`&`↔`|`, `^`→`&`, `==`↔`!=`, `<`↔`>=`, `>`↔`<=`, `+`↔`-`),
+//! an `if` condition inverted, a constant's low bit flipped (sized literals and the compared
+//! numbers of `==`/`!=`), a one-bit value inverted (the bit written by a `replace_bit`), a register
+//! bit stuck at 0 or 1 (the `d` input of a flip-flop instance).
+//!
+//! **Mutant schemata**: every mutant goes into ONE Verilog file behind an extra 16-bit input
+//! `mutant_sel` (a site reads `((mutant_sel == K) ? mutated : original)`), built ONCE by
+//! Verilator; mutant K runs by driving `mutant_sel = K` (0 = the original design, which must pass
+//! every check). One C++ compile instead of N.
+//!
+//! **Checks**, each on the unit's standard random traces ([`BoardUnit::random_trace`]), each
+//! alone: lockstep against the golden cycle model (any output differs in any cycle), the spec
+//! checker ([`CheckedUnit::spec_checker`]), the port invariants ([`BoardUnit::invariants`]).
+//! Survivors (caught by none) are listed; those judged equivalent after a look are recorded with
+//! a reason in `synth/mutants/<unit>.equivalent` (`<id> <reason>` per line) and leave the
+//! non-equivalent count. A survivor not recorded there counts as non-equivalent.
+//!
+//! New units: one line in [`run_unit`].
+
+use anyhow::{bail, Context, Result};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use testbench::spec::judge;
+use testbench::unit::{BoardUnit, CheckedUnit};
+use testbench::verilator::{self, Port, TracePorts};
+
+/// Options of one `mutate` run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Mutants to inject.
+    pub count: usize,
+    /// Seed of the site choice.
+    pub seed: u64,
+    /// Random traces per mutant and their length in cycles.
+    pub traces: usize,
+    pub cycles: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            count: 200,
+            seed: 1,
+            traces: 12,
+            cycles: 8000,
+        }
+    }
+}
+
+/// The registry: one line per unit with a spec checker.
+pub fn run_unit(name: &str, o: &Options) -> Result<Report> {
+    macro_rules! units {
+        ($($u:ty),* $(,)?) => {{
+            $(if name == <$u as BoardUnit>::NAME {
+                return run::<$u>(o);
+            })*
+            bail!("mutate: unknown unit `{name}` (known: {})", [$(<$u as BoardUnit>::NAME),*].join(", "))
+        }};
+    }
+    units!(
+        testbench::lock_unit::LockUnitBoard,
+        testbench::run_finder::TreePipe128Board,
+        testbench::dispatcher::DispatcherBoard,
+        testbench::preempt_ctrl::PreemptCtrlBoard,
+        testbench::simt_issue::SimtIssueBoard,
+        testbench::schedule_gen::ScheduleGenBoard,
+    )
+}
+
+/// One fault.
+#[derive(Clone, Debug)]
+pub struct Mutant {
+    /// Stable id (hash of the unit, the original line and the mutation), for the equivalence file.
+    pub id: String,
+    /// Fault class.
+    pub kind: &'static str,
+    /// Verilog line (1-based) and the change.
+    pub line: usize,
+    pub what: String,
+    line_text: String,
+    /// Byte span of the region in the line, and its replacement.
+    span: (usize, usize),
+    replacement: String,
+}
+
+/// What each check caught of one mutant.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    pub lockstep: bool,
+    pub spec: bool,
+    pub invariants: bool,
+    /// The simulation itself failed (counted as caught by every check).
+    pub sim_error: Option<String>,
+    /// Judged equivalent in the committed file: the reason.
+    pub equivalent: Option<String>,
+}
+
+/// The whole score.
+pub struct Report {
+    pub unit: &'static str,
+    pub mutants: Vec<(Mutant, Outcome)>,
+    pub cycles_per_mutant: usize,
+    pub secs: f64,
+}
+
+impl Report {
+    /// (mutants, non-equivalent, lockstep, spec checker, invariants).
+    pub fn counts(&self) -> (usize, usize, usize, usize, usize) {
+        let ne: Vec<&Outcome> = self
+            .mutants
+            .iter()
+            .map(|m| &m.1)
+            .filter(|o| o.equivalent.is_none())
+            .collect();
+        (
+            self.mutants.len(),
+            ne.len(),
+            ne.iter().filter(|o| o.lockstep).count(),
+            ne.iter().filter(|o| o.spec).count(),
+            ne.iter().filter(|o| o.invariants).count(),
+        )
+    }
+
+    /// The printed report; its last line is the summary line of the issue.
+    pub fn text(&self) -> String {
+        let mut s = String::new();
+        let (n, m, l, sp, i) = self.counts();
+        let pct = |a: usize, b: usize| {
+            if b == 0 {
+                "-".to_string()
+            } else {
+                format!("{:.1} %", 100.0 * a as f64 / b as f64)
+            }
+        };
+        let _ = writeln!(
+            s,
+            "unit {}: {n} mutants, {} cycles each, {:.1} s",
+            self.unit, self.cycles_per_mutant, self.secs
+        );
+        let mut by_kind: BTreeMap<&str, [usize; 5]> = BTreeMap::new();
+        for (mu, o) in &self.mutants {
+            let e = by_kind.entry(mu.kind).or_default();
+            e[0] += 1;
+            if o.equivalent.is_none() {
+                e[1] += 1;
+                e[2] += o.lockstep as usize;
+                e[3] += o.spec as usize;
+                e[4] += o.invariants as usize;
+            }
+        }
+        let _ = writeln!(
+            s,
+            "| fault class | mutants | non-equivalent | lockstep | spec checker | invariants |"
+        );
+        let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|");
+        for (k, e) in &by_kind {
+            let _ = writeln!(
+                s,
+                "| {k} | {} | {} | {} | {} | {} |",
+                e[0], e[1], e[2], e[3], e[4]
+            );
+        }
+        let _ = writeln!(
+            s,
+            "| **all** | {n} | {m} | {l} ({}) | {sp} ({}) | {i} ({}) |",
+            pct(l, m),
+            pct(sp, m),
+            pct(i, m)
+        );
+        let _ = writeln!(
+            s,
+            "lockstep catches {} of non-equivalent faults (goal >= 95 %); the spec checker alone {} of what lockstep catches (goal >= 90 %)",
+            pct(l, m),
+            pct(
+                self.mutants
+                    .iter()
+                    .filter(|(_, o)| o.equivalent.is_none() && o.lockstep && o.spec)
+                    .count(),
+                l
+            )
+        );
+        let missed: Vec<_> = self
+            .mutants
+            .iter()
+            .filter(|(_, o)| o.equivalent.is_none() && o.lockstep && !o.spec)
+            .collect();
+        if !missed.is_empty() {
+            let _ = writeln!(s, "caught by lockstep, missed by the spec checker:");
+            for (mu, _) in missed {
+                let _ = writeln!(s, "  {} line {} {}: {}", mu.id, mu.line, mu.kind, mu.what);
+            }
+        }
+        let survivors: Vec<_> = self
+            .mutants
+            .iter()
+            .filter(|(_, o)| !o.lockstep && !o.spec && !o.invariants)
+            .collect();
+        if !survivors.is_empty() {
+            let _ = writeln!(s, "survivors (caught by no check):");
+            for (mu, o) in survivors {
+                let _ = writeln!(
+                    s,
+                    "  {} line {} {}: {}{}",
+                    mu.id,
+                    mu.line,
+                    mu.kind,
+                    mu.what,
+                    o.equivalent
+                        .as_ref()
+                        .map_or(String::new(), |r| format!("  [equivalent: {r}]"))
+                );
+            }
+        }
+        let _ = write!(
+            s,
+            "mutants {n}, non-equivalent {m}, lockstep {l}, spec checker {sp}, invariants {i}"
+        );
+        s
+    }
+}
+
+fn fnv(s: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// A small deterministic generator (splitmix64) for the site choice.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+const SWAPS: &[(&str, &str)] = &[
+    (" & ", " | "),
+    (" | ", " & "),
+    (" ^ ", " & "),
+    (" == ", " != "),
+    (" != ", " == "),
+    (" < ", " >= "),
+    (" >= ", " < "),
+    (" > ", " <= "),
+    (" <= ", " > "),
+    (" + ", " - "),
+    (" - ", " + "),
+];
+
+/// Every candidate fault of the lines of module `top`'s body, grouped by line.
+pub fn candidate_sites(unit: &str, verilog: &str) -> Vec<Vec<Mutant>> {
+    let lines: Vec<&str> = verilog.lines().collect();
+    let start = lines
+        .iter()
+        .position(|l| l.starts_with("module top("))
+        .unwrap_or(0);
+    let end = lines[start..]
+        .iter()
+        .position(|l| l.starts_with("endmodule"))
+        .map_or(lines.len(), |e| start + e);
+    // widths of the top's declared signals (for stuck bits)
+    let mut width: BTreeMap<String, usize> = BTreeMap::new();
+    for l in &lines[start..end] {
+        let t = l.trim();
+        if let Some(rest) = t.strip_prefix("reg ").or_else(|| t.strip_prefix("wire ")) {
+            let rest = rest.trim().trim_end_matches(';');
+            let (w, name) = match rest.strip_prefix('[') {
+                Some(r) => {
+                    let (range, name) = r.split_once(']').unwrap_or(("0:0", r));
+                    let hi: usize = range
+                        .split(':')
+                        .next()
+                        .unwrap_or("0")
+                        .trim()
+                        .parse()
+                        .unwrap_or(0);
+                    (hi + 1, name.trim())
+                }
+                None => (1, rest),
+            };
+            width.insert(name.to_string(), w);
+        }
+    }
+    let mut out = vec![];
+    // identical lines are told apart by their occurrence number (not the line number, which
+    // moves with every edit elsewhere)
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for (k, l) in lines.iter().enumerate().take(end).skip(start + 1) {
+        let nth = {
+            let n = seen.entry(l.trim()).or_default();
+            *n += 1;
+            *n
+        };
+        let mut here: Vec<Mutant> = vec![];
+        let mut add =
+            |kind: &'static str, span: (usize, usize), replacement: String, what: String| {
+                let id = format!(
+                    "{:016x}",
+                    fnv(&format!(
+                        "{unit}|{kind}|{}#{nth}|{}|{}|{replacement}",
+                        l.trim(),
+                        span.0,
+                        span.1
+                    ))
+                );
+                here.push(Mutant {
+                    id,
+                    kind,
+                    line: k + 1,
+                    what,
+                    line_text: l.to_string(),
+                    span,
+                    replacement,
+                });
+            };
+        let t = l.trim_start();
+        let ind = l.len() - t.len();
+        if t.starts_with("localparam") || t.starts_with("parameter") {
+            continue;
+        }
+        // flip-flop inputs: `.d(name$d),`
+        if let Some(r) = t.strip_prefix(".d(") {
+            if let Some(name) = r.strip_suffix("),").or_else(|| r.strip_suffix(')')) {
+                let w = width.get(name).copied().unwrap_or(1);
+                let b = (fnv(name) as usize) % w;
+                let span = (ind + 3, ind + 3 + name.len());
+                let mask = format!("{w}'h{:x}", 1u128 << b);
+                add(
+                    "register bit stuck",
+                    span,
+                    format!("({name} | {mask})"),
+                    format!("{name}[{b}] stuck at 1"),
+                );
+                add(
+                    "register bit stuck",
+                    span,
+                    format!("({name} & ~{mask})"),
+                    format!("{name}[{b}] stuck at 0"),
+                );
+            }
+            out.push(here);
+            continue;
+        }
+        // the region that may change: an `if` condition or the right-hand side of `x = ...;`
+        // (of the bit-set idiom `x = (x & ~(1 << (k)) | ((E) << (k)));` only E)
+        let region = if let Some(c) = t
+            .strip_prefix("if (")
+            .and_then(|r| r.strip_suffix(") begin"))
+        {
+            Some(((ind + 4, ind + 4 + c.len()), true))
+        } else if let Some((lhs, rhs)) = t.split_once(" = ") {
+            let rhs = rhs.strip_suffix(';').unwrap_or(rhs);
+            let base = ind + lhs.len() + 3;
+            let idiom = format!("({lhs} & ~(1 << (");
+            if rhs.starts_with(&idiom) {
+                match (rhs.find(" | (("), rhs.rfind(") << (")) {
+                    (Some(a), Some(b)) if a + 5 <= b => Some(((base + a + 5, base + b), false)),
+                    _ => None,
+                }
+            } else if lhs.contains('$') && lhs.ends_with("$clock") {
+                None
+            } else {
+                Some(((base, base + rhs.len()), false))
+            }
+        } else {
+            None
+        };
+        let Some(((a, b), is_cond)) = region else {
+            out.push(here);
+            continue;
+        };
+        let r = &l[a..b];
+        if is_cond {
+            add(
+                "inverted condition",
+                (a, b),
+                format!("!({r})"),
+                format!("if ({r}) inverted"),
+            );
+        } else if t.contains(" & ~(1 << (") {
+            add(
+                "inverted condition",
+                (a, b),
+                format!("!({r})"),
+                format!("bit {r} inverted"),
+            );
+        }
+        for &(from, to) in SWAPS {
+            for (p, _) in r.match_indices(from) {
+                let m = format!("{}{}{}", &r[..p], to, &r[p + from.len()..]);
+                add(
+                    "operator swap",
+                    (a, b),
+                    m,
+                    format!("`{}` -> `{}` at column {}", from.trim(), to.trim(), a + p),
+                );
+            }
+        }
+        // sized literals (flip the low bit) and numbers compared with == / !=
+        let bytes = r.as_bytes();
+        let mut p = 0;
+        while p < bytes.len() {
+            if bytes[p].is_ascii_digit()
+                && (p == 0
+                    || !(bytes[p - 1].is_ascii_alphanumeric()
+                        || bytes[p - 1] == b'$'
+                        || bytes[p - 1] == b'_'
+                        || bytes[p - 1] == b'\''))
+            {
+                let mut q = p;
+                while q < bytes.len() && bytes[q].is_ascii_digit() {
+                    q += 1;
+                }
+                if q + 1 < bytes.len() && bytes[q] == b'\'' {
+                    let radix = bytes[q + 1];
+                    let mut e = q + 2;
+                    while e < bytes.len() && (bytes[e].is_ascii_hexdigit() || bytes[e] == b'_') {
+                        e += 1;
+                    }
+                    let digits = r[q + 2..e].replace('_', "");
+                    let base = match radix {
+                        b'h' => 16,
+                        b'b' => 2,
+                        b'd' => 10,
+                        _ => 0,
+                    };
+                    if base != 0 && !digits.is_empty() && digits.len() <= 30 {
+                        if let Ok(v) = u128::from_str_radix(&digits, base) {
+                            let lit = format!("{}'h{:x}", &r[p..q], v ^ 1);
+                            let m = format!("{}{}{}", &r[..p], lit, &r[e..]);
+                            add(
+                                "constant flip",
+                                (a, b),
+                                m,
+                                format!("`{}` -> `{lit}`", &r[p..e]),
+                            );
+                        }
+                    }
+                    p = e;
+                    continue;
+                }
+                let before = &r[..p];
+                if before.ends_with("== ") || before.ends_with("!= ") {
+                    if let Ok(v) = r[p..q].parse::<u64>() {
+                        let m = format!("{}{}{}", &r[..p], v ^ 1, &r[q..]);
+                        add(
+                            "constant flip",
+                            (a, b),
+                            m,
+                            format!("`{}` -> `{}`", &r[p..q], v ^ 1),
+                        );
+                    }
+                }
+                p = q;
+                continue;
+            }
+            p += 1;
+        }
+        out.push(here);
+    }
+    out.retain(|v| !v.is_empty());
+    out
+}
+
+/// Pick `count` mutants at distinct lines (deterministic in `seed`), ids unique.
+pub fn pick(sites: &[Vec<Mutant>], count: usize, seed: u64) -> Vec<Mutant> {
+    let mut rng = Rng(seed ^ 0x6d75_7461_6e74);
+    let mut lines: Vec<usize> = (0..sites.len()).collect();
+    // Fisher-Yates, then take one mutant per line
+    for k in (1..lines.len()).rev() {
+        let j = rng.below(k + 1);
+        lines.swap(k, j);
+    }
+    let mut chosen: Vec<Mutant> = lines
+        .into_iter()
+        .take(count)
+        .map(|k| sites[k][rng.below(sites[k].len())].clone())
+        .collect();
+    chosen.sort_by_key(|m| m.line);
+    chosen
+}
+
+/// The schemata Verilog: every mutant behind `mutant_sel == K` (K = 1..), one file.
+pub fn schemata(verilog: &str, mutants: &[Mutant]) -> String {
+    let mut lines: Vec<String> = verilog.lines().map(str::to_string).collect();
+    for (k, m) in mutants.iter().enumerate() {
+        let l = &mut lines[m.line - 1];
+        assert_eq!(*l, m.line_text, "one mutant per line");
+        let (a, b) = m.span;
+        let orig = &l[a..b];
+        *l = format!(
+            "{}((mutant_sel == 16'd{}) ? ({}) : ({})){}",
+            &l[..a],
+            k + 1,
+            m.replacement,
+            orig,
+            &l[b..]
+        );
+    }
+    let header = lines
+        .iter()
+        .position(|l| l.starts_with("module top("))
+        .expect("module top");
+    lines[header] = lines[header].replacen("module top(", "module top(mutant_sel,", 1);
+    lines.insert(header + 1, "    input wire [15:0] mutant_sel;".to_string());
+    let mut s = lines.join("\n");
+    s.push('\n');
+    s
+}
+
+/// A unit's port map plus `mutant_sel`.
+struct SelPorts<'a, P> {
+    inner: &'a P,
+    sel: u32,
+}
+
+impl<P: TracePorts> TracePorts for SelPorts<'_, P> {
+    type In = P::In;
+    type Out = P::Out;
+    fn inputs(&self) -> Vec<Port> {
+        let mut v = self.inner.inputs();
+        v.push(Port::new("mutant_sel", 16));
+        v
+    }
+    fn outputs(&self) -> Vec<Port> {
+        self.inner.outputs()
+    }
+    fn encode(&self, i: &P::In) -> Vec<u128> {
+        let mut v = self.inner.encode(i);
+        v.push(self.sel as u128);
+        v
+    }
+    fn decode(&self, v: &[u128]) -> P::Out {
+        self.inner.decode(v)
+    }
+    fn has_clock(&self) -> bool {
+        self.inner.has_clock()
+    }
+}
+
+/// The committed equivalence notes of a unit: id → reason.
+pub fn equivalence_notes(unit: &str) -> BTreeMap<String, String> {
+    let path = notes_path(unit);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return BTreeMap::new();
+    };
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split_once(' '))
+        .map(|(id, why)| (id.to_string(), why.trim().to_string()))
+        .collect()
+}
+
+fn notes_path(unit: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("mutants")
+        .join(format!("{unit}.equivalent"))
+}
+
+/// Judge the outputs of one trace with each check alone.
+fn judge_trace<U: CheckedUnit>(inputs: &[U::In], want: &[U::Out], got: &[U::Out], o: &mut Outcome) {
+    if !o.lockstep && (got.len() != want.len() || got.iter().zip(want).any(|(g, w)| g != w)) {
+        o.lockstep = true;
+    }
+    if !o.spec {
+        let mut c = U::spec_checker();
+        o.spec = got.len() != inputs.len() || judge(c.as_mut(), inputs, got).is_err();
+    }
+    if !o.invariants {
+        let mut inv = U::invariants();
+        o.invariants = inputs
+            .iter()
+            .zip(got)
+            .enumerate()
+            .any(|(c, (i, g))| inv(c, i, g).is_err());
+    }
+}
+
+/// Score `o.count` mutants of unit `U`.
+pub fn run<U: CheckedUnit>(o: &Options) -> Result<Report> {
+    if !verilator::tool_available("verilator") {
+        bail!("mutate needs verilator");
+    }
+    let verilog = U::verilog();
+    let sites = candidate_sites(U::NAME, &verilog);
+    let mutants = pick(&sites, o.count.min(65535), o.seed);
+    run_mutants::<U>(&verilog, &mutants, o)
+}
+
+/// Score the given mutants of `verilog` (the unit's export) with the traces of `o`.
+pub fn run_mutants<U: CheckedUnit>(
+    verilog: &str,
+    mutants: &[Mutant],
+    o: &Options,
+) -> Result<Report> {
+    let t0 = std::time::Instant::now();
+    let v = schemata(verilog, mutants);
+    let ports = U::ports();
+    let notes = equivalence_notes(U::NAME);
+    // traces and the model's answers, once
+    let traces: Vec<Vec<U::In>> = (0..o.traces)
+        .map(|k| U::random_trace(o.seed.wrapping_mul(1000) + k as u64, o.cycles))
+        .collect();
+    let wants: Vec<Vec<U::Out>> = traces
+        .iter()
+        .map(|t| {
+            let mut m = U::model();
+            t.iter().map(|i| m.step(i)).collect()
+        })
+        .collect();
+    let mut report = Report {
+        unit: U::NAME,
+        mutants: vec![],
+        cycles_per_mutant: o.traces * o.cycles,
+        secs: 0.0,
+    };
+    // the original (mutant_sel = 0) must pass every check
+    for sel in 0..=mutants.len() {
+        let p = SelPorts {
+            inner: &ports,
+            sel: sel as u32,
+        };
+        let mut out = Outcome::default();
+        for (t, want) in traces.iter().zip(&wants) {
+            match verilator::replay(&v, &p, t) {
+                Ok(got) => judge_trace::<U>(t, want, &got, &mut out),
+                Err(e) if sel == 0 => return Err(e).context("the unmutated schemata design"),
+                Err(e) => {
+                    out = Outcome {
+                        lockstep: true,
+                        spec: true,
+                        invariants: true,
+                        sim_error: Some(format!("{e:#}")),
+                        equivalent: None,
+                    };
+                }
+            }
+            if out.lockstep && out.spec && out.invariants {
+                break;
+            }
+        }
+        if sel == 0 {
+            if out.lockstep || out.spec || out.invariants {
+                bail!(
+                    "{}: the unmutated design fails a check (lockstep {}, spec {}, invariants {})",
+                    U::NAME,
+                    out.lockstep,
+                    out.spec,
+                    out.invariants
+                );
+            }
+            continue;
+        }
+        let m = mutants[sel - 1].clone();
+        if !(out.lockstep || out.spec || out.invariants) {
+            out.equivalent = notes.get(&m.id).cloned();
+        }
+        report.mutants.push((m, out));
+    }
+    report.secs = t0.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use testbench::lock_unit::LockUnitBoard;
+
+    /// One schemata build of the lock unit with 9 random faults and a `grant` register bit
+    /// stuck at 1: the unmutated design passes every check (`run_mutants` fails otherwise), the
+    /// stuck bit is caught by lockstep, the spec checker and the invariants, and the report ends
+    /// with the summary line.
+    #[test]
+    fn mutate_machinery_catches_a_broken_lock_unit() {
+        if !verilator::tool_available("verilator") {
+            return;
+        }
+        let v = LockUnitBoard::verilog();
+        let sites = candidate_sites(LockUnitBoard::NAME, &v);
+        let stuck = sites
+            .iter()
+            .flatten()
+            .find(|m| m.what.starts_with("grant_q$d[") && m.what.ends_with("stuck at 1"))
+            .expect("a stuck bit of the grant register")
+            .clone();
+        let mut mutants = pick(&sites, 9, 7);
+        mutants.retain(|m| m.line != stuck.line);
+        mutants.push(stuck.clone());
+        mutants.sort_by_key(|m| m.line);
+        let r = run_mutants::<LockUnitBoard>(
+            &v,
+            &mutants,
+            &Options {
+                count: mutants.len(),
+                seed: 3,
+                traces: 2,
+                cycles: 3000,
+            },
+        )
+        .unwrap();
+        let (_, o) = r.mutants.iter().find(|(m, _)| m.id == stuck.id).unwrap();
+        assert!(o.lockstep && o.spec && o.invariants, "{o:?}");
+        let text = r.text();
+        let last = text.lines().last().unwrap();
+        let n = mutants.len();
+        assert!(
+            last.starts_with(&format!("mutants {n}, non-equivalent ")),
+            "{last}"
+        );
+        eprintln!("{text}");
+    }
+}
