@@ -118,6 +118,18 @@ fn lock_unit_with_asserts(extra: &str) -> String {
     let (w, l, d) = (c.warps, c.locks, c.fifo_depth);
     let v = hdl::lock_unit::verilog(hdl::lock_unit::BoardLockUnit::default());
     let onehot0 = |x: String| format!("(({x} & ({x} - 1)) == 0)");
+    // The assertions name the RTL's flip-flops; a renamed one would become an implicit,
+    // undriven net (and make the check meaningless), so every name must exist in the export.
+    let regs = (0..l)
+        .map(|k| format!("lock_owner${k}$q"))
+        .chain((0..w).map(|k| format!("wait_lock${k}$q")))
+        .chain(["out_grant$q", "out_deny$q", "fifo_count$q"].map(String::from));
+    for r in regs {
+        assert!(
+            v.contains(&format!(" {r};")) || v.contains(&format!("] {r};")),
+            "the lock unit's export has no register `{r}` (renamed?): update the formal wrapper"
+        );
+    }
     let mut a = vec![
         "    // ---- SPEC Unit 1 invariants (generated for the formal check)".to_string(),
         format!("    reg [{}:0] f_owns, f_wait;", w - 1),
@@ -125,7 +137,7 @@ fn lock_unit_with_asserts(extra: &str) -> String {
         format!(
             "        f_owns = {};",
             (0..l)
-                .map(|k| format!("own_oh${k}$q"))
+                .map(|k| format!("lock_owner${k}$q"))
                 .collect::<Vec<_>>()
                 .join(" | ")
         ),
@@ -133,7 +145,7 @@ fn lock_unit_with_asserts(extra: &str) -> String {
             "        f_wait = {{{}}};",
             (0..w)
                 .rev()
-                .map(|k| format!("|wait_oh${k}$q"))
+                .map(|k| format!("|wait_lock${k}$q"))
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
@@ -141,11 +153,11 @@ fn lock_unit_with_asserts(extra: &str) -> String {
     for k in 0..l {
         a.push(format!(
             "        assert {}; // lock {k}: at most one owner",
-            onehot0(format!("own_oh${k}$q"))
+            onehot0(format!("lock_owner${k}$q"))
         ));
     }
     a.push("        assert ((f_wait & f_owns) == 0); // never waiting and owning".into());
-    a.push("        assert ((grant_q$q & deny_q$q) == 0); // never grant and deny".into());
+    a.push("        assert ((out_grant$q & out_deny$q) == 0); // never grant and deny".into());
     a.push(format!(
         "        assert (fifo_count$q <= {d}); // FIFO occupancy <= depth"
     ));
@@ -184,7 +196,7 @@ fn lock_unit_properties_bounded() {
     // not vacuous: "no grant ever" must fail (a free acquire is granted in cycle 3)
     std::fs::write(
         dir.join("lock.v"),
-        lock_unit_with_asserts("        assert (grant_q$q == 0);"),
+        lock_unit_with_asserts("        assert (out_grant$q == 0);"),
     )
     .unwrap();
     let (ok, _, secs) = yosys(&dir, &script(4));
