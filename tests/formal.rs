@@ -15,6 +15,17 @@
 //!   k-induction over these four plus 30 strengthening assertions did not close within 6
 //!   steps (it fails on an unreachable state), so the proof is bounded; see
 //!   `docs/verification.md`.
+//! - `dispatcher_allocation_bounded`: SPEC Unit 3's allocation invariants on the board
+//!   dispatcher, bounded from reset (reset in step 1, every input free after, reset included).
+//!   A shadow of the in-flight table (flip-flops written exactly as the table's block RAM, and
+//!   its read-out register) is appended to `top`; asserted in every step: every used map
+//!   (`vgpr_used`, `sgpr_used`, `lds_used`) equals the union of the live allocations (busy slots
+//!   plus the entry being freed), live allocations of one module are pairwise disjoint in every
+//!   map, each unit's wave-slot counter `slots_used` equals the sum of the live allocations'
+//!   waves and is ≤ 4, and every committed region (the record's) is free in the maps, inside
+//!   the map, on a slot neither busy nor being freed. The RTL keeps no VGPR / SGPR / LDS free
+//!   counters (the policy scorer takes a popcount of the maps); `slots_used` is the one counter.
+//!   `FORMAL_DISPATCH_DEPTH` sets the depth.
 //!
 //! Each proof also runs a broken copy that must fail (so a proof is never vacuous). Seconds are
 //! printed. Yosys missing: a loud skip, a failure under `REQUIRE_EDA=1`.
@@ -356,7 +367,7 @@ fn dispatcher_allocation_bounded() {
     let depth: usize = std::env::var("FORMAL_DISPATCH_DEPTH")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(10);
+        .unwrap_or(4);
     let dir = work_dir("dispatcher_bmc");
     let script = |steps: usize| {
         format!(
@@ -379,7 +390,7 @@ fn dispatcher_allocation_bounded() {
         dispatcher_with_asserts("        assert (!out_valid$q); // false: no dispatch ever"),
     )
     .unwrap();
-    let (ok, _, secs) = yosys(&dir, &script(8));
+    let (ok, _, secs) = yosys(&dir, &script(7));
     assert!(
         !ok,
         "'no dispatch ever' was proven: the bounded check is vacuous"
