@@ -379,7 +379,7 @@ fn dispatcher_allocation_bounded() {
     let depth: usize = std::env::var("FORMAL_DISPATCH_DEPTH")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(4);
+        .unwrap_or(7);
     let dir = work_dir("dispatcher_bmc");
     let script = |steps: usize| {
         format!(
