@@ -153,8 +153,12 @@ pub fn free_map(n: usize) -> impl Strategy<Value = u128> {
         6 => run_segments(),
         // blocks below a random start taken, so the lowest fit (and the leaf or node that
         // reports it) lies anywhere in the map, not mostly in its low blocks
-        4 => (prop_oneof![any::<u128>(), run_segments()], 0..nn)
-            .prop_map(|(b, s)| b & !((1u128 << s) - 1)),
+        4 => (prop_oneof![any::<u128>(), run_segments()], 0..nn, any::<bool>())
+            .prop_map(|(b, s, leaf)| {
+                // half the time from a 4-block leaf's first block
+                let s = if leaf { s & !3 } else { s };
+                b & !((1u128 << s) - 1)
+            }),
     ]
     .prop_map(move |b| b & mask)
 }
@@ -221,7 +225,9 @@ pub fn finder_input(n: usize) -> impl Strategy<Value = FinderIn> {
             let need = match pick {
                 0 => best,
                 1 => best + 1,
-                2 | 3 => r % (best + 1),
+                2 => r % (best + 1),
+                // a small need (the 4-block leaves' own fit tables)
+                3 => 1 + r % 4,
                 _ => need,
             };
             FinderIn {
