@@ -150,8 +150,62 @@ pub fn free_map(n: usize) -> impl Strategy<Value = u128> {
             run << s
         }),
         2 => (0..nn, 0..nn).prop_map(|(a, b)| !(1u128 << a) & !(1u128 << b)),
+        6 => run_segments(),
+        // blocks below a random start taken, so the lowest fit (and the leaf or node that
+        // reports it) lies anywhere in the map, not mostly in its low blocks
+        4 => (prop_oneof![any::<u128>(), run_segments()], 0..nn, any::<bool>())
+            .prop_map(|(b, s, leaf)| {
+                // half the time from a 4-block leaf's first block
+                let s = if leaf { s & !3 } else { s };
+                b & !((1u128 << s) - 1)
+            }),
     ]
     .prop_map(move |b| b & mask)
+}
+
+/// A map cut into alternating free and used runs whose lengths are spread log-uniformly over
+/// 1..=128, so runs of every length start at every position (prefix, suffix and inner runs of
+/// every tree node, not only the short runs of a uniform map).
+fn run_segments() -> impl Strategy<Value = u128> {
+    (
+        any::<bool>(),
+        proptest::collection::vec((0u32..8, any::<u32>()), 1..48),
+    )
+        .prop_map(|(mut free, segs)| {
+            let mut bits = 0u128;
+            let mut pos = 0u32;
+            for (e, r) in segs {
+                if pos >= 128 {
+                    break;
+                }
+                let len = (1 + r % (1u32 << e)).min(128 - pos);
+                if free {
+                    let run = if len >= 128 {
+                        u128::MAX
+                    } else {
+                        (1u128 << len) - 1
+                    };
+                    bits |= run << pos;
+                }
+                pos += len;
+                free = !free;
+            }
+            bits
+        })
+}
+
+/// The longest run of set bits among the low `n` bits of `bits`.
+fn longest_run(bits: u128, n: usize) -> usize {
+    let (mut best, mut cur) = (0, 0);
+    for i in 0..n {
+        if (bits >> i) & 1 == 1 {
+            cur += 1;
+            best = best.max(cur);
+        } else {
+            cur = 0;
+        }
+    }
+    best
 }
 
 /// One cycle's input for an `n`-block finder: a skewed map and a `need` (small, any up to `n`,
@@ -161,11 +215,26 @@ pub fn finder_input(n: usize) -> impl Strategy<Value = FinderIn> {
     (
         free_map(n),
         prop_oneof![3 => 0..=n.min(8), 3 => 0..=n, 1 => 0..=kmax],
+        0u8..8,
+        any::<usize>(),
     )
-        .prop_map(|(bits, need)| FinderIn {
-            reset: false,
-            bits,
-            need,
+        .prop_map(move |(bits, need, pick, r)| {
+            // half the time a `need` near the map's longest run, so the fit / no-fit edge and
+            // the lowest fitting start are exercised at every run length
+            let best = longest_run(bits, n);
+            let need = match pick {
+                0 => best,
+                1 => best + 1,
+                2 => r % (best + 1),
+                // a small need (the 4-block leaves' own fit tables)
+                3 => 1 + r % 4,
+                _ => need,
+            };
+            FinderIn {
+                reset: false,
+                bits,
+                need: need.min(kmax),
+            }
         })
 }
 
@@ -334,10 +403,18 @@ impl crate::unit::BoardUnit for TreePipe128Board {
         seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
         let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes);
         let mut runner = TestRunner::new_with_rng(Config::default(), rng);
-        let strat = finder_trace(Self::N, 256);
+        // inputs without the trace strategy's frequent resets (one in 20 cycles): a reset
+        // only every few hundred cycles, so the pipeline runs full most of the time
+        let input = finder_input(Self::N);
         let mut trace = vec![<FinderIn as golden_model::ResetInput>::reset_input()];
+        let mut k = 0u64;
         while trace.len() < cycles {
-            trace.extend(strat.new_tree(&mut runner).expect("strategy").current());
+            let mut i = input.new_tree(&mut runner).expect("strategy").current();
+            k = k
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            i.reset = (k >> 33) % 400 == 0;
+            trace.push(i);
         }
         trace.truncate(cycles);
         trace
