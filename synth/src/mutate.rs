@@ -696,7 +696,7 @@ mod tests {
         let stuck = sites
             .iter()
             .flatten()
-            .find(|m| m.what.starts_with("grant_q$d[") && m.what.ends_with("stuck at 1"))
+            .find(|m| m.what.starts_with("out_grant$d[") && m.what.ends_with("stuck at 1"))
             .expect("a stuck bit of the grant register")
             .clone();
         let mut mutants = pick(&sites, 9, 7);
