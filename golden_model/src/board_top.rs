@@ -84,13 +84,24 @@ pub enum NakReason {
     BadSync = 7,
     BadArg = 8,
     Overrun = 9,
+    /// A command the lean bridge does not implement (`LOAD`, `RUN`, `READ_CAP`, `STATUS`).
+    Unsupported = 10,
 }
 
 impl NakReason {
     pub fn from_u8(b: u8) -> Option<NakReason> {
         use NakReason::*;
         [
-            BadCrc, BadLength, UnknownCmd, Overlong, Framing, Timeout, BadSync, BadArg, Overrun,
+            BadCrc,
+            BadLength,
+            UnknownCmd,
+            Overlong,
+            Framing,
+            Timeout,
+            BadSync,
+            BadArg,
+            Overrun,
+            Unsupported,
         ]
         .into_iter()
         .find(|r| *r as u8 == b)
@@ -168,6 +179,18 @@ pub fn expected_replies(
     in_bytes: usize,
     depth: usize,
 ) -> Vec<Result<ReplyType, NakReason>> {
+    expected_replies_of(burst, in_bytes, depth, false)
+}
+
+/// [`expected_replies`] of the full (`lean = false`) or the lean bridge: the lean one answers a
+/// well-formed `LOAD`, `RUN`, `READ_CAP` or `STATUS` frame (good CRC) with `UNSUPPORTED`, before
+/// its length is checked; everything else is the same.
+pub fn expected_replies_of(
+    burst: &[u8],
+    in_bytes: usize,
+    depth: usize,
+    lean: bool,
+) -> Vec<Result<ReplyType, NakReason>> {
     let mut out = Vec::new();
     if burst.is_empty() {
         return out;
@@ -199,6 +222,9 @@ pub fn expected_replies(
     } else {
         match Cmd::from_u8(burst[2]) {
             None => Err(NakReason::UnknownCmd),
+            Some(Cmd::Load | Cmd::Run | Cmd::ReadCap | Cmd::Status) if lean => {
+                Err(NakReason::Unsupported)
+            }
             Some(c) if c.payload_len(in_bytes) != n => Err(NakReason::BadLength),
             Some(Cmd::Load) if word(payload) >= depth => Err(NakReason::BadArg),
             Some(Cmd::Run) if word(payload) == 0 || word(payload) > depth => Err(NakReason::BadArg),

@@ -146,6 +146,9 @@ pub struct BoardConfig {
     pub stim_aw: u32,
     /// Idle cycles that end a cut-short frame or a discarded burst.
     pub timeout: u32,
+    /// The lean bridge (see "Lean bridge" above): lockstep only, no stimulus / capture buffers
+    /// and no STATUS; `LOAD`, `RUN`, `READ_CAP` and `STATUS` are NAKed `UNSUPPORTED`.
+    pub lean: bool,
 }
 
 impl BoardConfig {
@@ -169,6 +172,7 @@ impl BoardConfig {
             baud_div: (hz / 1_000_000.0).round() as u32,
             stim_aw: 8,
             timeout: (hz / 100.0) as u32,
+            lean: false,
         }
     }
 
@@ -189,6 +193,7 @@ impl BoardConfig {
             baud_div: 8,
             stim_aw: 8,
             timeout: 8 * 64,
+            lean: false,
         }
     }
 
@@ -302,12 +307,13 @@ pub fn board_top_verilog(cfg: &BoardConfig) -> Result<String, String> {
         found
     };
     s.push_str(&format!(
-        "    board_bridge #(\n        .IN_BITS({in_bits}),\n        .OUT_BITS({out_bits}),\n        .DIV({}),\n        .STIM_AW({}),\n        .TIMEOUT({}),\n        .UNIT_ID(32'h{:08x}),\n        .RESET_BIT({})\n    ) bridge (\n        .clock(clock),\n        .reset(sys_reset),\n        .rx(usb_rx),\n        .tx(usb_tx),\n        .unit_in(unit_in),\n        .unit_out(unit_out),\n        .unit_error({}),\n        .unit_ce(bridge_ce),\n        .led_error(led_error),\n        .led_nak(led_nak),\n        .led_free_run(led_free_run),\n        .led_activity(led_activity)\n    );\n",
+        "    board_bridge #(\n        .IN_BITS({in_bits}),\n        .OUT_BITS({out_bits}),\n        .DIV({}),\n        .STIM_AW({}),\n        .TIMEOUT({}),\n        .UNIT_ID(32'h{:08x}),\n        .RESET_BIT({}),\n        .LEAN({})\n    ) bridge (\n        .clock(clock),\n        .reset(sys_reset),\n        .rx(usb_rx),\n        .tx(usb_tx),\n        .unit_in(unit_in),\n        .unit_out(unit_out),\n        .unit_error({}),\n        .unit_ce(bridge_ce),\n        .led_error(led_error),\n        .led_nak(led_nak),\n        .led_free_run(led_free_run),\n        .led_activity(led_activity)\n    );\n",
         cfg.baud_div,
         cfg.stim_aw,
         cfg.timeout,
         cfg.unit_id(),
         reset_bit.map_or(-1, |b| b as i64),
+        u8::from(cfg.lean),
         error_bit.map_or("1'b0".to_string(), |b| format!("unit_out[{b}]")),
     ));
     // the unit, its ports sliced from the bridge's vectors in port-table order
