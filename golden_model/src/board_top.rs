@@ -339,6 +339,26 @@ mod tests {
     }
 
     #[test]
+    fn lean_bridge_naks_what_it_lacks() {
+        let lean = |b: &[u8]| expected_replies_of(b, 6, 256, true);
+        for (cmd, n) in [
+            (Cmd::Load, 8),
+            (Cmd::Run, 2),
+            (Cmd::ReadCap, 2),
+            (Cmd::Status, 0),
+        ] {
+            let f = frame(cmd as u8, &vec![0; n]);
+            assert_eq!(lean(&f), vec![Err(NakReason::Unsupported)], "{cmd:?}");
+            // unsupported before the length check
+            let short = frame(cmd as u8, &vec![0; if n == 0 { 1 } else { n - 1 }]);
+            assert_eq!(lean(&short), vec![Err(NakReason::Unsupported)], "{cmd:?}");
+        }
+        let step = frame(Cmd::Step as u8, &[0; 6]);
+        assert_eq!(lean(&step), vec![Ok(ReplyType::Outputs)]);
+        assert_eq!(lean(&frame(0x42, &[])), vec![Err(NakReason::UnknownCmd)]);
+    }
+
+    #[test]
     fn frames_parse_back() {
         let f = [frame(0x82, &[1, 2, 3]), frame(0x80, &[])].concat();
         let r = parse_replies(&f).unwrap();

@@ -70,13 +70,25 @@
 //! 4 `OVERLONG` (LEN > IN_BYTES + 2), 5 `FRAMING` (UART framing error in a frame), 6 `TIMEOUT`
 //! (frame cut short: `timeout` idle cycles mid-frame), 7 `BAD_SYNC` (a byte other than A5
 //! between frames), 8 `BAD_ARG` (address ≥ depth, n = 0 or n > depth), 9 `OVERRUN` (bytes sent
-//! while the bridge was busy executing or replying). **Every good frame gets exactly its reply;
+//! while the bridge was busy executing or replying), 10 `UNSUPPORTED` (a command this build's
+//! bridge does not implement: the lean bridge below). **Every good frame gets exactly its reply;
 //! a bad frame changes nothing but the bridge's counters and gets a NAK**: an error found at the
 //! end of a frame (CRC, command, length, argument) is answered at once; one found inside a frame
 //! (overlong, framing, bad sync, overrun) discards every byte until the line has been quiet for
 //! `timeout` cycles and then sends one NAK for the whole burst, so a host that waits for the
 //! reply (or for quiet) before its next frame stays in step. The host must not send while a reply
 //! is pending. The model of this protocol is `golden_model::board_top`.
+//!
+//! ## Lean bridge (`BoardConfig::lean`, Verilog parameter `LEAN = 1`)
+//! For a unit that does not fit with the full bridge. Lockstep only: `RESET`, `WRITE`, `STEP`
+//! and `READ_OUT` as above; no stimulus / capture buffers (no block RAM), no status counters,
+//! a reply register of `max(OUT_BYTES, 2)` bytes instead of `max(OUT_BYTES, 20)`. A well-formed
+//! `LOAD`, `RUN`, `READ_CAP` or `STATUS` frame (good CRC) is NAKed `UNSUPPORTED` {10, cmd}
+//! before its length is checked, and changes nothing; everything else (frame parser, other NAK
+//! reasons, `OVERLONG` still at LEN > IN_BYTES + 2) is the full bridge's. Without `STATUS` a
+//! host cannot read the unit id: the driver skips that check for a lean unit. Which units carry
+//! it is one field of their line in `synth::board::UNITS` (today: the dispatcher); the bridge
+//! itself knows no unit.
 //!
 //! ## LEDs
 //! 0 heartbeat (clock / 2^24: 4.8 Hz at 80 MHz), 1 unit `error` seen in an enabled cycle (if the
