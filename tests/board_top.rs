@@ -131,12 +131,17 @@ fn uart_tx_bit_timing_back_to_back() {
     }
 }
 
-/// Four-way lockstep of one unit on a recorded scenario (written to a file and read back), then
-/// the same trace free-running from the stimulus buffer.
+/// Four-way lockstep of one unit on a recorded scenario (written to a file and read back) on the
+/// simulated board with the bridge variant its bitstream carries (`synth::board::UNITS`); then,
+/// with the full bridge, the same trace free-running from the stimulus buffer and STATUS; with
+/// the lean bridge, every command it lacks is NAKed `UNSUPPORTED` and changes nothing.
 fn four_way_on_scenario<U: BoardUnit>(seed: u64) {
     if !tool_available("verilator") {
         return;
     }
+    let lean = synth::board::bridge_of(U::NAME)
+        .expect("unit in synth::board::UNITS")
+        .is_lean();
     let t0 = Instant::now();
     let trace = U::random_trace(seed, SCENARIO_CYCLES);
     let rec = Scenario::record::<U>(&trace).expect("record");
@@ -146,10 +151,39 @@ fn four_way_on_scenario<U: BoardUnit>(seed: u64) {
     std::fs::write(&path, rec.to_text()).unwrap();
     let scenario = Scenario::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(scenario, rec, "scenario file round trip");
-    let mut board = sim_board::<U>().expect("simulated board");
+    let mut board = sim_board_variant::<U>(lean).expect("simulated board");
     let t = four_way::<U, _>(&trace, &scenario, &mut board).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(t.board.len(), SCENARIO_CYCLES);
     let stepped = Instant::now();
+    if lean {
+        let held = board.read_outputs().unwrap();
+        let in_bytes = board.in_bytes();
+        for (cmd, payload) in [
+            (Cmd::Load, vec![0u8; in_bytes + 2]),
+            (Cmd::Run, vec![1, 0]),
+            (Cmd::ReadCap, vec![0, 0]),
+            (Cmd::Status, vec![]),
+        ] {
+            let e = board
+                .transact(cmd, &payload, 0)
+                .expect_err("lean bridge NAKs");
+            let nak = e.downcast_ref::<Nak>().expect("a NAK");
+            assert_eq!(nak.reason, Some(NakReason::Unsupported), "{cmd:?}");
+            assert_eq!(nak.cmd, cmd as u8);
+        }
+        assert_eq!(
+            board.read_outputs().unwrap(),
+            held,
+            "unsupported commands change nothing"
+        );
+        assert_eq!(board.link.tx_framing_errors, 0);
+        eprintln!(
+            "{} (lean bridge): four-way lockstep over {SCENARIO_CYCLES} cycles equal ({:.1} s); LOAD, RUN, READ_CAP, STATUS NAKed UNSUPPORTED",
+            U::NAME,
+            (stepped - t0).as_secs_f64()
+        );
+        return;
+    }
     board.reset().expect("reset");
     let n = free_run_matches_model::<U, _>(&trace, &mut board).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(n, SCENARIO_CYCLES);

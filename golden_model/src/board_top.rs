@@ -84,13 +84,24 @@ pub enum NakReason {
     BadSync = 7,
     BadArg = 8,
     Overrun = 9,
+    /// A command the lean bridge does not implement (`LOAD`, `RUN`, `READ_CAP`, `STATUS`).
+    Unsupported = 10,
 }
 
 impl NakReason {
     pub fn from_u8(b: u8) -> Option<NakReason> {
         use NakReason::*;
         [
-            BadCrc, BadLength, UnknownCmd, Overlong, Framing, Timeout, BadSync, BadArg, Overrun,
+            BadCrc,
+            BadLength,
+            UnknownCmd,
+            Overlong,
+            Framing,
+            Timeout,
+            BadSync,
+            BadArg,
+            Overrun,
+            Unsupported,
         ]
         .into_iter()
         .find(|r| *r as u8 == b)
@@ -168,6 +179,18 @@ pub fn expected_replies(
     in_bytes: usize,
     depth: usize,
 ) -> Vec<Result<ReplyType, NakReason>> {
+    expected_replies_of(burst, in_bytes, depth, false)
+}
+
+/// [`expected_replies`] of the full (`lean = false`) or the lean bridge: the lean one answers a
+/// well-formed `LOAD`, `RUN`, `READ_CAP` or `STATUS` frame (good CRC) with `UNSUPPORTED`, before
+/// its length is checked; everything else is the same.
+pub fn expected_replies_of(
+    burst: &[u8],
+    in_bytes: usize,
+    depth: usize,
+    lean: bool,
+) -> Vec<Result<ReplyType, NakReason>> {
     let mut out = Vec::new();
     if burst.is_empty() {
         return out;
@@ -199,6 +222,9 @@ pub fn expected_replies(
     } else {
         match Cmd::from_u8(burst[2]) {
             None => Err(NakReason::UnknownCmd),
+            Some(Cmd::Load | Cmd::Run | Cmd::ReadCap | Cmd::Status) if lean => {
+                Err(NakReason::Unsupported)
+            }
             Some(c) if c.payload_len(in_bytes) != n => Err(NakReason::BadLength),
             Some(Cmd::Load) if word(payload) >= depth => Err(NakReason::BadArg),
             Some(Cmd::Run) if word(payload) == 0 || word(payload) > depth => Err(NakReason::BadArg),
@@ -310,6 +336,26 @@ mod tests {
         assert_eq!(b.len(), 10);
         assert_eq!(unpack(&w, &b), v.to_vec());
         assert_eq!(b[0] & 0x0f, 0b1011, "first port at bit 0");
+    }
+
+    #[test]
+    fn lean_bridge_naks_what_it_lacks() {
+        let lean = |b: &[u8]| expected_replies_of(b, 6, 256, true);
+        for (cmd, n) in [
+            (Cmd::Load, 8),
+            (Cmd::Run, 2),
+            (Cmd::ReadCap, 2),
+            (Cmd::Status, 0),
+        ] {
+            let f = frame(cmd as u8, &vec![0; n]);
+            assert_eq!(lean(&f), vec![Err(NakReason::Unsupported)], "{cmd:?}");
+            // unsupported before the length check
+            let short = frame(cmd as u8, &vec![0; if n == 0 { 1 } else { n - 1 }]);
+            assert_eq!(lean(&short), vec![Err(NakReason::Unsupported)], "{cmd:?}");
+        }
+        let step = frame(Cmd::Step as u8, &[0; 6]);
+        assert_eq!(lean(&step), vec![Ok(ReplyType::Outputs)]);
+        assert_eq!(lean(&frame(0x42, &[])), vec![Err(NakReason::UnknownCmd)]);
     }
 
     #[test]

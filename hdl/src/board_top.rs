@@ -70,13 +70,25 @@
 //! 4 `OVERLONG` (LEN > IN_BYTES + 2), 5 `FRAMING` (UART framing error in a frame), 6 `TIMEOUT`
 //! (frame cut short: `timeout` idle cycles mid-frame), 7 `BAD_SYNC` (a byte other than A5
 //! between frames), 8 `BAD_ARG` (address ≥ depth, n = 0 or n > depth), 9 `OVERRUN` (bytes sent
-//! while the bridge was busy executing or replying). **Every good frame gets exactly its reply;
+//! while the bridge was busy executing or replying), 10 `UNSUPPORTED` (a command this build's
+//! bridge does not implement: the lean bridge below). **Every good frame gets exactly its reply;
 //! a bad frame changes nothing but the bridge's counters and gets a NAK**: an error found at the
 //! end of a frame (CRC, command, length, argument) is answered at once; one found inside a frame
 //! (overlong, framing, bad sync, overrun) discards every byte until the line has been quiet for
 //! `timeout` cycles and then sends one NAK for the whole burst, so a host that waits for the
 //! reply (or for quiet) before its next frame stays in step. The host must not send while a reply
 //! is pending. The model of this protocol is `golden_model::board_top`.
+//!
+//! ## Lean bridge (`BoardConfig::lean`, Verilog parameter `LEAN = 1`)
+//! For a unit that does not fit with the full bridge. Lockstep only: `RESET`, `WRITE`, `STEP`
+//! and `READ_OUT` as above; no stimulus / capture buffers (no block RAM), no status counters,
+//! a reply register of `max(OUT_BYTES, 2)` bytes instead of `max(OUT_BYTES, 20)`. A well-formed
+//! `LOAD`, `RUN`, `READ_CAP` or `STATUS` frame (good CRC) is NAKed `UNSUPPORTED` {10, cmd}
+//! before its length is checked, and changes nothing; everything else (frame parser, other NAK
+//! reasons, `OVERLONG` still at LEN > IN_BYTES + 2) is the full bridge's. Without `STATUS` a
+//! host cannot read the unit id: the driver skips that check for a lean unit. Which units carry
+//! it is one field of their line in `synth::board::UNITS` (today: the dispatcher); the bridge
+//! itself knows no unit.
 //!
 //! ## LEDs
 //! 0 heartbeat (clock / 2^24: 4.8 Hz at 80 MHz), 1 unit `error` seen in an enabled cycle (if the
@@ -146,6 +158,9 @@ pub struct BoardConfig {
     pub stim_aw: u32,
     /// Idle cycles that end a cut-short frame or a discarded burst.
     pub timeout: u32,
+    /// The lean bridge (see "Lean bridge" above): lockstep only, no stimulus / capture buffers
+    /// and no STATUS; `LOAD`, `RUN`, `READ_CAP` and `STATUS` are NAKed `UNSUPPORTED`.
+    pub lean: bool,
 }
 
 impl BoardConfig {
@@ -169,6 +184,7 @@ impl BoardConfig {
             baud_div: (hz / 1_000_000.0).round() as u32,
             stim_aw: 8,
             timeout: (hz / 100.0) as u32,
+            lean: false,
         }
     }
 
@@ -189,6 +205,7 @@ impl BoardConfig {
             baud_div: 8,
             stim_aw: 8,
             timeout: 8 * 64,
+            lean: false,
         }
     }
 
@@ -302,12 +319,13 @@ pub fn board_top_verilog(cfg: &BoardConfig) -> Result<String, String> {
         found
     };
     s.push_str(&format!(
-        "    board_bridge #(\n        .IN_BITS({in_bits}),\n        .OUT_BITS({out_bits}),\n        .DIV({}),\n        .STIM_AW({}),\n        .TIMEOUT({}),\n        .UNIT_ID(32'h{:08x}),\n        .RESET_BIT({})\n    ) bridge (\n        .clock(clock),\n        .reset(sys_reset),\n        .rx(usb_rx),\n        .tx(usb_tx),\n        .unit_in(unit_in),\n        .unit_out(unit_out),\n        .unit_error({}),\n        .unit_ce(bridge_ce),\n        .led_error(led_error),\n        .led_nak(led_nak),\n        .led_free_run(led_free_run),\n        .led_activity(led_activity)\n    );\n",
+        "    board_bridge #(\n        .IN_BITS({in_bits}),\n        .OUT_BITS({out_bits}),\n        .DIV({}),\n        .STIM_AW({}),\n        .TIMEOUT({}),\n        .UNIT_ID(32'h{:08x}),\n        .RESET_BIT({}),\n        .LEAN({})\n    ) bridge (\n        .clock(clock),\n        .reset(sys_reset),\n        .rx(usb_rx),\n        .tx(usb_tx),\n        .unit_in(unit_in),\n        .unit_out(unit_out),\n        .unit_error({}),\n        .unit_ce(bridge_ce),\n        .led_error(led_error),\n        .led_nak(led_nak),\n        .led_free_run(led_free_run),\n        .led_activity(led_activity)\n    );\n",
         cfg.baud_div,
         cfg.stim_aw,
         cfg.timeout,
         cfg.unit_id(),
         reset_bit.map_or(-1, |b| b as i64),
+        u8::from(cfg.lean),
         error_bit.map_or("1'b0".to_string(), |b| format!("unit_out[{b}]")),
     ));
     // the unit, its ports sliced from the bridge's vectors in port-table order

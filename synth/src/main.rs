@@ -109,7 +109,7 @@ enum Cmd {
         verilator_cycles: usize,
     },
     /// Bitstream for the Alchitry Cu: DIR/NAME/{board_top.v, NAME.pcf, nextpnr.log, report.json,
-    /// NAME.bin}; fails when a tool fails or timing is not met at the unit's clock.
+    /// NAME.bin}; fails when a tool fails, the design does not fit or timing is not met at the unit's clock.
     Build {
         /// The unit (`lock_unit`, `dispatcher`, `run_finder_tree_pipe_128`; `bridge_only`: the
         /// bridge around a one-flip-flop unit, for its own cost).
@@ -541,7 +541,7 @@ fn board_build(
     use synth::board::{bridge_only_config, build, visit_unit, ConfigOf, UNITS};
     let names: Vec<String> = if all {
         std::iter::once("bridge_only".to_string())
-            .chain(UNITS.iter().map(|(n, _)| n.to_string()))
+            .chain(UNITS.iter().map(|(n, _, _)| n.to_string()))
             .collect()
     } else {
         vec![unit.expect("--unit or --all")]
@@ -550,7 +550,7 @@ fn board_build(
     let mut failed = vec![];
     for name in &names {
         let mut cfg = if name == "bridge_only" {
-            bridge_only_config(clock.unwrap_or(80.0))
+            bridge_only_config(clock.unwrap_or(synth::board::BRIDGE_ONLY_MHZ))
         } else {
             visit_unit(name, ConfigOf).ok_or_else(|| unknown_unit(name))?
         };
@@ -562,7 +562,10 @@ fn board_build(
                 cfg.unit_verilog.clone(),
                 mhz,
             );
-            cfg = base;
+            cfg = hdl::board_top::BoardConfig {
+                lean: cfg.lean,
+                ..base
+            };
         }
         match build(&cfg, out, seed) {
             Ok(r) => {

@@ -153,7 +153,8 @@ pub fn build_sim_board(cfg: &BoardConfig) -> Result<PathBuf> {
     if exe.exists() {
         return Ok(exe);
     }
-    let tmp = dir.with_extension(format!("tmp{}", std::process::id()));
+    // private build directory, renamed when done (two test threads may build the same board)
+    let tmp = crate::verilator::private_build_dir(&dir);
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp)?;
     std::fs::write(tmp.join("board_top.v"), &verilog)?;
@@ -327,6 +328,8 @@ pub struct Board<L: Link> {
     out_widths: Vec<usize>,
     /// Stimulus / capture buffer depth.
     pub depth: usize,
+    /// The bridge is the lean one (`BoardConfig::lean`): no buffers, no STATUS.
+    pub lean: bool,
     /// Quiet time (bit times) after which a missing reply is an error.
     pub quiet_bits: u64,
 }
@@ -339,6 +342,7 @@ impl<L: Link> Board<L> {
             in_widths: inputs.iter().map(|p| p.width).collect(),
             out_widths: outputs.iter().map(|p| p.width).collect(),
             depth: 1 << stim_aw,
+            lean: false,
             quiet_bits: 400,
         }
     }
@@ -748,12 +752,21 @@ pub fn free_run_matches_model<U: BoardUnit, L: Link>(
     Ok(got.len())
 }
 
-/// Start the simulated board of unit `U` and a driver for it.
+/// Start the simulated board of unit `U` (full bridge) and a driver for it.
 pub fn sim_board<U: BoardUnit>() -> Result<Board<SimBoard>> {
-    let cfg = board_config::<U>(None);
+    sim_board_variant::<U>(false)
+}
+
+/// Start the simulated board of unit `U` with the full (`lean = false`) or the lean bridge, and
+/// a driver for it.
+pub fn sim_board_variant<U: BoardUnit>(lean: bool) -> Result<Board<SimBoard>> {
+    let mut cfg = board_config::<U>(None);
+    cfg.lean = lean;
     let link = SimBoard::start(&cfg)?;
     let p = U::ports();
-    Ok(Board::new(link, &p.inputs(), &p.outputs(), cfg.stim_aw))
+    let mut b = Board::new(link, &p.inputs(), &p.outputs(), cfg.stim_aw);
+    b.lean = lean;
+    Ok(b)
 }
 
 /// The UART alone, for its own tests: a `top` around `board_uart_rx` and `board_uart_tx`

@@ -64,6 +64,15 @@ pub(crate) fn fnv1a(parts: &[&str]) -> u64 {
     h
 }
 
+/// A build directory next to `dir` that no other build uses at the same time, for a build that
+/// is renamed to `dir` when done: concurrent tests may build the same design, and the threads
+/// of one test binary share the process id, so they are counted apart.
+pub(crate) fn private_build_dir(dir: &Path) -> PathBuf {
+    static BUILDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    dir.with_extension(format!("tmp{}-{n}", std::process::id()))
+}
+
 fn cxx_type(width: usize) -> &'static str {
     match width {
         0..=8 => "CData",
@@ -178,10 +187,7 @@ pub fn build_harness(
         return Ok(exe);
     }
     // Build in a private directory, then rename: concurrent tests may build the same design.
-    // (threads of one test binary share the process id: count them apart)
-    static BUILDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let tmp = dir.with_extension(format!("tmp{}-{n}", std::process::id()));
+    let tmp = private_build_dir(&dir);
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp)?;
     std::fs::write(tmp.join("top.v"), verilog)?;

@@ -10,7 +10,10 @@ module board_bridge #(
     parameter integer STIM_AW = 8,       // stimulus / capture buffers hold 2**STIM_AW cycles
     parameter integer TIMEOUT = 100000,  // idle cycles that end a frame or a discarded burst
     parameter [31:0] UNIT_ID = 32'h0,    // FNV-1a of the unit's name and port table
-    parameter integer RESET_BIT = -1     // bit of the input vector that is the unit's reset
+    parameter integer RESET_BIT = -1,    // bit of the input vector that is the unit's reset
+    // 1: lean bridge (lockstep only): no stimulus / capture buffers, no status counters, a reply
+    // register of max(OUT_BYTES, 2) bytes; LOAD, RUN, READ_CAP and STATUS are NAKed UNSUPPORTED
+    parameter integer LEAN = 0
 ) (
     input wire clock,
     input wire reset,
@@ -30,7 +33,8 @@ module board_bridge #(
     localparam integer MAX_PAY = IN_BYTES + 2;
     localparam integer PAY_BITS = MAX_PAY * 8;
     localparam integer STATUS_BYTES = 20;
-    localparam integer TXP_BYTES = OUT_BYTES > STATUS_BYTES ? OUT_BYTES : STATUS_BYTES;
+    localparam integer TXP_MIN = LEAN ? 2 : STATUS_BYTES;  // NAK payload is 2 bytes
+    localparam integer TXP_BYTES = OUT_BYTES > TXP_MIN ? OUT_BYTES : TXP_MIN;
     localparam integer TXP_BITS = TXP_BYTES * 8;
     localparam integer DEPTH = 1 << STIM_AW;
     localparam integer TW = $clog2(TIMEOUT + 1) + 1;
@@ -50,7 +54,8 @@ module board_bridge #(
     // NAK reasons
     localparam [7:0] N_BAD_CRC = 8'd1, N_BAD_LENGTH = 8'd2, N_UNKNOWN_CMD = 8'd3,
                      N_OVERLONG = 8'd4, N_FRAMING = 8'd5, N_TIMEOUT = 8'd6, N_BAD_SYNC = 8'd7,
-                     N_BAD_ARG = 8'd8, N_OVERRUN = 8'd9;
+                     N_BAD_ARG = 8'd8, N_OVERRUN = 8'd9, N_UNSUPPORTED = 8'd10;
+    localparam integer SW = TXP_BITS < 160 ? TXP_BITS : 160;  // status bits in r_pay (all 160 if !LEAN)
 
     localparam [3:0] S_IDLE = 4'd0, S_LEN = 4'd1, S_CMD = 4'd2, S_PAY = 4'd3, S_CRC1 = 4'd4,
                      S_CRC2 = 4'd5, S_DISCARD = 4'd6, S_EXEC = 4'd7, S_STEP = 4'd8,
@@ -149,6 +154,8 @@ module board_bridge #(
         len_is_in <= len == IN_BYTES;
         len_is_load <= len == MAX_PAY;
     end
+    wire [159:0] status_word = {UNIT_ID, OUT_BITS16, IN_BITS16, STIM_AW8,
+                                last_reason, ferrs, naks, good + 1'b1, cycles};
     wire in_parse = (st == S_IDLE) || (st == S_LEN) || (st == S_CMD) || (st == S_PAY) ||
                     (st == S_CRC1) || (st == S_CRC2) || (st == S_DISCARD);
     wire timed_out = idle == TIMEOUT;
@@ -276,25 +283,28 @@ module board_bridge #(
                             r_pay <= {TXP_BITS{1'b0}}; r_pay[OUT_BITS-1:0] <= unit_out; r_phase <= 3'd0;
                             good <= good + 1'b1; st <= S_TX;
                         end
-                        C_LOAD: if (!len_is_load) nak(N_BAD_LENGTH, cmd);
+                        C_LOAD: if (LEAN) nak(N_UNSUPPORTED, cmd);
+                            else if (!len_is_load) nak(N_BAD_LENGTH, cmd);
                             else if (bad_load_addr) nak(N_BAD_ARG, cmd); else begin
                             stim_we <= 1'b1; stim_wa <= pay_addr[STIM_AW-1:0];
                             good <= good + 1'b1; ack;
                         end
-                        C_RUN: if (!len_is_2) nak(N_BAD_LENGTH, cmd);
+                        C_RUN: if (LEAN) nak(N_UNSUPPORTED, cmd);
+                            else if (!len_is_2) nak(N_BAD_LENGTH, cmd);
                             else if (bad_run_n) nak(N_BAD_ARG, cmd); else begin
                             run_n <= pay_word[STIM_AW:0]; rd <= {(STIM_AW+1){1'b0}};
                             led_free_run <= 1'b1; good <= good + 1'b1; st <= S_RUN_PRIME;
                         end
-                        C_READ_CAP: if (!len_is_2) nak(N_BAD_LENGTH, cmd);
+                        C_READ_CAP: if (LEAN) nak(N_UNSUPPORTED, cmd);
+                            else if (!len_is_2) nak(N_BAD_LENGTH, cmd);
                             else if (bad_cap_addr) nak(N_BAD_ARG, cmd); else begin
                             cap_ra <= pay_word[STIM_AW-1:0]; good <= good + 1'b1; st <= S_CAP_WAIT;
                         end
-                        C_STATUS: if (!len_is_0) nak(N_BAD_LENGTH, cmd); else begin
+                        C_STATUS: if (LEAN) nak(N_UNSUPPORTED, cmd);
+                            else if (!len_is_0) nak(N_BAD_LENGTH, cmd); else begin
                             r_type <= R_STATUS; r_len <= STATUS_BYTES;
                             r_pay <= {TXP_BITS{1'b0}};
-                            r_pay[159:0] <= {UNIT_ID, OUT_BITS16, IN_BITS16, STIM_AW8,
-                                             last_reason, ferrs, naks, good + 1'b1, cycles};
+                            r_pay[SW-1:0] <= status_word[SW-1:0];
                             r_phase <= 3'd0; good <= good + 1'b1; st <= S_TX;
                         end
                         default: nak(N_UNKNOWN_CMD, cmd);
@@ -310,22 +320,24 @@ module board_bridge #(
                 // free-running: stimulus word k is read two cycles before the unit's k-th
                 // enabled cycle, loaded into in_hold one cycle before it, and the outputs of
                 // that cycle are written to capture word k
-                S_RUN_PRIME: begin
+                // (unreachable in the lean bridge; the constant LEAN cuts the buffers' read
+                // data out of in_hold and r_pay, so yosys drops the buffers)
+                S_RUN_PRIME: if (!LEAN) begin
                     rd <= rd + 1'b1;
                     st <= S_RUN_PRIME2;
                 end
-                S_RUN_PRIME2: begin
+                S_RUN_PRIME2: if (!LEAN) begin
                     in_hold <= stim_rdata; rd <= rd + 1'b1; wr <= {(STIM_AW+1){1'b0}};
                     ce <= 1'b1; run_on <= 1'b1;
                     st <= S_RUN;
                 end
-                S_RUN: begin
+                S_RUN: if (!LEAN) begin
                     rd <= rd + 1'b1; wr <= wr + 1'b1;
                     if (wr == run_n - 1'b1) begin run_on <= 1'b0; ack; end
                     else begin in_hold <= stim_rdata; ce <= 1'b1; end
                 end
                 S_CAP_WAIT: st <= S_CAP_LOAD;
-                S_CAP_LOAD: begin
+                S_CAP_LOAD: if (!LEAN) begin
                     r_type <= R_CAPTURE; r_len <= OUT_BYTES;
                     r_pay <= {TXP_BITS{1'b0}}; r_pay[OUT_BITS-1:0] <= cap_rdata; r_phase <= 3'd0;
                     st <= S_TX;
