@@ -413,7 +413,7 @@ impl crate::unit::BoardUnit for TreePipe128Board {
             k = k
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            i.reset = (k >> 33) % 400 == 0;
+            i.reset = (k >> 33).is_multiple_of(400);
             trace.push(i);
         }
         trace.truncate(cycles);

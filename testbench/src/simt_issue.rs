@@ -285,7 +285,7 @@ pub fn build_trace(
     for ch in choices {
         for g in 0..ch.gap {
             // idle cycles; every other one carries junk on the data ports (no valid is high)
-            let idle = if (ch.roll as usize + g as usize) % 2 == 0 {
+            let idle = if (ch.roll as usize + g as usize).is_multiple_of(2) {
                 SimtIn::default()
             } else {
                 SimtIn {
