@@ -736,12 +736,8 @@ impl crate::unit::BoardUnit for DispatcherBoard {
     /// completions mostly of live slots; see [`DispInvariants::bind`]).
     fn random_trace(seed: u64, cycles: usize) -> Vec<DispIn> {
         use proptest::strategy::ValueTree;
-        use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
         let cfg = DispatcherConfig::board();
-        let mut seed_bytes = [0u8; 32];
-        seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
-        let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes);
-        let mut runner = TestRunner::new_with_rng(Config::default(), rng);
+        let mut runner = crate::unit::seeded_runner(seed);
         let strat = trace_strategy(512);
         let mut model = golden_model::dispatcher::Dispatcher::new(cfg);
         let mut inv = DispInvariants::new(cfg);

@@ -550,11 +550,7 @@ impl crate::unit::BoardUnit for LockUnitBoard {
 /// [`random_trace`] from a seeded generator (the same stimulus mixes).
 pub fn seeded_trace(cfg: LockConfig, seed: u64, cycles: usize) -> Vec<LockIn> {
     use proptest::strategy::ValueTree;
-    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-    let mut seed_bytes = [0u8; 32];
-    seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
-    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes);
-    let mut runner = TestRunner::new_with_rng(Config::default(), rng);
+    let mut runner = crate::unit::seeded_runner(seed);
     let strat = trace_strategy(cfg, 3000);
     let mut trace = vec![<LockIn as golden_model::ResetInput>::reset_input()];
     while trace.len() < cycles {

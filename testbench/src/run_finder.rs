@@ -398,11 +398,7 @@ impl crate::unit::BoardUnit for TreePipe128Board {
     }
     fn random_trace(seed: u64, cycles: usize) -> Vec<FinderIn> {
         use proptest::strategy::ValueTree;
-        use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-        let mut seed_bytes = [0u8; 32];
-        seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
-        let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes);
-        let mut runner = TestRunner::new_with_rng(Config::default(), rng);
+        let mut runner = crate::unit::seeded_runner(seed);
         // inputs without the trace strategy's frequent resets (one in 20 cycles): a reset
         // only every few hundred cycles, so the pipeline runs full most of the time
         let input = finder_input(Self::N);

@@ -327,11 +327,7 @@ pub fn trace_strategy(max_len: usize) -> impl Strategy<Value = Vec<SchedIn>> {
 /// [`trace_strategy`] sampled with a seeded generator: exactly `cycles` cycles, reset first.
 pub fn seeded_trace(seed: u64, cycles: usize) -> Vec<SchedIn> {
     use proptest::strategy::ValueTree;
-    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-    let mut seed_bytes = [0u8; 32];
-    seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
-    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes);
-    let mut runner = TestRunner::new_with_rng(Config::default(), rng);
+    let mut runner = crate::unit::seeded_runner(seed);
     let strat = trace_strategy(2000);
     let mut trace = vec![<SchedIn as golden_model::ResetInput>::reset_input()];
     while trace.len() < cycles {

@@ -375,11 +375,7 @@ pub fn trace_strategy(cfg: SimtConfig, max_events: usize) -> impl Strategy<Value
 /// A deterministic random trace of exactly `cycles` cycles (reset first).
 pub fn seeded_trace(cfg: SimtConfig, seed: u64, cycles: usize) -> Vec<SimtIn> {
     use proptest::strategy::ValueTree;
-    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-    let mut seed_bytes = [0u8; 32];
-    seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
-    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes);
-    let mut runner = TestRunner::new_with_rng(Config::default(), rng);
+    let mut runner = crate::unit::seeded_runner(seed);
     let strat = trace_strategy(cfg, 800);
     let mut trace = vec![SimtIn::reset_input()];
     while trace.len() < cycles {

@@ -38,6 +38,16 @@ pub trait BoardUnit {
     fn random_trace(seed: u64, cycles: usize) -> Vec<Self::In>;
 }
 
+/// The proptest runner behind every unit's [`BoardUnit::random_trace`]: ChaCha seeded with
+/// `seed` (little-endian in the first 8 of 32 seed bytes), so a seed names one trace.
+pub fn seeded_runner(seed: u64) -> proptest::test_runner::TestRunner {
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+    let mut seed_bytes = [0u8; 32];
+    seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes);
+    TestRunner::new_with_rng(Config::default(), rng)
+}
+
 /// A unit that also has its spec checker (SPEC §0); every unit gets one.
 pub trait CheckedUnit: BoardUnit {
     /// The spec checker (SPEC alone, no pipeline state), freshly built.
