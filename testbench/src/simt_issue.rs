@@ -286,7 +286,7 @@ pub fn choice_strategy(cfg: SimtConfig, mix: Mix) -> impl Strategy<Value = Choic
                 // threads k..T-1 only
                 0 | 1 => all & !((1u64 << ((mask >> 48) % t)) - 1),
                 // sparse: about one thread in four
-                1 => mask & (mask >> 13) & all,
+                2 => mask & (mask >> 13) & all,
                 _ => mask & all,
             };
             Choice {
