@@ -205,7 +205,8 @@ impl Mix {
             idem: [0, 50, 90, 100][rng.range(0, 3)],
             ready: [30, 70, 100][rng.range(0, 2)],
             preempt: [5, 20, 60][rng.range(0, 2)],
-            hold: rng.range(0, 20) as u64,
+            // one mix in four holds the GPU long: a wide window for events while preempted
+            hold: [20, 20, 20, 200][rng.range(0, 3)],
             bad: rng.range(0, 40) as u32,
             reset: rng.range(0, 1) as u32,
             cfg: rng.range(0, 10) as u32,
@@ -213,7 +214,9 @@ impl Mix {
             gpu: GpuParams {
                 submit_latency: rng.range(1, 12) as u64,
                 cu_reset_time: rng.range(1, 25) as u64,
-                max_running: rng.range(1, 3),
+                // up to the whole table at once: a RUNNING kernel deep in the table (slot 4
+                // and beyond) can then finish while older ones still run
+                max_running: [1, 2, 3, 8][rng.range(0, 3)],
             },
             dur_max: [3, 20, 80][rng.range(0, 2)],
         }
@@ -303,9 +306,24 @@ pub fn generate(
         }
         // deliberate bad events (never legal ones that would desynchronise the GPU model)
         if rng.range(0, 999) < mix.bad as usize {
+            // a wrong id: mostly one the controller holds (queued, SUBMITTED but not the oldest,
+            // RUNNING, SKIPPED, KILLED — each slot's compare is then exercised with a near
+            // miss), or one launched recently (stale slot contents), or any id
+            let held: Vec<u32> = model
+                .queue()
+                .map(|k| k.id)
+                .chain(model.table().iter().map(|(k, _)| k.id))
+                .collect();
+            let table: Vec<u32> = model.table().iter().map(|(k, _)| k.id).collect();
+            let wrong_id = match rng.range(0, 9) {
+                0..=2 if !table.is_empty() => table[rng.range(0, table.len() - 1)],
+                0..=4 if !held.is_empty() => held[rng.range(0, held.len() - 1)],
+                5..=6 => next_id.wrapping_sub(1 + rng.range(0, 20) as u32) & id_mask,
+                _ => rng.range(0, id_mask as usize) as u32,
+            };
             match rng.range(0, 6) {
                 0 if !i.start_valid => {
-                    let id = rng.range(0, id_mask as usize) as u32;
+                    let id = wrong_id;
                     let oldest = model
                         .table()
                         .iter()
@@ -317,7 +335,7 @@ pub fn generate(
                     }
                 }
                 1 if !i.done_valid => {
-                    let id = rng.range(0, id_mask as usize) as u32;
+                    let id = wrong_id;
                     if !model
                         .table()
                         .iter()

@@ -197,6 +197,13 @@ pub struct Mix {
     pub exit_shift: u32,
     /// Maximum idle gap.
     pub max_gap: u8,
+    /// Share of the program's blocks with the sync flag, in 256ths.
+    pub sync: u8,
+    /// Init masks of varied shapes (the top threads only in half of the inits, else sparse or
+    /// uniform) instead of uniform:
+    /// a warp of high threads only makes the representative wrap around (rep = T-1 exits, or
+    /// every thread behind a sync block sits below rep) at most block ends.
+    pub shaped_masks: bool,
 }
 
 pub fn mixes() -> Vec<Mix> {
@@ -205,21 +212,42 @@ pub fn mixes() -> Vec<Mix> {
             bad: 3,
             exit_shift: 3,
             max_gap: 2,
+            sync: 176,
+            shaped_masks: false,
         },
         Mix {
             bad: 15,
             exit_shift: 1,
             max_gap: 3,
+            sync: 176,
+            shaped_masks: false,
         },
         Mix {
             bad: 1,
             exit_shift: 5,
             max_gap: 0,
+            sync: 176,
+            shaped_masks: false,
+        },
+        Mix {
+            bad: 2,
+            exit_shift: 4,
+            max_gap: 1,
+            sync: 230,
+            shaped_masks: true,
+        },
+        Mix {
+            bad: 5,
+            exit_shift: 3,
+            max_gap: 0,
+            sync: 50,
+            shaped_masks: true,
         },
     ]
 }
 
-pub fn program_strategy(cfg: SimtConfig) -> impl Strategy<Value = BlockProgram> {
+/// A random program whose blocks carry the sync flag with probability `sync` / 256.
+pub fn program_strategy(cfg: SimtConfig, sync: u8) -> impl Strategy<Value = BlockProgram> {
     let pcs = 1usize << cfg.pc_bits;
     let max_blocks = pcs.min(10);
     proptest::collection::btree_set(0..pcs as u32, 1..=max_blocks).prop_flat_map(move |set| {
@@ -227,20 +255,16 @@ pub fn program_strategy(cfg: SimtConfig) -> impl Strategy<Value = BlockProgram> 
         let n = pcs.len();
         (
             Just(pcs),
-            proptest::collection::vec(any::<u8>().prop_map(|x| x < 80), n),
+            proptest::collection::vec(any::<u8>().prop_map(move |x| x < sync), n),
             proptest::collection::vec((0..n, 0..n), n),
         )
-            .prop_map(|(pcs, sync_roll, succ)| BlockProgram {
-                pcs,
-                // about one block in five needs sync
-                sync: sync_roll.into_iter().map(|s| !s).collect(),
-                succ,
-            })
+            .prop_map(|(pcs, sync, succ)| BlockProgram { pcs, sync, succ })
     })
 }
 
 pub fn choice_strategy(cfg: SimtConfig, mix: Mix) -> impl Strategy<Value = Choice> {
     let all = cfg.all();
+    let t = cfg.threads as u64;
     (
         0..=mix.max_gap,
         any::<u64>(),
@@ -258,6 +282,13 @@ pub fn choice_strategy(cfg: SimtConfig, mix: Mix) -> impl Strategy<Value = Choic
                     .take(mix.exit_shift as usize)
                     .fold(!0u64, |a, &b| a & b)
             };
+            let shaped = match (mask >> 40) % 4 {
+                // threads k..T-1 only
+                0 | 1 => all & !((1u64 << ((mask >> 48) % t)) - 1),
+                // sparse: about one thread in four
+                2 => mask & (mask >> 13) & all,
+                _ => mask & all,
+            };
             Choice {
                 gap,
                 cond: cond & all,
@@ -265,7 +296,13 @@ pub fn choice_strategy(cfg: SimtConfig, mix: Mix) -> impl Strategy<Value = Choic
                 block,
                 roll,
                 kind,
-                mask: if mask % 17 == 0 { 0 } else { mask & all },
+                mask: if mask % 17 == 0 {
+                    0
+                } else if mix.shaped_masks {
+                    shaped
+                } else {
+                    mask & all
+                },
             }
         })
 }
@@ -365,11 +402,15 @@ pub fn build_trace(
 /// A whole random trace: one program, one mix, up to `max_events` front-end events.
 pub fn trace_strategy(cfg: SimtConfig, max_events: usize) -> impl Strategy<Value = Vec<SimtIn>> {
     let ms = mixes();
-    (program_strategy(cfg), 0..ms.len()).prop_flat_map(move |(prog, m)| {
-        let mix = ms[m];
-        proptest::collection::vec(choice_strategy(cfg, mix), 1..max_events)
-            .prop_map(move |choices| build_trace(cfg, &prog, mix, &choices))
-    })
+    (0..ms.len())
+        .prop_flat_map(move |m| {
+            let mix = ms[m];
+            (program_strategy(cfg, mix.sync), Just(mix))
+        })
+        .prop_flat_map(move |(prog, mix)| {
+            proptest::collection::vec(choice_strategy(cfg, mix), 1..max_events)
+                .prop_map(move |choices| build_trace(cfg, &prog, mix, &choices))
+        })
 }
 
 /// A deterministic random trace of exactly `cycles` cycles (reset first).

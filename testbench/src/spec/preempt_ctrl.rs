@@ -23,6 +23,8 @@
 //! - **resume**: legal only while preempted after `preempt_done`; every table entry is then
 //!   SKIPPED or KILLED and returns to the queue's head in order;
 //! - **levels**: `preempted` is the flag, `inflight` = SUBMITTED + RUNNING;
+//! - **idle fields** (the port contract of the module doc, not SPEC): `submit_id` reads 0 while
+//!   `submit_valid` is low, `ack_id` and `ack_skip` read 0 while `ack_valid` is low;
 //! - **errors**: one cycle after an illegal event, `error` with the smallest code of the cycle
 //!   (1 `DUP_ID`, 2 `BAD_EVENT`, 3 `BAD_STATE`, 4 `BAD_CFG`), never otherwise; the illegal event
 //!   changes nothing (every later check reads the unchanged state).
@@ -151,6 +153,14 @@ impl SpecChecker for PreemptSpec {
                 return v("ack-only-for-a-start", format!("unexpected answer {o:?}"))
             }
             None => {}
+        }
+        // port contract (module doc): the fields of a stream or answer not shown read 0
+        if (!o.submit_valid && o.submit_id != 0) || (!o.ack_valid && (o.ack_id != 0 || o.ack_skip))
+        {
+            return v(
+                "idle-fields-zero",
+                format!("fields set while their valid is low: {o:?}"),
+            );
         }
         // S3.3: after the preempt's cycle, everything SUBMITTED or RUNNING idempotent → reset
         if std::mem::take(&mut self.deciding) {
