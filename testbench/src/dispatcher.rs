@@ -1,6 +1,7 @@
 //! Workgroup dispatcher (SPEC Unit 3) verification: RTL adapter, port map for Verilator replay,
 //! stimulus strategies (random WG streams, completions of live slots, config writes, bad inputs,
-//! idle cycles), and a shadow of the resources built from the outputs alone, which checks the
+//! idle cycles) and hand-written trace flavours ([`Flavour`]: boundary needs, score policies,
+//! forced splits) mixed into the standard board trace, and a shadow of the resources built from the outputs alone, which checks the
 //! SPEC invariants every cycle (no block allocated twice, frees restore exactly, every dispatch
 //! fits its module, a slot is completed only while live).
 
