@@ -954,6 +954,50 @@ fn stimulus_covers_every_event() {
     eprintln!("{seen:?}");
 }
 
+/// The standard board stimulus (`DispatcherBoard::random_trace`, the one `synth mutate` and the
+/// 10^6-cycle Verilator replay use) reaches what its flavours aim at, many times in 100 000
+/// cycles (seed 1): regions that end at a map's last block from a start above 0 (the end-of-map tests of
+/// the match), module choices under both score policies that differ from `first`, splits and
+/// their sub-WGs, ties, window promotions, every slot busy, backpressure and the board's error
+/// codes. Counted by the spec checker on the golden model's outputs, which it also judges.
+#[test]
+fn random_trace_reaches_the_flavour_targets() {
+    use testbench::dispatcher::DispatcherBoard;
+    use testbench::unit::BoardUnit;
+    let cfg = DispatcherConfig::board();
+    let trace = DispatcherBoard::random_trace(1, 100_000);
+    let mut model = Model::new(cfg);
+    let outs: Vec<DispOut> = trace.iter().map(|i| model.step(i)).collect();
+    let mut spec = DispatcherChecker::new(cfg);
+    judge(&mut spec, &trace, &outs).unwrap_or_else(|v| panic!("{v}"));
+    let seen = spec.coverage();
+    eprintln!("{seen:?}");
+    for (k, want) in [
+        // about half of what seed 1 gives (in brackets)
+        ("region at the map end", 1000),   // (2574)
+        ("policy max_weighted_free", 100), // (257)
+        ("policy min_power_history", 100), // (229)
+        ("policy overrides first", 80),    // (186)
+        ("split", 200),                    // (472)
+        ("sub-WG record", 800),            // (1750)
+        ("tie, unmarked", 1000),           // (2713)
+        ("tie, all marked", 1000),         // (2457)
+        ("window promotion", 300),         // (775)
+        ("every slot busy", 2000),         // (5318)
+        ("backpressure", 10000),           // (30508)
+        ("NEVER_FITS", 30),                // (68)
+        ("ZERO_WAVES", 10),                // (26)
+        ("IDLE_SLOT", 2000),               // (5590)
+        ("BAD_CFG", 50),                   // (107)
+    ] {
+        let n = seen.get(k).copied().unwrap_or(0);
+        assert!(
+            n >= want,
+            "`{k}` occurred {n} times, want >= {want}: {seen:?}"
+        );
+    }
+}
+
 // ------------------------------------------------ the golden model over swept configurations
 
 /// Shapes of the model-only sweep: degenerate (every count 1), small with nothing a power of

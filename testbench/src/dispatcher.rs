@@ -1,6 +1,7 @@
 //! Workgroup dispatcher (SPEC Unit 3) verification: RTL adapter, port map for Verilator replay,
 //! stimulus strategies (random WG streams, completions of live slots, config writes, bad inputs,
-//! idle cycles), and a shadow of the resources built from the outputs alone, which checks the
+//! idle cycles) and hand-written trace flavours ([`Flavour`]: boundary needs, score policies,
+//! forced splits) mixed into the standard board trace, and a shadow of the resources built from the outputs alone, which checks the
 //! SPEC invariants every cycle (no block allocated twice, frees restore exactly, every dispatch
 //! fits its module, a slot is completed only while live).
 
@@ -733,7 +734,12 @@ impl crate::unit::BoardUnit for DispatcherBoard {
         Box::new(move |_, i, o| inv.check(i, o))
     }
     /// Random board stimulus bound to the golden model's outputs (unique ids of queued WGs,
-    /// completions mostly of live slots; see [`DispInvariants::bind`]).
+    /// completions mostly of live slots; see [`DispInvariants::bind`]). Segments of two
+    /// origins, chosen by the seed: the proptest mixes of [`trace_strategy`] (up to 512
+    /// cycles: bad inputs, config churn, resets in 1 % of the cycles) and, in 3 of 5 segments,
+    /// one of the [`Flavour`]s (512..2048 cycles, a reset at most at the start: boundary needs
+    /// on fragmented maps, the module policies on near ties, forced splits; see
+    /// [`flavour_segment`]).
     fn random_trace(seed: u64, cycles: usize) -> Vec<DispIn> {
         use proptest::strategy::ValueTree;
         let cfg = DispatcherConfig::board();
@@ -749,7 +755,15 @@ impl crate::unit::BoardUnit for DispatcherBoard {
         inv.check(&reset, &o).expect("reset cycle");
         let mut trace = vec![reset];
         while trace.len() < cycles {
-            for raw in strat.new_tree(&mut runner).expect("strategy").current() {
+            let pick = runner.rng().next_u64() % 5;
+            let segment = if pick < 2 {
+                strat.new_tree(&mut runner).expect("strategy").current()
+            } else {
+                let kind = Flavour::ALL[(runner.rng().next_u64() % 3) as usize];
+                let len = 512 + (runner.rng().next_u64() % 1536) as usize;
+                flavour_segment(&mut Rand(runner.rng()), kind, len)
+            };
+            for raw in segment {
                 if trace.len() == cycles {
                     break;
                 }
@@ -762,6 +776,167 @@ impl crate::unit::BoardUnit for DispatcherBoard {
         }
         trace
     }
+}
+
+/// Hand-written trace flavours of the standard board stimulus ([`flavour_segment`]): each
+/// aims at mechanisms the proptest mixes reach rarely (measured with `synth mutate --unit
+/// dispatcher`, docs/verification.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flavour {
+    /// Needs at the map boundaries (1 block, a whole map, one more than a top run) on maps
+    /// fragmented by completions in random order: the match's end-of-map tests at every start.
+    Boundary,
+    /// `max_weighted_free` with sparse weights and `min_power_history` with short windows and
+    /// sparse retire strobes, small WGs keeping both modules near a tie.
+    Policy,
+    /// A small split threshold, big independent WGs and rare completions: heads enter split
+    /// mode often, on both channels, from every FIFO position.
+    Split,
+}
+
+impl Flavour {
+    pub const ALL: [Flavour; 3] = [Flavour::Boundary, Flavour::Policy, Flavour::Split];
+}
+
+/// A few draws over any random source (the segment generators are plain code, cheaper than
+/// strategies).
+pub struct Rand<'a, R: proptest::prelude::Rng>(pub &'a mut R);
+
+impl<R: proptest::prelude::Rng> Rand<'_, R> {
+    /// Uniform in `0..n`.
+    pub fn below(&mut self, n: u32) -> u32 {
+        (self.0.next_u64() % n as u64) as u32
+    }
+    /// True with `pct` percent.
+    pub fn pct(&mut self, pct: u32) -> bool {
+        self.below(100) < pct
+    }
+    /// One element of `set`.
+    pub fn of(&mut self, set: &[u32]) -> u32 {
+        set[self.below(set.len() as u32) as usize]
+    }
+}
+
+/// One segment of `len` cycles of flavour `kind` for the board config (every value fits its
+/// port; completions name slots 0..6, which [`DispInvariants::bind`] maps onto live slots).
+/// It opens, in one of three segments, with a reset (the reset values then meet the deep
+/// states below), then with the config writes of its flavour; no reset inside.
+pub fn flavour_segment<R: proptest::prelude::Rng>(
+    r: &mut Rand<R>,
+    kind: Flavour,
+    len: usize,
+) -> Vec<DispIn> {
+    use golden_model::dispatcher::reg;
+    let mut t = vec![];
+    if r.below(3) == 0 {
+        t.push(DispIn {
+            reset: true,
+            ..DispIn::default()
+        });
+    }
+    // window lengths: short (promotions and rotations within the segment) or the defaults
+    if r.pct(60) {
+        for y in 0..4 {
+            t.push(DispIn::cfg(reg::WIN_LEN0 + y, 1 + r.below(40)));
+        }
+    }
+    // (push %, done %, idle %, retire density in 1/16 per strobe bit)
+    let (push, done, idle, retire) = match kind {
+        Flavour::Boundary => {
+            t.push(DispIn::cfg(reg::POLICY, r.below(3)));
+            t.push(DispIn::cfg(reg::SPLIT_THRESHOLD, r.of(&[0, 256, 64])));
+            (55, 25 + r.below(20), 10, 4)
+        }
+        Flavour::Policy => {
+            t.push(DispIn::cfg(reg::POLICY, 1 + r.below(2)));
+            let w = r.of(&[
+                0x0001, 0x0010, 0x0100, 0x1000, 0x1111, 0x000F, 0x0003, 0xF000,
+            ]);
+            let w = if r.pct(25) { r.below(0x10000) } else { w };
+            t.push(DispIn::cfg(reg::FREE_WEIGHTS, w));
+            t.push(DispIn::cfg(
+                reg::POWER_WEIGHTS,
+                r.of(&[0x1111, 0x0001, 0x8421, 0xFFFF, 0x0F00]),
+            ));
+            t.push(DispIn::cfg(
+                reg::POWER_WINDOW,
+                r.of(&[1, 2, 3, 5, 8, 13, 32, 100, 1024]),
+            ));
+            (60, 30 + r.below(15), 5, 1 + r.below(4))
+        }
+        Flavour::Split => {
+            t.push(DispIn::cfg(reg::POLICY, r.below(3)));
+            t.push(DispIn::cfg(reg::SPLIT_THRESHOLD, 1 + r.below(12)));
+            (50, 2 + r.below(6), 10, 4)
+        }
+    };
+    // one priority for both channels in half the segments (ties, marks)
+    let one_prio = r.pct(50).then(|| r.below(4));
+    while t.len() < len {
+        let mut i = DispIn::default();
+        if r.pct(idle) {
+            t.push(i);
+            continue;
+        }
+        if r.pct(push) {
+            let (waves, vgpr, sgpr, lds, indep) = match kind {
+                Flavour::Boundary => (
+                    r.of(&[1, 1, 2, 2, 3, 4]),
+                    r.of(&[1, 1, 2, 3, 4, 7, 8, 9, 13, 14, 15, 16]),
+                    r.of(&[0, 1, 1, 2, 3, 4, 5, 7, 8]),
+                    r.of(&[0, 1, 1, 2, 7, 8, 9, 14, 15, 16]),
+                    r.pct(20),
+                ),
+                Flavour::Policy => (
+                    1 + r.below(4),
+                    1 + r.below(6),
+                    r.below(4),
+                    r.below(5),
+                    r.pct(20),
+                ),
+                Flavour::Split => (
+                    2 + r.below(7),
+                    2 + r.below(8),
+                    r.below(3),
+                    r.below(7),
+                    r.pct(80),
+                ),
+            };
+            // good descriptors only: clamp to what an empty module holds
+            let q = waves.div_ceil(2);
+            i.push_valid = true;
+            i.push_channel = r.below(2);
+            i.push_prio = one_prio.unwrap_or_else(|| r.below(4));
+            i.push_waves = waves;
+            i.push_vgpr = vgpr.min(16 / q);
+            i.push_sgpr = sgpr.min(8 / q);
+            i.push_lds = lds;
+            i.push_indep = indep;
+        }
+        if r.pct(done) {
+            i.done_valid = true;
+            i.done_slot = r.below(6);
+        }
+        if r.pct(1) {
+            // a config write now and then: policy, threshold, weights
+            let (a, d) = match r.below(4) {
+                0 => (reg::POLICY, r.below(3)),
+                1 => (reg::SPLIT_THRESHOLD, r.below(16)),
+                2 => (reg::FREE_WEIGHTS, r.below(0x10000)),
+                _ => (reg::POWER_WINDOW, 1 + r.below(64)),
+            };
+            i.cfg_we = true;
+            i.cfg_addr = a;
+            i.cfg_data = d;
+        }
+        for b in 0..8 {
+            if r.below(16) < retire {
+                i.retire_class |= 1 << b;
+            }
+        }
+        t.push(i);
+    }
+    t
 }
 
 /// What one standard random run on the exported Verilog measured (see [`verilator_random_run`]).

@@ -402,7 +402,9 @@ impl DispatcherChecker {
     /// marked` (a42 choices among ≥ 2 channels), `window promotion` (the winner's priority
     /// number is larger than another fitting head's), `policy first|max_weighted_free|
     /// min_power_history` (a module choice among ≥ 2 fitting modules under that policy),
-    /// `policy overrides first` (such a choice that was not the lowest index), `backpressure`
+    /// `policy overrides first` (such a choice that was not the lowest index), `region at the
+    /// map end` (a record whose region starts above block 0 and ends at the map's last block),
+    /// `backpressure`
     /// (a push refused by `push_ready`), `every slot busy` (a fitting head waited for a slot), and
     /// one entry per error code (`NEVER_FITS`, `ZERO_WAVES`, `BAD_ID`, `IDLE_SLOT`, `BAD_CFG`).
     pub fn coverage(&self) -> &BTreeMap<&'static str, u64> {
@@ -792,6 +794,19 @@ impl DispatcherChecker {
             ));
         }
         hits.push("record");
+        // a region placed above block 0 that ends at the last block of its map (the match's
+        // end-of-map test decided it)
+        let at_end = |b: &[usize], n: &[usize], len: usize| {
+            b.iter()
+                .zip(n)
+                .any(|(&b, &n)| n > 0 && b > 0 && b + n == len)
+        };
+        if at_end(&want.vgpr_base, &want.vgpr_need, cfg.vgpr_blocks)
+            || at_end(&want.sgpr_base, &want.sgpr_need, cfg.sgpr_blocks)
+            || at_end(&[want.lds_base], &[want.lds_need], cfg.lds_blocks)
+        {
+            hits.push("region at the map end");
+        }
         if head.sub {
             hits.push("sub-WG record");
         }
