@@ -247,6 +247,28 @@ pub struct ScheduleGen {
     init_x: [Constant<Bits<32>>; SLOTS],
     init_y: [Constant<Bits<32>>; SLOTS],
     init_m: [Constant<Bits<32>>; SLOTS],
+    /// The accepted configuration write of the previous cycle, pre-decoded; its slot words are
+    /// made from these registers (AND-OR of register bits only) and written in this cycle.
+    /// One-hot target slots (bit 8 the `cfg` registers, 0 = none).
+    wr_oh: DFF<Bits<9>>,
+    /// Per coordinate bit b, which rule drives it (bit 4r + b, rule r): x: 0 index bit b,
+    /// 1 b + D (strided middle bits, D = L − p0 − p1), 2 b − p0 (strided top bits),
+    /// 3 b + p1 (tiled, above the tile), 4 b + ls (Hilbert square number); y: 0 lw + b,
+    /// 1 lw + b + D, 2 lw + b − p0, 3 p0 + b (tiled, inside the tile), 4 b + ls. Zero for
+    /// bits outside the grid.
+    wr_fx: DFF<Bits<20>>,
+    wr_fy: DFF<Bits<20>>,
+    /// The offsets (source index bit − coordinate bit) of those rules, one-hot with bias 8.
+    wr_ox_d: DFF<Bits<16>>,
+    wr_ox_np0: DFF<Bits<16>>,
+    wr_ox_p1: DFF<Bits<16>>,
+    wr_o_ls: DFF<Bits<16>>,
+    wr_oy_lw: DFF<Bits<16>>,
+    wr_oy_d: DFF<Bits<16>>,
+    wr_oy_np0: DFF<Bits<16>>,
+    wr_oy_p0: DFF<Bits<16>>,
+    /// The misc slot word, fully decoded from the ports.
+    wr_misc: DFF<Bits<32>>,
     /// The slot in use by the current tile.
     act_x: DFF<Bits<32>>,
     act_y: DFF<Bits<32>>,
@@ -303,8 +325,6 @@ pub struct ScheduleGen {
     error_code_q: DFF<Bits<2>>,
 
     // ---- scratch ----
-    dec_l: Signal<Local, Bits<4>>,
-    dec_ls: Signal<Local, Bits<3>>,
     dec_fits: Signal<Local, Bit>,
     dec_x: Signal<Local, Bits<32>>,
     dec_y: Signal<Local, Bits<32>>,
@@ -313,6 +333,29 @@ pub struct ScheduleGen {
     ch_y: Signal<Local, Bits<32>>,
     ch_m: Signal<Local, Bits<32>>,
     ch_single: Signal<Local, Bit>,
+    ch_fwd: Signal<Local, Bit>,
+    in_l: Signal<Local, Bits<4>>,
+    in_ls: Signal<Local, Bits<3>>,
+    acc_wr: Signal<Local, Bit>,
+    n_wr_oh: Signal<Local, Bits<9>>,
+    in_s: Signal<Local, Bits<4>>,
+    in_d8: Signal<Local, Bits<5>>,
+    in_yd8: Signal<Local, Bits<5>>,
+    in_lin: Signal<Local, Bit>,
+    in_str: Signal<Local, Bit>,
+    in_til: Signal<Local, Bit>,
+    in_hil: Signal<Local, Bit>,
+    n_fx: Signal<Local, Bits<20>>,
+    n_fy: Signal<Local, Bits<20>>,
+    n_misc: Signal<Local, Bits<32>>,
+    n_ox_d: Signal<Local, Bits<16>>,
+    n_ox_np0: Signal<Local, Bits<16>>,
+    n_ox_p1: Signal<Local, Bits<16>>,
+    n_o_ls: Signal<Local, Bits<16>>,
+    n_oy_lw: Signal<Local, Bits<16>>,
+    n_oy_d: Signal<Local, Bits<16>>,
+    n_oy_np0: Signal<Local, Bits<16>>,
+    n_oy_p0: Signal<Local, Bits<16>>,
     acc_start: Signal<Local, Bit>,
     acc_perf: Signal<Local, Bit>,
     acc_prof: Signal<Local, Bit>,
@@ -400,6 +443,18 @@ impl ScheduleGen {
             init_x: std::array::from_fn(|s| Constant::new(w(|t| t.0, s))),
             init_y: std::array::from_fn(|s| Constant::new(w(|t| t.1, s))),
             init_m: std::array::from_fn(|s| Constant::new(w(|t| t.2, s))),
+            wr_oh: Default::default(),
+            wr_fx: Default::default(),
+            wr_fy: Default::default(),
+            wr_ox_d: Default::default(),
+            wr_ox_np0: Default::default(),
+            wr_ox_p1: Default::default(),
+            wr_o_ls: Default::default(),
+            wr_oy_lw: Default::default(),
+            wr_oy_d: Default::default(),
+            wr_oy_np0: Default::default(),
+            wr_oy_p0: Default::default(),
+            wr_misc: Default::default(),
             act_x: Default::default(),
             act_y: Default::default(),
             act_m: Default::default(),
@@ -434,8 +489,6 @@ impl ScheduleGen {
             out_y_q: Default::default(),
             out_last_q: Default::default(),
             error_code_q: Default::default(),
-            dec_l: Default::default(),
-            dec_ls: Default::default(),
             dec_fits: Default::default(),
             dec_x: Default::default(),
             dec_y: Default::default(),
@@ -444,6 +497,29 @@ impl ScheduleGen {
             ch_y: Default::default(),
             ch_m: Default::default(),
             ch_single: Default::default(),
+            ch_fwd: Default::default(),
+            in_l: Default::default(),
+            in_ls: Default::default(),
+            acc_wr: Default::default(),
+            n_wr_oh: Default::default(),
+            in_s: Default::default(),
+            in_d8: Default::default(),
+            in_yd8: Default::default(),
+            in_lin: Default::default(),
+            in_str: Default::default(),
+            in_til: Default::default(),
+            in_hil: Default::default(),
+            n_fx: Default::default(),
+            n_fy: Default::default(),
+            n_misc: Default::default(),
+            n_ox_d: Default::default(),
+            n_ox_np0: Default::default(),
+            n_ox_p1: Default::default(),
+            n_o_ls: Default::default(),
+            n_oy_lw: Default::default(),
+            n_oy_d: Default::default(),
+            n_oy_np0: Default::default(),
+            n_oy_p0: Default::default(),
             acc_start: Default::default(),
             acc_perf: Default::default(),
             acc_prof: Default::default(),
@@ -495,6 +571,18 @@ impl Logic for ScheduleGen {
         dff_setup!(
             self,
             clock,
+            wr_oh,
+            wr_fx,
+            wr_fy,
+            wr_ox_d,
+            wr_ox_np0,
+            wr_ox_p1,
+            wr_o_ls,
+            wr_oy_lw,
+            wr_oy_d,
+            wr_oy_np0,
+            wr_oy_p0,
+            wr_misc,
             act_x,
             act_y,
             act_m,
@@ -551,21 +639,22 @@ impl Logic for ScheduleGen {
         self.prof_best.next = self.best.q.val();
         self.prof_done.next = self.done.q.val();
 
-        // ---- decode the configuration on the cfg_* ports (written by cfg_we / cand_we) ----
+        // ---- fit check of the configuration on the cfg_* ports (cfg_we / cand_we): small
+        // compares, so BAD_CFG still strobes one cycle after the write ----
         // L = log_w + log_h, ls = min(log_w, log_h) (side of the Hilbert squares)
-        self.dec_l.next =
+        self.in_l.next =
             bit_cast::<4, 3>(self.cfg_log_w.val()) + bit_cast::<4, 3>(self.cfg_log_h.val());
-        self.dec_ls.next = self.cfg_log_h.val();
+        self.in_ls.next = self.cfg_log_h.val();
         if self.cfg_log_w.val() < self.cfg_log_h.val() {
-            self.dec_ls.next = self.cfg_log_w.val();
+            self.in_ls.next = self.cfg_log_w.val();
         }
         self.dec_fits.next = (self.cfg_mode.val().index() <= 4)
             && (self.cfg_log_w.val().index() <= 4)
             && (self.cfg_log_h.val().index() <= 4);
         if self.cfg_mode.val().index() == 1
-            && ((self.cfg_p1.val().index() > self.dec_l.val().index())
+            && ((self.cfg_p1.val().index() > self.in_l.val().index())
                 || (self.cfg_p0.val().index() + self.cfg_p1.val().index()
-                    > self.dec_l.val().index()))
+                    > self.in_l.val().index()))
         {
             self.dec_fits.next = false;
         }
@@ -575,108 +664,163 @@ impl Logic for ScheduleGen {
         {
             self.dec_fits.next = false;
         }
-        // index bit j drives x bit b (mask bit 8b + j) / y bit b
-        self.dec_x.next = 0.into();
-        self.dec_y.next = 0.into();
+        // ---- pre-decode on the write side: for each coordinate bit, the rule that drives it
+        // and the rules' offsets (one-hot), so that the decode cycle only ANDs register bits ----
+        self.in_lin.next = self.cfg_mode.val().index() == 0 || self.cfg_mode.val().index() == 2;
+        self.in_str.next = self.cfg_mode.val().index() == 1;
+        self.in_til.next = self.cfg_mode.val().index() == 3;
+        self.in_hil.next = self.cfg_mode.val().index() == 4;
+        self.in_s.next = bit_cast::<4, 3>(self.cfg_p0.val()) + bit_cast::<4, 3>(self.cfg_p1.val());
+        // 8 + D, D = L - p0 - p1 (wraps only for configurations that do not fit)
+        self.in_d8.next = bit_cast::<5, 4>(self.in_l.val()) + 8 - bit_cast::<5, 4>(self.in_s.val());
+        self.in_yd8.next = self.in_d8.val() + bit_cast::<5, 3>(self.cfg_log_w.val());
+        self.n_ox_d.next = 0.into();
+        self.n_ox_np0.next = 0.into();
+        self.n_ox_p1.next = 0.into();
+        self.n_o_ls.next = 0.into();
+        self.n_oy_lw.next = 0.into();
+        self.n_oy_d.next = 0.into();
+        self.n_oy_np0.next = 0.into();
+        self.n_oy_p0.next = 0.into();
+        for k in 0..16 {
+            if self.in_d8.val().index() == k {
+                self.n_ox_d.next = self.n_ox_d.val().replace_bit(k, true);
+            }
+            if self.cfg_p0.val().index() + k == 8 {
+                self.n_ox_np0.next = self.n_ox_np0.val().replace_bit(k, true);
+            }
+            if self.cfg_p1.val().index() + 8 == k {
+                self.n_ox_p1.next = self.n_ox_p1.val().replace_bit(k, true);
+            }
+            if self.in_ls.val().index() + 8 == k {
+                self.n_o_ls.next = self.n_o_ls.val().replace_bit(k, true);
+            }
+            if self.cfg_log_w.val().index() + 8 == k {
+                self.n_oy_lw.next = self.n_oy_lw.val().replace_bit(k, true);
+            }
+            if self.in_yd8.val().index() == k {
+                self.n_oy_d.next = self.n_oy_d.val().replace_bit(k, true);
+            }
+            if self.cfg_p0.val().index() + k == self.cfg_log_w.val().index() + 8 {
+                self.n_oy_np0.next = self.n_oy_np0.val().replace_bit(k, true);
+            }
+            if self.cfg_p0.val().index() + 8 == k {
+                self.n_oy_p0.next = self.n_oy_p0.val().replace_bit(k, true);
+            }
+        }
+        // the rule of each coordinate bit (strided: thread bits [t: p1][r: p0][q] come from
+        // position bits [t][q][r]; tiled: [x in tile: p0][y in tile: p1][tile x][tile y])
+        self.n_fx.next = 0.into();
+        self.n_fy.next = 0.into();
         for b in 0..4 {
-            for j in 0..8 {
-                // x bit b exists when b < log_w; it is thread bit i = b
-                if b < self.cfg_log_w.val().index() {
-                    // linear, zigzag: identity
-                    if (self.cfg_mode.val().index() == 0 || self.cfg_mode.val().index() == 2)
-                        && j == b
-                    {
-                        self.dec_x.next = self.dec_x.val().replace_bit(8 * b + j, true);
-                    }
-                    // strided: [t: p1 bits][r: p0 bits][q] of the thread index come from
-                    // [t][q][r] of the position
-                    if self.cfg_mode.val().index() == 1
-                        && ((b < self.cfg_p1.val().index() && j == b)
-                            || (b >= self.cfg_p1.val().index()
-                                && b < self.cfg_p1.val().index() + self.cfg_p0.val().index()
-                                && j + self.cfg_p0.val().index() + self.cfg_p1.val().index()
-                                    == b + self.dec_l.val().index())
-                            || (b >= self.cfg_p1.val().index() + self.cfg_p0.val().index()
-                                && j + self.cfg_p0.val().index() == b))
-                    {
-                        self.dec_x.next = self.dec_x.val().replace_bit(8 * b + j, true);
-                    }
-                    // tiled: [x in tile: p0][y in tile: p1][tile x][tile y]
-                    if self.cfg_mode.val().index() == 3
-                        && ((b < self.cfg_p0.val().index() && j == b)
-                            || (b >= self.cfg_p0.val().index()
-                                && j == b + self.cfg_p1.val().index()))
-                    {
-                        self.dec_x.next = self.dec_x.val().replace_bit(8 * b + j, true);
-                    }
-                    // Hilbert: bits above the square side give the square number
-                    if self.cfg_mode.val().index() == 4
-                        && b >= self.dec_ls.val().index()
-                        && j == b + self.dec_ls.val().index()
-                    {
-                        self.dec_x.next = self.dec_x.val().replace_bit(8 * b + j, true);
-                    }
+            // x bit b is thread bit b
+            if b < self.cfg_log_w.val().index() {
+                if self.in_lin.val()
+                    || (self.in_str.val() && b < self.cfg_p1.val().index())
+                    || (self.in_til.val() && b < self.cfg_p0.val().index())
+                {
+                    self.n_fx.next = self.n_fx.val().replace_bit(b, true);
                 }
-                // y bit b exists when b < log_h; it is thread bit i = log_w + b
-                if b < self.cfg_log_h.val().index() {
-                    if (self.cfg_mode.val().index() == 0 || self.cfg_mode.val().index() == 2)
-                        && j == self.cfg_log_w.val().index() + b
-                    {
-                        self.dec_y.next = self.dec_y.val().replace_bit(8 * b + j, true);
-                    }
-                    if self.cfg_mode.val().index() == 1
-                        && ((self.cfg_log_w.val().index() + b < self.cfg_p1.val().index()
-                            && j == self.cfg_log_w.val().index() + b)
-                            || (self.cfg_log_w.val().index() + b >= self.cfg_p1.val().index()
-                                && self.cfg_log_w.val().index() + b
-                                    < self.cfg_p1.val().index() + self.cfg_p0.val().index()
-                                && j + self.cfg_p0.val().index() + self.cfg_p1.val().index()
-                                    == self.cfg_log_w.val().index() + b + self.dec_l.val().index())
-                            || (self.cfg_log_w.val().index() + b
-                                >= self.cfg_p1.val().index() + self.cfg_p0.val().index()
-                                && j + self.cfg_p0.val().index()
-                                    == self.cfg_log_w.val().index() + b))
-                    {
-                        self.dec_y.next = self.dec_y.val().replace_bit(8 * b + j, true);
-                    }
-                    if self.cfg_mode.val().index() == 3
-                        && ((b < self.cfg_p1.val().index() && j == self.cfg_p0.val().index() + b)
-                            || (b >= self.cfg_p1.val().index()
-                                && j == self.cfg_log_w.val().index() + b))
-                    {
-                        self.dec_y.next = self.dec_y.val().replace_bit(8 * b + j, true);
-                    }
-                    if self.cfg_mode.val().index() == 4
-                        && b >= self.dec_ls.val().index()
-                        && j == b + self.dec_ls.val().index()
-                    {
-                        self.dec_y.next = self.dec_y.val().replace_bit(8 * b + j, true);
-                    }
+                if self.in_str.val()
+                    && b >= self.cfg_p1.val().index()
+                    && b < self.in_s.val().index()
+                {
+                    self.n_fx.next = self.n_fx.val().replace_bit(4 + b, true);
+                }
+                if self.in_str.val() && b >= self.in_s.val().index() {
+                    self.n_fx.next = self.n_fx.val().replace_bit(8 + b, true);
+                }
+                if self.in_til.val() && b >= self.cfg_p0.val().index() {
+                    self.n_fx.next = self.n_fx.val().replace_bit(12 + b, true);
+                }
+                if self.in_hil.val() && b >= self.in_ls.val().index() {
+                    self.n_fx.next = self.n_fx.val().replace_bit(16 + b, true);
+                }
+            }
+            // y bit b is thread bit lw + b
+            if b < self.cfg_log_h.val().index() {
+                if self.in_lin.val()
+                    || (self.in_str.val()
+                        && self.cfg_log_w.val().index() + b < self.cfg_p1.val().index())
+                    || (self.in_til.val() && b >= self.cfg_p1.val().index())
+                {
+                    self.n_fy.next = self.n_fy.val().replace_bit(b, true);
+                }
+                if self.in_str.val()
+                    && self.cfg_log_w.val().index() + b >= self.cfg_p1.val().index()
+                    && self.cfg_log_w.val().index() + b < self.in_s.val().index()
+                {
+                    self.n_fy.next = self.n_fy.val().replace_bit(4 + b, true);
+                }
+                if self.in_str.val() && self.cfg_log_w.val().index() + b >= self.in_s.val().index()
+                {
+                    self.n_fy.next = self.n_fy.val().replace_bit(8 + b, true);
+                }
+                if self.in_til.val() && b < self.cfg_p1.val().index() {
+                    self.n_fy.next = self.n_fy.val().replace_bit(12 + b, true);
+                }
+                if self.in_hil.val() && b >= self.in_ls.val().index() {
+                    self.n_fy.next = self.n_fy.val().replace_bit(16 + b, true);
                 }
             }
         }
         // misc word: zigzag mask [3:0], Hilbert bits [7:4], Hilbert index mask [15:8],
         // final swap [16], last index [24:17]
-        self.dec_m.next = 0.into();
+        self.n_misc.next = 0.into();
         for b in 0..4 {
             if self.cfg_mode.val().index() == 2 && b < self.cfg_log_w.val().index() {
-                self.dec_m.next = self.dec_m.val().replace_bit(b, true);
+                self.n_misc.next = self.n_misc.val().replace_bit(b, true);
             }
-            if self.cfg_mode.val().index() == 4 && b < self.dec_ls.val().index() {
-                self.dec_m.next = self.dec_m.val().replace_bit(4 + b, true);
+            if self.in_hil.val() && b < self.in_ls.val().index() {
+                self.n_misc.next = self.n_misc.val().replace_bit(4 + b, true);
             }
         }
         for j in 0..8 {
-            if self.cfg_mode.val().index() == 4 && j < 2 * self.dec_ls.val().index() {
-                self.dec_m.next = self.dec_m.val().replace_bit(8 + j, true);
+            if self.in_hil.val() && j < 2 * self.in_ls.val().index() {
+                self.n_misc.next = self.n_misc.val().replace_bit(8 + j, true);
             }
-            if j < self.dec_l.val().index() {
-                self.dec_m.next = self.dec_m.val().replace_bit(17 + j, true);
+            if j < self.in_l.val().index() {
+                self.n_misc.next = self.n_misc.val().replace_bit(17 + j, true);
             }
         }
-        if self.cfg_mode.val().index() == 4 && self.dec_ls.val().get_bit(0) {
-            self.dec_m.next = self.dec_m.val().replace_bit(16, true);
+        if self.in_hil.val() && self.in_ls.val().get_bit(0) {
+            self.n_misc.next = self.n_misc.val().replace_bit(16, true);
         }
+
+        // ---- decode the write registered in the previous cycle into slot words: mask bit
+        // 8b + j (index bit j drives coordinate bit b) = some rule of bit b with offset j - b;
+        // the slots named by wr_oh take them at the end of this cycle ----
+        self.dec_x.next = 0.into();
+        self.dec_y.next = 0.into();
+        for b in 0..4 {
+            for j in 0..8 {
+                if (j == b && self.wr_fx.q.val().get_bit(b))
+                    || (self.wr_fx.q.val().get_bit(4 + b)
+                        && self.wr_ox_d.q.val().get_bit(8 + j - b))
+                    || (self.wr_fx.q.val().get_bit(8 + b)
+                        && self.wr_ox_np0.q.val().get_bit(8 + j - b))
+                    || (self.wr_fx.q.val().get_bit(12 + b)
+                        && self.wr_ox_p1.q.val().get_bit(8 + j - b))
+                    || (self.wr_fx.q.val().get_bit(16 + b)
+                        && self.wr_o_ls.q.val().get_bit(8 + j - b))
+                {
+                    self.dec_x.next = self.dec_x.val().replace_bit(8 * b + j, true);
+                }
+                if (self.wr_fy.q.val().get_bit(b) && self.wr_oy_lw.q.val().get_bit(8 + j - b))
+                    || (self.wr_fy.q.val().get_bit(4 + b)
+                        && self.wr_oy_d.q.val().get_bit(8 + j - b))
+                    || (self.wr_fy.q.val().get_bit(8 + b)
+                        && self.wr_oy_np0.q.val().get_bit(8 + j - b))
+                    || (self.wr_fy.q.val().get_bit(12 + b)
+                        && self.wr_oy_p0.q.val().get_bit(8 + j - b))
+                    || (self.wr_fy.q.val().get_bit(16 + b)
+                        && self.wr_o_ls.q.val().get_bit(8 + j - b))
+                {
+                    self.dec_y.next = self.dec_y.val().replace_bit(8 * b + j, true);
+                }
+            }
+        }
+        self.dec_m.next = self.wr_misc.q.val();
 
         // ---- the slot a start in this cycle gets: the choice is registered a cycle ahead ----
         self.ch_x.next = 0.into();
@@ -693,6 +837,15 @@ impl Logic for ScheduleGen {
                     self.ch_single.next = true;
                 }
             }
+        }
+        // a write of the previous cycle to the chosen slot is forwarded: a start always sees
+        // every write made before it
+        self.ch_fwd.next = (self.choice_oh.q.val() & self.wr_oh.q.val()).any();
+        if self.ch_fwd.val() {
+            self.ch_x.next = self.dec_x.val();
+            self.ch_y.next = self.dec_y.val();
+            self.ch_m.next = self.dec_m.val();
+            self.ch_single.next = !self.dec_m.val().get_bit(17);
         }
         // ---- stage 1: index -> masked bits, Hilbert levels 0-1, last ----
         self.kd.next = self.idx.q.val() & self.act_m.q.val().get_bits::<8>(8);
@@ -831,24 +984,44 @@ impl Logic for ScheduleGen {
             self.idx.d.next = 1.into();
             self.wg_sel_q.d.next = self.choice_q.q.val();
         }
-        // configuration writes
-        if !self.busy_q.q.val() && (self.cfg_we.val() || self.cand_we.val()) {
-            if self.dec_fits.val() {
-                if self.cfg_we.val() {
-                    self.slot_x[8].d.next = self.dec_x.val();
-                    self.slot_y[8].d.next = self.dec_y.val();
-                    self.slot_m[8].d.next = self.dec_m.val();
-                }
-                for s in 0..8 {
-                    if self.cand_we.val() && self.cand_idx.val().index() == s {
-                        self.slot_x[s].d.next = self.dec_x.val();
-                        self.slot_y[s].d.next = self.dec_y.val();
-                        self.slot_m[s].d.next = self.dec_m.val();
-                    }
-                }
-            } else {
-                self.err.next = 1.into();
+        // configuration writes: the previous cycle's write lands in its slots now; this
+        // cycle's fitting write is registered (raw fields, one-hot targets) for decoding
+        for s in 0..SLOTS {
+            if self.wr_oh.q.val().get_bit(s) {
+                self.slot_x[s].d.next = self.dec_x.val();
+                self.slot_y[s].d.next = self.dec_y.val();
+                self.slot_m[s].d.next = self.dec_m.val();
             }
+        }
+        self.wr_fx.d.next = self.n_fx.val();
+        self.wr_fy.d.next = self.n_fy.val();
+        self.wr_ox_d.d.next = self.n_ox_d.val();
+        self.wr_ox_np0.d.next = self.n_ox_np0.val();
+        self.wr_ox_p1.d.next = self.n_ox_p1.val();
+        self.wr_o_ls.d.next = self.n_o_ls.val();
+        self.wr_oy_lw.d.next = self.n_oy_lw.val();
+        self.wr_oy_d.d.next = self.n_oy_d.val();
+        self.wr_oy_np0.d.next = self.n_oy_np0.val();
+        self.wr_oy_p0.d.next = self.n_oy_p0.val();
+        self.wr_misc.d.next = self.n_misc.val();
+        self.acc_wr.next = !self.busy_q.q.val()
+            && (self.cfg_we.val() || self.cand_we.val())
+            && self.dec_fits.val();
+        self.n_wr_oh.next = 0.into();
+        if self.acc_wr.val() {
+            if self.cfg_we.val() {
+                self.n_wr_oh.next = self.n_wr_oh.val().replace_bit(8, true);
+            }
+            for s in 0..8 {
+                if self.cand_we.val() && self.cand_idx.val().index() == s {
+                    self.n_wr_oh.next = self.n_wr_oh.val().replace_bit(s, true);
+                }
+            }
+        }
+        self.wr_oh.d.next = self.n_wr_oh.val();
+        if !self.busy_q.q.val() && (self.cfg_we.val() || self.cand_we.val()) && !self.dec_fits.val()
+        {
+            self.err.next = 1.into();
         }
         if self.perf_we.val() && !self.report_ok.val() && !self.err.val().any() {
             self.err.next = 3.into();
@@ -948,6 +1121,7 @@ impl Logic for ScheduleGen {
                 self.slot_y[s].d.next = self.init_y[s].val();
                 self.slot_m[s].d.next = self.init_m[s].val();
             }
+            self.wr_oh.d.next = 0.into();
             self.act_x.d.next = 0.into();
             self.act_y.d.next = 0.into();
             self.act_m.d.next = 0.into();
