@@ -16,7 +16,7 @@ use testbench::lockstep::{
 };
 use testbench::rtl::RtlSim;
 use testbench::schedule_gen::{
-    invariants, seeded_trace, trace_strategy, SchedPorts, ScheduleGenBoard,
+    episode_trace, invariants, seeded_trace, trace_strategy, SchedPorts, ScheduleGenBoard,
 };
 use testbench::spec::judge;
 use testbench::spec::schedule_gen::{expected_order, fits, ScheduleGenChecker};
@@ -511,11 +511,26 @@ fn lockstep_random() {
 }
 
 /// Stimulus coverage: the random traces reach every mechanism.
+/// The RustHDL block against the model (and invariants, spec checker) on the host-like episode
+/// traces that `synth mutate` uses.
+#[test]
+fn lockstep_episodes() {
+    for seed in 0..3 {
+        let t = episode_trace(seed, 20_000);
+        lockstep(&t).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    }
+}
+
 #[test]
 fn stimulus_covers_every_event() {
-    let t = seeded_trace(3, 200_000);
+    for t in [seeded_trace(3, 200_000), episode_trace(3, 100_000)] {
+        covers_every_event(&t);
+    }
+}
+
+fn covers_every_event(t: &[SchedIn]) {
     let mut m = Model::new(SchedConfig::board());
-    for i in &t {
+    for i in t {
         m.step(i);
     }
     let s = m.stats().clone();
@@ -547,7 +562,8 @@ fn stimulus_covers_every_event() {
 #[test]
 fn spec_checker_accepts_the_model() {
     for seed in 0..4 {
-        let t = seeded_trace(seed, 100_000);
+        let mut t = seeded_trace(seed, 100_000);
+        t.extend(episode_trace(seed, 100_000));
         let mut m = Model::new(SchedConfig::board());
         let outs: Vec<SchedOut> = t.iter().map(|i| m.step(i)).collect();
         judge(&mut ScheduleGenChecker::board(), &t, &outs)
@@ -717,7 +733,9 @@ fn verilator_replay_a_million_cycles() {
     if !verilator::tool_available("verilator") {
         return;
     }
-    let t = seeded_trace(2026, 1_000_000);
+    // half the per-cycle random mix, half the host-like episodes (the mutation runs' trace)
+    let mut t = seeded_trace(2026, 500_000);
+    t.extend(episode_trace(2026, 500_000));
     let got = verilator::replay(&hdl::schedule_gen::verilog(), &SchedPorts, &t).unwrap();
     compare_trace(&mut Model::new(SchedConfig::board()), &t, &got)
         .unwrap_or_else(|e| panic!("{e}"));

@@ -322,7 +322,11 @@ pub struct ScheduleGen {
     out_x_q: DFF<Bits<4>>,
     out_y_q: DFF<Bits<4>>,
     out_last_q: DFF<Bit>,
-    error_code_q: DFF<Bits<2>>,
+    /// The refusals of the previous cycle (the error code is made from them, BUSY > BAD_CFG >
+    /// NO_PROFILE, so that the fit check ends in a flip-flop, not in the priority logic).
+    err_busy_q: DFF<Bit>,
+    err_bad_q: DFF<Bit>,
+    err_noprof_q: DFF<Bit>,
 
     // ---- scratch ----
     dec_fits: Signal<Local, Bit>,
@@ -488,7 +492,9 @@ impl ScheduleGen {
             out_x_q: Default::default(),
             out_y_q: Default::default(),
             out_last_q: Default::default(),
-            error_code_q: Default::default(),
+            err_busy_q: Default::default(),
+            err_bad_q: Default::default(),
+            err_noprof_q: Default::default(),
             dec_fits: Default::default(),
             dec_x: Default::default(),
             dec_y: Default::default(),
@@ -616,7 +622,9 @@ impl Logic for ScheduleGen {
             out_x_q,
             out_y_q,
             out_last_q,
-            error_code_q
+            err_busy_q,
+            err_bad_q,
+            err_noprof_q
         );
         for s in 0..SLOTS {
             self.slot_x[s].clock.next = self.clock.val();
@@ -633,8 +641,19 @@ impl Logic for ScheduleGen {
         self.out_y.next = self.out_y_q.q.val();
         self.out_last.next = self.out_last_q.q.val();
         self.busy.next = self.busy_q.q.val();
-        self.error.next = self.error_code_q.q.val().any();
-        self.error_code.next = self.error_code_q.q.val();
+        self.err.next = 0.into();
+        if self.err_noprof_q.q.val() {
+            self.err.next = 3.into();
+        }
+        if self.err_bad_q.q.val() {
+            self.err.next = 1.into();
+        }
+        if self.err_busy_q.q.val() {
+            self.err.next = 2.into();
+        }
+        self.error.next =
+            self.err_busy_q.q.val() || self.err_bad_q.q.val() || self.err_noprof_q.q.val();
+        self.error_code.next = self.err.val();
         self.wg_sel.next = self.wg_sel_q.q.val();
         self.prof_best.next = self.best.q.val();
         self.prof_done.next = self.done.q.val();
@@ -652,9 +671,7 @@ impl Logic for ScheduleGen {
             && (self.cfg_log_w.val().index() <= 4)
             && (self.cfg_log_h.val().index() <= 4);
         if self.cfg_mode.val().index() == 1
-            && ((self.cfg_p1.val().index() > self.in_l.val().index())
-                || (self.cfg_p0.val().index() + self.cfg_p1.val().index()
-                    > self.in_l.val().index()))
+            && (self.cfg_p0.val().index() + self.cfg_p1.val().index() > self.in_l.val().index())
         {
             self.dec_fits.next = false;
         }
@@ -965,7 +982,6 @@ impl Logic for ScheduleGen {
         }
 
         // ---- requests (judged against the start-of-cycle state) ----
-        self.err.next = 0.into();
         self.acc_start.next = self.start.val() && !self.busy_q.q.val();
         self.report_ok.next = self.reported.q.val() < self.started.q.val();
         self.acc_perf.next = self.perf_we.val() && self.report_ok.val();
@@ -1019,16 +1035,10 @@ impl Logic for ScheduleGen {
             }
         }
         self.wr_oh.d.next = self.n_wr_oh.val();
-        if !self.busy_q.q.val() && (self.cfg_we.val() || self.cand_we.val()) && !self.dec_fits.val()
-        {
-            self.err.next = 1.into();
-        }
-        if self.perf_we.val() && !self.report_ok.val() && !self.err.val().any() {
-            self.err.next = 3.into();
-        }
-        if self.prof_we.val() && !self.busy_q.q.val() && (self.prof_k.val().index() > 8) {
-            self.err.next = 1.into();
-        }
+        // refusals (the code is made from these flags in the next cycle; busy wins there)
+        self.err_bad_q.d.next = ((self.cfg_we.val() || self.cand_we.val()) && !self.dec_fits.val())
+            || (self.prof_we.val() && (self.prof_k.val().index() > 8));
+        self.err_noprof_q.d.next = self.perf_we.val() && !self.report_ok.val();
 
         // ---- profiler next state ([0039]-[0048]); the choice for the next cycle's start is
         // made from it, so that a start only selects a registered one-hot slot ----
@@ -1107,12 +1117,8 @@ impl Logic for ScheduleGen {
             }
         }
         self.choice_oh.d.next = self.n_choice_oh.val();
-        if self.busy_q.q.val()
-            && (self.cfg_we.val() || self.cand_we.val() || self.prof_we.val() || self.start.val())
-        {
-            self.err.next = 2.into();
-        }
-        self.error_code_q.d.next = self.err.val();
+        self.err_busy_q.d.next = self.busy_q.q.val()
+            && (self.cfg_we.val() || self.cand_we.val() || self.prof_we.val() || self.start.val());
 
         // ---- synchronous reset: the init values of every register ----
         if self.reset.val() {
@@ -1155,7 +1161,9 @@ impl Logic for ScheduleGen {
             self.out_x_q.d.next = 0.into();
             self.out_y_q.d.next = 0.into();
             self.out_last_q.d.next = false;
-            self.error_code_q.d.next = 0.into();
+            self.err_busy_q.d.next = false;
+            self.err_bad_q.d.next = false;
+            self.err_noprof_q.d.next = false;
         }
     }
 }
