@@ -37,14 +37,27 @@
 //! one per cycle while `out_ready` is high; a start in the cycle after the last transfer is
 //! accepted, so back-to-back tiles leave 2 idle cycles on the stream.
 //!
+//! A configuration write (`cfg_we`, `cand_we`) accepted in cycle t is registered and decoded
+//! into its slot in cycle t+1; **a start in cycle t+1 still sees it** (the decoded word is
+//! forwarded to a start whose chosen slot is being written), so to a host every write takes
+//! effect for the starts of the following cycles, as before. A start in the same cycle as a
+//! write takes the old configuration. `error`/`error_code` strobe in cycle t+1 for a request of
+//! cycle t (the fit check runs on the ports; the code is made from three registered flags).
+//!
 //! ## Structure
 //! - **Decoded configurations.** A configuration is stored decoded, as the wiring of the index
 //!   counter to the coordinate: for each of the 8 coordinate bits, a one-hot mask of the 8-bit
 //!   index k (linear, strided and tiled orders — and the square offsets of Hilbert — are bit
 //!   permutations of k), plus the zigzag inversion mask, the Hilbert bits, the Hilbert index
 //!   mask, the final swap of the Hilbert curve and the last index. The decoder sits on the write
-//!   path (`cfg_*` ports → the written slot), so it costs no cycle at start. Nine slots: the 8
-//!   candidates and the `cfg` registers (3 × 32 bits each, 25 of the third used).
+//!   path, so it costs no cycle at start. Nine slots: the 8 candidates and the `cfg` registers
+//!   (3 × 32 bits each, 25 of the third used).
+//! - **Write pipeline** (for 100 MHz): in the write cycle the ports are pre-decoded into
+//!   registers — per coordinate bit the rule that drives it (`wr_fx`, `wr_fy`), the rules'
+//!   offsets "source index bit − coordinate bit" as one-hot words (`wr_o*`), the whole misc word
+//!   (`wr_misc`) and the target slots (`wr_oh`); in the next cycle each mask bit is an AND-OR of
+//!   those register bits (no adders or compares), written to the slots and forwarded to a
+//!   start.
 //! - **Start**: the profiler's choice (from registers) selects one slot into the active
 //!   configuration, the index counter restarts and stage 1 is primed with index 0, whose
 //!   coordinate is (0, 0) in every order — so the first coordinate needs no decode cycle.
@@ -209,9 +222,9 @@ pub struct ScheduleGen {
     pub out_last: Signal<Out, Bit>,
     /// Emitting (from the cycle after an accepted start to the last transfer). Register.
     pub busy: Signal<Out, Bit>,
-    /// Strobe: a request of the previous cycle was refused. Register.
+    /// Strobe: a request of the previous cycle was refused. From registers (an OR of three flags).
     pub error: Signal<Out, Bit>,
-    /// 1 BAD_CFG, 2 BUSY, 3 NO_PROFILE (0 when `error` is low). Register.
+    /// 1 BAD_CFG, 2 BUSY, 3 NO_PROFILE (0 when `error` is low). From registers (BUSY > BAD_CFG > NO_PROFILE).
     pub error_code: Signal<Out, Bits<2>>,
     /// Write candidate `cand_idx` from the `cfg_*` ports.
     pub cand_we: Signal<In, Bit>,
@@ -251,6 +264,8 @@ pub struct ScheduleGen {
     /// made from these registers (AND-OR of register bits only) and written in this cycle.
     /// One-hot target slots (bit 8 the `cfg` registers, 0 = none).
     wr_oh: DFF<Bits<9>>,
+    /// The write of the previous cycle was accepted (fits, not busy): qualifies `wr_oh`.
+    wr_ok: DFF<Bit>,
     /// Per coordinate bit b, which rule drives it (bit 4r + b, rule r): x: 0 index bit b,
     /// 1 b + D (strided middle bits, D = L − p0 − p1), 2 b − p0 (strided top bits),
     /// 3 b + p1 (tiled, above the tile), 4 b + ls (Hilbert square number); y: 0 lw + b,
@@ -341,6 +356,7 @@ pub struct ScheduleGen {
     in_l: Signal<Local, Bits<4>>,
     in_ls: Signal<Local, Bits<3>>,
     acc_wr: Signal<Local, Bit>,
+    take_best: Signal<Local, Bit>,
     n_wr_oh: Signal<Local, Bits<9>>,
     in_s: Signal<Local, Bits<4>>,
     in_d8: Signal<Local, Bits<5>>,
@@ -448,6 +464,7 @@ impl ScheduleGen {
             init_y: std::array::from_fn(|s| Constant::new(w(|t| t.1, s))),
             init_m: std::array::from_fn(|s| Constant::new(w(|t| t.2, s))),
             wr_oh: Default::default(),
+            wr_ok: Default::default(),
             wr_fx: Default::default(),
             wr_fy: Default::default(),
             wr_ox_d: Default::default(),
@@ -507,6 +524,7 @@ impl ScheduleGen {
             in_l: Default::default(),
             in_ls: Default::default(),
             acc_wr: Default::default(),
+            take_best: Default::default(),
             n_wr_oh: Default::default(),
             in_s: Default::default(),
             in_d8: Default::default(),
@@ -578,6 +596,7 @@ impl Logic for ScheduleGen {
             self,
             clock,
             wr_oh,
+            wr_ok,
             wr_fx,
             wr_fy,
             wr_ox_d,
@@ -699,30 +718,39 @@ impl Logic for ScheduleGen {
         self.n_oy_d.next = 0.into();
         self.n_oy_np0.next = 0.into();
         self.n_oy_p0.next = 0.into();
-        for k in 0..16 {
+        // only the bits the decode reads (8 + j - b, 5..15) and each offset can reach
+        for k in 5..16 {
             if self.in_d8.val().index() == k {
                 self.n_ox_d.next = self.n_ox_d.val().replace_bit(k, true);
             }
+            if self.in_yd8.val().index() == k {
+                self.n_oy_d.next = self.n_oy_d.val().replace_bit(k, true);
+            }
+        }
+        for k in 5..9 {
             if self.cfg_p0.val().index() + k == 8 {
                 self.n_ox_np0.next = self.n_ox_np0.val().replace_bit(k, true);
             }
+        }
+        for k in 5..13 {
+            if self.cfg_p0.val().index() + k == self.cfg_log_w.val().index() + 8 {
+                self.n_oy_np0.next = self.n_oy_np0.val().replace_bit(k, true);
+            }
+        }
+        for k in 8..16 {
             if self.cfg_p1.val().index() + 8 == k {
                 self.n_ox_p1.next = self.n_ox_p1.val().replace_bit(k, true);
             }
+            if self.cfg_p0.val().index() + 8 == k {
+                self.n_oy_p0.next = self.n_oy_p0.val().replace_bit(k, true);
+            }
+        }
+        for k in 8..13 {
             if self.in_ls.val().index() + 8 == k {
                 self.n_o_ls.next = self.n_o_ls.val().replace_bit(k, true);
             }
             if self.cfg_log_w.val().index() + 8 == k {
                 self.n_oy_lw.next = self.n_oy_lw.val().replace_bit(k, true);
-            }
-            if self.in_yd8.val().index() == k {
-                self.n_oy_d.next = self.n_oy_d.val().replace_bit(k, true);
-            }
-            if self.cfg_p0.val().index() + k == self.cfg_log_w.val().index() + 8 {
-                self.n_oy_np0.next = self.n_oy_np0.val().replace_bit(k, true);
-            }
-            if self.cfg_p0.val().index() + 8 == k {
-                self.n_oy_p0.next = self.n_oy_p0.val().replace_bit(k, true);
             }
         }
         // the rule of each coordinate bit (strided: thread bits [t: p1][r: p0][q] come from
@@ -857,7 +885,8 @@ impl Logic for ScheduleGen {
         }
         // a write of the previous cycle to the chosen slot is forwarded: a start always sees
         // every write made before it
-        self.ch_fwd.next = (self.choice_oh.q.val() & self.wr_oh.q.val()).any();
+        self.ch_fwd.next =
+            self.wr_ok.q.val() && (self.choice_oh.q.val() & self.wr_oh.q.val()).any();
         if self.ch_fwd.val() {
             self.ch_x.next = self.dec_x.val();
             self.ch_y.next = self.dec_y.val();
@@ -1003,7 +1032,7 @@ impl Logic for ScheduleGen {
         // configuration writes: the previous cycle's write lands in its slots now; this
         // cycle's fitting write is registered (raw fields, one-hot targets) for decoding
         for s in 0..SLOTS {
-            if self.wr_oh.q.val().get_bit(s) {
+            if self.wr_ok.q.val() && self.wr_oh.q.val().get_bit(s) {
                 self.slot_x[s].d.next = self.dec_x.val();
                 self.slot_y[s].d.next = self.dec_y.val();
                 self.slot_m[s].d.next = self.dec_m.val();
@@ -1023,18 +1052,18 @@ impl Logic for ScheduleGen {
         self.acc_wr.next = !self.busy_q.q.val()
             && (self.cfg_we.val() || self.cand_we.val())
             && self.dec_fits.val();
+        // the target slots do not wait for the fit check: `wr_ok` qualifies them
         self.n_wr_oh.next = 0.into();
-        if self.acc_wr.val() {
-            if self.cfg_we.val() {
-                self.n_wr_oh.next = self.n_wr_oh.val().replace_bit(8, true);
-            }
-            for s in 0..8 {
-                if self.cand_we.val() && self.cand_idx.val().index() == s {
-                    self.n_wr_oh.next = self.n_wr_oh.val().replace_bit(s, true);
-                }
+        if self.cfg_we.val() {
+            self.n_wr_oh.next = self.n_wr_oh.val().replace_bit(8, true);
+        }
+        for s in 0..8 {
+            if self.cand_we.val() && self.cand_idx.val().index() == s {
+                self.n_wr_oh.next = self.n_wr_oh.val().replace_bit(s, true);
             }
         }
         self.wr_oh.d.next = self.n_wr_oh.val();
+        self.wr_ok.d.next = self.acc_wr.val();
         // refusals (the code is made from these flags in the next cycle; busy wins there)
         self.err_bad_q.d.next = ((self.cfg_we.val() || self.cand_we.val()) && !self.dec_fits.val())
             || (self.prof_we.val() && (self.prof_k.val().index() > 8));
@@ -1063,8 +1092,10 @@ impl Logic for ScheduleGen {
         }
         // [0044]: the value of the oldest profiled workgroup without one; lowest wins, ties
         // keep the lower index (reported first)
+        self.take_best.next = self.acc_perf.val()
+            && (!self.reported.q.val().any() || (self.perf_value.val() < self.best_val.q.val()));
         if self.acc_perf.val() {
-            if !self.reported.q.val().any() || (self.perf_value.val() < self.best_val.q.val()) {
+            if self.take_best.val() {
                 self.n_best.next = self.reported.q.val().get_bits::<3>(0);
                 self.n_best_val.next = self.perf_value.val();
             }
@@ -1110,11 +1141,27 @@ impl Logic for ScheduleGen {
         }
         self.choice_q.d.next = self.n_choice.val();
         self.choice_prof.d.next = !self.n_force.val() && self.n_active.val();
+        // the same choice one-hot, built so that the value compare (take_best) only steers
+        // the last mux: the reported and the old best are decoded in parallel
         self.n_choice_oh.next = 0.into();
-        for s in 0..SLOTS {
-            if self.n_choice.val().index() == s {
+        for s in 0..8 {
+            if self.n_force.val() {
+                if self.n_fidx.val().index() == s {
+                    self.n_choice_oh.next = self.n_choice_oh.val().replace_bit(s, true);
+                }
+            } else if self.n_active.val() {
+                if self.n_started.val().index() == s {
+                    self.n_choice_oh.next = self.n_choice_oh.val().replace_bit(s, true);
+                }
+            } else if self.n_done.val()
+                && ((self.take_best.val() && self.reported.q.val().index() == s)
+                    || (!self.take_best.val() && self.best.q.val().index() == s))
+            {
                 self.n_choice_oh.next = self.n_choice_oh.val().replace_bit(s, true);
             }
+        }
+        if !self.n_force.val() && !self.n_active.val() && !self.n_done.val() {
+            self.n_choice_oh.next = self.n_choice_oh.val().replace_bit(8, true);
         }
         self.choice_oh.d.next = self.n_choice_oh.val();
         self.err_busy_q.d.next = self.busy_q.q.val()
@@ -1128,6 +1175,7 @@ impl Logic for ScheduleGen {
                 self.slot_m[s].d.next = self.init_m[s].val();
             }
             self.wr_oh.d.next = 0.into();
+            self.wr_ok.d.next = false;
             self.act_x.d.next = 0.into();
             self.act_y.d.next = 0.into();
             self.act_m.d.next = 0.into();

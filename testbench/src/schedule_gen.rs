@@ -358,6 +358,7 @@ pub fn episode_trace(seed: u64, cycles: usize) -> Vec<SchedIn> {
         busy: false,
         ready: 100,
         rand: runner.new_rng(),
+        base: 0,
     };
     g.push(<SchedIn as golden_model::ResetInput>::reset_input());
     while g.trace.len() < cycles {
@@ -391,6 +392,8 @@ struct Episodes {
     /// `out_ready` percentage of this episode.
     ready: u32,
     rand: proptest::test_runner::TestRng,
+    /// Base of the profiling episode's close performance values.
+    base: u16,
 }
 
 impl Episodes {
@@ -577,7 +580,8 @@ impl Episodes {
             ..self.idle()
         };
         self.push(i);
-        let small = self.chance(40);
+        let small = self.r(3);
+        self.base = self.r(65536 - 256) as u16;
         let mut pending = 0u32;
         for _ in 0..k + 1 + self.r(3) as u8 {
             let gap = [0, 0, 1, 3][self.r(4) as usize];
@@ -629,11 +633,13 @@ impl Episodes {
             self.push(i);
         }
     }
-    fn value(&mut self, small: bool) -> u16 {
-        if small {
-            self.r(4) as u16
-        } else {
-            self.r(65536) as u16
+    /// A performance value: tiny (ties), close to the episode's base (the low bits decide), or
+    /// anything.
+    fn value(&mut self, kind: u32) -> u16 {
+        match kind {
+            0 => self.r(4) as u16,
+            1 => self.base + self.r(256) as u16,
+            _ => self.r(65536) as u16,
         }
     }
     /// Force a candidate (maybe written right before the start), run tiles, then unforce.
