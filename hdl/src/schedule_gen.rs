@@ -298,6 +298,8 @@ pub struct ScheduleGen {
     started: DFF<Bits<4>>,
     /// Values reported (≤ started).
     reported: DFF<Bits<4>>,
+    /// started − reported as a thermometer (bit i: more than i values wait).
+    waiting: DFF<Bits<8>>,
     best: DFF<Bits<3>>,
     best_val: DFF<Bits<16>>,
     /// Reset 8: the cfg registers.
@@ -357,6 +359,8 @@ pub struct ScheduleGen {
     in_ls: Signal<Local, Bits<3>>,
     acc_wr: Signal<Local, Bit>,
     take_best: Signal<Local, Bit>,
+    inc_prof: Signal<Local, Bit>,
+    n_wait: Signal<Local, Bits<8>>,
     n_wr_oh: Signal<Local, Bits<9>>,
     in_s: Signal<Local, Bits<4>>,
     in_d8: Signal<Local, Bits<5>>,
@@ -484,6 +488,7 @@ impl ScheduleGen {
             force_idx_q: Default::default(),
             started: Default::default(),
             reported: Default::default(),
+            waiting: Default::default(),
             best: Default::default(),
             best_val: Default::default(),
             wg_sel_q: DFFWithInit::new(Bits::<4>::from(8u64)),
@@ -525,6 +530,8 @@ impl ScheduleGen {
             in_ls: Default::default(),
             acc_wr: Default::default(),
             take_best: Default::default(),
+            inc_prof: Default::default(),
+            n_wait: Default::default(),
             n_wr_oh: Default::default(),
             in_s: Default::default(),
             in_d8: Default::default(),
@@ -616,6 +623,7 @@ impl Logic for ScheduleGen {
             force_idx_q,
             started,
             reported,
+            waiting,
             best,
             best_val,
             wg_sel_q,
@@ -1012,7 +1020,7 @@ impl Logic for ScheduleGen {
 
         // ---- requests (judged against the start-of-cycle state) ----
         self.acc_start.next = self.start.val() && !self.busy_q.q.val();
-        self.report_ok.next = self.reported.q.val() < self.started.q.val();
+        self.report_ok.next = self.waiting.q.val().get_bit(0);
         self.acc_perf.next = self.perf_we.val() && self.report_ok.val();
         self.acc_prof.next =
             self.prof_we.val() && !self.busy_q.q.val() && (self.prof_k.val().index() <= 8);
@@ -1120,6 +1128,32 @@ impl Logic for ScheduleGen {
             self.n_last_rep.next = self.prof_k.val().index() == 1;
         }
         self.started.d.next = self.n_started.val();
+        // profiled workgroups waiting for a value (started - reported), as a thermometer so
+        // that `report_ok` is a flip-flop: up on a profiled start, down on a value
+        self.inc_prof.next = self.acc_start.val() && self.choice_prof.q.val();
+        self.n_wait.next = self.waiting.q.val();
+        if self.inc_prof.val() && !self.acc_perf.val() {
+            self.n_wait.next = self.n_wait.val().replace_bit(0, true);
+            for i in 1..8 {
+                self.n_wait.next = self
+                    .n_wait
+                    .val()
+                    .replace_bit(i, self.waiting.q.val().get_bit(i - 1));
+            }
+        }
+        if self.acc_perf.val() && !self.inc_prof.val() {
+            for i in 0..7 {
+                self.n_wait.next = self
+                    .n_wait
+                    .val()
+                    .replace_bit(i, self.waiting.q.val().get_bit(i + 1));
+            }
+            self.n_wait.next = self.n_wait.val().replace_bit(7, false);
+        }
+        if self.acc_prof.val() {
+            self.n_wait.next = 0.into();
+        }
+        self.waiting.d.next = self.n_wait.val();
         self.reported.d.next = self.n_reported.val();
         self.best.d.next = self.n_best.val();
         self.best_val.d.next = self.n_best_val.val();
@@ -1184,6 +1218,7 @@ impl Logic for ScheduleGen {
             self.force_idx_q.d.next = 0.into();
             self.started.d.next = 0.into();
             self.reported.d.next = 0.into();
+            self.waiting.d.next = 0.into();
             self.best.d.next = 0.into();
             self.best_val.d.next = 0.into();
             self.wg_sel_q.d.next = 8.into();
