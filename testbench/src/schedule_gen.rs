@@ -423,7 +423,8 @@ impl Episodes {
         self.valid_cfg_on(lw, lh)
     }
     fn valid_cfg_on(&mut self, lw: u8, lh: u8) -> SchedCfg {
-        let mode = self.r(5) as u8;
+        // the modes with parameters (strided, tiled) twice as often: more decoder corners
+        let mode = [0, 1, 1, 2, 3, 3, 4][self.r(7) as usize];
         let l = lw + lh;
         let (p0, p1) = match mode {
             1 => {
@@ -509,7 +510,7 @@ impl Episodes {
     /// Write the `cfg` registers (sometimes a refused bad write around it), then 1–4 tiles.
     fn tile_episode(&mut self) {
         self.drain();
-        let max_log = [1, 2, 3, 4, 4][self.r(5) as usize];
+        let max_log = [2, 3, 4, 4, 4][self.r(5) as usize];
         let c = self.valid_cfg(max_log);
         if self.chance(20) {
             let b = self.bad_cfg();
