@@ -75,14 +75,13 @@
 //! cycle 10; `busy` is high in cycles 2–10.
 //!
 //! ## Cost (board config, iCE40 HX8K, `synth report --only schedule_gen --seeds 1,2,3`)
-//! **2602 LCs; 62.5 MHz median of three placement seeds** (61.1, 65.4, 62.5): **the 100 MHz
-//! goal is not met.** The critical path (seed 1, 16.4 ns: 4.1 ns logic, 12.3 ns routing) is the
-//! configuration write: `cfg_*` ports → the decoder's compares (carry chains for
-//! `p0 + p1 ≤ log_w + log_h` and the strided bit positions) → the fit check → the write enable
-//! of the addressed slot (89 flip-flops). The next step is to register the written
-//! configuration and decode it in the following cycle (a config write then takes effect for
-//! starts two cycles later, or the unit reports `busy` for that cycle) — not done; see
-//! `docs/schedule_gen.md` for what was measured before (54.0 MHz with the start path as the limit).
+//! **2300 LCs; 102.9 MHz median of three placement seeds** (91.8, 105.0, 102.9): the 100 MHz
+//! goal is met by the median, not by every seed. The slowest seed's critical path (seed 1,
+//! 10.9 ns: 3.3 ns logic, 7.6 ns routing) is the write-side pre-decode: `cfg_log_w/h` → `L` →
+//! `8 + L − p0 − p1` → `+ log_w` (three short carry chains) → the one-hot offset register
+//! `wr_oy_d`. The next step would be to register the raw fields once more and make the
+//! one-hots from them (the forwarding then spans two cycles). What each step bought:
+//! `docs/schedule_gen.md` (history).
 
 use rust_hdl::prelude::*;
 
