@@ -16,7 +16,7 @@ use testbench::lockstep::{
 };
 use testbench::rtl::RtlSim;
 use testbench::schedule_gen::{
-    invariants, seeded_trace, trace_strategy, SchedPorts, ScheduleGenBoard,
+    episode_trace, invariants, seeded_trace, trace_strategy, SchedPorts, ScheduleGenBoard,
 };
 use testbench::spec::judge;
 use testbench::spec::schedule_gen::{expected_order, fits, ScheduleGenChecker};
@@ -357,6 +357,80 @@ fn profiler_picks_the_lowest_then_force() {
     assert!(!o[done_at - 1].prof_done);
 }
 
+/// The written configuration is registered and decoded a cycle later (the 100 MHz change); a
+/// start in the cycle right after a write must still see it (forwarded), for the `cfg`
+/// registers and for a candidate slot under forced profiling, and a write in the same cycle as
+/// a start is for the next start.
+#[test]
+fn start_right_after_a_write_sees_it() {
+    let coords = |o: &[SchedOut], from: usize| -> Vec<(u8, u8)> {
+        o[from..]
+            .iter()
+            .take_while(|o| o.busy)
+            .filter(|o| o.out_valid)
+            .map(|o| (o.out_x, o.out_y))
+            .collect()
+    };
+    let want = |c: SchedCfg| -> Vec<(u8, u8)> {
+        c.order().iter().map(|&(x, y)| (x as u8, y as u8)).collect()
+    };
+    let (tiled, zig, hil) = (
+        SchedCfg::tiled(2, 2, 1, 1),
+        SchedCfg::zigzag(2, 1),
+        SchedCfg::hilbert(1, 1),
+    );
+    let mut t = vec![SchedIn::reset_input_ready(), write_cfg(tiled), start()];
+    let first = t.len();
+    t.extend(std::iter::repeat_n(idle(), 20));
+    // a write together with a start: the start takes the old (tiled) configuration
+    t.push(SchedIn {
+        start: true,
+        ..write_cfg(zig)
+    });
+    let second = t.len();
+    t.extend(std::iter::repeat_n(idle(), 20));
+    t.push(start()); // now zigzag
+    let third = t.len();
+    t.extend(std::iter::repeat_n(idle(), 12));
+    // candidate 3, forced, written in the cycle before the start
+    t.push(SchedIn {
+        prof_we: true,
+        prof_k: 0,
+        prof_force: true,
+        prof_force_idx: 3,
+        ..idle()
+    });
+    t.push(
+        SchedIn {
+            cand_we: true,
+            cand_idx: 3,
+            ..idle()
+        }
+        .with_cfg(hil),
+    );
+    t.push(start());
+    let fourth = t.len();
+    t.extend(std::iter::repeat_n(idle(), 8));
+    let o = directed(&t);
+    assert_eq!(
+        coords(&o, first),
+        want(tiled),
+        "cfg write, start next cycle"
+    );
+    assert_eq!(coords(&o, second), want(tiled), "write with the start");
+    assert_eq!(
+        coords(&o, third),
+        want(zig),
+        "that write, for the next start"
+    );
+    assert_eq!(
+        coords(&o, fourth),
+        want(hil),
+        "candidate write, start next cycle"
+    );
+    assert_eq!(o[fourth].wg_sel, 3);
+}
+
 // ---------------------------------------------------------------- exhaustive on the RTL
 
 /// Every valid board configuration (5 modes × 25 grids × every fitting parameter; the modes
@@ -437,11 +511,26 @@ fn lockstep_random() {
 }
 
 /// Stimulus coverage: the random traces reach every mechanism.
+/// The RustHDL block against the model (and invariants, spec checker) on the host-like episode
+/// traces that `synth mutate` uses.
+#[test]
+fn lockstep_episodes() {
+    for seed in 0..3 {
+        let t = episode_trace(seed, 20_000);
+        lockstep(&t).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    }
+}
+
 #[test]
 fn stimulus_covers_every_event() {
-    let t = seeded_trace(3, 200_000);
+    for t in [seeded_trace(3, 200_000), episode_trace(3, 100_000)] {
+        covers_every_event(&t);
+    }
+}
+
+fn covers_every_event(t: &[SchedIn]) {
     let mut m = Model::new(SchedConfig::board());
-    for i in &t {
+    for i in t {
         m.step(i);
     }
     let s = m.stats().clone();
@@ -473,7 +562,8 @@ fn stimulus_covers_every_event() {
 #[test]
 fn spec_checker_accepts_the_model() {
     for seed in 0..4 {
-        let t = seeded_trace(seed, 100_000);
+        let mut t = seeded_trace(seed, 100_000);
+        t.extend(episode_trace(seed, 100_000));
         let mut m = Model::new(SchedConfig::board());
         let outs: Vec<SchedOut> = t.iter().map(|i| m.step(i)).collect();
         judge(&mut ScheduleGenChecker::board(), &t, &outs)
@@ -643,7 +733,9 @@ fn verilator_replay_a_million_cycles() {
     if !verilator::tool_available("verilator") {
         return;
     }
-    let t = seeded_trace(2026, 1_000_000);
+    // half the per-cycle random mix, half the host-like episodes (the mutation runs' trace)
+    let mut t = seeded_trace(2026, 500_000);
+    t.extend(episode_trace(2026, 500_000));
     let got = verilator::replay(&hdl::schedule_gen::verilog(), &SchedPorts, &t).unwrap();
     compare_trace(&mut Model::new(SchedConfig::board()), &t, &got)
         .unwrap_or_else(|e| panic!("{e}"));

@@ -37,14 +37,27 @@
 //! one per cycle while `out_ready` is high; a start in the cycle after the last transfer is
 //! accepted, so back-to-back tiles leave 2 idle cycles on the stream.
 //!
+//! A configuration write (`cfg_we`, `cand_we`) accepted in cycle t is registered and decoded
+//! into its slot in cycle t+1; **a start in cycle t+1 still sees it** (the decoded word is
+//! forwarded to a start whose chosen slot is being written), so to a host every write takes
+//! effect for the starts of the following cycles, as before. A start in the same cycle as a
+//! write takes the old configuration. `error`/`error_code` strobe in cycle t+1 for a request of
+//! cycle t (the fit check runs on the ports; the code is made from three registered flags).
+//!
 //! ## Structure
 //! - **Decoded configurations.** A configuration is stored decoded, as the wiring of the index
 //!   counter to the coordinate: for each of the 8 coordinate bits, a one-hot mask of the 8-bit
 //!   index k (linear, strided and tiled orders — and the square offsets of Hilbert — are bit
 //!   permutations of k), plus the zigzag inversion mask, the Hilbert bits, the Hilbert index
 //!   mask, the final swap of the Hilbert curve and the last index. The decoder sits on the write
-//!   path (`cfg_*` ports → the written slot), so it costs no cycle at start. Nine slots: the 8
-//!   candidates and the `cfg` registers (3 × 32 bits each, 25 of the third used).
+//!   path, so it costs no cycle at start. Nine slots: the 8 candidates and the `cfg` registers
+//!   (3 × 32 bits each, 25 of the third used).
+//! - **Write pipeline** (for 100 MHz): in the write cycle the ports are pre-decoded into
+//!   registers — per coordinate bit the rule that drives it (`wr_fx`, `wr_fy`), the rules'
+//!   offsets "source index bit − coordinate bit" as one-hot words (`wr_o*`), the whole misc word
+//!   (`wr_misc`) and the target slots (`wr_oh`); in the next cycle each mask bit is an AND-OR of
+//!   those register bits (no adders or compares), written to the slots and forwarded to a
+//!   start.
 //! - **Start**: the profiler's choice (from registers) selects one slot into the active
 //!   configuration, the index counter restarts and stage 1 is primed with index 0, whose
 //!   coordinate is (0, 0) in every order — so the first coordinate needs no decode cycle.
@@ -62,14 +75,13 @@
 //! cycle 10; `busy` is high in cycles 2–10.
 //!
 //! ## Cost (board config, iCE40 HX8K, `synth report --only schedule_gen --seeds 1,2,3`)
-//! **2602 LCs; 62.5 MHz median of three placement seeds** (61.1, 65.4, 62.5): **the 100 MHz
-//! goal is not met.** The critical path (seed 1, 16.4 ns: 4.1 ns logic, 12.3 ns routing) is the
-//! configuration write: `cfg_*` ports → the decoder's compares (carry chains for
-//! `p0 + p1 ≤ log_w + log_h` and the strided bit positions) → the fit check → the write enable
-//! of the addressed slot (89 flip-flops). The next step is to register the written
-//! configuration and decode it in the following cycle (a config write then takes effect for
-//! starts two cycles later, or the unit reports `busy` for that cycle) — not done; see
-//! `docs/schedule_gen.md` for what was measured before (54.0 MHz with the start path as the limit).
+//! **2300 LCs; 102.9 MHz median of three placement seeds** (91.8, 105.0, 102.9): the 100 MHz
+//! goal is met by the median, not by every seed. The slowest seed's critical path (seed 1,
+//! 10.9 ns: 3.3 ns logic, 7.6 ns routing) is the write-side pre-decode: `cfg_log_w/h` → `L` →
+//! `8 + L − p0 − p1` → `+ log_w` (three short carry chains) → the one-hot offset register
+//! `wr_oy_d`. The next step would be to register the raw fields once more and make the
+//! one-hots from them (the forwarding then spans two cycles). What each step bought:
+//! `docs/schedule_gen.md` (history).
 
 use rust_hdl::prelude::*;
 
@@ -209,9 +221,9 @@ pub struct ScheduleGen {
     pub out_last: Signal<Out, Bit>,
     /// Emitting (from the cycle after an accepted start to the last transfer). Register.
     pub busy: Signal<Out, Bit>,
-    /// Strobe: a request of the previous cycle was refused. Register.
+    /// Strobe: a request of the previous cycle was refused. From registers (an OR of three flags).
     pub error: Signal<Out, Bit>,
-    /// 1 BAD_CFG, 2 BUSY, 3 NO_PROFILE (0 when `error` is low). Register.
+    /// 1 BAD_CFG, 2 BUSY, 3 NO_PROFILE (0 when `error` is low). From registers (BUSY > BAD_CFG > NO_PROFILE).
     pub error_code: Signal<Out, Bits<2>>,
     /// Write candidate `cand_idx` from the `cfg_*` ports.
     pub cand_we: Signal<In, Bit>,
@@ -247,6 +259,30 @@ pub struct ScheduleGen {
     init_x: [Constant<Bits<32>>; SLOTS],
     init_y: [Constant<Bits<32>>; SLOTS],
     init_m: [Constant<Bits<32>>; SLOTS],
+    /// The accepted configuration write of the previous cycle, pre-decoded; its slot words are
+    /// made from these registers (AND-OR of register bits only) and written in this cycle.
+    /// One-hot target slots (bit 8 the `cfg` registers, 0 = none).
+    wr_oh: DFF<Bits<9>>,
+    /// The write of the previous cycle was accepted (fits, not busy): qualifies `wr_oh`.
+    wr_ok: DFF<Bit>,
+    /// Per coordinate bit b, which rule drives it (bit 4r + b, rule r): x: 0 index bit b,
+    /// 1 b + D (strided middle bits, D = L − p0 − p1), 2 b − p0 (strided top bits),
+    /// 3 b + p1 (tiled, above the tile), 4 b + ls (Hilbert square number); y: 0 lw + b,
+    /// 1 lw + b + D, 2 lw + b − p0, 3 p0 + b (tiled, inside the tile), 4 b + ls. Zero for
+    /// bits outside the grid.
+    wr_fx: DFF<Bits<20>>,
+    wr_fy: DFF<Bits<20>>,
+    /// The offsets (source index bit − coordinate bit) of those rules, one-hot with bias 8.
+    wr_ox_d: DFF<Bits<16>>,
+    wr_ox_np0: DFF<Bits<16>>,
+    wr_ox_p1: DFF<Bits<16>>,
+    wr_o_ls: DFF<Bits<16>>,
+    wr_oy_lw: DFF<Bits<16>>,
+    wr_oy_d: DFF<Bits<16>>,
+    wr_oy_np0: DFF<Bits<16>>,
+    wr_oy_p0: DFF<Bits<16>>,
+    /// The misc slot word, fully decoded from the ports.
+    wr_misc: DFF<Bits<32>>,
     /// The slot in use by the current tile.
     act_x: DFF<Bits<32>>,
     act_y: DFF<Bits<32>>,
@@ -261,6 +297,8 @@ pub struct ScheduleGen {
     started: DFF<Bits<4>>,
     /// Values reported (≤ started).
     reported: DFF<Bits<4>>,
+    /// started − reported as a thermometer (bit i: more than i values wait).
+    waiting: DFF<Bits<8>>,
     best: DFF<Bits<3>>,
     best_val: DFF<Bits<16>>,
     /// Reset 8: the cfg registers.
@@ -300,11 +338,13 @@ pub struct ScheduleGen {
     out_x_q: DFF<Bits<4>>,
     out_y_q: DFF<Bits<4>>,
     out_last_q: DFF<Bit>,
-    error_code_q: DFF<Bits<2>>,
+    /// The refusals of the previous cycle (the error code is made from them, BUSY > BAD_CFG >
+    /// NO_PROFILE, so that the fit check ends in a flip-flop, not in the priority logic).
+    err_busy_q: DFF<Bit>,
+    err_bad_q: DFF<Bit>,
+    err_noprof_q: DFF<Bit>,
 
     // ---- scratch ----
-    dec_l: Signal<Local, Bits<4>>,
-    dec_ls: Signal<Local, Bits<3>>,
     dec_fits: Signal<Local, Bit>,
     dec_x: Signal<Local, Bits<32>>,
     dec_y: Signal<Local, Bits<32>>,
@@ -313,6 +353,32 @@ pub struct ScheduleGen {
     ch_y: Signal<Local, Bits<32>>,
     ch_m: Signal<Local, Bits<32>>,
     ch_single: Signal<Local, Bit>,
+    ch_fwd: Signal<Local, Bit>,
+    in_l: Signal<Local, Bits<4>>,
+    in_ls: Signal<Local, Bits<3>>,
+    acc_wr: Signal<Local, Bit>,
+    take_best: Signal<Local, Bit>,
+    inc_prof: Signal<Local, Bit>,
+    n_wait: Signal<Local, Bits<8>>,
+    n_wr_oh: Signal<Local, Bits<9>>,
+    in_s: Signal<Local, Bits<4>>,
+    in_d8: Signal<Local, Bits<5>>,
+    in_yd8: Signal<Local, Bits<5>>,
+    in_lin: Signal<Local, Bit>,
+    in_str: Signal<Local, Bit>,
+    in_til: Signal<Local, Bit>,
+    in_hil: Signal<Local, Bit>,
+    n_fx: Signal<Local, Bits<20>>,
+    n_fy: Signal<Local, Bits<20>>,
+    n_misc: Signal<Local, Bits<32>>,
+    n_ox_d: Signal<Local, Bits<16>>,
+    n_ox_np0: Signal<Local, Bits<16>>,
+    n_ox_p1: Signal<Local, Bits<16>>,
+    n_o_ls: Signal<Local, Bits<16>>,
+    n_oy_lw: Signal<Local, Bits<16>>,
+    n_oy_d: Signal<Local, Bits<16>>,
+    n_oy_np0: Signal<Local, Bits<16>>,
+    n_oy_p0: Signal<Local, Bits<16>>,
     acc_start: Signal<Local, Bit>,
     acc_perf: Signal<Local, Bit>,
     acc_prof: Signal<Local, Bit>,
@@ -400,6 +466,19 @@ impl ScheduleGen {
             init_x: std::array::from_fn(|s| Constant::new(w(|t| t.0, s))),
             init_y: std::array::from_fn(|s| Constant::new(w(|t| t.1, s))),
             init_m: std::array::from_fn(|s| Constant::new(w(|t| t.2, s))),
+            wr_oh: Default::default(),
+            wr_ok: Default::default(),
+            wr_fx: Default::default(),
+            wr_fy: Default::default(),
+            wr_ox_d: Default::default(),
+            wr_ox_np0: Default::default(),
+            wr_ox_p1: Default::default(),
+            wr_o_ls: Default::default(),
+            wr_oy_lw: Default::default(),
+            wr_oy_d: Default::default(),
+            wr_oy_np0: Default::default(),
+            wr_oy_p0: Default::default(),
+            wr_misc: Default::default(),
             act_x: Default::default(),
             act_y: Default::default(),
             act_m: Default::default(),
@@ -408,6 +487,7 @@ impl ScheduleGen {
             force_idx_q: Default::default(),
             started: Default::default(),
             reported: Default::default(),
+            waiting: Default::default(),
             best: Default::default(),
             best_val: Default::default(),
             wg_sel_q: DFFWithInit::new(Bits::<4>::from(8u64)),
@@ -433,9 +513,9 @@ impl ScheduleGen {
             out_x_q: Default::default(),
             out_y_q: Default::default(),
             out_last_q: Default::default(),
-            error_code_q: Default::default(),
-            dec_l: Default::default(),
-            dec_ls: Default::default(),
+            err_busy_q: Default::default(),
+            err_bad_q: Default::default(),
+            err_noprof_q: Default::default(),
             dec_fits: Default::default(),
             dec_x: Default::default(),
             dec_y: Default::default(),
@@ -444,6 +524,32 @@ impl ScheduleGen {
             ch_y: Default::default(),
             ch_m: Default::default(),
             ch_single: Default::default(),
+            ch_fwd: Default::default(),
+            in_l: Default::default(),
+            in_ls: Default::default(),
+            acc_wr: Default::default(),
+            take_best: Default::default(),
+            inc_prof: Default::default(),
+            n_wait: Default::default(),
+            n_wr_oh: Default::default(),
+            in_s: Default::default(),
+            in_d8: Default::default(),
+            in_yd8: Default::default(),
+            in_lin: Default::default(),
+            in_str: Default::default(),
+            in_til: Default::default(),
+            in_hil: Default::default(),
+            n_fx: Default::default(),
+            n_fy: Default::default(),
+            n_misc: Default::default(),
+            n_ox_d: Default::default(),
+            n_ox_np0: Default::default(),
+            n_ox_p1: Default::default(),
+            n_o_ls: Default::default(),
+            n_oy_lw: Default::default(),
+            n_oy_d: Default::default(),
+            n_oy_np0: Default::default(),
+            n_oy_p0: Default::default(),
             acc_start: Default::default(),
             acc_perf: Default::default(),
             acc_prof: Default::default(),
@@ -495,6 +601,19 @@ impl Logic for ScheduleGen {
         dff_setup!(
             self,
             clock,
+            wr_oh,
+            wr_ok,
+            wr_fx,
+            wr_fy,
+            wr_ox_d,
+            wr_ox_np0,
+            wr_ox_p1,
+            wr_o_ls,
+            wr_oy_lw,
+            wr_oy_d,
+            wr_oy_np0,
+            wr_oy_p0,
+            wr_misc,
             act_x,
             act_y,
             act_m,
@@ -503,6 +622,7 @@ impl Logic for ScheduleGen {
             force_idx_q,
             started,
             reported,
+            waiting,
             best,
             best_val,
             wg_sel_q,
@@ -528,7 +648,9 @@ impl Logic for ScheduleGen {
             out_x_q,
             out_y_q,
             out_last_q,
-            error_code_q
+            err_busy_q,
+            err_bad_q,
+            err_noprof_q
         );
         for s in 0..SLOTS {
             self.slot_x[s].clock.next = self.clock.val();
@@ -545,27 +667,37 @@ impl Logic for ScheduleGen {
         self.out_y.next = self.out_y_q.q.val();
         self.out_last.next = self.out_last_q.q.val();
         self.busy.next = self.busy_q.q.val();
-        self.error.next = self.error_code_q.q.val().any();
-        self.error_code.next = self.error_code_q.q.val();
+        self.err.next = 0.into();
+        if self.err_noprof_q.q.val() {
+            self.err.next = 3.into();
+        }
+        if self.err_bad_q.q.val() {
+            self.err.next = 1.into();
+        }
+        if self.err_busy_q.q.val() {
+            self.err.next = 2.into();
+        }
+        self.error.next =
+            self.err_busy_q.q.val() || self.err_bad_q.q.val() || self.err_noprof_q.q.val();
+        self.error_code.next = self.err.val();
         self.wg_sel.next = self.wg_sel_q.q.val();
         self.prof_best.next = self.best.q.val();
         self.prof_done.next = self.done.q.val();
 
-        // ---- decode the configuration on the cfg_* ports (written by cfg_we / cand_we) ----
+        // ---- fit check of the configuration on the cfg_* ports (cfg_we / cand_we): small
+        // compares, so BAD_CFG still strobes one cycle after the write ----
         // L = log_w + log_h, ls = min(log_w, log_h) (side of the Hilbert squares)
-        self.dec_l.next =
+        self.in_l.next =
             bit_cast::<4, 3>(self.cfg_log_w.val()) + bit_cast::<4, 3>(self.cfg_log_h.val());
-        self.dec_ls.next = self.cfg_log_h.val();
+        self.in_ls.next = self.cfg_log_h.val();
         if self.cfg_log_w.val() < self.cfg_log_h.val() {
-            self.dec_ls.next = self.cfg_log_w.val();
+            self.in_ls.next = self.cfg_log_w.val();
         }
         self.dec_fits.next = (self.cfg_mode.val().index() <= 4)
             && (self.cfg_log_w.val().index() <= 4)
             && (self.cfg_log_h.val().index() <= 4);
         if self.cfg_mode.val().index() == 1
-            && ((self.cfg_p1.val().index() > self.dec_l.val().index())
-                || (self.cfg_p0.val().index() + self.cfg_p1.val().index()
-                    > self.dec_l.val().index()))
+            && (self.cfg_p0.val().index() + self.cfg_p1.val().index() > self.in_l.val().index())
         {
             self.dec_fits.next = false;
         }
@@ -575,108 +707,172 @@ impl Logic for ScheduleGen {
         {
             self.dec_fits.next = false;
         }
-        // index bit j drives x bit b (mask bit 8b + j) / y bit b
-        self.dec_x.next = 0.into();
-        self.dec_y.next = 0.into();
+        // ---- pre-decode on the write side: for each coordinate bit, the rule that drives it
+        // and the rules' offsets (one-hot), so that the decode cycle only ANDs register bits ----
+        self.in_lin.next = self.cfg_mode.val().index() == 0 || self.cfg_mode.val().index() == 2;
+        self.in_str.next = self.cfg_mode.val().index() == 1;
+        self.in_til.next = self.cfg_mode.val().index() == 3;
+        self.in_hil.next = self.cfg_mode.val().index() == 4;
+        self.in_s.next = bit_cast::<4, 3>(self.cfg_p0.val()) + bit_cast::<4, 3>(self.cfg_p1.val());
+        // 8 + D, D = L - p0 - p1 (wraps only for configurations that do not fit)
+        self.in_d8.next = bit_cast::<5, 4>(self.in_l.val()) + 8 - bit_cast::<5, 4>(self.in_s.val());
+        self.in_yd8.next = self.in_d8.val() + bit_cast::<5, 3>(self.cfg_log_w.val());
+        self.n_ox_d.next = 0.into();
+        self.n_ox_np0.next = 0.into();
+        self.n_ox_p1.next = 0.into();
+        self.n_o_ls.next = 0.into();
+        self.n_oy_lw.next = 0.into();
+        self.n_oy_d.next = 0.into();
+        self.n_oy_np0.next = 0.into();
+        self.n_oy_p0.next = 0.into();
+        // only the bits the decode reads (8 + j - b, 5..15) and each offset can reach
+        for k in 5..16 {
+            if self.in_d8.val().index() == k {
+                self.n_ox_d.next = self.n_ox_d.val().replace_bit(k, true);
+            }
+            if self.in_yd8.val().index() == k {
+                self.n_oy_d.next = self.n_oy_d.val().replace_bit(k, true);
+            }
+        }
+        for k in 5..9 {
+            if self.cfg_p0.val().index() + k == 8 {
+                self.n_ox_np0.next = self.n_ox_np0.val().replace_bit(k, true);
+            }
+        }
+        for k in 5..13 {
+            if self.cfg_p0.val().index() + k == self.cfg_log_w.val().index() + 8 {
+                self.n_oy_np0.next = self.n_oy_np0.val().replace_bit(k, true);
+            }
+        }
+        for k in 8..16 {
+            if self.cfg_p1.val().index() + 8 == k {
+                self.n_ox_p1.next = self.n_ox_p1.val().replace_bit(k, true);
+            }
+            if self.cfg_p0.val().index() + 8 == k {
+                self.n_oy_p0.next = self.n_oy_p0.val().replace_bit(k, true);
+            }
+        }
+        for k in 8..13 {
+            if self.in_ls.val().index() + 8 == k {
+                self.n_o_ls.next = self.n_o_ls.val().replace_bit(k, true);
+            }
+            if self.cfg_log_w.val().index() + 8 == k {
+                self.n_oy_lw.next = self.n_oy_lw.val().replace_bit(k, true);
+            }
+        }
+        // the rule of each coordinate bit (strided: thread bits [t: p1][r: p0][q] come from
+        // position bits [t][q][r]; tiled: [x in tile: p0][y in tile: p1][tile x][tile y])
+        self.n_fx.next = 0.into();
+        self.n_fy.next = 0.into();
         for b in 0..4 {
-            for j in 0..8 {
-                // x bit b exists when b < log_w; it is thread bit i = b
-                if b < self.cfg_log_w.val().index() {
-                    // linear, zigzag: identity
-                    if (self.cfg_mode.val().index() == 0 || self.cfg_mode.val().index() == 2)
-                        && j == b
-                    {
-                        self.dec_x.next = self.dec_x.val().replace_bit(8 * b + j, true);
-                    }
-                    // strided: [t: p1 bits][r: p0 bits][q] of the thread index come from
-                    // [t][q][r] of the position
-                    if self.cfg_mode.val().index() == 1
-                        && ((b < self.cfg_p1.val().index() && j == b)
-                            || (b >= self.cfg_p1.val().index()
-                                && b < self.cfg_p1.val().index() + self.cfg_p0.val().index()
-                                && j + self.cfg_p0.val().index() + self.cfg_p1.val().index()
-                                    == b + self.dec_l.val().index())
-                            || (b >= self.cfg_p1.val().index() + self.cfg_p0.val().index()
-                                && j + self.cfg_p0.val().index() == b))
-                    {
-                        self.dec_x.next = self.dec_x.val().replace_bit(8 * b + j, true);
-                    }
-                    // tiled: [x in tile: p0][y in tile: p1][tile x][tile y]
-                    if self.cfg_mode.val().index() == 3
-                        && ((b < self.cfg_p0.val().index() && j == b)
-                            || (b >= self.cfg_p0.val().index()
-                                && j == b + self.cfg_p1.val().index()))
-                    {
-                        self.dec_x.next = self.dec_x.val().replace_bit(8 * b + j, true);
-                    }
-                    // Hilbert: bits above the square side give the square number
-                    if self.cfg_mode.val().index() == 4
-                        && b >= self.dec_ls.val().index()
-                        && j == b + self.dec_ls.val().index()
-                    {
-                        self.dec_x.next = self.dec_x.val().replace_bit(8 * b + j, true);
-                    }
+            // x bit b is thread bit b
+            if b < self.cfg_log_w.val().index() {
+                if self.in_lin.val()
+                    || (self.in_str.val() && b < self.cfg_p1.val().index())
+                    || (self.in_til.val() && b < self.cfg_p0.val().index())
+                {
+                    self.n_fx.next = self.n_fx.val().replace_bit(b, true);
                 }
-                // y bit b exists when b < log_h; it is thread bit i = log_w + b
-                if b < self.cfg_log_h.val().index() {
-                    if (self.cfg_mode.val().index() == 0 || self.cfg_mode.val().index() == 2)
-                        && j == self.cfg_log_w.val().index() + b
-                    {
-                        self.dec_y.next = self.dec_y.val().replace_bit(8 * b + j, true);
-                    }
-                    if self.cfg_mode.val().index() == 1
-                        && ((self.cfg_log_w.val().index() + b < self.cfg_p1.val().index()
-                            && j == self.cfg_log_w.val().index() + b)
-                            || (self.cfg_log_w.val().index() + b >= self.cfg_p1.val().index()
-                                && self.cfg_log_w.val().index() + b
-                                    < self.cfg_p1.val().index() + self.cfg_p0.val().index()
-                                && j + self.cfg_p0.val().index() + self.cfg_p1.val().index()
-                                    == self.cfg_log_w.val().index() + b + self.dec_l.val().index())
-                            || (self.cfg_log_w.val().index() + b
-                                >= self.cfg_p1.val().index() + self.cfg_p0.val().index()
-                                && j + self.cfg_p0.val().index()
-                                    == self.cfg_log_w.val().index() + b))
-                    {
-                        self.dec_y.next = self.dec_y.val().replace_bit(8 * b + j, true);
-                    }
-                    if self.cfg_mode.val().index() == 3
-                        && ((b < self.cfg_p1.val().index() && j == self.cfg_p0.val().index() + b)
-                            || (b >= self.cfg_p1.val().index()
-                                && j == self.cfg_log_w.val().index() + b))
-                    {
-                        self.dec_y.next = self.dec_y.val().replace_bit(8 * b + j, true);
-                    }
-                    if self.cfg_mode.val().index() == 4
-                        && b >= self.dec_ls.val().index()
-                        && j == b + self.dec_ls.val().index()
-                    {
-                        self.dec_y.next = self.dec_y.val().replace_bit(8 * b + j, true);
-                    }
+                if self.in_str.val()
+                    && b >= self.cfg_p1.val().index()
+                    && b < self.in_s.val().index()
+                {
+                    self.n_fx.next = self.n_fx.val().replace_bit(4 + b, true);
+                }
+                if self.in_str.val() && b >= self.in_s.val().index() {
+                    self.n_fx.next = self.n_fx.val().replace_bit(8 + b, true);
+                }
+                if self.in_til.val() && b >= self.cfg_p0.val().index() {
+                    self.n_fx.next = self.n_fx.val().replace_bit(12 + b, true);
+                }
+                if self.in_hil.val() && b >= self.in_ls.val().index() {
+                    self.n_fx.next = self.n_fx.val().replace_bit(16 + b, true);
+                }
+            }
+            // y bit b is thread bit lw + b
+            if b < self.cfg_log_h.val().index() {
+                if self.in_lin.val()
+                    || (self.in_str.val()
+                        && self.cfg_log_w.val().index() + b < self.cfg_p1.val().index())
+                    || (self.in_til.val() && b >= self.cfg_p1.val().index())
+                {
+                    self.n_fy.next = self.n_fy.val().replace_bit(b, true);
+                }
+                if self.in_str.val()
+                    && self.cfg_log_w.val().index() + b >= self.cfg_p1.val().index()
+                    && self.cfg_log_w.val().index() + b < self.in_s.val().index()
+                {
+                    self.n_fy.next = self.n_fy.val().replace_bit(4 + b, true);
+                }
+                if self.in_str.val() && self.cfg_log_w.val().index() + b >= self.in_s.val().index()
+                {
+                    self.n_fy.next = self.n_fy.val().replace_bit(8 + b, true);
+                }
+                if self.in_til.val() && b < self.cfg_p1.val().index() {
+                    self.n_fy.next = self.n_fy.val().replace_bit(12 + b, true);
+                }
+                if self.in_hil.val() && b >= self.in_ls.val().index() {
+                    self.n_fy.next = self.n_fy.val().replace_bit(16 + b, true);
                 }
             }
         }
         // misc word: zigzag mask [3:0], Hilbert bits [7:4], Hilbert index mask [15:8],
         // final swap [16], last index [24:17]
-        self.dec_m.next = 0.into();
+        self.n_misc.next = 0.into();
         for b in 0..4 {
             if self.cfg_mode.val().index() == 2 && b < self.cfg_log_w.val().index() {
-                self.dec_m.next = self.dec_m.val().replace_bit(b, true);
+                self.n_misc.next = self.n_misc.val().replace_bit(b, true);
             }
-            if self.cfg_mode.val().index() == 4 && b < self.dec_ls.val().index() {
-                self.dec_m.next = self.dec_m.val().replace_bit(4 + b, true);
+            if self.in_hil.val() && b < self.in_ls.val().index() {
+                self.n_misc.next = self.n_misc.val().replace_bit(4 + b, true);
             }
         }
         for j in 0..8 {
-            if self.cfg_mode.val().index() == 4 && j < 2 * self.dec_ls.val().index() {
-                self.dec_m.next = self.dec_m.val().replace_bit(8 + j, true);
+            if self.in_hil.val() && j < 2 * self.in_ls.val().index() {
+                self.n_misc.next = self.n_misc.val().replace_bit(8 + j, true);
             }
-            if j < self.dec_l.val().index() {
-                self.dec_m.next = self.dec_m.val().replace_bit(17 + j, true);
+            if j < self.in_l.val().index() {
+                self.n_misc.next = self.n_misc.val().replace_bit(17 + j, true);
             }
         }
-        if self.cfg_mode.val().index() == 4 && self.dec_ls.val().get_bit(0) {
-            self.dec_m.next = self.dec_m.val().replace_bit(16, true);
+        if self.in_hil.val() && self.in_ls.val().get_bit(0) {
+            self.n_misc.next = self.n_misc.val().replace_bit(16, true);
         }
+
+        // ---- decode the write registered in the previous cycle into slot words: mask bit
+        // 8b + j (index bit j drives coordinate bit b) = some rule of bit b with offset j - b;
+        // the slots named by wr_oh take them at the end of this cycle ----
+        self.dec_x.next = 0.into();
+        self.dec_y.next = 0.into();
+        for b in 0..4 {
+            for j in 0..8 {
+                if (j == b && self.wr_fx.q.val().get_bit(b))
+                    || (self.wr_fx.q.val().get_bit(4 + b)
+                        && self.wr_ox_d.q.val().get_bit(8 + j - b))
+                    || (self.wr_fx.q.val().get_bit(8 + b)
+                        && self.wr_ox_np0.q.val().get_bit(8 + j - b))
+                    || (self.wr_fx.q.val().get_bit(12 + b)
+                        && self.wr_ox_p1.q.val().get_bit(8 + j - b))
+                    || (self.wr_fx.q.val().get_bit(16 + b)
+                        && self.wr_o_ls.q.val().get_bit(8 + j - b))
+                {
+                    self.dec_x.next = self.dec_x.val().replace_bit(8 * b + j, true);
+                }
+                if (self.wr_fy.q.val().get_bit(b) && self.wr_oy_lw.q.val().get_bit(8 + j - b))
+                    || (self.wr_fy.q.val().get_bit(4 + b)
+                        && self.wr_oy_d.q.val().get_bit(8 + j - b))
+                    || (self.wr_fy.q.val().get_bit(8 + b)
+                        && self.wr_oy_np0.q.val().get_bit(8 + j - b))
+                    || (self.wr_fy.q.val().get_bit(12 + b)
+                        && self.wr_oy_p0.q.val().get_bit(8 + j - b))
+                    || (self.wr_fy.q.val().get_bit(16 + b)
+                        && self.wr_o_ls.q.val().get_bit(8 + j - b))
+                {
+                    self.dec_y.next = self.dec_y.val().replace_bit(8 * b + j, true);
+                }
+            }
+        }
+        self.dec_m.next = self.wr_misc.q.val();
 
         // ---- the slot a start in this cycle gets: the choice is registered a cycle ahead ----
         self.ch_x.next = 0.into();
@@ -693,6 +889,16 @@ impl Logic for ScheduleGen {
                     self.ch_single.next = true;
                 }
             }
+        }
+        // a write of the previous cycle to the chosen slot is forwarded: a start always sees
+        // every write made before it
+        self.ch_fwd.next =
+            self.wr_ok.q.val() && (self.choice_oh.q.val() & self.wr_oh.q.val()).any();
+        if self.ch_fwd.val() {
+            self.ch_x.next = self.dec_x.val();
+            self.ch_y.next = self.dec_y.val();
+            self.ch_m.next = self.dec_m.val();
+            self.ch_single.next = !self.dec_m.val().get_bit(17);
         }
         // ---- stage 1: index -> masked bits, Hilbert levels 0-1, last ----
         self.kd.next = self.idx.q.val() & self.act_m.q.val().get_bits::<8>(8);
@@ -812,9 +1018,8 @@ impl Logic for ScheduleGen {
         }
 
         // ---- requests (judged against the start-of-cycle state) ----
-        self.err.next = 0.into();
         self.acc_start.next = self.start.val() && !self.busy_q.q.val();
-        self.report_ok.next = self.reported.q.val() < self.started.q.val();
+        self.report_ok.next = self.waiting.q.val().get_bit(0);
         self.acc_perf.next = self.perf_we.val() && self.report_ok.val();
         self.acc_prof.next =
             self.prof_we.val() && !self.busy_q.q.val() && (self.prof_k.val().index() <= 8);
@@ -831,31 +1036,45 @@ impl Logic for ScheduleGen {
             self.idx.d.next = 1.into();
             self.wg_sel_q.d.next = self.choice_q.q.val();
         }
-        // configuration writes
-        if !self.busy_q.q.val() && (self.cfg_we.val() || self.cand_we.val()) {
-            if self.dec_fits.val() {
-                if self.cfg_we.val() {
-                    self.slot_x[8].d.next = self.dec_x.val();
-                    self.slot_y[8].d.next = self.dec_y.val();
-                    self.slot_m[8].d.next = self.dec_m.val();
-                }
-                for s in 0..8 {
-                    if self.cand_we.val() && self.cand_idx.val().index() == s {
-                        self.slot_x[s].d.next = self.dec_x.val();
-                        self.slot_y[s].d.next = self.dec_y.val();
-                        self.slot_m[s].d.next = self.dec_m.val();
-                    }
-                }
-            } else {
-                self.err.next = 1.into();
+        // configuration writes: the previous cycle's write lands in its slots now; this
+        // cycle's fitting write is registered (raw fields, one-hot targets) for decoding
+        for s in 0..SLOTS {
+            if self.wr_ok.q.val() && self.wr_oh.q.val().get_bit(s) {
+                self.slot_x[s].d.next = self.dec_x.val();
+                self.slot_y[s].d.next = self.dec_y.val();
+                self.slot_m[s].d.next = self.dec_m.val();
             }
         }
-        if self.perf_we.val() && !self.report_ok.val() && !self.err.val().any() {
-            self.err.next = 3.into();
+        self.wr_fx.d.next = self.n_fx.val();
+        self.wr_fy.d.next = self.n_fy.val();
+        self.wr_ox_d.d.next = self.n_ox_d.val();
+        self.wr_ox_np0.d.next = self.n_ox_np0.val();
+        self.wr_ox_p1.d.next = self.n_ox_p1.val();
+        self.wr_o_ls.d.next = self.n_o_ls.val();
+        self.wr_oy_lw.d.next = self.n_oy_lw.val();
+        self.wr_oy_d.d.next = self.n_oy_d.val();
+        self.wr_oy_np0.d.next = self.n_oy_np0.val();
+        self.wr_oy_p0.d.next = self.n_oy_p0.val();
+        self.wr_misc.d.next = self.n_misc.val();
+        self.acc_wr.next = !self.busy_q.q.val()
+            && (self.cfg_we.val() || self.cand_we.val())
+            && self.dec_fits.val();
+        // the target slots do not wait for the fit check: `wr_ok` qualifies them
+        self.n_wr_oh.next = 0.into();
+        if self.cfg_we.val() {
+            self.n_wr_oh.next = self.n_wr_oh.val().replace_bit(8, true);
         }
-        if self.prof_we.val() && !self.busy_q.q.val() && (self.prof_k.val().index() > 8) {
-            self.err.next = 1.into();
+        for s in 0..8 {
+            if self.cand_we.val() && self.cand_idx.val().index() == s {
+                self.n_wr_oh.next = self.n_wr_oh.val().replace_bit(s, true);
+            }
         }
+        self.wr_oh.d.next = self.n_wr_oh.val();
+        self.wr_ok.d.next = self.acc_wr.val();
+        // refusals (the code is made from these flags in the next cycle; busy wins there)
+        self.err_bad_q.d.next = ((self.cfg_we.val() || self.cand_we.val()) && !self.dec_fits.val())
+            || (self.prof_we.val() && (self.prof_k.val().index() > 8));
+        self.err_noprof_q.d.next = self.perf_we.val() && !self.report_ok.val();
 
         // ---- profiler next state ([0039]-[0048]); the choice for the next cycle's start is
         // made from it, so that a start only selects a registered one-hot slot ----
@@ -880,8 +1099,10 @@ impl Logic for ScheduleGen {
         }
         // [0044]: the value of the oldest profiled workgroup without one; lowest wins, ties
         // keep the lower index (reported first)
+        self.take_best.next = self.acc_perf.val()
+            && (!self.reported.q.val().any() || (self.perf_value.val() < self.best_val.q.val()));
         if self.acc_perf.val() {
-            if !self.reported.q.val().any() || (self.perf_value.val() < self.best_val.q.val()) {
+            if self.take_best.val() {
                 self.n_best.next = self.reported.q.val().get_bits::<3>(0);
                 self.n_best_val.next = self.perf_value.val();
             }
@@ -906,6 +1127,32 @@ impl Logic for ScheduleGen {
             self.n_last_rep.next = self.prof_k.val().index() == 1;
         }
         self.started.d.next = self.n_started.val();
+        // profiled workgroups waiting for a value (started - reported), as a thermometer so
+        // that `report_ok` is a flip-flop: up on a profiled start, down on a value
+        self.inc_prof.next = self.acc_start.val() && self.choice_prof.q.val();
+        self.n_wait.next = self.waiting.q.val();
+        if self.inc_prof.val() && !self.acc_perf.val() {
+            self.n_wait.next = self.n_wait.val().replace_bit(0, true);
+            for i in 1..8 {
+                self.n_wait.next = self
+                    .n_wait
+                    .val()
+                    .replace_bit(i, self.waiting.q.val().get_bit(i - 1));
+            }
+        }
+        if self.acc_perf.val() && !self.inc_prof.val() {
+            for i in 0..7 {
+                self.n_wait.next = self
+                    .n_wait
+                    .val()
+                    .replace_bit(i, self.waiting.q.val().get_bit(i + 1));
+            }
+            self.n_wait.next = self.n_wait.val().replace_bit(7, false);
+        }
+        if self.acc_prof.val() {
+            self.n_wait.next = 0.into();
+        }
+        self.waiting.d.next = self.n_wait.val();
         self.reported.d.next = self.n_reported.val();
         self.best.d.next = self.n_best.val();
         self.best_val.d.next = self.n_best_val.val();
@@ -927,19 +1174,31 @@ impl Logic for ScheduleGen {
         }
         self.choice_q.d.next = self.n_choice.val();
         self.choice_prof.d.next = !self.n_force.val() && self.n_active.val();
+        // the same choice one-hot, built so that the value compare (take_best) only steers
+        // the last mux: the reported and the old best are decoded in parallel
         self.n_choice_oh.next = 0.into();
-        for s in 0..SLOTS {
-            if self.n_choice.val().index() == s {
+        for s in 0..8 {
+            if self.n_force.val() {
+                if self.n_fidx.val().index() == s {
+                    self.n_choice_oh.next = self.n_choice_oh.val().replace_bit(s, true);
+                }
+            } else if self.n_active.val() {
+                if self.n_started.val().index() == s {
+                    self.n_choice_oh.next = self.n_choice_oh.val().replace_bit(s, true);
+                }
+            } else if self.n_done.val()
+                && ((self.take_best.val() && self.reported.q.val().index() == s)
+                    || (!self.take_best.val() && self.best.q.val().index() == s))
+            {
                 self.n_choice_oh.next = self.n_choice_oh.val().replace_bit(s, true);
             }
         }
-        self.choice_oh.d.next = self.n_choice_oh.val();
-        if self.busy_q.q.val()
-            && (self.cfg_we.val() || self.cand_we.val() || self.prof_we.val() || self.start.val())
-        {
-            self.err.next = 2.into();
+        if !self.n_force.val() && !self.n_active.val() && !self.n_done.val() {
+            self.n_choice_oh.next = self.n_choice_oh.val().replace_bit(8, true);
         }
-        self.error_code_q.d.next = self.err.val();
+        self.choice_oh.d.next = self.n_choice_oh.val();
+        self.err_busy_q.d.next = self.busy_q.q.val()
+            && (self.cfg_we.val() || self.cand_we.val() || self.prof_we.val() || self.start.val());
 
         // ---- synchronous reset: the init values of every register ----
         if self.reset.val() {
@@ -948,6 +1207,8 @@ impl Logic for ScheduleGen {
                 self.slot_y[s].d.next = self.init_y[s].val();
                 self.slot_m[s].d.next = self.init_m[s].val();
             }
+            self.wr_oh.d.next = 0.into();
+            self.wr_ok.d.next = false;
             self.act_x.d.next = 0.into();
             self.act_y.d.next = 0.into();
             self.act_m.d.next = 0.into();
@@ -956,6 +1217,7 @@ impl Logic for ScheduleGen {
             self.force_idx_q.d.next = 0.into();
             self.started.d.next = 0.into();
             self.reported.d.next = 0.into();
+            self.waiting.d.next = 0.into();
             self.best.d.next = 0.into();
             self.best_val.d.next = 0.into();
             self.wg_sel_q.d.next = 8.into();
@@ -981,7 +1243,9 @@ impl Logic for ScheduleGen {
             self.out_x_q.d.next = 0.into();
             self.out_y_q.d.next = 0.into();
             self.out_last_q.d.next = false;
-            self.error_code_q.d.next = 0.into();
+            self.err_busy_q.d.next = false;
+            self.err_bad_q.d.next = false;
+            self.err_noprof_q.d.next = false;
         }
     }
 }

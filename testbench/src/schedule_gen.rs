@@ -337,6 +337,379 @@ pub fn seeded_trace(seed: u64, cycles: usize) -> Vec<SchedIn> {
     trace
 }
 
+/// Host-like stimulus in episodes, steered by the golden model's state (busy, profiled
+/// workgroups waiting for a value) so that every feature is used the way a host uses it: valid
+/// configurations of every mode, grid (1×1 to 16×16) and parameter, each followed by a start 0–2
+/// cycles later (often in the very next cycle, the forwarded write) or by the next tile
+/// back to back (a start in the cycle after the last transfer); profiling runs (K candidates
+/// written on one grid, K = 1–8, a value after each profiled tile, ties, later tiles under the
+/// best), forced candidates, random backpressure levels, requests while busy (`BUSY`), bad
+/// configurations and `prof_k` (`BAD_CFG`), stray values (`NO_PROFILE`), resets, and stretches of
+/// the per-cycle random mix of [`cycle_strategy`]. The mutation runs (`synth mutate`) and the
+/// long Verilator replays use it (`random_trace`).
+pub fn episode_trace(seed: u64, cycles: usize) -> Vec<SchedIn> {
+    use proptest::strategy::ValueTree;
+    let mut runner = crate::unit::seeded_runner(seed);
+    let mixes = mixes();
+    let noise: Vec<_> = mixes.iter().map(|m| cycle_strategy(m.clone())).collect();
+    let mut g = Episodes {
+        model: Model::new(SchedConfig::board()),
+        trace: vec![],
+        busy: false,
+        ready: 100,
+        rand: runner.new_rng(),
+        base: 0,
+    };
+    g.push(<SchedIn as golden_model::ResetInput>::reset_input());
+    while g.trace.len() < cycles {
+        g.ready = [100, 100, 90, 60, 30][g.r(5) as usize];
+        match g.r(20) {
+            0..=7 => g.tile_episode(),
+            8..=12 => g.profile_episode(),
+            13..=14 => g.force_episode(),
+            15 => g.push(<SchedIn as golden_model::ResetInput>::reset_input()),
+            16 => g.bad_episode(),
+            _ => {
+                let n = 5 + g.r(60) as usize;
+                let strat = &noise[g.r(noise.len() as u32) as usize];
+                for _ in 0..n {
+                    let i = strat.new_tree(&mut runner).expect("strategy").current();
+                    g.push(i);
+                }
+            }
+        }
+    }
+    g.trace.truncate(cycles);
+    g.trace
+}
+
+/// State of [`episode_trace`]: the trace so far and the golden model run on it.
+struct Episodes {
+    model: Model,
+    trace: Vec<SchedIn>,
+    /// The unit is busy in the next cycle (from the model's outputs and the last input).
+    busy: bool,
+    /// `out_ready` percentage of this episode.
+    ready: u32,
+    rand: proptest::test_runner::TestRng,
+    /// Base of the profiling episode's close performance values.
+    base: u16,
+}
+
+impl Episodes {
+    fn r(&mut self, n: u32) -> u32 {
+        self.rand.next_u32() % n
+    }
+    fn chance(&mut self, pct: u32) -> bool {
+        self.r(100) < pct
+    }
+    /// Append one cycle (out_ready drawn at the episode's level) and step the model.
+    fn push(&mut self, mut i: SchedIn) {
+        if !i.reset {
+            i.out_ready = self.chance(self.ready);
+        }
+        let o = self.model.step(&i);
+        let done = o.out_valid && i.out_ready && o.out_last;
+        self.busy = !i.reset && ((o.busy && !done) || (i.start && !o.busy));
+        self.trace.push(i);
+    }
+    fn idle(&self) -> SchedIn {
+        SchedIn::default()
+    }
+    /// A valid configuration: any mode, grid logs ≤ `max_log`, any fitting parameter.
+    fn valid_cfg(&mut self, max_log: u8) -> SchedCfg {
+        let lw = self.r(max_log as u32 + 1) as u8;
+        let lh = self.r(max_log as u32 + 1) as u8;
+        self.valid_cfg_on(lw, lh)
+    }
+    fn valid_cfg_on(&mut self, lw: u8, lh: u8) -> SchedCfg {
+        // the modes with parameters (strided, tiled) twice as often: more decoder corners
+        let mode = [0, 1, 1, 2, 3, 3, 4][self.r(7) as usize];
+        let l = lw + lh;
+        let (p0, p1) = match mode {
+            1 => {
+                let p1 = self.r(l as u32 + 1) as u8;
+                (self.r((l - p1) as u32 + 1) as u8, p1)
+            }
+            3 => (self.r(lw as u32 + 1) as u8, self.r(lh as u32 + 1) as u8),
+            _ => (self.r(8) as u8, self.r(8) as u8), // ignored
+        };
+        SchedCfg::new(mode, lw, lh, p0, p1)
+    }
+    /// A configuration that does not fit (or a mode > 4).
+    fn bad_cfg(&mut self) -> SchedCfg {
+        loop {
+            let c = SchedCfg::new(
+                self.r(8) as u8,
+                self.r(8) as u8,
+                self.r(8) as u8,
+                self.r(8) as u8,
+                self.r(8) as u8,
+            );
+            if !c.fits(4) {
+                return c;
+            }
+        }
+    }
+    /// Requests that must be refused while busy, or a stray value.
+    fn while_busy(&mut self) -> SchedIn {
+        let mut i = self.idle();
+        let c = if self.chance(70) {
+            self.valid_cfg(4)
+        } else {
+            self.bad_cfg()
+        };
+        i = i.with_cfg(c);
+        match self.r(6) {
+            0 => i.start = true,
+            1 => i.cfg_we = true,
+            2 => {
+                i.cand_we = true;
+                i.cand_idx = self.r(8) as u8;
+            }
+            3 => {
+                i.prof_we = true;
+                i.prof_k = self.r(16) as u8;
+                i.prof_force = self.chance(30);
+                i.prof_force_idx = self.r(8) as u8;
+            }
+            4 => {
+                i.perf_we = true;
+                i.perf_value = self.r(65536) as u16;
+            }
+            _ => {}
+        }
+        i
+    }
+    /// Run the current tile to its end, with refused requests now and then; then maybe the
+    /// next start right away (back to back).
+    fn drain(&mut self) {
+        let noisy = self.chance(40);
+        let mut guard = 0;
+        while self.busy && guard < 5000 {
+            guard += 1;
+            let i = if noisy && self.chance(15) {
+                self.while_busy()
+            } else {
+                self.idle()
+            };
+            self.push(i);
+        }
+    }
+    fn start_after(&mut self, gap: u32) {
+        for _ in 0..gap {
+            let i = self.idle();
+            self.push(i);
+        }
+        let i = SchedIn {
+            start: true,
+            ..self.idle()
+        };
+        self.push(i);
+    }
+    /// Write the `cfg` registers (sometimes a refused bad write around it), then 1–4 tiles.
+    fn tile_episode(&mut self) {
+        self.drain();
+        let max_log = [2, 3, 4, 4, 4][self.r(5) as usize];
+        let c = self.valid_cfg(max_log);
+        if self.chance(20) {
+            let b = self.bad_cfg();
+            let i = SchedIn {
+                cfg_we: true,
+                ..self.idle().with_cfg(b)
+            };
+            self.push(i);
+        }
+        // a start together with the write takes the old configuration
+        let with_start = self.chance(10);
+        let i = SchedIn {
+            cfg_we: true,
+            start: with_start,
+            ..self.idle().with_cfg(c)
+        };
+        self.push(i);
+        if with_start {
+            self.drain();
+        }
+        if self.chance(20) {
+            let b = self.bad_cfg();
+            let i = SchedIn {
+                cfg_we: true,
+                cand_we: self.chance(30),
+                cand_idx: self.r(8) as u8,
+                ..self.idle().with_cfg(b)
+            };
+            self.push(i);
+        }
+        let tiles = 1 + self.r(4);
+        for _ in 0..tiles {
+            let gap = [0, 0, 0, 1, 2][self.r(5) as usize];
+            self.start_after(gap);
+            self.drain();
+        }
+    }
+    /// Candidates on one grid, K profiled tiles with a value each, then tiles under the best.
+    fn profile_episode(&mut self) {
+        self.drain();
+        let lw = self.r(4) as u8;
+        let lh = self.r(4) as u8;
+        let k = 1 + self.r(8) as u8;
+        let n_cand = if self.chance(70) { k } else { 8 };
+        for idx in 0..n_cand {
+            let c = self.valid_cfg_on(lw, lh);
+            let i = SchedIn {
+                cand_we: true,
+                cand_idx: idx,
+                ..self.idle().with_cfg(c)
+            };
+            self.push(i);
+        }
+        if self.chance(20) {
+            // a cfg write in the same cycle as a candidate write
+            let (c, d) = (self.valid_cfg_on(lw, lh), self.r(8) as u8);
+            let i = SchedIn {
+                cand_we: true,
+                cfg_we: true,
+                cand_idx: d,
+                ..self.idle().with_cfg(c)
+            };
+            self.push(i);
+        }
+        let i = SchedIn {
+            prof_we: true,
+            prof_k: k,
+            ..self.idle()
+        };
+        self.push(i);
+        let small = self.r(3);
+        self.base = self.r(65536 - 256) as u16;
+        let mut pending = 0u32;
+        for _ in 0..k + 1 + self.r(3) as u8 {
+            let gap = [0, 0, 1, 3][self.r(4) as usize];
+            self.start_after(gap);
+            pending += 1;
+            // the value comes at the end of the tile or later (during the next one)
+            while self.busy {
+                let mut i = self.idle();
+                if pending > 0 && self.chance(10) {
+                    i.perf_we = true;
+                    i.perf_value = self.value(small);
+                    pending -= 1;
+                }
+                self.push(i);
+            }
+            if self.chance(60) && pending > 0 {
+                let v = self.value(small);
+                let i = SchedIn {
+                    perf_we: true,
+                    perf_value: v,
+                    ..self.idle()
+                };
+                self.push(i);
+                pending -= 1;
+            }
+        }
+        // the remaining values, and sometimes one too many (NO_PROFILE)
+        for _ in 0..pending + u32::from(self.chance(30)) {
+            let v = self.value(small);
+            let i = SchedIn {
+                perf_we: true,
+                perf_value: v,
+                ..self.idle()
+            };
+            self.push(i);
+        }
+        for _ in 0..1 + self.r(3) {
+            let gap = self.r(2);
+            self.start_after(gap);
+            self.drain();
+        }
+        if self.chance(30) {
+            // profiling off again: the cfg registers
+            let i = SchedIn {
+                prof_we: true,
+                prof_k: 0,
+                ..self.idle()
+            };
+            self.push(i);
+        }
+    }
+    /// A performance value: tiny (ties), close to the episode's base (the low bits decide), or
+    /// anything.
+    fn value(&mut self, kind: u32) -> u16 {
+        match kind {
+            0 => self.r(4) as u16,
+            1 => self.base + self.r(256) as u16,
+            _ => self.r(65536) as u16,
+        }
+    }
+    /// Force a candidate (maybe written right before the start), run tiles, then unforce.
+    fn force_episode(&mut self) {
+        self.drain();
+        let f = self.r(8) as u8;
+        let i = SchedIn {
+            prof_we: true,
+            prof_k: self.r(9) as u8,
+            prof_force: true,
+            prof_force_idx: f,
+            ..self.idle()
+        };
+        self.push(i);
+        for _ in 0..1 + self.r(3) {
+            if self.chance(50) {
+                let c = self.valid_cfg(4);
+                let idx = if self.chance(70) { f } else { self.r(8) as u8 };
+                let i = SchedIn {
+                    cand_we: true,
+                    cand_idx: idx,
+                    ..self.idle().with_cfg(c)
+                };
+                self.push(i);
+            }
+            self.start_after(0);
+            self.drain();
+        }
+        if self.chance(50) {
+            let i = SchedIn {
+                prof_we: true,
+                prof_k: 0,
+                ..self.idle()
+            };
+            self.push(i);
+        }
+    }
+    /// Refused requests while idle: bad configurations to the cfg registers or a candidate,
+    /// `prof_k` > 8, a value with none waiting; then a start shows nothing changed.
+    fn bad_episode(&mut self) {
+        self.drain();
+        for _ in 0..1 + self.r(4) {
+            let c = self.bad_cfg();
+            let mut i = self.idle().with_cfg(c);
+            match self.r(4) {
+                0 => i.cfg_we = true,
+                1 => {
+                    i.cand_we = true;
+                    i.cand_idx = self.r(8) as u8;
+                }
+                2 => {
+                    i.prof_we = true;
+                    i.prof_k = 9 + self.r(7) as u8;
+                    i.prof_force = self.chance(50);
+                    i.prof_force_idx = self.r(8) as u8;
+                }
+                _ => {
+                    i.perf_we = true;
+                    i.perf_value = self.r(65536) as u16;
+                }
+            }
+            self.push(i);
+        }
+        let gap = self.r(2);
+        self.start_after(gap);
+        self.drain();
+    }
+}
+
 /// The schedule generator's board config for the cross-unit tools.
 pub struct ScheduleGenBoard;
 
@@ -362,6 +735,6 @@ impl crate::unit::BoardUnit for ScheduleGenBoard {
         Box::new(|_, _, o| invariants(o))
     }
     fn random_trace(seed: u64, cycles: usize) -> Vec<SchedIn> {
-        seeded_trace(seed, cycles)
+        episode_trace(seed, cycles)
     }
 }
