@@ -525,7 +525,8 @@ pub fn trace_strategy(cfg: LockConfig, max_len: usize) -> impl Strategy<Value = 
                 ..LockIn::default()
             })
             .collect();
-        let body = proptest::collection::vec(cycle_strategy(cfg, mixes[m].clone(), perm), 1..max_len);
+        let body =
+            proptest::collection::vec(cycle_strategy(cfg, mixes[m].clone(), perm), 1..max_len);
         // bursts: alternate busy and silent segments of random length (or none)
         let bursts = proptest::option::of(proptest::collection::vec(1usize..24, 1..40));
         (body, bursts).prop_map(move |(mut body, bursts)| {

@@ -35,10 +35,9 @@
 //!   within `fifo_depth + 3` cycles (the arbiter takes one entry per cycle; SPEC's bound for a
 //!   strictly higher-priority requester), so nothing accepted is lost.
 //! - `free-grant`: an acquire of a free lock that nobody waits for and no other open request
-//!   targets is granted within 2 cycles (or its warp revoked). Tolerated (a known deviation of
-//!   the design, see `docs/verification.md`): a request dropped by a revocation in the last
-//!   `fifo_depth + 3` cycles that named this lock or a lock the requester holds (its dead FIFO
-//!   entry still delays the grant to 3 cycles), or a release of this lock in flight.
+//!   targets (nor one for a lock the requester holds, which may preempt it first) is granted
+//!   within 2 cycles (or its warp revoked). No other exception: dead FIFO entries and releases
+//!   in flight no longer delay it (the tolerance of the deviation fixed in issue #10 is gone).
 //! - `hand-off`: a free lock with waiters is granted within 2 cycles.
 //! - `release`: a release by the owner frees the lock within 2 cycles.
 //! - `error`: every error strobe has a cause of that code (NOT_OWNER: release of a lock the warp
@@ -142,10 +141,8 @@ pub struct LockSpecChecker {
     rel_due: Vec<(usize, usize, usize)>,
     /// Per lock: consecutive cycles it has been seen free while someone waits for it.
     free_waited: Vec<usize>,
-    /// Cycle of the last accepted acquire (for the `ready` rule) and of recent dropped
-    /// requests per lock (they may still hold a FIFO slot).
+    /// Cycle of the last accepted acquire (for the `ready` rule).
     last_accept: Option<usize>,
-    dropped: VecDeque<(usize, usize)>,
     /// A reset was driven in the previous cycle.
     after_reset: bool,
     /// An acquire accepted while the warp's request may have been dropped (resolved next cycle).
@@ -173,7 +170,6 @@ impl LockSpecChecker {
             rel_due: vec![],
             free_waited: vec![],
             last_accept: None,
-            dropped: VecDeque::new(),
             after_reset: false,
             maybe_new: vec![],
         };
@@ -201,7 +197,6 @@ impl LockSpecChecker {
         self.rel_due.clear();
         self.free_waited = vec![0; l];
         self.last_accept = None;
-        self.dropped.clear();
     }
 
     fn owners(&self, words: u128) -> Vec<Option<usize>> {
@@ -452,7 +447,6 @@ impl LockSpecChecker {
             self.wait[w] = None;
             if let Some(r) = self.req[w] {
                 if r.accepted + 1 < t {
-                    self.dropped.push_back((t, r.lock));
                     self.req[w] = None;
                 } else {
                     // accepted in the cycle the revocation was decided: may survive it
@@ -745,11 +739,7 @@ impl LockSpecChecker {
                     free_by: None,
                 });
             } else {
-                self.dropped
-                    .retain(|&(c, _)| c + self.cfg.fifo_depth + 3 > t);
                 let contested = (0..nw).any(|x| x != w && self.req[x].is_some_and(|r| r.lock == l))
-                    || self.dropped.iter().any(|&(_, dl)| dl == l || self.owner[dl] == Some(w))
-                    || self.releases.iter().any(|&(_, _, rl, _)| rl == l)
                     // a request for a lock w holds may preempt w meanwhile
                     || (0..nw).any(|x| {
                         self.req[x].is_some_and(|r| self.owner[r.lock] == Some(w))
