@@ -39,9 +39,10 @@
 //!    arbiter gave that lock to its requester in step 3 (it beat every waiter).
 //! 5. **Acquire** (`acq_*`, accepted when `acq_ready` = FIFO not full): errors `BAD_ID`, `BUSY` (the
 //!    warp waits or has a live request in the FIFO or the stage register). Otherwise a free lock
-//!    nobody waits for is taken at once (strobe next cycle) — unless the lock is the FIFO head's,
-//!    the stage register's or step 1's, or the warp is marked for revocation (step 2) or holds
-//!    the FIFO head's lock (the arbiter may preempt it in this cycle). Then, and whenever the lock
+//!    nobody waits for is taken at once (strobe next cycle) — unless the lock is the one the
+//!    arbiter decides in step 3 (a live head's; a dead head decides nothing) or the stage
+//!    register's, or the warp is marked for revocation (step 2) or holds the lock of the head the
+//!    arbiter decides (it may be preempted in this cycle). Then, and whenever the lock
 //!    is held (also by the requester itself: the arbiter grants it again, no state change) or
 //!    waited for, a (requester, holder, lock) entry is queued: it waits one cycle in the stage
 //!    register, then joins the FIFO's tail.
@@ -651,11 +652,14 @@ impl CycleModel for LockUnit {
             } else if s.waiting[w].is_some() || s.queued(w) {
                 acq_err = Some(LockError::Busy);
             } else {
-                let conflict = s.fifo.front().is_some_and(|e| e.lock == l)
+                // what the arbiter decides in this cycle (step 3): a live head whose requester
+                // is not revoked in step 2 (a dead head, and a release of a free lock, change
+                // no free lock)
+                let decided = s.fifo.front().filter(|e| e.live && !s.hrq[e.req]);
+                let conflict = decided.is_some_and(|e| e.lock == l)
                     || s.staged.is_some_and(|e| e.lock == l)
-                    || s.rel_q.is_some_and(|(_, rl)| rl as usize == l)
                     || s.hrq[w]
-                    || s.fifo.front().is_some_and(|e| s.owner[e.lock] == Some(w));
+                    || decided.is_some_and(|e| s.owner[e.lock] == Some(w));
                 let reserved = s.waiting.contains(&Some(l));
                 match s.owner[l] {
                     None if !reserved && !conflict => {

@@ -26,8 +26,10 @@
 //! golden model's module doc for the exact cycle semantics):
 //! - acquire of a free lock nobody waits for: `grant` **1** cycle after the acquire is accepted
 //!   (SPEC goal 1);
-//! - an acquire that is queued (lock held, also by the requester itself, or something else of the
-//!   cycle may touch that lock or warp): one cycle in the stage register, one as the FIFO head,
+//! - an acquire that is queued (lock held, also by the requester itself, or waited for, or the
+//!   cycle's arbiter decision may touch that lock or warp: the live FIFO head's lock or the staged
+//!   entry's, a requester that holds the live head's lock or is marked for hold-limit
+//!   revocation): one cycle in the stage register, one as the FIFO head,
 //!   where the arbiter decides and applies it: `grant`/`deny`/`revoke` **3** cycles after the
 //!   acceptance, always — the arbiter takes one entry every cycle and never retries, so nothing
 //!   waits behind another entry (SPEC bound `fifo_depth + 3`: 7 on the board);
@@ -41,10 +43,11 @@
 //!   cycles after that retire); a `hold_limit` write governs retires from 2 cycles on.
 //!
 //! ## Timing (board config, iCE40 HX8K CB132, in the flow's harness)
-//! **Cost: 2409 LCs; Fmax 88.8 MHz median of nextpnr seeds 1–5** (87.6, 92.5, 88.6, 89.5, 88.8;
-//! 2026-11-24): **the 100 MHz target is not met** (accepted by SPEC's decision of 2026-11-23) —
-//! `cargo run --release -p synth -- report --only lock_unit --seeds 1,2,3,4,5`. The same logic
-//! under its names before issue 14 measured 2416 LCs, median 92.8 (`docs/lock_unit.md`). What was tried
+//! **Cost: 2383 LCs; Fmax 92.6 MHz median of nextpnr seeds 1–3** (89.6, 92.6, 95.9;
+//! 2026-11-24, after issue #10's free-grant fix): **the 100 MHz target is not met** (accepted by
+//! SPEC's decision of 2026-11-23) — `cargo run --release -p synth -- report --only lock_unit
+//! --seeds 1,2,3`. Before the fix: 2409 LCs, median 88.8 of seeds 1–5; under the names before
+//! issue 14: 2416 LCs, median 92.8 (`docs/lock_unit.md`). What was tried
 //! (flow options, pipelines, their numbers) is in `docs/lock_unit.md`.
 //!
 //! The critical paths left are about 6 LUT levels with 1–2 ns of routing each: the head's lock
@@ -780,10 +783,12 @@ impl<
         }
 
         // ---- 5. new acquire, against the start-of-cycle state ----
-        // per lock and per warp first (registers only), then selected by the request
-        self.lock_conflict.next = self.rel_reg_lock.q.val();
-        if self.head_valid.q.val() {
-            self.lock_conflict.next = self.lock_conflict.val() | self.fifo_lock[0].q.val();
+        // per lock and per warp first (registers only), then selected by the request. Only what
+        // this cycle's arbiter decides can touch a free lock nobody waits for: the lock of a live
+        // head (not a dead one, not a release in flight: it changes no free lock)
+        self.lock_conflict.next = 0.into();
+        if self.arb_go.val() {
+            self.lock_conflict.next = self.fifo_lock[0].q.val();
         }
         if self.stage_valid.q.val() {
             self.lock_conflict.next = self.lock_conflict.val() | self.stage_lock.q.val();
@@ -803,9 +808,9 @@ impl<
                 self.free_for_direct.next = self.free_for_direct.val().replace_bit(l, true);
             }
         }
-        // the holder of the head's lock may be preempted in this cycle: no direct grant to it
+        // the holder of a live head's lock may be preempted in this cycle: no direct grant to it
         self.warp_conflict.next = self.hold_revoke.q.val();
-        if self.head_valid.q.val() {
+        if self.arb_go.val() {
             self.warp_conflict.next = self.hold_revoke.q.val() | self.head_lock_holder.val();
         }
         // occupancy: the FIFO plus the entry joining its tail

@@ -323,20 +323,35 @@ pub struct Mix {
     /// Warps that take part (concentrates contention), and the chance of an out-of-range ID.
     pub active_warps: u32,
     pub bad_id: u32,
+    /// Locks that take part (1 piles every waiter onto one lock: long hand-off chains).
+    pub active_locks: u32,
 }
 
 fn pct(p: u32) -> impl Strategy<Value = bool> {
     (0u32..100).prop_map(move |x| x < p)
 }
 
-/// One cycle of stimulus.
-pub fn cycle_strategy(cfg: LockConfig, mix: Mix) -> impl Strategy<Value = LockIn> {
+/// One cycle of stimulus. In-range warp IDs are `perm[w % active_warps]`: a trace's active
+/// warps are a random subset, so every pair of warps meets in contention (hand-off picks
+/// between them, one preempting the other), not only the lowest-numbered ones.
+pub fn cycle_strategy(cfg: LockConfig, mix: Mix, perm: Vec<u32>) -> impl Strategy<Value = LockIn> {
     let wmax = 1u32 << cfg.warp_bits();
     let lmax = 1u32 << cfg.lock_bits();
     let pmax = 1u32 << cfg.prio_bits;
     let active = mix.active_warps.clamp(1, cfg.warps as u32);
-    let warp = move |bad: bool, w: u32| if bad { w % wmax } else { w % active };
-    let lock = move |bad: bool, l: u32| if bad { l % lmax } else { l % cfg.locks as u32 };
+    let active_locks = mix.active_locks.clamp(1, cfg.locks as u32);
+    assert_eq!(perm.len(), cfg.warps, "perm: one entry per warp");
+    let warp = move |bad: bool, w: u32| {
+        if bad {
+            w % wmax
+        } else {
+            perm[(w % active) as usize]
+        }
+    };
+    let lock = move |bad: bool, l: u32| if bad { l % lmax } else { l % active_locks };
+    // limits of every size; also just above half the counter's range, where the derived
+    // `limit - 1` / `limit - 2` registers first use their top bit
+    let half = 1u32 << (cfg.hold_bits - 1);
     let hold_choices = prop_oneof![
         Just(0u32),
         Just(1),
@@ -344,6 +359,7 @@ pub fn cycle_strategy(cfg: LockConfig, mix: Mix) -> impl Strategy<Value = LockIn
         Just(3),
         Just(5),
         Just(64),
+        (half + 1)..(half + 4),
         0u32..(1 << cfg.hold_bits)
     ];
     (
@@ -408,9 +424,11 @@ pub fn cycle_strategy(cfg: LockConfig, mix: Mix) -> impl Strategy<Value = LockIn
 }
 
 /// Stimulus mixes: contention-heavy, release-heavy, priority churn, sparse with idle gaps,
-/// and a hold-limit stress with small limits and dense retirement.
+/// a hold-limit stress with small limits and dense retirement, one contended lock, and long
+/// holds under the reset hold limit.
 pub fn mixes(cfg: &LockConfig) -> Vec<Mix> {
     let w = cfg.warps as u32;
+    let l = cfg.locks as u32;
     vec![
         Mix {
             acq: 60,
@@ -420,6 +438,7 @@ pub fn mixes(cfg: &LockConfig) -> Vec<Mix> {
             idle: 10,
             active_warps: w,
             bad_id: 3,
+            active_locks: l,
         },
         Mix {
             acq: 40,
@@ -429,6 +448,7 @@ pub fn mixes(cfg: &LockConfig) -> Vec<Mix> {
             idle: 5,
             active_warps: w.min(4),
             bad_id: 2,
+            active_locks: l,
         },
         Mix {
             acq: 50,
@@ -438,6 +458,7 @@ pub fn mixes(cfg: &LockConfig) -> Vec<Mix> {
             idle: 5,
             active_warps: w,
             bad_id: 5,
+            active_locks: l,
         },
         Mix {
             acq: 20,
@@ -447,6 +468,7 @@ pub fn mixes(cfg: &LockConfig) -> Vec<Mix> {
             idle: 50,
             active_warps: w,
             bad_id: 10,
+            active_locks: l,
         },
         Mix {
             acq: 50,
@@ -456,6 +478,32 @@ pub fn mixes(cfg: &LockConfig) -> Vec<Mix> {
             idle: 0,
             active_warps: w.min(3),
             bad_id: 1,
+            active_locks: l,
+        },
+        // every active warp on one lock: long queues of waiters, hand-off after hand-off
+        // (the best-waiter pick between every pair, round robin among ties), CPRs rewritten
+        // while warps wait
+        Mix {
+            acq: 60,
+            rel: 30,
+            cpr: 10,
+            cfg: 0,
+            idle: 5,
+            active_warps: w.min(5),
+            bad_id: 1,
+            active_locks: 1,
+        },
+        // two locks, no hold-limit writes (the reset limit of 64 governs, also after a
+        // mid-trace reset), long holds under dense retirement
+        Mix {
+            acq: 40,
+            rel: 8,
+            cpr: 2,
+            cfg: 0,
+            idle: 2,
+            active_warps: w.min(6),
+            bad_id: 1,
+            active_locks: 2,
         },
     ]
 }
@@ -465,7 +513,8 @@ pub fn mixes(cfg: &LockConfig) -> Vec<Mix> {
 pub fn trace_strategy(cfg: LockConfig, max_len: usize) -> impl Strategy<Value = Vec<LockIn>> {
     let setup_prios = proptest::collection::vec(0u32..(1 << cfg.prio_bits), cfg.warps);
     let mixes = mixes(&cfg);
-    (setup_prios, 0..mixes.len()).prop_flat_map(move |(prios, m)| {
+    let perm = Just((0..cfg.warps as u32).collect::<Vec<u32>>()).prop_shuffle();
+    (setup_prios, 0..mixes.len(), perm).prop_flat_map(move |(prios, m, perm)| {
         let setup: Vec<LockIn> = prios
             .iter()
             .enumerate()
@@ -476,7 +525,8 @@ pub fn trace_strategy(cfg: LockConfig, max_len: usize) -> impl Strategy<Value = 
                 ..LockIn::default()
             })
             .collect();
-        let body = proptest::collection::vec(cycle_strategy(cfg, mixes[m].clone()), 1..max_len);
+        let body =
+            proptest::collection::vec(cycle_strategy(cfg, mixes[m].clone(), perm), 1..max_len);
         // bursts: alternate busy and silent segments of random length (or none)
         let bursts = proptest::option::of(proptest::collection::vec(1usize..24, 1..40));
         (body, bursts).prop_map(move |(mut body, bursts)| {
@@ -506,7 +556,7 @@ pub fn trace_strategy(cfg: LockConfig, max_len: usize) -> impl Strategy<Value = 
 pub fn random_trace(cfg: LockConfig, cycles: usize) -> Vec<LockIn> {
     use proptest::strategy::ValueTree;
     let mut runner = proptest::test_runner::TestRunner::deterministic();
-    let strat = trace_strategy(cfg, 3000);
+    let strat = trace_strategy(cfg, 1000);
     let mut trace = vec![<LockIn as golden_model::ResetInput>::reset_input()];
     while trace.len() < cycles {
         trace.extend(strat.new_tree(&mut runner).expect("strategy").current());
@@ -551,7 +601,7 @@ impl crate::unit::BoardUnit for LockUnitBoard {
 pub fn seeded_trace(cfg: LockConfig, seed: u64, cycles: usize) -> Vec<LockIn> {
     use proptest::strategy::ValueTree;
     let mut runner = crate::unit::seeded_runner(seed);
-    let strat = trace_strategy(cfg, 3000);
+    let strat = trace_strategy(cfg, 1000);
     let mut trace = vec![<LockIn as golden_model::ResetInput>::reset_input()];
     while trace.len() < cycles {
         trace.extend(strat.new_tree(&mut runner).expect("strategy").current());

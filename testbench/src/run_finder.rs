@@ -130,7 +130,9 @@ impl TracePorts for FinderPorts {
 }
 
 /// Skewed free maps for an `n`-block map: uniform, long runs (OR of several words), sparse
-/// (AND of two words), all free, all used, single holes, one free run at a random place.
+/// (AND of two words), all free, all used, single holes, one free run at a random place, runs
+/// of log-uniform length, the low blocks taken, one 4-block leaf singled out, a free run across
+/// a tree-node boundary.
 pub fn free_map(n: usize) -> impl Strategy<Value = u128> {
     let mask = if n == 128 {
         u128::MAX
@@ -158,6 +160,33 @@ pub fn free_map(n: usize) -> impl Strategy<Value = u128> {
                 // half the time from a 4-block leaf's first block
                 let s = if leaf { s & !3 } else { s };
                 b & !((1u128 << s) - 1)
+            }),
+        // one 4-block leaf singled out: every block below it in runs of at most 0..3
+        // blocks, the leaf one of its 16 patterns, the rest random or used; with a small
+        // `need` the lowest fit lies in that leaf (or starts in it), at every offset
+        6 => (0..nn.div_ceil(4), 0u32..16, 0usize..4, prop_oneof![any::<u128>(), run_segments(), Just(0u128)])
+            .prop_map(move |(leaf, pattern, below, rest)| {
+                let at = 4 * leaf;
+                let low = (1u128 << at) - 1;
+                let below = [0u128, u128::MAX / 3, u128::MAX / 5, u128::MAX / 15 * 7][below];
+                (below & low) | ((pattern as u128) << at) | (rest & !low & !(0xf << at))
+            }),
+        // a free run across a node boundary (a multiple of 4..64 blocks): its left part is the
+        // left node's suffix, its right part the right node's prefix; around it used blocks,
+        // or random ones above it
+        4 => (2u32..7, 0..nn, 0u32..7, any::<u32>(), 0u32..7, any::<u32>(), prop_oneof![Just(0u128), any::<u128>()])
+            .prop_map(move |(k, b, ex, x, ey, y, above)| {
+                let ones = |n: u32| if n >= 128 { u128::MAX } else { (1u128 << n) - 1 };
+                let run = |lo: u32, hi: u32| ones(hi) & !ones(lo);
+                if nn < 2 {
+                    return above;
+                }
+                // the boundary: a multiple of 2^k strictly inside the map
+                let step = (1u32 << k).min(nn / 2);
+                let b = (b / step * step).clamp(step, nn - 1);
+                let x = (1 + x % (1u32 << ex)).min(b);
+                let y = (1 + y % (1u32 << ey)).min(nn - b);
+                run(b - x, b + y) | (above & !run(0, (b + y + 1).min(nn)))
             }),
     ]
     .prop_map(move |b| b & mask)
@@ -215,7 +244,7 @@ pub fn finder_input(n: usize) -> impl Strategy<Value = FinderIn> {
     (
         free_map(n),
         prop_oneof![3 => 0..=n.min(8), 3 => 0..=n, 1 => 0..=kmax],
-        0u8..8,
+        0u8..10,
         any::<usize>(),
     )
         .prop_map(move |(bits, need, pick, r)| {
@@ -226,8 +255,10 @@ pub fn finder_input(n: usize) -> impl Strategy<Value = FinderIn> {
                 0 => best,
                 1 => best + 1,
                 2 => r % (best + 1),
-                // a small need (the 4-block leaves' own fit tables)
+                // a small need (the 4-block leaves' own fit tables), also 0 and 4 (their
+                // default offset 0)
                 3 => 1 + r % 4,
+                4 | 5 => r % 5,
                 _ => need,
             };
             FinderIn {
