@@ -16,9 +16,10 @@
 //!   an inductive invariant that implies them and checks it. No hand-written strengthening.
 //! - `dispatcher_allocation_bounded`: SPEC Unit 3's allocation invariants on the board
 //!   dispatcher, bounded from reset (ABC `bmc3`; reset in step 1, every input free after,
-//!   reset included). A shadow of the in-flight table (flip-flops written exactly as the
-//!   table's block RAM, and its read-out register) is appended to `top`; asserted in every
-//!   step: every used map (`vgpr_used`, `sgpr_used`, `lds_used`) equals the union of the live
+//!   reset included). The in-flight table's RAM module is replaced by flip-flops in `top`
+//!   written exactly as the RAM (its 8 words and its read-out register; the RAM module's text
+//!   is checked to be the one copied), so the assertions read the table itself; asserted in
+//!   every step: the read-out register holds the freed slot's entry while it is freed, every used map (`vgpr_used`, `sgpr_used`, `lds_used`) equals the union of the live
 //!   allocations (busy slots plus the entry being freed), live allocations of one module are
 //!   pairwise disjoint in every map, each unit's wave-slot counter `slots_used` equals the sum
 //!   of the live allocations' waves and is ≤ 4, and every committed region (the record's) is
@@ -333,8 +334,47 @@ fn lock_unit_properties_proven() {
     }
 }
 
-/// The exported board dispatcher with a shadow of its in-flight table (flip-flops, written
-/// exactly as the block RAM is) and the allocation invariants as `assert`s in its body.
+/// The in-flight table's RAM module as exported (a synchronous read of `mem[read_address]`
+/// into `read_data`, a write of `write_data` when `write_enable`, one clock).
+const TABLE_RAM_BODY: &str = "    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end";
+
+/// Take the in-flight table out of its submodule: the instance goes, and `read_data` is
+/// driven by `f_rd`, which (with `f_tab0..7`) the wrapper writes exactly as the RAM module
+/// does (`read_address` = `done_slot`, `write_*` = the table's write ports; both clocks are
+/// `clock`). The module's text is checked to be the RAM above, so the replacement stays
+/// exact; the assertions then read the table words themselves, no shadow.
+fn table_ram_into_top(v: &str) -> String {
+    let m = v
+        .find("module top$inflight_table(")
+        .expect("the table RAM module");
+    assert!(
+        v[m..].contains(TABLE_RAM_BODY)
+            && v.contains("inflight_table$read_address = done_slot;")
+            && v.contains("inflight_table$read_clock = clock;")
+            && v.contains("inflight_table$write_clock = clock;"),
+        "the dispatcher's table RAM changed: the formal wrapper copies it (update TABLE_RAM_BODY)"
+    );
+    let a = v
+        .find("    top$inflight_table inflight_table(")
+        .expect("the table RAM instance");
+    let b = a + v[a..].find(");").expect("end of the instance") + 2;
+    format!(
+        "{}    assign inflight_table$read_data = f_rd; // the table RAM: f_tab0..7, f_rd below{}",
+        &v[..a],
+        &v[b..]
+    )
+}
+
+/// The exported board dispatcher with its in-flight table RAM as flip-flops of `top`
+/// ([`table_ram_into_top`]) and the allocation invariants as `assert`s in its body.
 fn dispatcher_with_asserts(extra: &str) -> String {
     let v = hdl::dispatcher::verilog();
     let slots = 8;
@@ -374,8 +414,9 @@ fn dispatcher_with_asserts(extra: &str) -> String {
         );
     }
     require_names(&v, "dispatcher", &names);
+    let v = table_ram_into_top(&v);
     let mut a = vec![
-        "    // ---- formal: shadow of the in-flight table (generated for the formal check)"
+        "    // ---- formal: the in-flight table RAM as flip-flops of top (generated for the formal check)"
             .to_string(),
         format!(
             "    reg [70:0] {};",
@@ -487,6 +528,14 @@ fn dispatcher_with_asserts(extra: &str) -> String {
         "        // the slot being freed is not busy again; the committed slot is neither".into(),
     );
     a.push("        assert (!free_from_table$q || !slot_busy$q[f_fslot]);".into());
+    // the read-out register holds the freed slot's entry (no write to that slot since)
+    a.push(format!(
+        "        assert (!free_from_table$q || {});",
+        (0..slots)
+            .map(|s| format!("(f_fslot == {s} && f_rd == f_tab{s})"))
+            .collect::<Vec<_>>()
+            .join(" || ")
+    ));
     a.push("        if (pend_valid$q) begin".into());
     a.push("            assert (!slot_busy$q[pend_slot$q]);".into());
     a.push("            assert (!(free_from_table$q && f_fslot == pend_slot$q));".into());
