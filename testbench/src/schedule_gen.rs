@@ -343,7 +343,9 @@ pub fn seeded_trace(seed: u64, cycles: usize) -> Vec<SchedIn> {
 /// cycles later (often in the very next cycle, the forwarded write) or by the next tile
 /// back to back (a start in the cycle after the last transfer); profiling runs (K candidates
 /// written on one grid, K = 1–8, a value after each profiled tile, ties, later tiles under the
-/// best), forced candidates, random backpressure levels, requests while busy (`BUSY`), bad
+/// best; sometimes all K values held back until the K tiles ran), forced candidates, slot
+/// episodes (every decoder mask bit, through each mode's rule, written into one of the 9 slots
+/// and emitted: see `Episodes::slot_episode`), random backpressure levels, requests while busy (`BUSY`), bad
 /// configurations and `prof_k` (`BAD_CFG`), stray values (`NO_PROFILE`), resets, and stretches of
 /// the per-cycle random mix of [`cycle_strategy`]. The mutation runs (`synth mutate`) and the
 /// long Verilator replays use it (`random_trace`).
@@ -359,16 +361,20 @@ pub fn episode_trace(seed: u64, cycles: usize) -> Vec<SchedIn> {
         ready: 100,
         rand: runner.new_rng(),
         base: 0,
+        targets: mask_targets(),
+        next_target: 0,
     };
+    g.next_target = g.r(g.targets.len() as u32) as usize;
     g.push(<SchedIn as golden_model::ResetInput>::reset_input());
     while g.trace.len() < cycles {
         g.ready = [100, 100, 90, 60, 30][g.r(5) as usize];
-        match g.r(20) {
+        match g.r(28) {
             0..=7 => g.tile_episode(),
             8..=12 => g.profile_episode(),
             13..=14 => g.force_episode(),
             15 => g.push(<SchedIn as golden_model::ResetInput>::reset_input()),
             16 => g.bad_episode(),
+            20..=27 => g.slot_episode(),
             _ => {
                 let n = 5 + g.r(60) as usize;
                 let strat = &noise[g.r(noise.len() as u32) as usize];
@@ -394,6 +400,45 @@ struct Episodes {
     rand: proptest::test_runner::TestRng,
     /// Base of the profiling episode's close performance values.
     base: u16,
+    /// Every decoder mask bit (`8 * (8 * axis + b) + j`: coordinate bit b of x/y driven by
+    /// index bit j) some board configuration sets, with those configurations.
+    targets: Vec<(u8, Vec<SchedCfg>)>,
+    /// The target of the last slot episode.
+    next_target: usize,
+}
+
+/// The decoder mask bits (`8 * (8 * axis + b) + j`) of the board configurations, each with
+/// the configurations of one mode (1, 3, 4: the permuted orders) that set it: one target per
+/// (bit, mode), so that every rule (offset register) that can drive a bit is reached.
+fn mask_targets() -> Vec<(u8, Vec<SchedCfg>)> {
+    let mut t: Vec<(u8, Vec<SchedCfg>)> = vec![];
+    for mode in [1u8, 3, 4] {
+        let mut m: Vec<(u8, Vec<SchedCfg>)> = (0..128).map(|b| (b as u8, vec![])).collect();
+        for lw in 0..5 {
+            for lh in 0..5 {
+                for p0 in 0..8 {
+                    for p1 in 0..8 {
+                        if mode == 4 && (p0, p1) != (0, 0) {
+                            continue;
+                        }
+                        if let Some((wx, wy, _)) = hdl::schedule_gen::decode(mode, lw, lh, p0, p1) {
+                            for bit in 0..32 {
+                                if wx >> bit & 1 == 1 {
+                                    m[bit].1.push(SchedCfg::new(mode, lw, lh, p0, p1));
+                                }
+                                if wy >> bit & 1 == 1 {
+                                    m[64 + bit].1.push(SchedCfg::new(mode, lw, lh, p0, p1));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        t.extend(m);
+    }
+    t.retain(|(_, c)| !c.is_empty());
+    t
 }
 
 impl Episodes {
@@ -425,6 +470,11 @@ impl Episodes {
     fn valid_cfg_on(&mut self, lw: u8, lh: u8) -> SchedCfg {
         // the modes with parameters (strided, tiled) twice as often: more decoder corners
         let mode = [0, 1, 1, 2, 3, 3, 4][self.r(7) as usize];
+        self.valid_cfg_mode(mode, lw, lh)
+    }
+    /// A valid configuration of `mode` on a 2^lw × 2^lh grid, parameters uniform among the
+    /// fitting ones.
+    fn valid_cfg_mode(&mut self, mode: u8, lw: u8, lh: u8) -> SchedCfg {
         let l = lw + lh;
         let (p0, p1) = match mode {
             1 => {
@@ -583,6 +633,8 @@ impl Episodes {
         self.push(i);
         let small = self.r(3);
         self.base = self.r(65536 - 256) as u16;
+        // values held back until all K tiles ran: K values outstanding at once
+        let hold = k >= 5 && self.chance(40);
         let mut pending = 0u32;
         for _ in 0..k + 1 + self.r(3) as u8 {
             let gap = [0, 0, 1, 3][self.r(4) as usize];
@@ -591,14 +643,14 @@ impl Episodes {
             // the value comes at the end of the tile or later (during the next one)
             while self.busy {
                 let mut i = self.idle();
-                if pending > 0 && self.chance(10) {
+                if !hold && pending > 0 && self.chance(10) {
                     i.perf_we = true;
                     i.perf_value = self.value(small);
                     pending -= 1;
                 }
                 self.push(i);
             }
-            if self.chance(60) && pending > 0 {
+            if !hold && self.chance(60) && pending > 0 {
                 let v = self.value(small);
                 let i = SchedIn {
                     perf_we: true,
@@ -632,6 +684,72 @@ impl Episodes {
                 ..self.idle()
             };
             self.push(i);
+        }
+    }
+    /// One configuration slot (a candidate, or the `cfg` registers) written with a strided or
+    /// tiled configuration on a large grid (16×16, 16×8, 8×16, …: the decoder mask bits of
+    /// the high index bits), selected (forced, or profiling off for the `cfg` registers; the
+    /// selection before or after the write, so the start sometimes gets the forwarded word),
+    /// started, and run at full speed past index 2^j for a random index bit j; then reset (the
+    /// rest of a 256-coordinate tile adds little) or drained.
+    fn slot_episode(&mut self) {
+        self.drain();
+        let s = self.r(9) as u8;
+        // a target mask bit (coordinate bit b of x or y driven by index bit j) and a fitting
+        // configuration that sets it, uniform among those; sometimes a 1×1 grid (the slot's
+        // "single" bit) or any configuration of a large grid
+        let (c, j) = match self.r(8) {
+            0 => (SchedCfg::new(self.r(5) as u8, 0, 0, 0, 0), 0),
+            1 => {
+                let (lw, lh) = (3 + self.r(2) as u8, 3 + self.r(2) as u8);
+                let c = self.valid_cfg_on(lw, lh);
+                (c, self.r(u32::from(lw + lh)))
+            }
+            _ => {
+                // the targets in turn (from a random first one): each one visited
+                self.next_target = (self.next_target + 1) % self.targets.len();
+                let ti = self.next_target;
+                let m = self.targets[ti].1.len() as u32;
+                let ci = self.r(m) as usize;
+                (self.targets[ti].1[ci], u32::from(self.targets[ti].0 % 8))
+            }
+        };
+        let write = SchedIn {
+            cfg_we: s == 8,
+            cand_we: s < 8,
+            cand_idx: s % 8,
+            ..self.idle().with_cfg(c)
+        };
+        let select = SchedIn {
+            prof_we: true,
+            prof_k: if s < 8 { self.r(9) as u8 } else { 0 },
+            prof_force: s < 8,
+            prof_force_idx: s % 8,
+            ..self.idle()
+        };
+        self.ready = 100;
+        if self.chance(50) {
+            self.push(write);
+            self.push(select);
+        } else {
+            self.push(select);
+            self.push(write);
+        }
+        let gap = [0, 0, 1][self.r(3) as usize];
+        self.start_after(gap);
+        // past index 2^j, often further (the other bits of the configuration)
+        let j = j.max(self.r(u32::from(c.log_w + c.log_h) + 1));
+        let cut = (1u32 << j) + 4 + self.r(8);
+        let mut n = 0;
+        while self.busy && n < cut {
+            let i = self.idle();
+            self.push(i);
+            n += 1;
+        }
+        if self.busy && self.chance(85) {
+            self.push(<SchedIn as golden_model::ResetInput>::reset_input());
+        } else {
+            self.drain();
         }
     }
     /// A performance value: tiny (ties), close to the episode's base (the low bits decide), or
