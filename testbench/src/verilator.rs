@@ -328,6 +328,31 @@ pub fn lint(verilog: &str) -> Result<String> {
     Ok(String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
+/// Test helper for an export's port contract: the module is `top`, its port list is exactly
+/// `ports` in this order (when given), and every declaration in `decls` (as exported, e.g.
+/// `"input wire [2:0] cpr_warp;"`) appears in it.
+pub fn assert_top_ports(verilog: &str, ports: Option<&[&str]>, decls: &[&str]) {
+    let v = verilog.split_whitespace().collect::<Vec<_>>().join(" ");
+    let head = v.split(");").next().unwrap_or("");
+    assert!(
+        head.trim_start().starts_with("module top("),
+        "top module must be `top`"
+    );
+    if let Some(want) = ports {
+        let got: Vec<&str> = head
+            .split('(')
+            .nth(1)
+            .unwrap_or("")
+            .split(',')
+            .map(str::trim)
+            .collect();
+        assert_eq!(got, want, "port list of the exported top");
+    }
+    for decl in decls {
+        assert!(v.contains(decl), "missing `{decl}` in the exported top");
+    }
+}
+
 /// Test helper: `verilator --lint-only -Wall` (waivers in [`lint`]) must report nothing.
 /// Skips loudly when Verilator is missing (fails with `REQUIRE_EDA=1`).
 pub fn assert_lint_clean(verilog: &str) {
@@ -336,4 +361,32 @@ pub fn assert_lint_clean(verilog: &str) {
     }
     let w = lint(verilog).expect("running verilator --lint-only");
     assert!(!w.contains('%'), "verilator lint findings:\n{w}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::assert_top_ports;
+
+    const TOP: &str = "module top(clock,reset,\n  x);\n  input wire clock;\n  input wire reset;\n  output reg [2:0] x;\nendmodule\n";
+
+    #[test]
+    fn top_ports_pass_on_the_contract() {
+        assert_top_ports(
+            TOP,
+            Some(&["clock", "reset", "x"]),
+            &["output reg [2:0] x;"],
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "port list")]
+    fn top_ports_catch_a_reordered_port_list() {
+        assert_top_ports(TOP, Some(&["reset", "clock", "x"]), &[]);
+    }
+
+    #[test]
+    #[should_panic(expected = "missing")]
+    fn top_ports_catch_a_wrong_width() {
+        assert_top_ports(TOP, None, &["output reg [3:0] x;"]);
+    }
 }
