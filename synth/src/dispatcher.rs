@@ -88,15 +88,12 @@ pub fn svg(results: &[EvalResult]) -> String {
     let (ml, mt, gap) = (60.0, 40.0, 70.0);
     let width = ml + 2.0 * pw + gap + 20.0;
     let height = mt + configs.len() as f64 * (ph + 80.0) + 30.0 + 20.0 * scheds.len() as f64;
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="11">"#
-    );
-    let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(
-        s,
-        r#"<text x="{ml}" y="20" font-size="14">Workgroup dispatcher: patent scheduler vs baselines</text>"#
+    let mut s = crate::svg::open(
+        width,
+        height,
+        11,
+        ml,
+        "Workgroup dispatcher: patent scheduler vs baselines",
     );
     let group_w = pw / workloads.len() as f64;
     let bar_w = (group_w - 16.0) / scheds.len() as f64;
@@ -110,21 +107,9 @@ pub fn svg(results: &[EvalResult]) -> String {
             } else {
                 format!("{cfg}: p99 queueing delay, worst priority (cycles, log)")
             };
-            let _ = writeln!(
-                s,
-                r#"<text x="{x0}" y="{}" font-size="12">{title}</text>"#,
-                y0 + 12.0
-            );
+            crate::svg::panel_title(&mut s, x0, y0 + 12.0, &title);
             let (top, bot) = (y0 + 20.0, y0 + 20.0 + ph);
-            let _ = writeln!(
-                s,
-                r#"<line x1="{x0}" y1="{bot}" x2="{}" y2="{bot}" stroke="black"/>"#,
-                x0 + pw
-            );
-            let _ = writeln!(
-                s,
-                r#"<line x1="{x0}" y1="{top}" x2="{x0}" y2="{bot}" stroke="black"/>"#
-            );
+            crate::svg::axes(&mut s, x0, top, bot, pw);
             // y ticks
             let ticks: Vec<(f64, String)> = if panel == 0 {
                 (0..=4)
@@ -137,14 +122,7 @@ pub fn svg(results: &[EvalResult]) -> String {
             };
             for (f, label) in ticks {
                 let y = bot - f * ph;
-                let _ = writeln!(
-                    s,
-                    r##"<line x1="{}" y1="{y}" x2="{}" y2="{y}" stroke="#ddd"/><text x="{}" y="{}" text-anchor="end">{label}</text>"##,
-                    x0,
-                    x0 + pw,
-                    x0 - 4.0,
-                    y + 4.0
-                );
+                crate::svg::grid_line(&mut s, x0, y, pw, &label);
             }
             for (wi, w) in workloads.iter().enumerate() {
                 let gx = x0 + wi as f64 * group_w + 8.0;
@@ -195,17 +173,9 @@ pub fn svg(results: &[EvalResult]) -> String {
     let ly = mt + configs.len() as f64 * (ph + 80.0);
     for (si, sn) in scheds.iter().enumerate() {
         let y = ly + si as f64 * 18.0;
-        let _ = writeln!(
-            s,
-            r#"<rect x="{ml}" y="{}" width="12" height="12" fill="{}"/><text x="{}" y="{}">{sn}</text>"#,
-            y,
-            COLORS[si % COLORS.len()],
-            ml + 18.0,
-            y + 10.0
-        );
+        crate::svg::swatch(&mut s, ml, y, COLORS[si % COLORS.len()], sn);
     }
-    s += "</svg>\n";
-    s
+    crate::svg::close(s)
 }
 
 /// Synthesize the board dispatcher for the HX8K (LCs and Fmax, harness included).

@@ -326,15 +326,12 @@ pub fn svg(results: &[golden_model::lock_unit::eval::LockEvalResult]) -> String 
     let width = ml + 2.0 * pw + gap + 20.0;
     let legend = 18.0 * (engines.len() + groups.len()) as f64;
     let height = mt + configs.len() as f64 * (ph + 60.0) + 20.0 + legend;
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="11">"#
-    );
-    let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(
-        s,
-        r#"<text x="{ml}" y="20" font-size="14">Lock unit: p99 acquire latency against a FIFO lock and TAS spin</text>"#
+    let mut s = crate::svg::open(
+        width,
+        height,
+        11,
+        ml,
+        "Lock unit: p99 acquire latency against a FIFO lock and TAS spin",
     );
     let group_w = pw / groups.len() as f64;
     let bar_w = (group_w - 10.0) / engines.len() as f64;
@@ -348,30 +345,12 @@ pub fn svg(results: &[golden_model::lock_unit::eval::LockEvalResult]) -> String 
             } else {
                 format!("{cfg}: lowest class, p99 acquire latency (cycles, log)")
             };
-            let _ = writeln!(
-                s,
-                r#"<text x="{x0}" y="{}" font-size="12">{title}</text>"#,
-                y0 + 12.0
-            );
+            crate::svg::panel_title(&mut s, x0, y0 + 12.0, &title);
             let (top, bot) = (y0 + 20.0, y0 + 20.0 + ph);
-            let _ = writeln!(
-                s,
-                r#"<line x1="{x0}" y1="{bot}" x2="{}" y2="{bot}" stroke="black"/>"#,
-                x0 + pw
-            );
-            let _ = writeln!(
-                s,
-                r#"<line x1="{x0}" y1="{top}" x2="{x0}" y2="{bot}" stroke="black"/>"#
-            );
+            crate::svg::axes(&mut s, x0, top, bot, pw);
             for k in 0..=5 {
                 let y = bot - k as f64 / log_max * ph;
-                let _ = writeln!(
-                    s,
-                    r##"<line x1="{x0}" y1="{y}" x2="{}" y2="{y}" stroke="#ddd"/><text x="{}" y="{}" text-anchor="end">1e{k}</text>"##,
-                    x0 + pw,
-                    x0 - 4.0,
-                    y + 4.0
-                );
+                crate::svg::grid_line(&mut s, x0, y, pw, &format!("1e{k}"));
             }
             for (gi, (sc, limit)) in groups.iter().enumerate() {
                 let gx = x0 + gi as f64 * group_w + 5.0;
@@ -415,13 +394,7 @@ pub fn svg(results: &[golden_model::lock_unit::eval::LockEvalResult]) -> String 
     }
     let mut ly = mt + configs.len() as f64 * (ph + 60.0);
     for (ei, en) in engines.iter().enumerate() {
-        let _ = writeln!(
-            s,
-            r#"<rect x="{ml}" y="{ly}" width="12" height="12" fill="{}"/><text x="{}" y="{}">{en}</text>"#,
-            EVAL_COLORS[ei % EVAL_COLORS.len()],
-            ml + 18.0,
-            ly + 10.0
-        );
+        crate::svg::swatch(&mut s, ml, ly, EVAL_COLORS[ei % EVAL_COLORS.len()], en);
         ly += 18.0;
     }
     for (gi, (sc, limit)) in groups.iter().enumerate() {
@@ -438,8 +411,7 @@ pub fn svg(results: &[golden_model::lock_unit::eval::LockEvalResult]) -> String 
         );
         ly += 18.0;
     }
-    s += "</svg>\n";
-    s
+    crate::svg::close(s)
 }
 
 #[cfg(test)]

@@ -78,15 +78,12 @@ pub fn svg(rows: &[Row]) -> String {
     let (pw, ph, ml, mt, gap) = (420.0, 260.0, 60.0, 40.0, 80.0);
     let width = ml + 2.0 * pw + gap + 30.0;
     let height = mt + ph + 60.0 + 20.0 * (CLASSES.len() + 3) as f64;
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="11">"#
-    );
-    let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(
-        s,
-        r#"<text x="{ml}" y="20" font-size="14">Kernel preemption: controller vs wait-all (a) and blocking submission (b)</text>"#
+    let mut s = crate::svg::open(
+        width,
+        height,
+        11,
+        ml,
+        "Kernel preemption: controller vs wait-all (a) and blocking submission (b)",
     );
     let (lat_lo, lat_hi) = (0.0f64, 4.0f64); // 1 µs .. 10^4 µs
     for panel in 0..2 {
@@ -97,16 +94,8 @@ pub fn svg(rows: &[Row]) -> String {
         } else {
             "BE throughput (% of GPU cycles) vs idempotent share"
         };
-        let _ = writeln!(
-            s,
-            r#"<text x="{x0}" y="{}" font-size="12">{title}</text>"#,
-            mt
-        );
-        let _ = writeln!(
-            s,
-            r#"<line x1="{x0}" y1="{bot}" x2="{}" y2="{bot}" stroke="black"/><line x1="{x0}" y1="{top}" x2="{x0}" y2="{bot}" stroke="black"/>"#,
-            x0 + pw
-        );
+        crate::svg::panel_title(&mut s, x0, mt, title);
+        crate::svg::axes(&mut s, x0, top, bot, pw);
         let yv = |v: f64| -> f64 {
             let f = if panel == 0 {
                 ((v.max(1.0)).log10() - lat_lo) / (lat_hi - lat_lo)
@@ -126,13 +115,7 @@ pub fn svg(rows: &[Row]) -> String {
         };
         for (v, label) in ticks {
             let y = yv(v);
-            let _ = writeln!(
-                s,
-                r##"<line x1="{x0}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#ddd"/><text x="{:.1}" y="{:.1}" text-anchor="end">{label}</text>"##,
-                x0 + pw,
-                x0 - 4.0,
-                y + 4.0
-            );
+            crate::svg::grid_line(&mut s, x0, y, pw, &label);
         }
         let xv = |share: f64| x0 + 20.0 + share * (pw - 40.0);
         for share in IDEM_SHARES {
@@ -191,13 +174,7 @@ pub fn svg(rows: &[Row]) -> String {
     let ly = mt + ph + 40.0;
     for (ci, (class, _, _)) in CLASSES.iter().enumerate() {
         let y = ly + ci as f64 * 18.0;
-        let _ = writeln!(
-            s,
-            r#"<rect x="{ml}" y="{y}" width="12" height="12" fill="{}"/><text x="{}" y="{}">{class}</text>"#,
-            COLORS[ci],
-            ml + 18.0,
-            y + 10.0
-        );
+        crate::svg::swatch(&mut s, ml, y, COLORS[ci], class);
     }
     for (k, (name, dash)) in [
         ("controller", "none"),
@@ -216,8 +193,7 @@ pub fn svg(rows: &[Row]) -> String {
             y + 4.0
         );
     }
-    s += "</svg>\n";
-    s
+    crate::svg::close(s)
 }
 
 /// Contract latencies measured on an output trace of the board config.

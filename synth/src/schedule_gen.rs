@@ -124,23 +124,20 @@ pub fn svg(studies: &[Study]) -> String {
     let panel_h = 60.0 + rows as f64 * ch;
     let width = ml + cols as f64 * cw + 20.0;
     let height = mt + studies.len() as f64 * (panel_h + 20.0) + 40.0;
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="10">"#
-    );
-    let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(
-        s,
-        r#"<text x="10" y="20" font-size="14">Cache misses per benchmark × order, relative to the row's best (white 1×, dark ≥ 16×); frame: oracle among the 8 candidates; dot: profiler's pick</text>"#
+    let mut s = crate::svg::open(
+        width,
+        height,
+        10,
+        10.0,
+        "Cache misses per benchmark × order, relative to the row's best (white 1×, dark ≥ 16×); frame: oracle among the 8 candidates; dot: profiler's pick",
     );
     for (pi, st) in studies.iter().enumerate() {
         let y0 = mt + pi as f64 * (panel_h + 20.0);
-        let _ = writeln!(
-            s,
-            r#"<text x="10" y="{}" font-size="12">cache {}</text>"#,
+        crate::svg::panel_title(
+            &mut s,
+            10.0,
             y0 + 12.0,
-            st.cache.name()
+            &format!("cache {}", st.cache.name()),
         );
         for (ci, o) in st.orders.iter().enumerate() {
             let x = ml + ci as f64 * cw + cw / 2.0;
@@ -193,8 +190,7 @@ pub fn svg(studies: &[Study]) -> String {
             }
         }
     }
-    s.push_str("</svg>\n");
-    s
+    crate::svg::close(s)
 }
 
 /// Bench: golden model / RustHDL / Verilator speed on the standard random trace, and the
