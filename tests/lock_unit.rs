@@ -11,7 +11,8 @@ use testbench::lock_unit::{
     drain, owners, random_trace, trace_strategy, LockInvariants, LockPorts,
 };
 use testbench::lockstep::{
-    compare_trace, failure_dir, long_regression_cycles, run_cases, run_lockstep, Verdict,
+    compare_trace, failure_dir, long_regression_cycles, replay_checked, run_cases, run_lockstep,
+    Verdict,
 };
 use testbench::rtl::{HdlDut, RtlSim};
 use testbench::spec::judge;
@@ -487,12 +488,13 @@ fn verilator_long_regression() {
     }
     let cfg = LockConfig::board();
     let trace = random_trace(cfg, cycles);
-    let got = verilator::replay(&board_verilog(), &LockPorts(cfg), &trace).unwrap();
-    compare_trace(&mut Model::new(cfg), &trace, &got).unwrap_or_else(|e| panic!("{e}"));
-    judge(&mut LockSpecChecker::new(cfg), &trace, &got).unwrap_or_else(|e| panic!("{e}"));
-    eprintln!(
-        "long regression: {} cycles equal, spec checker satisfied",
-        trace.len()
+    replay_checked(
+        "lock_unit long regression",
+        &board_verilog(),
+        &LockPorts(cfg),
+        &trace,
+        &mut Model::new(cfg),
+        &mut LockSpecChecker::new(cfg),
     );
 }
 
@@ -561,21 +563,18 @@ fn verilator_million_cycles_with_spec_checker() {
     let cycles = 1_000_000;
     let t0 = std::time::Instant::now();
     let trace = random_trace(cfg, cycles);
-    let t1 = std::time::Instant::now();
-    let got = verilator::replay(&board_verilog(), &LockPorts(cfg), &trace).unwrap();
-    let t2 = std::time::Instant::now();
-    compare_trace(&mut Model::new(cfg), &trace, &got).unwrap_or_else(|e| panic!("{e}"));
-    let t3 = std::time::Instant::now();
+    let stimulus_s = t0.elapsed().as_secs_f64();
     let mut spec = LockSpecChecker::new(cfg);
-    judge(&mut spec, &trace, &got).unwrap_or_else(|e| panic!("{e}"));
-    let t4 = std::time::Instant::now();
+    replay_checked(
+        "lock_unit",
+        &board_verilog(),
+        &LockPorts(cfg),
+        &trace,
+        &mut Model::new(cfg),
+        &mut spec,
+    );
     eprintln!(
-        "lock_unit verilator: {} cycles; stimulus {:.2} s, Verilator {:.2} s (build included when not cached), model compare {:.2} s, spec checker {:.2} s; spec events {:?}",
-        trace.len(),
-        (t1 - t0).as_secs_f64(),
-        (t2 - t1).as_secs_f64(),
-        (t3 - t2).as_secs_f64(),
-        (t4 - t3).as_secs_f64(),
+        "lock_unit: stimulus {stimulus_s:.2} s; spec events {:?}",
         spec.stats
     );
     assert!(spec.stats.preemptions > 100 && spec.stats.hand_offs > 100);

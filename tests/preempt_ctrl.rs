@@ -12,7 +12,7 @@ use hdl::preempt_ctrl::{
 use proptest::prelude::*;
 use rust_hdl::prelude::*;
 use testbench::lockstep::{
-    compare_trace, long_regression_cycles, run_cases, run_lockstep, Verdict,
+    long_regression_cycles, replay_checked, run_cases, run_lockstep, Verdict,
 };
 use testbench::preempt_ctrl::{generate, invariants, PreemptPorts};
 use testbench::rtl::{HdlDut, RtlSim};
@@ -372,9 +372,14 @@ fn verilator_replay_board_1m_cycles() {
     let v = board_verilog();
     for seed in 0..8u64 {
         let t = generate(cfg, 1000 + seed, 150_000, None);
-        let got = verilator::replay(&v, &PreemptPorts(cfg), &t).expect("verilator replay");
-        compare_trace(&mut Model::new(cfg), &t, &got).unwrap_or_else(|e| panic!("{e}"));
-        judge(&mut PreemptSpec::new(cfg), &t, &got).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        replay_checked(
+            &format!("preempt_ctrl seed {seed}"),
+            &v,
+            &PreemptPorts(cfg),
+            &t,
+            &mut Model::new(cfg),
+            &mut PreemptSpec::new(cfg),
+        );
     }
 }
 
@@ -389,9 +394,14 @@ fn verilator_long_regression() {
     }
     let cfg = PreemptConfig::board();
     let t = generate(cfg, 77, cycles, None);
-    let got = verilator::replay(&board_verilog(), &PreemptPorts(cfg), &t).unwrap();
-    compare_trace(&mut Model::new(cfg), &t, &got).unwrap_or_else(|e| panic!("{e}"));
-    judge(&mut PreemptSpec::new(cfg), &t, &got).unwrap_or_else(|e| panic!("{e}"));
+    replay_checked(
+        "preempt_ctrl long regression",
+        &board_verilog(),
+        &PreemptPorts(cfg),
+        &t,
+        &mut Model::new(cfg),
+        &mut PreemptSpec::new(cfg),
+    );
 }
 
 /// The evaluation's qualitative outcome (README), pinned with margins over three seeds on

@@ -12,7 +12,7 @@ use golden_model::CycleModel;
 use hdl::schedule_gen::ScheduleGen;
 use rust_hdl::prelude::*;
 use testbench::lockstep::{
-    compare_trace, long_regression_cycles, run_cases, run_lockstep, Verdict,
+    long_regression_cycles, replay_checked, run_cases, run_lockstep, Verdict,
 };
 use testbench::rtl::RtlSim;
 use testbench::schedule_gen::{
@@ -730,10 +730,14 @@ fn verilator_replay_a_million_cycles() {
     // half the per-cycle random mix, half the host-like episodes (the mutation runs' trace)
     let mut t = seeded_trace(2026, 500_000);
     t.extend(episode_trace(2026, 500_000));
-    let got = verilator::replay(&hdl::schedule_gen::verilog(), &SchedPorts, &t).unwrap();
-    compare_trace(&mut Model::new(SchedConfig::board()), &t, &got)
-        .unwrap_or_else(|e| panic!("{e}"));
-    judge(&mut ScheduleGenChecker::board(), &t, &got).unwrap_or_else(|v| panic!("{v}"));
+    let got = replay_checked(
+        "schedule_gen",
+        &hdl::schedule_gen::verilog(),
+        &SchedPorts,
+        &t,
+        &mut Model::new(SchedConfig::board()),
+        &mut ScheduleGenChecker::board(),
+    );
     let tiles = got.iter().filter(|o| o.out_last && o.out_valid).count();
     assert!(tiles > 1000, "only {tiles} tiles completed");
 }
@@ -748,11 +752,14 @@ fn verilator_long_regression() {
         return;
     }
     let t = seeded_trace(99, cycles);
-    let got = verilator::replay(&hdl::schedule_gen::verilog(), &SchedPorts, &t).unwrap();
-    compare_trace(&mut Model::new(SchedConfig::board()), &t, &got)
-        .unwrap_or_else(|e| panic!("{e}"));
-    judge(&mut ScheduleGenChecker::board(), &t, &got).unwrap_or_else(|v| panic!("{v}"));
-    eprintln!("long regression: {} cycles equal", t.len());
+    replay_checked(
+        "schedule_gen long regression",
+        &hdl::schedule_gen::verilog(),
+        &SchedPorts,
+        &t,
+        &mut Model::new(SchedConfig::board()),
+        &mut ScheduleGenChecker::board(),
+    );
 }
 
 // ---------------------------------------------------------------- the study

@@ -14,7 +14,7 @@ use hdl::simt_issue::{
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 use rust_hdl::prelude::*;
-use testbench::lockstep::{compare_trace, long_regression_cycles, run_cases, Verdict};
+use testbench::lockstep::{long_regression_cycles, replay_checked, run_cases, Verdict};
 use testbench::rtl::{HdlDut, RtlSim};
 use testbench::simt_issue::{
     all_inputs, exhaustive, lockstep, seeded_trace, trace_strategy, SimtIssueBoard, SimtPorts,
@@ -310,9 +310,14 @@ fn verilator_replay_board_1m_cycles() {
     }
     let cfg = SimtConfig::board();
     let trace = seeded_trace(cfg, 2026, 1_000_000);
-    let got = verilator::replay(&board_verilog(), &SimtPorts(cfg), &trace).unwrap();
-    compare_trace(&mut Model::new(cfg), &trace, &got).unwrap_or_else(|e| panic!("{e}"));
-    judge(&mut SimtSpec::new(cfg), &trace, &got).unwrap_or_else(|v| panic!("{v}"));
+    replay_checked(
+        "simt_issue",
+        &board_verilog(),
+        &SimtPorts(cfg),
+        &trace,
+        &mut Model::new(cfg),
+        &mut SimtSpec::new(cfg),
+    );
 }
 
 /// Long regression (`LONG_REGRESSION=<cycles>`).
@@ -326,10 +331,14 @@ fn verilator_long_regression() {
     }
     let cfg = SimtConfig::board();
     let trace = seeded_trace(cfg, 77, cycles);
-    let got = verilator::replay(&board_verilog(), &SimtPorts(cfg), &trace).unwrap();
-    compare_trace(&mut Model::new(cfg), &trace, &got).unwrap_or_else(|e| panic!("{e}"));
-    judge(&mut SimtSpec::new(cfg), &trace, &got).unwrap_or_else(|v| panic!("{v}"));
-    eprintln!("long regression: {} cycles equal", trace.len());
+    replay_checked(
+        "simt_issue long regression",
+        &board_verilog(),
+        &SimtPorts(cfg),
+        &trace,
+        &mut Model::new(cfg),
+        &mut SimtSpec::new(cfg),
+    );
 }
 
 // ---------------------------------------------------------------- registry and coverage

@@ -163,3 +163,41 @@ pub fn long_regression_cycles(default: usize) -> Option<usize> {
         }
     }
 }
+
+/// The deep-run pattern of every unit: replay `trace` on the exported `verilog` under
+/// Verilator, compare every output of every cycle with `model`, and judge the trace with the
+/// spec `checker`. Panics with the cycle table or the violation; prints one line with the cycles
+/// and the seconds of each phase (the Verilator run includes the harness build when it is not
+/// cached). Returns the outputs.
+pub fn replay_checked<P, M, C>(
+    name: &str,
+    verilog: &str,
+    ports: &P,
+    trace: &[P::In],
+    model: &mut M,
+    checker: &mut C,
+) -> Vec<P::Out>
+where
+    P: crate::verilator::TracePorts,
+    P::In: Debug,
+    P::Out: Debug + PartialEq + Clone,
+    M: CycleModel<In = P::In, Out = P::Out>,
+    C: crate::spec::SpecChecker<In = P::In, Out = P::Out>,
+{
+    let t0 = std::time::Instant::now();
+    let got = crate::verilator::replay(verilog, ports, trace)
+        .unwrap_or_else(|e| panic!("{name}: Verilator replay: {e:#}"));
+    let t1 = std::time::Instant::now();
+    compare_trace(model, trace, &got).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let t2 = std::time::Instant::now();
+    crate::spec::judge(checker, trace, &got).unwrap_or_else(|v| panic!("{name}: {v}"));
+    let t3 = std::time::Instant::now();
+    eprintln!(
+        "{name}: {} cycles on Verilator, equal to the model and accepted by the spec checker; Verilator {:.2} s, model compare {:.2} s, spec checker {:.2} s",
+        trace.len(),
+        (t1 - t0).as_secs_f64(),
+        (t2 - t1).as_secs_f64(),
+        (t3 - t2).as_secs_f64()
+    );
+    got
+}
