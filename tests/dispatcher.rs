@@ -8,7 +8,6 @@ use golden_model::dispatcher::{
 };
 use golden_model::CycleModel;
 use hdl::dispatcher::Dispatcher as Rtl;
-use rust_hdl::prelude::*;
 use testbench::dispatcher::{trace_strategy, trace_strategy_for, DispInvariants, DispPorts};
 use testbench::lockstep::{compare_trace, cycle_table, run_cases, Verdict};
 use testbench::rtl::RtlSim;
@@ -729,10 +728,7 @@ fn export_has_the_contract_ports() {
 
 #[test]
 fn export_passes_yosys_checks() {
-    if !verilator::tool_available("yosys") {
-        return;
-    }
-    yosys_validate("dispatcher_board", &board_verilog()).unwrap_or_else(|e| panic!("{e:?}"));
+    verilator::assert_yosys_clean("dispatcher", &[("board", board_verilog())]);
 }
 
 #[test]

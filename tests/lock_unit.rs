@@ -6,7 +6,6 @@ use golden_model::CycleModel;
 use hdl::lock_unit::{BoardLockUnit, FullLockUnit, OddLockUnit, SmallLockUnit};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
-use rust_hdl::prelude::*;
 use testbench::lock_unit::{
     drain, owners, random_trace, trace_strategy, LockInvariants, LockPorts,
 };
@@ -389,17 +388,14 @@ fn board_verilog() -> String {
 
 #[test]
 fn export_passes_yosys_checks() {
-    if !verilator::tool_available("yosys") {
-        return;
-    }
-    for (name, v) in [
-        ("board", board_verilog()),
-        ("full", hdl::lock_unit::verilog(FullLockUnit::default())),
-        ("odd", hdl::lock_unit::verilog(OddLockUnit::default())),
-    ] {
-        yosys_validate(&format!("lock_unit_{name}"), &v)
-            .unwrap_or_else(|e| panic!("{name}: {e:?}"));
-    }
+    verilator::assert_yosys_clean(
+        "lock_unit",
+        &[
+            ("board", board_verilog()),
+            ("full", hdl::lock_unit::verilog(FullLockUnit::default())),
+            ("odd", hdl::lock_unit::verilog(OddLockUnit::default())),
+        ],
+    );
 }
 
 #[test]

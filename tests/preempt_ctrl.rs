@@ -10,7 +10,6 @@ use hdl::preempt_ctrl::{
     BoardPreemptCtrl, DegeneratePreemptCtrl, FullPreemptCtrl, SmallPreemptCtrl,
 };
 use proptest::prelude::*;
-use rust_hdl::prelude::*;
 use testbench::lockstep::{
     long_regression_cycles, replay_checked, run_cases, run_lockstep, Verdict,
 };
@@ -275,27 +274,24 @@ fn board_verilog() -> String {
 
 #[test]
 fn export_passes_yosys_checks() {
-    if !verilator::tool_available("yosys") {
-        return;
-    }
-    for (name, v) in [
-        ("board", board_verilog()),
-        (
-            "full",
-            hdl::preempt_ctrl::verilog(FullPreemptCtrl::default()),
-        ),
-        (
-            "degenerate",
-            hdl::preempt_ctrl::verilog(DegeneratePreemptCtrl::default()),
-        ),
-        (
-            "small",
-            hdl::preempt_ctrl::verilog(SmallPreemptCtrl::default()),
-        ),
-    ] {
-        yosys_validate(&format!("preempt_ctrl_{name}"), &v)
-            .unwrap_or_else(|e| panic!("{name}: {e:?}"));
-    }
+    verilator::assert_yosys_clean(
+        "preempt_ctrl",
+        &[
+            ("board", board_verilog()),
+            (
+                "full",
+                hdl::preempt_ctrl::verilog(FullPreemptCtrl::default()),
+            ),
+            (
+                "degenerate",
+                hdl::preempt_ctrl::verilog(DegeneratePreemptCtrl::default()),
+            ),
+            (
+                "small",
+                hdl::preempt_ctrl::verilog(SmallPreemptCtrl::default()),
+            ),
+        ],
+    );
 }
 
 #[test]

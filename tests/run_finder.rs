@@ -415,17 +415,14 @@ fn exported_deep() -> Vec<(&'static str, String, FinderConfig, bool)> {
 
 #[test]
 fn exported_verilog_passes_yosys_check() {
-    if !tool_available("yosys") {
-        return;
-    }
-    for (name, v, _, _) in exported() {
+    let designs: Vec<(&str, String)> = exported().into_iter().map(|(n, v, _, _)| (n, v)).collect();
+    for (name, v) in &designs {
         assert!(
             v.starts_with("\n\nmodule top(") || v.contains("module top("),
             "{name}: top module"
         );
-        yosys_validate(&format!("run_finder_{name}"), &v)
-            .unwrap_or_else(|e| panic!("{name}: {e:?}"));
     }
+    testbench::verilator::assert_yosys_clean("run_finder", &designs);
 }
 
 fn replay_all(designs: Vec<(&'static str, String, FinderConfig, bool)>) {

@@ -10,7 +10,6 @@ use golden_model::schedule_gen::{
 };
 use golden_model::CycleModel;
 use hdl::schedule_gen::ScheduleGen;
-use rust_hdl::prelude::*;
 use testbench::lockstep::{
     long_regression_cycles, replay_checked, run_cases, run_lockstep, Verdict,
 };
@@ -652,11 +651,7 @@ fn spec_checker_catches_injected_faults() {
 
 #[test]
 fn export_passes_yosys_checks() {
-    if !verilator::tool_available("yosys") {
-        return;
-    }
-    yosys_validate("schedule_gen", &hdl::schedule_gen::verilog())
-        .unwrap_or_else(|e| panic!("{e:?}"));
+    verilator::assert_yosys_clean("schedule_gen", &[("board", hdl::schedule_gen::verilog())]);
 }
 
 #[test]

@@ -13,7 +13,6 @@ use hdl::simt_issue::{
 };
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
-use rust_hdl::prelude::*;
 use testbench::lockstep::{long_regression_cycles, replay_checked, run_cases, Verdict};
 use testbench::rtl::{HdlDut, RtlSim};
 use testbench::simt_issue::{
@@ -236,18 +235,15 @@ fn board_verilog() -> String {
 
 #[test]
 fn export_passes_yosys_checks() {
-    if !verilator::tool_available("yosys") {
-        return;
-    }
-    for (name, v) in [
-        ("board", board_verilog()),
-        ("full", hdl::simt_issue::verilog(FullSimtIssue::default())),
-        ("one", hdl::simt_issue::verilog(OneSimtIssue::default())),
-        ("three", hdl::simt_issue::verilog(ThreeSimtIssue::default())),
-    ] {
-        yosys_validate(&format!("simt_issue_{name}"), &v)
-            .unwrap_or_else(|e| panic!("{name}: {e:?}"));
-    }
+    verilator::assert_yosys_clean(
+        "simt_issue",
+        &[
+            ("board", board_verilog()),
+            ("full", hdl::simt_issue::verilog(FullSimtIssue::default())),
+            ("one", hdl::simt_issue::verilog(OneSimtIssue::default())),
+            ("three", hdl::simt_issue::verilog(ThreeSimtIssue::default())),
+        ],
+    );
 }
 
 #[test]

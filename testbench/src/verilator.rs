@@ -353,6 +353,19 @@ pub fn assert_top_ports(verilog: &str, ports: Option<&[&str]>, decls: &[&str]) {
     }
 }
 
+/// Test helper: each `(name, verilog)` export passes rust-hdl's `yosys_validate` (no latches,
+/// no implicit or undriven nets; work files under `<unit>_<name>`). Skips loudly when yosys is
+/// missing (fails with `REQUIRE_EDA=1`).
+pub fn assert_yosys_clean(unit: &str, exports: &[(&str, String)]) {
+    if !tool_available("yosys") {
+        return;
+    }
+    for (name, v) in exports {
+        rust_hdl::prelude::yosys_validate(&format!("{unit}_{name}"), v)
+            .unwrap_or_else(|e| panic!("{unit} {name}: {e:?}"));
+    }
+}
+
 /// Test helper: `verilator --lint-only -Wall` (waivers in [`lint`]) must report nothing.
 /// Skips loudly when Verilator is missing (fails with `REQUIRE_EDA=1`).
 pub fn assert_lint_clean(verilog: &str) {
