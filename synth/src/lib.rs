@@ -6,6 +6,7 @@ pub mod flow;
 pub mod lock_unit;
 pub mod mutate;
 pub mod preempt_ctrl;
+pub mod readme;
 pub mod run_finder;
 pub mod schedule_gen;
 pub mod simt_issue;
