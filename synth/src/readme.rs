@@ -59,6 +59,65 @@ pub fn write_block(path: &Path, name: &str, body: &str) -> Result<()> {
     std::fs::write(path, new).with_context(|| format!("writing {}", path.display()))
 }
 
+/// The body of block `name` in `text` (between the marker lines), if the block exists.
+pub fn block_body(text: &str, name: &str) -> Option<String> {
+    let (open, close) = markers(name);
+    let lines: Vec<&str> = text.lines().collect();
+    let a = lines.iter().position(|l| l.trim() == open)?;
+    let b = lines.iter().position(|l| l.trim() == close)?;
+    (a < b).then(|| lines[a + 1..b].iter().map(|l| format!("{l}\n")).collect())
+}
+
+/// The key of a Markdown table row: its first cell, trimmed (None for non-rows and separators).
+fn row_key(line: &str) -> Option<String> {
+    let t = line.trim();
+    if !t.starts_with('|') || t.starts_with("|---") || t.starts_with("| ---") {
+        return None;
+    }
+    t.split('|').nth(1).map(|c| c.trim().to_string())
+}
+
+/// Update a table kept in block `name` row by row: `header` is the table's header and separator
+/// lines; each of `rows` replaces the existing row with the same first cell, or is appended. Rows
+/// of units not measured this time stay as they were (so `synth report --only X` refreshes only
+/// X's row). Text after the table in the block (a note line) is kept.
+pub fn upsert_rows(path: &Path, name: &str, header: &str, rows: &[String]) -> Result<()> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let old = block_body(&text, name).unwrap_or_default();
+    let header_keys: Vec<String> = header.lines().filter_map(row_key).collect();
+    let mut kept: Vec<String> = vec![];
+    let mut trailer: Vec<String> = vec![];
+    for l in old.lines() {
+        match row_key(l) {
+            Some(k) if !header_keys.contains(&k) => kept.push(l.to_string()),
+            Some(_) => {}
+            None if l.trim().starts_with('|') => {}
+            None if !l.trim().is_empty() => trailer.push(l.to_string()),
+            None => {}
+        }
+    }
+    for r in rows {
+        let k = row_key(r);
+        match kept.iter().position(|l| row_key(l) == k) {
+            Some(i) => kept[i] = r.clone(),
+            None => kept.push(r.clone()),
+        }
+    }
+    let mut body = String::from(header.trim_end());
+    body.push('\n');
+    for l in &kept {
+        body.push_str(l);
+        body.push('\n');
+    }
+    if !trailer.is_empty() {
+        body.push('\n');
+        body.push_str(&trailer.join("\n"));
+        body.push('\n');
+    }
+    write_block(path, name, &body)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,6 +132,19 @@ mod tests {
         );
         // idempotent
         assert_eq!(replace_block(&r, "t", "| x |\n| 1 |").unwrap(), r);
+    }
+
+    #[test]
+    fn upsert_replaces_rows_by_first_cell_and_keeps_the_rest() {
+        let dir = std::env::temp_dir().join(format!("readme_upsert_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("R.md");
+        let hdr = "| unit | n |\n|---|---:|";
+        std::fs::write(&p, "x\n<!-- synth:t -->\n| unit | n |\n|---|---:|\n| a | 1 |\n| b | 2 |\n\nnote\n<!-- /synth:t -->\n").unwrap();
+        upsert_rows(&p, "t", hdr, &["| b | 5 |".into(), "| c | 7 |".into()]).unwrap();
+        let t = std::fs::read_to_string(&p).unwrap();
+        assert_eq!(t, "x\n<!-- synth:t -->\n| unit | n |\n|---|---:|\n| a | 1 |\n| b | 5 |\n| c | 7 |\n\nnote\n<!-- /synth:t -->\n");
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
