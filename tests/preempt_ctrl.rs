@@ -5,7 +5,7 @@
 //! the evaluation's qualitative outcome.
 
 use golden_model::preempt_ctrl::{PreemptConfig, PreemptCtrl as Model, PreemptIn, PreemptOut};
-use golden_model::CycleModel;
+use golden_model::{CycleModel, ResetInput};
 use hdl::preempt_ctrl::{
     BoardPreemptCtrl, DegeneratePreemptCtrl, FullPreemptCtrl, SmallPreemptCtrl,
 };
@@ -27,7 +27,7 @@ where
 {
     let mut model = Model::new(cfg);
     let mut rtl = RtlSim::new(U::default());
-    let mut spec = PreemptSpec::new(cfg);
+    let mut spec = PreemptSpec::new(cfg).drained();
     run_lockstep(&mut model, &mut rtl, trace, |c, i, o| {
         invariants(i, o)?;
         spec.check(c, i, o).map_err(|v| v.to_string())
@@ -80,7 +80,7 @@ fn spec_checker_passes_the_model() {
             let t = generate(cfg, seed, 20_000, m);
             let mut model = Model::new(cfg);
             let outs: Vec<PreemptOut> = t.iter().map(|i| model.step(i)).collect();
-            judge(&mut PreemptSpec::new(cfg), &t, &outs)
+            judge(&mut PreemptSpec::new(cfg).drained(), &t, &outs)
                 .unwrap_or_else(|v| panic!("{cfg:?} seed {seed}: {v}"));
         }
     }
@@ -150,6 +150,292 @@ fn spec_checker_catches_injected_faults() {
             hits += 1;
         }
         assert!(hits > 0, "{name}: the trace never offers the situation");
+    }
+}
+
+fn model_outs(cfg: PreemptConfig, t: &[PreemptIn]) -> Vec<PreemptOut> {
+    let mut model = Model::new(cfg);
+    t.iter().map(|i| model.step(i)).collect()
+}
+
+/// `max_inflight` in force in each cycle, from the inputs (reset 8, a legal write the cycle
+/// after it).
+fn max_inflight_by_cycle(t: &[PreemptIn]) -> Vec<u32> {
+    let mut m = 8;
+    t.iter()
+        .map(|i| {
+            let now = m;
+            if i.reset {
+                m = 8;
+            } else if i.cfg_we && (1..=8).contains(&i.cfg_max_inflight) {
+                m = i.cfg_max_inflight;
+            }
+            now
+        })
+        .collect()
+}
+
+/// Every rule of the checker fires, named, at the cycle the contract puts it: outputs of a
+/// drained model trace corrupted in the first cycle where the rule is the first one broken.
+#[test]
+fn spec_checker_every_rule_fires_on_a_corrupted_trace() {
+    let cfg = PreemptConfig::board();
+    let t = generate(cfg, 11, 30_000, None);
+    let o = model_outs(cfg, &t);
+    judge(&mut PreemptSpec::new(cfg).drained(), &t, &o).unwrap();
+    let mi = max_inflight_by_cycle(&t);
+    let ok = |c: usize| c >= 1 && !t[c - 1].reset && !t[c].reset;
+    // (rule, first cycle c where the corruption applies, corrupted cycles c..c+n, fault,
+    // cycle at which the rule must fire relative to c)
+    type When<'a> = Box<dyn Fn(usize) -> bool + 'a>;
+    type Fault = fn(&mut PreemptOut);
+    let cases: Vec<(&str, When, usize, Fault, usize)> = vec![
+        (
+            "ack-one-cycle",
+            Box::new(|c| ok(c) && o[c].ack_valid),
+            1,
+            |o| {
+                o.ack_valid = false;
+                o.ack_id = 0;
+                o.ack_skip = false
+            },
+            0,
+        ),
+        (
+            "ack-skip-iff-preempted",
+            Box::new(|c| ok(c) && o[c].ack_valid && !t[c - 1].preempt),
+            1,
+            |o| o.ack_skip = !o.ack_skip,
+            0,
+        ),
+        (
+            "ack-only-for-a-start",
+            Box::new(|c| ok(c) && !t[c - 1].start_valid),
+            1,
+            |o| o.ack_valid = true,
+            0,
+        ),
+        (
+            "idle-fields-zero",
+            Box::new(|c| ok(c) && !o[c].submit_valid),
+            1,
+            |o| o.submit_id = 1,
+            0,
+        ),
+        (
+            "error-one-cycle-smallest-code",
+            Box::new(|c| ok(c) && o[c].error),
+            1,
+            |o| {
+                o.error = false;
+                o.error_code = 0
+            },
+            0,
+        ),
+        (
+            "preempted-level",
+            Box::new(|c| ok(c) && o[c].preempted),
+            1,
+            |o| o.preempted = false,
+            0,
+        ),
+        ("inflight-count", Box::new(ok), 1, |o| o.inflight += 1, 0),
+        (
+            "launch-ready-iff-room",
+            Box::new(ok),
+            1,
+            |o| o.launch_ready = !o.launch_ready,
+            0,
+        ),
+        (
+            "no-submit-while-preempted",
+            Box::new(|c| ok(c) && o[c].preempted && !o[c].submit_valid),
+            1,
+            |o| o.submit_valid = true,
+            0,
+        ),
+        (
+            "max-inflight",
+            Box::new(|c| ok(c) && !o[c].preempted && o[c].inflight >= mi[c] && !o[c].submit_valid),
+            1,
+            |o| {
+                o.submit_valid = true;
+                o.submit_id = 1
+            },
+            0,
+        ),
+        (
+            "submit-queue-head-in-order",
+            Box::new(|c| ok(c) && o[c].submit_valid),
+            1,
+            |o| o.submit_id ^= 1,
+            0,
+        ),
+        (
+            // offered and held back by the GPU for 4 cycles: not offered at all instead
+            "submit-within-3",
+            Box::new(|c| (c..c + 4).all(|k| ok(k) && o[k].submit_valid && !t[k].submit_ready)),
+            4,
+            |o| {
+                o.submit_valid = false;
+                o.submit_id = 0
+            },
+            3,
+        ),
+        (
+            "cu-reset-only-if-all-idempotent",
+            Box::new(|c| ok(c) && o[c].preempt_done),
+            1,
+            |o| o.cu_reset = true,
+            0,
+        ),
+        (
+            // preempt in t, cu_reset shown in t + 2 = c: dropped, the bound t + 4 passes
+            "cu-reset-within-4",
+            Box::new(|c| ok(c) && o[c].cu_reset && (c..c + 3).all(|k| ok(k) && !t[k].killed)),
+            1,
+            |o| o.cu_reset = false,
+            2,
+        ),
+        (
+            "preempt-done-legal",
+            Box::new(|c| ok(c) && !o[c].preempted),
+            1,
+            |o| o.preempt_done = true,
+            0,
+        ),
+        (
+            // after the last kernel resolved (a done, a skip or `killed`)
+            "preempt-done-within-2",
+            Box::new(|c| ok(c) && o[c].preempt_done && !t[c - 2].preempt),
+            1,
+            |o| o.preempt_done = false,
+            1,
+        ),
+        (
+            // "at once": nothing was in flight at the preempt (in c - 2)
+            "preempt-done-within-2",
+            Box::new(|c| ok(c) && o[c].preempt_done && t[c - 2].preempt && o[c - 2].inflight == 0),
+            1,
+            |o| o.preempt_done = false,
+            1,
+        ),
+    ];
+    for (rule, when, n, f, at) in cases {
+        let c = (2..o.len() - 8)
+            .find(|&c| when(c))
+            .unwrap_or_else(|| panic!("{rule}: the trace never offers the situation"));
+        let mut bad = o.clone();
+        bad[c..c + n].iter_mut().for_each(f);
+        let v = judge(&mut PreemptSpec::new(cfg).drained(), &t, &bad).expect_err(rule);
+        assert_eq!((v.rule, v.cycle), (rule, c + at), "{v}");
+    }
+}
+
+/// `resume-only-skipped-or-killed` is implied by `no-submit-while-preempted` (nothing becomes
+/// SUBMITTED while preempted); muted, a unit that submits while preempted after its
+/// `preempt_done`, in the cycle of the resume, is caught by the resume rule.
+#[test]
+fn spec_checker_resume_rule_fires_with_the_submit_rule_muted() {
+    let cfg = PreemptConfig::board();
+    let idle = PreemptIn::default();
+    let t = vec![
+        PreemptIn::reset_input(),
+        PreemptIn {
+            launch_valid: true,
+            launch_id: 1,
+            ..idle.clone()
+        },
+        PreemptIn {
+            launch_valid: true,
+            launch_id: 2,
+            ..idle.clone()
+        },
+        PreemptIn {
+            preempt: true,
+            ..idle.clone()
+        },
+        idle.clone(),
+        idle.clone(), // preempt_done (nothing was in flight)
+        PreemptIn {
+            submit_ready: true,
+            resume: true,
+            ..idle.clone()
+        },
+        idle.clone(),
+    ];
+    let mut o = model_outs(cfg, &t);
+    assert!(o[5].preempt_done && !o[6].submit_valid);
+    judge(&mut PreemptSpec::new(cfg), &t, &o).unwrap();
+    o[6].submit_valid = true;
+    o[6].submit_id = 1;
+    let v = judge(&mut PreemptSpec::new(cfg), &t, &o).unwrap_err();
+    assert_eq!((v.rule, v.cycle), ("no-submit-while-preempted", 6), "{v}");
+    let v = judge(
+        &mut PreemptSpec::new(cfg).without(&["no-submit-while-preempted"]),
+        &t,
+        &o,
+    )
+    .unwrap_err();
+    assert_eq!(
+        (v.rule, v.cycle),
+        ("resume-only-skipped-or-killed", 6),
+        "{v}"
+    );
+}
+
+/// The end-of-trace obligation of a drained trace: every launched kernel completes exactly
+/// once. The GPU's last `done` removed from a drained trace leaves that kernel RUNNING at the
+/// end: `every-launch-completes` at the trace's length (the plain checker, which does not
+/// expect a drain, accepts it); a trace cut before its drain ends fails the same way.
+#[test]
+fn spec_checker_every_launch_completes_at_the_end_of_a_drained_trace() {
+    let cfg = PreemptConfig::board();
+    let mut t = generate(cfg, 5, 6_000, None);
+    let last_done = (0..t.len()).rev().find(|&c| t[c].done_valid).unwrap();
+    t[last_done].done_valid = false;
+    t[last_done].done_id = 0;
+    let o = model_outs(cfg, &t);
+    judge(&mut PreemptSpec::new(cfg), &t, &o).unwrap();
+    let v = judge(&mut PreemptSpec::new(cfg).drained(), &t, &o).unwrap_err();
+    assert_eq!(
+        (v.rule, v.cycle),
+        ("every-launch-completes", t.len()),
+        "{v}"
+    );
+    // cut in the middle of the activity
+    let t = generate(cfg, 5, 6_000, None);
+    let o = model_outs(cfg, &t);
+    judge(&mut PreemptSpec::new(cfg).drained(), &t, &o).unwrap();
+    let cut = (1000..t.len())
+        .find(|&c| o[c].inflight > 0)
+        .expect("kernels in flight");
+    let v = judge(&mut PreemptSpec::new(cfg).drained(), &t[..cut], &o[..cut]).unwrap_err();
+    assert_eq!((v.rule, v.cycle), ("every-launch-completes", cut), "{v}");
+}
+
+/// Every standard trace ends drained (the generator's own check, through the model): nothing
+/// queued or in the table in the last cycle, for every shape and a spread of lengths.
+#[test]
+fn generated_traces_end_drained() {
+    for (cfg, m) in [
+        (PreemptConfig::board(), None),
+        (PreemptConfig::degenerate(), Some(1)),
+        (PreemptConfig::small(), None),
+        (PreemptConfig::full(), None),
+    ] {
+        for (seed, len) in [(1, 60), (2, 300), (3, 1_000), (4, 5_000), (5, 12_000)] {
+            let t = generate(cfg, seed, len, m);
+            assert_eq!(t.len(), len);
+            let mut model = Model::new(cfg);
+            for i in &t {
+                model.step(i);
+            }
+            assert!(
+                model.queue().next().is_none() && model.table().is_empty(),
+                "{cfg:?} seed {seed} len {len}: not drained"
+            );
+        }
     }
 }
 

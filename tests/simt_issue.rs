@@ -180,6 +180,168 @@ fn spec_checker_catches_a_unit_that_never_advances_rep() {
     assert!(v.rule == "end" || v.rule == "no-starvation", "{v}");
 }
 
+/// A model trace's outputs with one output of cycle `c` changed by `f`, where `c` is the first
+/// cycle for which `when(c)` holds; returns `c` and the checker's verdict.
+fn corrupt(
+    trace: &[SimtIn],
+    outs: &[SimtOut],
+    when: impl Fn(usize) -> bool,
+    f: impl Fn(&mut SimtOut),
+) -> (usize, Result<(), testbench::spec::Violation>) {
+    let c = (0..outs.len())
+        .find(|&c| when(c))
+        .expect("the trace has the event");
+    let mut bad = outs.to_vec();
+    f(&mut bad[c]);
+    let cfg = SimtConfig::board();
+    (c, judge(&mut SimtSpec::new(cfg), trace, &bad))
+}
+
+/// Every rule of the checker fires, named, in the cycle of the corrupted output: one output of
+/// one cycle of a model trace changed so that exactly that rule is the first one broken.
+#[test]
+fn spec_checker_every_rule_fires_on_a_corrupted_trace() {
+    let cfg = SimtConfig::board();
+    let all = cfg.all();
+    let t = seeded_trace(cfg, 5, 6_000);
+    let mut m = Model::new(cfg);
+    let o: Vec<SimtOut> = t.iter().map(|i| m.step(i)).collect();
+    judge(&mut SimtSpec::new(cfg), &t, &o).unwrap();
+    let strobes = |i: &SimtIn| {
+        [i.init_valid, i.start_valid, i.end_valid]
+            .iter()
+            .filter(|&&s| s)
+            .count()
+    };
+    // the event of cycle c - 1, judged by the outputs of cycle c
+    let ev = |c: usize| (c >= 1 && !t[c - 1].reset).then(|| (&t[c - 1], &o[c - 1], &o[c]));
+    type When<'a> = Box<dyn Fn(usize) -> bool + 'a>;
+    type Fault = fn(&mut SimtOut);
+    let cases: Vec<(&str, When, Fault)> = vec![
+        ("power-up", Box::new(|c| c == 0), |o| o.done = false),
+        ("reset", Box::new(|c| c >= 1 && t[c - 1].reset), |o| {
+            o.warp_pc = 3
+        }),
+        (
+            "done",
+            Box::new(|c| ev(c).is_some_and(|(_, _, o)| o.live != 0)),
+            |o| o.done = true,
+        ),
+        (
+            "error-legal",
+            Box::new(|c| {
+                ev(c).is_some_and(|(x, _, o)| x.start_valid && strobes(x) == 1 && !o.error)
+            }),
+            |o| {
+                o.error = true;
+                o.error_code = 2
+            },
+        ),
+        (
+            "error-changes-nothing",
+            Box::new(|c| ev(c).is_some_and(|(_, _, o)| o.error)),
+            |o| o.warp_pc ^= 1,
+        ),
+        (
+            "idle",
+            Box::new(|c| ev(c).is_some_and(|(x, p, _)| strobes(x) == 0 && p.live != 0)),
+            |o| o.warp_pc ^= 1,
+        ),
+        (
+            "no-revive",
+            Box::new(|c| {
+                ev(c).is_some_and(|(x, p, o)| {
+                    x.end_valid && !o.error && o.live != 0 && p.live != all
+                })
+            }),
+            |o| o.live |= 0xff, // every thread live again (done stays low)
+        ),
+        (
+            "init",
+            Box::new(|c| ev(c).is_some_and(|(x, _, o)| x.init_valid && !o.error)),
+            |o| o.rep ^= 1,
+        ),
+        (
+            "active-ordinary",
+            Box::new(|c| ev(c).is_some_and(|(x, _, o)| x.start_valid && !x.start_sync && !o.error)),
+            |o| o.warp_pc ^= 1,
+        ),
+        ("sync-redirect", Box::new(|c| o[c].redirect), |o| {
+            o.warp_pc ^= 1
+        }),
+        (
+            "end",
+            Box::new(|c| ev(c).is_some_and(|(x, _, o)| x.end_valid && !o.error && o.live != 0)),
+            |o| o.warp_pc ^= 1,
+        ),
+    ];
+    for (rule, when, f) in cases {
+        let (c, r) = corrupt(&t, &o, when, f);
+        let v = r.expect_err(rule);
+        assert_eq!((v.rule, v.cycle), (rule, c), "{v}");
+    }
+}
+
+/// `no-starvation`, judged from the trace alone and from power-up (no reset in the trace): a
+/// unit that never advances rep keeps thread 0 leading, so thread 1 (TLR 30) never becomes the
+/// warp PC. With every rule on, `end` sees the wrong rep at the first block end; with `end`
+/// muted, `no-starvation` fires at the T-th (8th) block end after thread 1 last led.
+#[test]
+fn spec_checker_no_starvation_fires_on_a_unit_that_never_advances_rep() {
+    let cfg = SimtConfig::board();
+    let idle = SimtOut {
+        done: true,
+        ..SimtOut::default()
+    };
+    let start = SimtIn {
+        start_valid: true,
+        ..SimtIn::default()
+    };
+    let end = |taken: u32, fall: u32| SimtIn {
+        end_valid: true,
+        end_cond: 0b01,
+        end_taken: taken,
+        end_fall: fall,
+        ..SimtIn::default()
+    };
+    let shown = |pc: u32, active: u64| SimtOut {
+        warp_pc: pc,
+        active,
+        live: 0b11,
+        ..SimtOut::default()
+    };
+    // cycle 0: init {pc 10, threads 0 and 1}; 1: start; 2: end (thread 0 → 20, thread 1 → 30)
+    let mut ins = vec![
+        SimtIn {
+            init_valid: true,
+            init_pc: 10,
+            init_mask: 0b11,
+            ..SimtIn::default()
+        },
+        start.clone(),
+        end(20, 30),
+    ];
+    let mut outs = vec![idle, shown(10, 0), shown(10, 0b11)];
+    // then thread 0 loops at 20 and rep stays 0: warp PC 20 after every end
+    for _ in 0..10 {
+        ins.push(start.clone());
+        outs.push(shown(20, 0));
+        ins.push(end(20, 20));
+        outs.push(shown(20, 0b01));
+    }
+    ins.push(SimtIn::default());
+    outs.push(shown(20, 0));
+    let v = judge(&mut SimtSpec::new(cfg), &ins, &outs).unwrap_err();
+    assert_eq!((v.rule, v.cycle), ("end", 3), "{v}");
+    let v = judge(&mut SimtSpec::new(cfg).without(&["end"]), &ins, &outs).unwrap_err();
+    // block ends in cycles 2, 4, ..., 16: the 8th is judged in cycle 17
+    assert_eq!((v.rule, v.cycle), ("no-starvation", 17), "{v}");
+    // the same trace with rep advancing and thread 1 leading in time passes both
+    let mut m = Model::new(cfg);
+    let good: Vec<SimtOut> = ins.iter().map(|i| m.step(i)).collect();
+    judge(&mut SimtSpec::new(cfg), &ins, &good).unwrap();
+}
+
 // ---------------------------------------------------------------- demonstration on the RTL
 
 /// The interpreter with the RTL in the loop (board config): every spin-lock layout finishes

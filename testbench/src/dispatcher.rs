@@ -828,12 +828,16 @@ pub fn flavour_segment<R: proptest::prelude::Rng>(
 ) -> Vec<DispIn> {
     use golden_model::dispatcher::reg;
     let mut t = vec![];
-    if r.below(3) == 0 {
+    let fresh = r.below(3) == 0;
+    if fresh {
         t.push(DispIn {
             reset: true,
             ..DispIn::default()
         });
     }
+    // after a reset, half of the segments leave the flavour's run-time parameters (threshold,
+    // weights, power window) at their reset values: those are exercised as well as written ones
+    let keep = fresh && r.pct(50);
     // window lengths: short (promotions and rotations within the segment) or the defaults
     if r.pct(60) {
         for y in 0..4 {
@@ -844,7 +848,10 @@ pub fn flavour_segment<R: proptest::prelude::Rng>(
     let (push, done, idle, retire) = match kind {
         Flavour::Boundary => {
             t.push(DispIn::cfg(reg::POLICY, r.below(3)));
-            t.push(DispIn::cfg(reg::SPLIT_THRESHOLD, r.of(&[0, 256, 64])));
+            let th = r.of(&[0, 256, 64]);
+            if !keep {
+                t.push(DispIn::cfg(reg::SPLIT_THRESHOLD, th));
+            }
             (55, 25 + r.below(20), 10, 4)
         }
         Flavour::Policy => {
@@ -853,15 +860,13 @@ pub fn flavour_segment<R: proptest::prelude::Rng>(
                 0x0001, 0x0010, 0x0100, 0x1000, 0x1111, 0x000F, 0x0003, 0xF000,
             ]);
             let w = if r.pct(25) { r.below(0x10000) } else { w };
-            t.push(DispIn::cfg(reg::FREE_WEIGHTS, w));
-            t.push(DispIn::cfg(
-                reg::POWER_WEIGHTS,
-                r.of(&[0x1111, 0x0001, 0x8421, 0xFFFF, 0x0F00]),
-            ));
-            t.push(DispIn::cfg(
-                reg::POWER_WINDOW,
-                r.of(&[1, 2, 3, 5, 8, 13, 32, 100, 1024]),
-            ));
+            let pw = r.of(&[0x1111, 0x0001, 0x8421, 0xFFFF, 0x0F00]);
+            let win = r.of(&[1, 2, 3, 5, 8, 13, 32, 100, 1024]);
+            if !keep {
+                t.push(DispIn::cfg(reg::FREE_WEIGHTS, w));
+                t.push(DispIn::cfg(reg::POWER_WEIGHTS, pw));
+                t.push(DispIn::cfg(reg::POWER_WINDOW, win));
+            }
             (60, 30 + r.below(15), 5, 1 + r.below(4))
         }
         Flavour::Split => {

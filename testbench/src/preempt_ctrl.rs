@@ -223,14 +223,39 @@ impl Mix {
     }
 }
 
-/// A random trace of exactly `cycles` cycles for `cfg` (reset first), deterministic in `seed`.
-/// `max_inflight`: a value written in cycle 1 (the degenerate sweep uses 1).
+/// A random trace of exactly `cycles` cycles for `cfg` (reset first), deterministic in `seed`,
+/// that ends **drained**: in its last cycles (at most 400, a quarter of the trace first) the
+/// host stops launching, preempting and misbehaving, resumes as soon as `preempt_done` shows,
+/// keeps `submit_ready` high and writes `max_inflight` = 8, and the GPU runs everything it gets
+/// (8 at once, 1-cycle submit latency, durations 1..=3), so every kernel launched since the last
+/// reset has completed when the trace ends (the golden model is asked; a drain that did not
+/// finish is started earlier and the trace made again). `max_inflight`: a value written in
+/// cycle 1 (the degenerate sweep uses 1).
 pub fn generate(
     cfg: PreemptConfig,
     seed: u64,
     cycles: usize,
     max_inflight: Option<u32>,
 ) -> Vec<PreemptIn> {
+    let mut drain = (cycles / 4).clamp(1, 400);
+    loop {
+        let (trace, drained) = generate_draining(cfg, seed, cycles, max_inflight, drain);
+        if drained || drain >= cycles {
+            return trace;
+        }
+        drain = (drain * 2).min(cycles);
+    }
+}
+
+/// [`generate`] with the drain in the last `drain` cycles; also whether the trace ended drained.
+fn generate_draining(
+    cfg: PreemptConfig,
+    seed: u64,
+    cycles: usize,
+    max_inflight: Option<u32>,
+    drain: usize,
+) -> (Vec<PreemptIn>, bool) {
+    let drain_at = cycles.saturating_sub(drain).max(1) as u64;
     let mut rng = Rng::new(seed);
     let mut mix = Mix::random(&mut rng);
     let mut model = PreemptCtrl::new(cfg);
@@ -246,6 +271,38 @@ pub fn generate(
         }
         let o = model.outputs();
         let mut i = PreemptIn::default();
+        if now >= drain_at {
+            // the drain: the GPU runs everything it holds, fast; the host only resumes
+            gpu.params = GpuParams {
+                submit_latency: 1,
+                cu_reset_time: mix.gpu.cu_reset_time,
+                max_running: 8,
+            };
+            let ev = gpu.cycle(now, &o, &mut |_| rng_duration(seed, now, 3), false);
+            i.start_valid = ev.start.is_some();
+            i.start_id = ev.start.unwrap_or(0);
+            i.done_valid = ev.done.is_some();
+            i.done_id = ev.done.unwrap_or(0);
+            i.killed = ev.killed;
+            i.submit_ready = true;
+            if o.submit_valid {
+                gpu.submitted(now, o.submit_id);
+            }
+            if now == drain_at {
+                i.cfg_we = true;
+                i.cfg_max_inflight = 8;
+            }
+            if o.preempt_done {
+                resume_at = Some(now);
+            }
+            if resume_at.is_some() {
+                i.resume = true;
+                resume_at = None;
+            }
+            model.step(&i);
+            trace.push(i);
+            continue;
+        }
         if now == 0 || rng.range(0, 9999) < mix.reset as usize {
             i = PreemptIn::reset_input();
             gpu.clear();
@@ -301,8 +358,14 @@ pub fn generate(
             resume_at = None;
         }
         if rng.range(0, 999) < mix.cfg as usize {
+            // half of the writes restore the whole table (8): a lower bound, once written,
+            // would otherwise hold until the next reset and keep the deep slots empty
             i.cfg_we = true;
-            i.cfg_max_inflight = rng.range(1, 8) as u32;
+            i.cfg_max_inflight = if rng.range(0, 1) == 0 {
+                8
+            } else {
+                rng.range(1, 8) as u32
+            };
         }
         // deliberate bad events (never legal ones that would desynchronise the GPU model)
         if rng.range(0, 999) < mix.bad as usize {
@@ -369,7 +432,8 @@ pub fn generate(
         model.step(&i);
         trace.push(i);
     }
-    trace
+    let drained = model.queue().next().is_none() && model.table().is_empty();
+    (trace, drained)
 }
 
 /// A kernel duration from a hash of the trace seed and the cycle (independent of the main

@@ -309,7 +309,8 @@ pub fn choice_strategy(cfg: SimtConfig, mix: Mix) -> impl Strategy<Value = Choic
 
 /// Turn a program and the front end's choices into an input trace (reset first), driving the
 /// golden model along to know the warp PC, whether a block is open and whether the warp is
-/// done: legal events follow the protocol, `bad` percent break it on purpose.
+/// done: legal events follow the protocol, `bad` percent break it on purpose (and a quarter of
+/// the first events after the reset).
 pub fn build_trace(
     cfg: SimtConfig,
     prog: &BlockProgram,
@@ -319,7 +320,7 @@ pub fn build_trace(
     let mut model = Model::new(cfg);
     let mut trace = vec![SimtIn::reset_input()];
     model.step(&trace[0]);
-    for ch in choices {
+    for (k, ch) in choices.iter().enumerate() {
         for g in 0..ch.gap {
             // idle cycles; every other one carries junk on the data ports (no valid is high)
             let idle = if (ch.roll as usize + g as usize).is_multiple_of(2) {
@@ -362,7 +363,10 @@ pub fn build_trace(
             end_fall: prog.pcs[f % n],
             ..SimtIn::default()
         };
-        let i = if ch.roll < mix.bad {
+        // the first event after the reset breaks the protocol in a quarter of the pieces
+        // (besides the mix's share): what a unit does with its reset state, not only with
+        // the state an init leaves
+        let i = if ch.roll < mix.bad || (k == 0 && ch.roll >= 75) {
             match ch.kind {
                 0 => init,                      // BUSY unless done
                 1 if model.in_block() => start, // start inside a block
