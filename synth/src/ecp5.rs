@@ -538,8 +538,9 @@ pub struct ReportOptions {
 
 /// `synth report --target ecp5-85f`: every unit's board config (the `in_report` exports), or
 /// with `full` every full config of [`full_configs`], through [`synthesize`]; prints the table,
-/// writes the JSON (`--json`, default `<out>/ecp5_report.json`) and the README rows. Fails when
-/// a flow failed (after writing what was measured).
+/// writes the JSON (`--json`, default `<out>/ecp5_report.json` or `ecp5_full_report.json`) and
+/// the unit's README row after every unit (a run stopped midway keeps what it measured). Fails
+/// when a flow failed (after writing what was measured).
 pub fn report(o: &ReportOptions) -> Result<()> {
     let tools = tools()?;
     let work = o.out.join("ecp5");
@@ -552,6 +553,18 @@ pub fn report(o: &ReportOptions) -> Result<()> {
             .map(|(unit, v, _, _)| (unit, Ok(v)))
             .collect()
     };
+    let j = o.json.clone().unwrap_or_else(|| {
+        o.out.join(if o.full {
+            "ecp5_full_report.json"
+        } else {
+            "ecp5_report.json"
+        })
+    });
+    if let Some(readme) = &o.readme {
+        // fail before hours of place and route, not after
+        crate::readme::replace_block(&std::fs::read_to_string(readme)?, "ecp5", "")
+            .with_context(|| format!("the README block `ecp5` of {}", readme.display()))?;
+    }
     let mut rows = vec![];
     let mut json = vec![];
     let mut measured = vec![];
@@ -566,6 +579,9 @@ pub fn report(o: &ReportOptions) -> Result<()> {
                 eprintln!("{unit}: skipped: {why}");
                 rows.push(missing_row(&unit, why));
                 json.push(serde_json::json!({"unit": unit, "target": "ecp5-85f", "fmax_mhz": null, "meets_100mhz": false, "missing": why}));
+                if let Some(readme) = &o.readme {
+                    write_readme(readme, &rows[rows.len() - 1..])?;
+                }
                 continue;
             }
         };
@@ -596,6 +612,12 @@ pub fn report(o: &ReportOptions) -> Result<()> {
                 json.push(serde_json::json!({"unit": unit, "target": "ecp5-85f", "fmax_mhz": null, "meets_100mhz": false, "error": format!("{e:#}")}));
                 failed.push(unit);
             }
+        }
+        // after every unit: a long run stopped later keeps what it measured
+        std::fs::create_dir_all(&o.out)?;
+        std::fs::write(&j, serde_json::to_string_pretty(&json)?)?;
+        if let Some(readme) = &o.readme {
+            write_readme(readme, &rows[rows.len() - 1..])?;
         }
     }
     println!("\n{TABLE_HEADER}");
