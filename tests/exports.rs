@@ -11,17 +11,16 @@ use synth::flow::{module_ports, top_ports, PortDecl};
 use synth::names::{module_names, NO_TOP_DEFINE};
 use testbench::eda::tool_available;
 
-fn out_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gpu_sched_exports_{name}_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
-
-/// The export of every unit, written to a fresh directory.
-fn exports(name: &str) -> (PathBuf, Vec<synth::export::Exported>) {
-    let dir = out_dir(name);
-    let e = synth::export::export(&dir).expect("synth export");
-    (dir, e)
+/// The export of every unit, written once per test binary to a fresh directory.
+fn exports() -> &'static (PathBuf, Vec<synth::export::Exported>) {
+    static EXPORTS: std::sync::OnceLock<(PathBuf, Vec<synth::export::Exported>)> =
+        std::sync::OnceLock::new();
+    EXPORTS.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("gpu_sched_exports_{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let e = synth::export::export(&dir).expect("synth export");
+        (dir, e)
+    })
 }
 
 /// One design: every export with the define, and `module top` instantiating each unit with its
@@ -61,7 +60,7 @@ fn combined(units: &[synth::export::Exported]) -> String {
 
 #[test]
 fn every_export_has_unit_named_modules_and_the_top_alias() {
-    let (dir, units) = exports("names");
+    let (dir, units) = exports();
     let six = [
         "lock_unit",
         "dispatcher",
@@ -73,8 +72,9 @@ fn every_export_has_unit_named_modules_and_the_top_alias() {
     for s in six {
         assert!(units.iter().any(|u| u.unit == s), "{s} is exported");
     }
+    let raws = synth::export::units();
     let mut all = std::collections::BTreeSet::new();
-    for u in &units {
+    for u in units {
         let names = module_names(&u.verilog);
         assert_eq!(
             names.first(),
@@ -103,13 +103,9 @@ fn every_export_has_unit_named_modules_and_the_top_alias() {
             "{}: alias ports",
             u.unit
         );
-        let raw = synth::export::units()
-            .into_iter()
-            .find(|r| r.0 == u.unit)
-            .unwrap()
-            .1;
+        let raw = &raws.iter().find(|r| r.0 == u.unit).unwrap().1;
         assert_eq!(
-            top_ports(&raw).unwrap(),
+            top_ports(raw).unwrap(),
             top_ports(&u.verilog).unwrap(),
             "{}: ports as before the rename",
             u.unit
@@ -120,14 +116,14 @@ fn every_export_has_unit_named_modules_and_the_top_alias() {
                 .unwrap()
                 .to_string()
         };
-        assert_eq!(header(&raw), header(&u.verilog), "{}: port order", u.unit);
+        assert_eq!(header(raw), header(&u.verilog), "{}: port order", u.unit);
         // the files on disk are the text checked here, with a core file beside each
         assert_eq!(std::fs::read_to_string(&u.file).unwrap(), u.verilog);
         let core = std::fs::read_to_string(dir.join(format!("{}.core", u.unit))).unwrap();
         assert!(core.contains(&format!("toplevel: {}\n", u.unit)));
     }
     let manifest = std::fs::read_to_string(dir.join("manifest.json")).unwrap();
-    for u in &units {
+    for u in units {
         assert!(
             manifest.contains(&format!(
                 "\"unit\": \"{0}\",\n    \"file\": \"{0}.v\",\n    \"top\": \"top\",\n    \"module\": \"{0}\",",
@@ -144,14 +140,14 @@ fn all_exports_in_one_design_pass_yosys_checks() {
     if !tool_available("yosys") {
         return;
     }
-    let (dir, units) = exports("yosys");
+    let (dir, units) = exports();
     let v = combined(&units);
     // RustHDL's own checks (re-definitions, implicit wires, latches, undriven wires)
     rust_hdl::prelude::yosys_validate("gpu_sched_all_exports", &v)
         .unwrap_or_else(|e| panic!("yosys_validate on all exports: {e:?}"));
     // and yosys' `check -assert` on the elaborated design, reading the files themselves
     let mut script = format!("read_verilog -D{NO_TOP_DEFINE}");
-    for u in &units {
+    for u in units {
         script += &format!(" {}", u.file.file_name().unwrap().to_string_lossy());
     }
     let top_body = &v[v.rfind("module top(").unwrap()..];
@@ -201,7 +197,7 @@ fn all_exports_in_one_design_pass_verilator_lint() {
     if !tool_available("verilator") {
         return;
     }
-    let (_dir, units) = exports("lint");
+    let (_dir, units) = exports();
     let w = testbench::verilator::lint(&combined(&units)).expect("running verilator");
     assert!(!w.contains('%'), "verilator lint findings:\n{w}");
 }
