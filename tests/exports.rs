@@ -141,7 +141,7 @@ fn all_exports_in_one_design_pass_yosys_checks() {
         return;
     }
     let (dir, units) = exports();
-    let v = combined(&units);
+    let v = combined(units);
     // RustHDL's own checks (re-definitions, implicit wires, latches, undriven wires)
     rust_hdl::prelude::yosys_validate("gpu_sched_all_exports", &v)
         .unwrap_or_else(|e| panic!("yosys_validate on all exports: {e:?}"));
@@ -154,7 +154,7 @@ fn all_exports_in_one_design_pass_yosys_checks() {
     std::fs::write(dir.join("all_top.v"), top_body).unwrap();
     script += " all_top.v; hierarchy -check -top top; proc; opt_clean; check -assert";
     let out = Command::new("yosys")
-        .current_dir(&dir)
+        .current_dir(dir)
         .args(["-q", "-p", &script])
         .output()
         .expect("running yosys");
@@ -166,7 +166,7 @@ fn all_exports_in_one_design_pass_yosys_checks() {
     );
     // without the define the aliases collide: the guard is what makes the design legal
     let mut clash = Command::new("yosys");
-    clash.current_dir(&dir).args([
+    clash.current_dir(dir).args([
         "-q",
         "-p",
         "read_verilog lock_unit.v simt_issue.v; hierarchy -check -top top",
@@ -177,7 +177,7 @@ fn all_exports_in_one_design_pass_yosys_checks() {
     );
     // one file alone: the alias is the top a contract bench drives
     let single = Command::new("yosys")
-        .current_dir(&dir)
+        .current_dir(dir)
         .args([
             "-q",
             "-p",
@@ -198,6 +198,6 @@ fn all_exports_in_one_design_pass_verilator_lint() {
         return;
     }
     let (_dir, units) = exports();
-    let w = testbench::verilator::lint(&combined(&units)).expect("running verilator");
+    let w = testbench::verilator::lint(&combined(units)).expect("running verilator");
     assert!(!w.contains('%'), "verilator lint findings:\n{w}");
 }
