@@ -40,9 +40,21 @@ pub struct PortDecl {
 
 /// Parse the port declarations of `module top` from RustHDL's Verilog.
 pub fn top_ports(verilog: &str) -> Result<Vec<PortDecl>> {
-    let start = verilog
-        .find("module top(")
-        .ok_or_else(|| anyhow!("no `module top(` in the Verilog"))?;
+    module_ports(verilog, "top")
+}
+
+/// Parse the port declarations of `module <module>` (header at the start of a line, one
+/// declaration per line, as RustHDL and [`crate::names`] write them).
+pub fn module_ports(verilog: &str, module: &str) -> Result<Vec<PortDecl>> {
+    let head = format!("module {module}(");
+    let start = if verilog.starts_with(&head) {
+        0
+    } else {
+        verilog
+            .find(&format!("\n{head}"))
+            .map(|i| i + 1)
+            .ok_or_else(|| anyhow!("no `{head}` in the Verilog"))?
+    };
     let body = &verilog[start..];
     let end = body.find("endmodule").unwrap_or(body.len());
     let mut ports = vec![];
@@ -74,13 +86,18 @@ pub fn top_ports(verilog: &str) -> Result<Vec<PortDecl>> {
         });
     }
     if ports.is_empty() {
-        bail!("module top has no ports");
+        bail!("module {module} has no ports");
     }
     Ok(ports)
 }
 
 /// Verilog of the measurement harness around `module top` (see the module doc).
 pub fn harness(ports: &[PortDecl]) -> String {
+    harness_of(ports, "top")
+}
+
+/// [`harness`] around `module <module>`.
+pub fn harness_of(ports: &[PortDecl], module: &str) -> String {
     let ins: Vec<&PortDecl> = ports
         .iter()
         .filter(|p| p.dir == "input" && p.name != "clock")
@@ -102,7 +119,9 @@ pub fn harness(ports: &[PortDecl]) -> String {
         nout - 1,
         nout - 1
     );
-    s += "  always @(posedge clk) captured <= outs;\n  assign sout = ^captured;\n  top dut(\n";
+    s += &format!(
+        "  always @(posedge clk) captured <= outs;\n  assign sout = ^captured;\n  {module} dut(\n"
+    );
     let mut conns = vec![];
     if ports.iter().any(|p| p.name == "clock") {
         conns.push("    .clock(clk)".to_string());

