@@ -33,6 +33,17 @@
 //! | `be_orphans` | out | 1 | level: a skipped or flushed BE kernel still holds its entry (its WGs may still be in the modules) |
 //! | `error`, `error_code` | out | 1, 3 | strobe one cycle after the offending input (a submit's `ZERO_WGS`: two); 1 `DUP_ID`, 2 `ZERO_WGS`, 3 `BAD_EVENT`, 4 `BAD_ACK` |
 //!
+//! ## Protocol (what the far side promises; a violation of the first three is refused with an
+//! error code and changes nothing)
+//! - A record names a tag with a WG queued (pushed, its dispatch not ended) and fewer than
+//!   2^LB − 1 records in flight; a completion a tag with a record in flight; a withdraw report a
+//!   skipped BE tag with a WG queued (`BAD_EVENT` otherwise).
+//! - An answer names a started, unanswered BE kernel (`BAD_ACK` otherwise); Unit 4 gives it
+//!   exactly one cycle after `start`.
+//! - An RT kid is not held by an RT entry (`DUP_ID`); WG counts are not 0 (`ZERO_WGS`).
+//! - `be_killed` comes after `flush_be`, never between a `start` and its answer, and after it no
+//!   record or completion of a killed kernel comes (the reclaim ends them all).
+//!
 //! ## Latency (cycle t = the input's cycle; pinned by the test `rtl_contract_latencies`)
 //! - `rt_ready`, `sub_ready`, `kdone_*`, `done_*`, `rt_active`, `be_orphans` are combinational
 //!   from registers; the push port from registers and `room_rt` / `room_be`. One WG per cycle.
@@ -60,8 +71,18 @@
 //! undescribed kid is refused with `ZERO_WGS`. `DUP_ID` compares the RT kid with the R RT
 //! entries; an answer's kid is compared with the B BE entries.
 //!
-//! Cost (board config): `cargo test --release --test kernel_expander expander_area -- --nocapture`
-//! prints yosys's generic cell count; see `docs/gpu_frontend.md` for the measured numbers.
+//! ## Cost (board config, iCE40 HX8K CB132, the `synth` flow's measurement harness; command:
+//! `cargo test --test kernel_expander synth_numbers -- --ignored --nocapture`, which calls
+//! `synth::flow::synthesize_seeds` with seeds 1, 2, 3)
+//! **2465 LCs** (32 % of the HX8K, incl. the harness's 183 flip-flops), 3 `SB_RAM40_4K` (the
+//! descriptor store); **60.5 MHz median** of seeds 1–3 (60.9, 60.3, 60.5): the 100 MHz target
+//! is not met. The critical path (seed 1, about 16 ns) runs from the BE order queue's head
+//! slot through the one-hot head select, the mux of that entry's `pushed` count and the
+//! `pushed + 1 = wgs` carry chain (the "last WG" decision), the RT/BE push choice and the pop
+//! into the order queue's shift enables; a registered per-entry "one WG left" flag and a
+//! registered one-hot head would take the adder and the decode off it (not done yet).
+//! Full config (16 + 8 entries, 12-bit kids; yosys `synth_ice40` area only, same command):
+//! 4023 LUT4s, 2221 flip-flops, 974 carries, 39 `SB_RAM40_4K` (the 4096-entry store).
 //!
 //! ## Worked example (pinned on the RTL and the model by `tests/kernel_expander.rs`, `rtl_contract_latencies`)
 //! RT kernel {kid 5, 2 WGs} in cycle 0 → slot 0; `push` {RT, slot 0, WG 0} in cycle 1, WG 1 in

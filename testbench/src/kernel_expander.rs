@@ -230,9 +230,7 @@ pub fn invariants(i: &ExpIn, o: &ExpOut) -> Result<(), String> {
     if o.error != (o.error_code != 0) || o.error_code > 4 {
         return Err(format!("error {} with code {}", o.error, o.error_code));
     }
-    if !o.push_valid && (o.push_class | o.push_slot | o.push_idx) != 0
-        || !o.push_valid && o.push_shape != 0
-    {
+    if !o.push_valid && ((o.push_class | o.push_slot | o.push_idx) != 0 || o.push_shape != 0) {
         return Err("push fields set while push_valid is low".into());
     }
     if o.push_valid

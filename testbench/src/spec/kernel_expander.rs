@@ -196,7 +196,7 @@ impl SpecChecker for ExpanderSpec {
             );
         }
         let orphans = self.be.iter().any(|k| k.dead || k.st == St::Skipped);
-        if o.rt_active != !self.rt.is_empty() || o.be_orphans != orphans {
+        if o.rt_active == self.rt.is_empty() || o.be_orphans != orphans {
             return v(
                 "levels",
                 format!("rt held {}, orphans {orphans}: {o:?}", self.rt.len()),
