@@ -273,9 +273,10 @@ pub struct KernelExpander<
     push_rt: Signal<Local, Bit>,
     push_be: Signal<Local, Bit>,
     p_pushed: Signal<Local, Bits<WB>>,
-    p_wgs: Signal<Local, Bits<WB>>,
     p_shape: Signal<Local, Bits<SB>>,
     p_last: Signal<Local, Bit>,
+    rt_last1: Signal<Local, Bits<R>>,
+    be_last1: Signal<Local, Bits<B>>,
     fin_rt: Signal<Local, Bits<R>>,
     fin_be: Signal<Local, Bits<B>>,
     pick_rt: Signal<Local, Bits<R>>,
@@ -481,9 +482,10 @@ impl<
             push_rt: Default::default(),
             push_be: Default::default(),
             p_pushed: Default::default(),
-            p_wgs: Default::default(),
             p_shape: Default::default(),
             p_last: Default::default(),
+            rt_last1: Default::default(),
+            be_last1: Default::default(),
             fin_rt: Default::default(),
             fin_be: Default::default(),
             pick_rt: Default::default(),
@@ -676,23 +678,35 @@ impl<
         self.push_be.next =
             !self.push_rt.val() & self.be_ov.q.val().get_bit(0) & self.room_be.val();
         self.p_pushed.next = 0.into();
-        self.p_wgs.next = 0.into();
         self.p_shape.next = 0.into();
         for i in 0..R {
             if self.push_rt.val() & self.rt_hsel.val().get_bit(i) {
                 self.p_pushed.next = self.rt_pushed[i].q.val();
-                self.p_wgs.next = self.rt_wgsv[i].q.val();
                 self.p_shape.next = self.rt_shapes[i].q.val();
             }
         }
         for i in 0..B {
             if self.push_be.val() & self.be_hsel.val().get_bit(i) {
                 self.p_pushed.next = self.be_pushed[i].q.val();
-                self.p_wgs.next = self.be_wgsv[i].q.val();
                 self.p_shape.next = self.be_shapes[i].q.val();
             }
         }
-        self.p_last.next = (self.p_pushed.val() + self.one_w.val()) == self.p_wgs.val();
+        // "the next push is the kernel's last WG", per entry from registers, then selected: no
+        // adder after the head mux
+        self.rt_last1.next = 0.into();
+        for i in 0..R {
+            if (self.rt_pushed[i].q.val() + self.one_w.val()) == self.rt_wgsv[i].q.val() {
+                self.rt_last1.next = self.rt_last1.val().replace_bit(i, true);
+            }
+        }
+        self.be_last1.next = 0.into();
+        for i in 0..B {
+            if (self.be_pushed[i].q.val() + self.one_w.val()) == self.be_wgsv[i].q.val() {
+                self.be_last1.next = self.be_last1.val().replace_bit(i, true);
+            }
+        }
+        self.p_last.next = (self.push_rt.val() & (self.rt_hsel.val() & self.rt_last1.val()).any())
+            | (self.push_be.val() & (self.be_hsel.val() & self.be_last1.val()).any());
         self.push_valid.next = self.push_rt.val() | self.push_be.val();
         self.push_class.next = self.push_be.val();
         self.push_slot.next = 0.into();
