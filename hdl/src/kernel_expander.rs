@@ -74,13 +74,14 @@
 //! ## Cost (board config, iCE40 HX8K CB132, the `synth` flow's measurement harness; command:
 //! `cargo test --test kernel_expander synth_numbers -- --ignored --nocapture`, which calls
 //! `synth::flow::synthesize_seeds` with seeds 1, 2, 3)
-//! **2465 LCs** (32 % of the HX8K, incl. the harness's 183 flip-flops), 3 `SB_RAM40_4K` (the
-//! descriptor store); **60.5 MHz median** of seeds 1–3 (60.9, 60.3, 60.5): the 100 MHz target
-//! is not met. The critical path (seed 1, about 16 ns) runs from the BE order queue's head
-//! slot through the one-hot head select, the mux of that entry's `pushed` count and the
-//! `pushed + 1 = wgs` carry chain (the "last WG" decision), the RT/BE push choice and the pop
-//! into the order queue's shift enables; a registered per-entry "one WG left" flag and a
-//! registered one-hot head would take the adder and the decode off it (not done yet).
+//! **2492 LCs** (32 % of the HX8K, incl. the harness's 183 flip-flops), 3 `SB_RAM40_4K` (the
+//! descriptor store); **62.3 MHz median** of seeds 1–3 (62.3, 55.4, 62.6): the 100 MHz target
+//! is not met. The critical path (seed 1, about 16 ns) is the done report: the entries' counters
+//! and this cycle's record / completion decode → the finished vectors → the round robin's
+//! lowest-set-bit carry chains → the pick → `kernel_done` and the entry frees. Before the push
+//! decision's "last WG" compare moved ahead of the head mux (per entry, from registers) it was
+//! the push decision (head select → `pushed + 1 = wgs` → pop): 2465 LCs, 60.5 MHz median (60.9,
+//! 60.3, 60.5). Registering the finished vectors (the report one cycle later) is the next step.
 //! Full config (16 + 8 entries, 12-bit kids; yosys `synth_ice40` area only, same command):
 //! 4023 LUT4s, 2221 flip-flops, 974 carries, 39 `SB_RAM40_4K` (the 4096-entry store).
 //!
