@@ -83,7 +83,7 @@
 //! the push decision (head select → `pushed + 1 = wgs` → pop): 2465 LCs, 60.5 MHz median (60.9,
 //! 60.3, 60.5). Registering the finished vectors (the report one cycle later) is the next step.
 //! Full config (16 + 8 entries, 12-bit kids; yosys `synth_ice40` area only, same command):
-//! 4023 LUT4s, 2221 flip-flops, 974 carries, 39 `SB_RAM40_4K` (the 4096-entry store).
+//! 4047 LUT4s, 2221 flip-flops, 966 carries, 39 `SB_RAM40_4K` (the 4096-entry store).
 //!
 //! ## Worked example (pinned on the RTL and the model by `tests/kernel_expander.rs`, `rtl_contract_latencies`)
 //! RT kernel {kid 5, 2 WGs} in cycle 0 → slot 0; `push` {RT, slot 0, WG 0} in cycle 1, WG 1 in
