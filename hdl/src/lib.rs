@@ -4,6 +4,7 @@
 
 pub mod board_top;
 pub mod dispatcher;
+pub mod kernel_expander;
 pub mod lock_unit;
 pub mod preempt_ctrl;
 pub mod run_finder;

@@ -14,6 +14,7 @@
 pub mod board_top;
 pub mod dispatcher;
 pub mod eda;
+pub mod kernel_expander;
 pub mod lock_unit;
 pub mod lockstep;
 pub mod preempt_ctrl;
