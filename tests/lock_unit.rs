@@ -1005,3 +1005,28 @@ fn spec_checker_rules_fire_on_missing_answers() {
     }
     fires(&t, &b, "hold-limit", v);
 }
+
+/// Regression of the stale round-robin pick (the deviation documented before issue #25): lock
+/// 0 is handed off to warp 2 (cycle 9, strobe 10) while warp 1 joins its tied waiters, and warp 2
+/// releases it before its grant shows. The next hand-off goes round robin after warp 2, to warp
+/// 3 (strobe 12, one cycle later than a hand-off from the stale pick, which gave warp 1), then
+/// to warp 1. Model, RTL and the spec checker (which now judges every tied hand-off) agree.
+#[test]
+fn round_robin_after_back_to_back_hand_offs() {
+    let mut t = vec![idle(); 20];
+    t[0] = acq(0, 0);
+    t[2] = acq(2, 0);
+    t[3] = acq(3, 0);
+    t[6] = acq(1, 0); // denied in cycle 8 (strobe 9): joins the waiters as the pick is made
+    t[8] = rel(0, 0);
+    t[9] = rel(2, 0); // warp 2 releases before its grant (cycle 10) shows
+    t[14] = rel(3, 0);
+    let o = directed(&t);
+    assert_eq!(o[9].waiting, 0b1110, "{:?}", o[9]);
+    assert_eq!(o[10].grant, 0b100, "first hand-off: warp 2 (round robin from 0)");
+    assert_eq!(o[11].grant, 0, "no hand-off from the pick made before the pointer moved");
+    assert_eq!(word(&o[11], 0), 0, "free for one cycle");
+    assert_eq!(o[12].grant, 0b1000, "round robin after warp 2: warp 3, not warp 1");
+    let k = (13..t.len()).find(|&c| o[c].grant != 0).expect("third hand-off");
+    assert_eq!(o[k].grant, 0b10, "then warp 1");
+}

@@ -52,11 +52,11 @@
 //!   cycles later).
 //!
 //! ## Timing (board config, iCE40 HX8K CB132, in the flow's harness)
-//! **Cost: 2383 LCs; Fmax 92.6 MHz median of nextpnr seeds 1–3** (89.6, 92.6, 95.9;
-//! 2026-11-24, after issue #10's free-grant fix): **the 100 MHz target is not met** (accepted by
-//! SPEC's decision of 2026-11-23) — `cargo run --release -p synth -- report --only lock_unit
-//! --seeds 1,2,3`. Before the fix: 2409 LCs, median 88.8 of seeds 1–5; under the names before
-//! issue 14: 2416 LCs, median 92.8 (`docs/lock_unit.md`). What was tried
+//! **Cost: 2393 LCs; Fmax 92.8 MHz median of nextpnr seeds 1–3** (89.6, 92.8, 95.2;
+//! 2026-11-26, issue #25: round robin in every case, free grant narrowed to SPEC's order):
+//! **the 100 MHz target is not met** (accepted by SPEC's decision of 2026-11-23) — `cargo run
+//! --release -p synth -- report --only lock_unit --seeds 1,2,3`. Before issue #25: 2383 LCs,
+//! median 92.6 (89.6, 92.6, 95.9); history in `docs/lock_unit.md`. What was tried
 //! (flow options, pipelines, their numbers) is in `docs/lock_unit.md`.
 //!
 //! The critical paths left are about 6 LUT levels with 1–2 ns of routing each: the head's lock
