@@ -757,7 +757,7 @@ fn approximate_finders_are_judged_exactly() {
         .find(|&k| exact_o[k].max_run != o[k].max_run)
         .expect("a map where grouping loses blocks");
     let mut bad = o.clone();
-    bad[k] = exact_o[k].clone();
+    bad[k] = exact_o[k];
     fires(
         FinderSpecChecker::new(32, Promise::Grouped { g: 4 }, 0),
         &t,
