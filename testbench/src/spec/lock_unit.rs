@@ -50,7 +50,10 @@
 //!   did not own; BUSY: acquire while a request is open or the warp waits; BAD_ID: warp or lock
 //!   out of range), and every cause is reported (release's within 2 cycles, acquire's and CPR's
 //!   the next cycle; one error per cycle); an erring request changes nothing (it opens no
-//!   request, frees no lock).
+//!   request, frees no lock). BUSY is judged on the requests open at the start of the cycle: an
+//!   acquire in the cycle a revocation of its warp drops the warp's queued request is BUSY
+//!   (SPEC's order would drop the request first; the design's BUSY check reads the start-of-cycle
+//!   state, and the `revoke` strobe tells the warp to acquire again).
 //! - `waiting`: the `waiting` level equals the checker's waiter set.
 //! - `ready`: `acq_ready` is low only while the FIFO is full (SPEC 2): at least `fifo_depth`
 //!   entries may occupy it — open (queued) requests, and requests dropped by a revocation within
