@@ -1023,10 +1023,21 @@ fn round_robin_after_back_to_back_hand_offs() {
     t[14] = rel(3, 0);
     let o = directed(&t);
     assert_eq!(o[9].waiting, 0b1110, "{:?}", o[9]);
-    assert_eq!(o[10].grant, 0b100, "first hand-off: warp 2 (round robin from 0)");
-    assert_eq!(o[11].grant, 0, "no hand-off from the pick made before the pointer moved");
+    assert_eq!(
+        o[10].grant, 0b100,
+        "first hand-off: warp 2 (round robin from 0)"
+    );
+    assert_eq!(
+        o[11].grant, 0,
+        "no hand-off from the pick made before the pointer moved"
+    );
     assert_eq!(word(&o[11], 0), 0, "free for one cycle");
-    assert_eq!(o[12].grant, 0b1000, "round robin after warp 2: warp 3, not warp 1");
-    let k = (13..t.len()).find(|&c| o[c].grant != 0).expect("third hand-off");
+    assert_eq!(
+        o[12].grant, 0b1000,
+        "round robin after warp 2: warp 3, not warp 1"
+    );
+    let k = (13..t.len())
+        .find(|&c| o[c].grant != 0)
+        .expect("third hand-off");
     assert_eq!(o[k].grant, 0b10, "then warp 1");
 }
