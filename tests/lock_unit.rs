@@ -868,6 +868,10 @@ fn spec_checker_rules_fire_on_spurious_outputs() {
     let mut b = o.clone();
     b[1].waiting = 1;
     fires(&t, &b, "reset", 1);
+    // ... also its error code (a reset value 1 of `error_code` went unseen before issue #25)
+    let mut b = o.clone();
+    b[1].error_code = 1;
+    fires(&t, &b, "reset", 1);
     // a cause without its strobe: warp 0 acquires while it waits (BUSY), not reported
     let mut t = vec![acq(1, 0), idle(), acq(0, 0), idle(), idle(), idle(), idle()];
     t.push(acq(0, 1)); // cycle 7: warp 0 waits for lock 0 -> BUSY at 8

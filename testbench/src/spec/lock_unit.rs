@@ -9,7 +9,7 @@
 //!
 //! Rules (names as in [`Violation::rule`]):
 //! - `reset`: the cycle after a reset shows the idle state (no lock held, nobody waiting, no
-//!   strobe, no error).
+//!   strobe, no error and `error_code` 0, `acq_ready` high: the FIFO is empty).
 //! - `word-change`: a lock word changes only by a grant of that lock (to the new owner), a
 //!   release by its owner driven in the last two cycles, or a revocation or deny of the owner.
 //! - `grant-legal`: a granted warp has an accepted request or a wait for exactly the lock whose
@@ -285,7 +285,13 @@ impl LockSpecChecker {
             );
         }
         if self.after_reset {
-            if o.lock_words != 0 || o.waiting != 0 || o.grant | o.deny | o.revoke != 0 || o.error {
+            if o.lock_words != 0
+                || o.waiting != 0
+                || o.grant | o.deny | o.revoke != 0
+                || o.error
+                || o.error_code != 0
+                || !o.acq_ready
+            {
                 return v("reset", format!("not idle after reset: {o:?}"));
             }
             return Ok(());
