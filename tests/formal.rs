@@ -303,8 +303,8 @@ fn lock_unit_properties_proven() {
         return;
     }
     let dir = work_dir("lock_unit_pdr");
-    // IC3/PDR: an inductive invariant over all 513 latches, found and checked by ABC; no
-    // hand-written strengthening, no depth bound
+    // IC3/PDR: an inductive invariant over all 517 latches (513 before the 4 `handoff_last`
+    // bits of issue #25), found and checked by ABC; no hand-written strengthening, no depth bound
     let (verdict, log, export, secs) = check(&dir, &lock_unit_with_asserts(""), "pdr -T 600");
     assert_eq!(
         verdict,

@@ -15,16 +15,20 @@ use rust_hdl::prelude::*;
 use testbench::lockstep::{compare_trace, proptest_cases, run_lockstep};
 use testbench::rtl::{HdlDut, RtlSim};
 use testbench::run_finder::*;
-use testbench::spec::run_finder::{FinderSpecChecker, Promise};
+use testbench::spec::run_finder::{
+    check_boundary_masks, FinderSpecChecker, Promise, TimeSharedSpecChecker,
+};
 use testbench::spec::{judge, SpecChecker};
 use testbench::verilator::{replay, tool_available};
 
 /// The spec checker of a finder config (what its variant promises, its latency).
 fn spec_checker(c: &FinderConfig) -> FinderSpecChecker {
-    let promise = match c.variant {
+    let promise = match &c.variant {
         Variant::Exact | Variant::Tree => Promise::Exact,
-        Variant::Grouped { g } => Promise::Grouped { g },
-        Variant::Sampled { .. } => Promise::Sampled,
+        Variant::Grouped { g } => Promise::Grouped { g: *g },
+        Variant::Sampled { lengths } => Promise::Sampled {
+            lengths: lengths.clone(),
+        },
     };
     FinderSpecChecker::new(c.n, promise, c.latency)
 }
@@ -58,9 +62,13 @@ fn golden_variants_vs_reference_exhaustive_n_le_16() {
             }
         }
         for c in cfgs {
+            let spec = spec_checker(&c);
             for bits in 0..(1u128 << n) {
                 for need in 0..=n + 1 {
                     let got = evaluate(&c, bits, need);
+                    if let Err((rule, e)) = spec.judge(bits, need, &got) {
+                        panic!("{c:?} bits {bits:b} need {need}: spec checker rule {rule}: {e}");
+                    }
                     let (mr, ff) = (max_run(bits, n), first_fit(bits, n, need));
                     if matches!(c.variant, Variant::Exact | Variant::Tree) {
                         assert_eq!(
@@ -101,8 +109,12 @@ fn exhaustive<D: HdlDut<In = FinderIn, Out = FinderOut>>(dut: D, cfg: FinderConf
             })
         })
         .collect();
-    run_lockstep(&mut model, &mut rtl, &inputs, |_, _, _| Ok(()))
-        .unwrap_or_else(|e| panic!("{cfg:?}\n{e}"));
+    let mut spec = spec_checker(&cfg);
+    run_lockstep(&mut model, &mut rtl, &inputs, |c, i, o| {
+        spec.check(c, i, o)
+            .map_err(|e| format!("spec checker: {e}"))
+    })
+    .unwrap_or_else(|e| panic!("{cfg:?}\n{e}"));
 }
 
 #[test]
@@ -466,6 +478,7 @@ fn time_shared_patent_example_rtl() {
     let mut rtl = RtlSim::new(TimeShared128::default());
     let maps = vec![((1u128 << 100) - 1) << 20, u128::MAX, u128::MAX];
     let i = TimeSharedIn { reset: false, maps };
+    let mut spec = TimeSharedSpecChecker::new(&TimeShared::patent_example());
     assert_eq!(
         rtl.step(&i),
         TimeSharedOut {
@@ -487,6 +500,12 @@ fn time_shared_patent_example_rtl() {
             max_run: vec![100, 64, 48]
         }
     );
+    // the same three cycles through the spec checker
+    let mut rtl = RtlSim::new(TimeShared128::default());
+    for c in 0..3 {
+        let o = rtl.step(&i);
+        spec.check(c, &i, &o).unwrap_or_else(|e| panic!("{e}"));
+    }
 }
 
 #[test]
@@ -499,8 +518,12 @@ fn time_shared_rtl_proptest() {
         .run(&time_shared_trace(12), |trace| {
             let mut model = TimeSharedModel::new(TimeShared::patent_example());
             let mut rtl = RtlSim::new(TimeShared128::default());
-            run_lockstep(&mut model, &mut rtl, &trace, |_, _, _| Ok(()))
-                .map_err(TestCaseError::fail)?;
+            let mut spec = TimeSharedSpecChecker::new(&TimeShared::patent_example());
+            run_lockstep(&mut model, &mut rtl, &trace, |c, i, o| {
+                spec.check(c, i, o)
+                    .map_err(|e| format!("spec checker: {e}"))
+            })
+            .map_err(TestCaseError::fail)?;
             Ok(())
         })
         .unwrap();
@@ -527,6 +550,12 @@ fn time_shared_verilog_replays_under_verilator() {
     let got = replay(&v, &TimeSharedPorts, &inputs).unwrap();
     let mut model = TimeSharedModel::new(TimeShared::patent_example());
     compare_trace(&mut model, &inputs, &got).unwrap_or_else(|e| panic!("{e}"));
+    judge(
+        &mut TimeSharedSpecChecker::new(&TimeShared::patent_example()),
+        &inputs,
+        &got,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
 }
 
 /// The default deep run of the headline design (128-block pipelined tree, latency 5): 10^6
@@ -573,4 +602,239 @@ fn tree_pipe_128_verilator_million_cycles_with_spec_checker() {
         fits > cycles / 10 && fits < cycles * 9 / 10,
         "stimulus mixes fits and misses"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Negative tests: every rule of the finder checkers fires on a corrupted trace
+// ---------------------------------------------------------------------------------------------
+
+/// The model's outputs for `cfg` on a seeded random trace (no resets after the first cycle).
+fn model_trace(cfg: &FinderConfig, len: usize) -> (Vec<FinderIn>, Vec<FinderOut>) {
+    use golden_model::CycleModel;
+    use proptest::strategy::ValueTree;
+    let mut runner = TestRunner::deterministic();
+    let input = finder_input(cfg.n);
+    let mut t = vec![FinderIn {
+        reset: true,
+        bits: 0,
+        need: 0,
+    }];
+    while t.len() < len {
+        t.push(input.new_tree(&mut runner).unwrap().current());
+    }
+    let mut m = FinderModel::new(cfg.clone());
+    let o = t.iter().map(|i| m.step(i)).collect();
+    (t, o)
+}
+
+/// `judge` fails with `rule` at `cycle`.
+fn fires<C: SpecChecker>(mut c: C, i: &[C::In], o: &[C::Out], rule: &str, cycle: usize) {
+    match judge(&mut c, i, o) {
+        Err(v) => assert_eq!(
+            (v.rule, v.cycle),
+            (rule, cycle),
+            "expected {rule} at {cycle}, got {v}"
+        ),
+        Ok(()) => panic!("rule {rule} did not fire (expected at cycle {cycle})"),
+    }
+}
+
+/// The finder configs of the negative tests, each pipelined by 2 (so `reset` has a bubble).
+fn negative_cfgs() -> Vec<FinderConfig> {
+    vec![
+        cfg(32, Variant::Tree).pipelined(2),
+        cfg(32, Variant::Exact).pipelined(2),
+        grouped(32).pipelined(2),
+        sampled(32).pipelined(2),
+    ]
+}
+
+fn prefix(c: &FinderConfig) -> &'static str {
+    match c.variant {
+        Variant::Exact | Variant::Tree => "exact",
+        Variant::Grouped { .. } => "grouped",
+        Variant::Sampled { .. } => "sampled",
+    }
+}
+
+/// The unmodified model traces pass; then one corrupted answer per rule fires that rule at
+/// that cycle: `fit-start`, `<variant>-max-run` (one more, one less), `<variant>-fit` (a fit
+/// moved, a fit hidden), `reset` (an answer in the bubble after a reset).
+#[test]
+fn finder_checker_rules_fire_on_corrupted_traces() {
+    for c in negative_cfgs() {
+        let (t, o) = model_trace(&c, 400);
+        judge(&mut spec_checker(&c), &t, &o).unwrap_or_else(|e| panic!("{c:?}: {e}"));
+        let p = prefix(&c);
+        let max_rule: &'static str = match p {
+            "exact" => "exact-max-run",
+            "grouped" => "grouped-max-run",
+            _ => "sampled-max-run",
+        };
+        let fit_rule: &'static str = match p {
+            "exact" => "exact-fit",
+            "grouped" => "grouped-fit",
+            _ => "sampled-fit",
+        };
+        // fit-start: no fit, but a start
+        let k = (5..o.len()).find(|&k| !o[k].fit_found).expect("a miss");
+        let mut bad = o.clone();
+        bad[k].fit_start = 1;
+        fires(spec_checker(&c), &t, &bad, "fit-start", k);
+        // max run one more, and one less (an under-reporting approximate finder)
+        let k = (5..o.len())
+            .find(|&k| o[k].max_run > 0)
+            .expect("a free run");
+        for d in [1isize, -1] {
+            let mut bad = o.clone();
+            bad[k].max_run = (o[k].max_run as isize + d) as usize;
+            fires(spec_checker(&c), &t, &bad, max_rule, k);
+        }
+        // fit moved by one block, and a fit hidden
+        let k = (5..o.len())
+            .find(|&k| o[k].fit_found && o[k].fit_start > 0)
+            .expect("a fit above block 0");
+        let mut bad = o.clone();
+        bad[k].fit_start -= 1;
+        fires(spec_checker(&c), &t, &bad, fit_rule, k);
+        let mut bad = o.clone();
+        bad[k].fit_found = false;
+        bad[k].fit_start = 0;
+        fires(spec_checker(&c), &t, &bad, fit_rule, k);
+        // reset: the answer to the reset cycle's input shows up in the bubble
+        let mut bad = o.clone();
+        bad[2].max_run = 1;
+        fires(spec_checker(&c), &t, &bad, "reset", 2);
+    }
+}
+
+/// A finder that always answers "0, no fit" fails every variant's checker at the first
+/// answered cycle with a free block (`<variant>-max-run`); the exact promise of a grouped or
+/// sampled finder is not met by an under-reporting one either.
+#[test]
+fn finder_that_never_fits_fails_every_checker() {
+    for c in negative_cfgs() {
+        let (t, o) = model_trace(&c, 200);
+        let zero = vec![FinderOut::default(); o.len()];
+        let k = (0..o.len())
+            .find(|&k| o[k] != FinderOut::default())
+            .expect("some answer");
+        let rule = if o[k].max_run > 0 {
+            format!("{}-max-run", prefix(&c))
+        } else {
+            format!("{}-fit", prefix(&c))
+        };
+        fires(spec_checker(&c), &t, &zero, &rule, k);
+    }
+    // the exact promise on a grouped finder's answers fails where grouping loses blocks
+    let g = grouped(32);
+    let (t, o) = model_trace(&g, 200);
+    let k = (1..t.len())
+        .find(|&k| o[k].max_run != max_run(t[k].bits, 32))
+        .expect("a map where grouping under-reports");
+    fires(
+        FinderSpecChecker::new(32, Promise::Exact, 0),
+        &t,
+        &o,
+        "exact-max-run",
+        k,
+    );
+}
+
+/// Grouped and sampled are judged exactly, not only as conservative: a grouped answer taken
+/// from the exact finder (more than the AND-reduced map allows, though free) fires
+/// `grouped-max-run` / `grouped-fit`; a sampled `max_run` that is not a sampled length fires
+/// `sampled-max-run`.
+#[test]
+fn approximate_finders_are_judged_exactly() {
+    let g = grouped(32);
+    let (t, o) = model_trace(&g, 300);
+    let exact_o: Vec<FinderOut> = t
+        .iter()
+        .map(|i| evaluate(&cfg(32, Variant::Exact), i.bits, i.need))
+        .collect();
+    let k = (1..t.len())
+        .find(|&k| exact_o[k].max_run != o[k].max_run)
+        .expect("a map where grouping loses blocks");
+    let mut bad = o.clone();
+    bad[k] = exact_o[k];
+    fires(
+        FinderSpecChecker::new(32, Promise::Grouped { g: 4 }, 0),
+        &t,
+        &bad,
+        "grouped-max-run",
+        k,
+    );
+    let s = sampled(32);
+    let lengths = golden_model::run_finder::sample_lengths(32);
+    let (t, o) = model_trace(&s, 400);
+    let k = (1..t.len())
+        .find(|&k| !lengths.contains(&max_run(t[k].bits, 32)))
+        .expect("a longest run that is not a sampled length");
+    let mut bad = o.clone();
+    bad[k].max_run = max_run(t[k].bits, 32);
+    fires(
+        FinderSpecChecker::new(32, Promise::Sampled { lengths }, 0),
+        &t,
+        &bad,
+        "sampled-max-run",
+        k,
+    );
+}
+
+/// The time-shared checker: the model passes; `ts-width`, `ts-schedule`, `ts-result` (a run
+/// read across the 64 ‖ 48 boundary: 112) fire on corrupted outputs at the corrupted cycle; a
+/// boundary-mask function that ignores the slots fires `ts-mask`, the model's own masks pass.
+#[test]
+fn time_shared_checker_rules_fire_on_corrupted_traces() {
+    use golden_model::CycleModel;
+    use proptest::strategy::ValueTree;
+    let ts = TimeShared::patent_example();
+    let mut runner = TestRunner::deterministic();
+    let mut t = time_shared_trace(200)
+        .new_tree(&mut runner)
+        .unwrap()
+        .current();
+    // all free from cycle 10 on for a few cycles: the boundary case
+    for i in t.iter_mut().skip(10).take(4) {
+        *i = TimeSharedIn {
+            reset: false,
+            maps: vec![u128::MAX, u128::MAX, u128::MAX],
+        };
+    }
+    t.truncate(40);
+    let mut m = TimeSharedModel::new(ts.clone());
+    let o: Vec<TimeSharedOut> = t.iter().map(|i| m.step(i)).collect();
+    judge(&mut TimeSharedSpecChecker::new(&ts), &t, &o).unwrap_or_else(|e| panic!("{e}"));
+    // the all-free resources 1 and 2 show 64 and 48 at cycle 12 or 13 (after a slot-1 cycle)
+    let k = (12..14)
+        .find(|&k| o[k].max_run[1] == 64)
+        .expect("64 after the all-free cycles");
+    assert_eq!(o[k].max_run[2], 48);
+    let mut bad = o.clone();
+    bad[k].max_run[1] = 112;
+    fires(TimeSharedSpecChecker::new(&ts), &t, &bad, "ts-result", k);
+    let mut bad = o.clone();
+    bad[k].max_run.pop();
+    fires(TimeSharedSpecChecker::new(&ts), &t, &bad, "ts-width", k);
+    let mut bad = o.clone();
+    bad[k].slot_cycle ^= 1;
+    fires(TimeSharedSpecChecker::new(&ts), &t, &bad, "ts-schedule", k);
+    // a finder that always answers 0 fails as soon as a result is due
+    let zero: Vec<TimeSharedOut> = o
+        .iter()
+        .map(|x| TimeSharedOut {
+            slot_cycle: x.slot_cycle,
+            max_run: vec![0; 3],
+        })
+        .collect();
+    let k = (0..o.len()).find(|&k| o[k].max_run != vec![0; 3]).unwrap();
+    fires(TimeSharedSpecChecker::new(&ts), &t, &zero, "ts-result", k);
+    // boundary masks
+    check_boundary_masks(&ts, |c, s| ts.boundary_mask(c, s)).unwrap_or_else(|e| panic!("{e}"));
+    let no_boundary = |_: usize, s: usize| if s < 128 { u128::MAX >> s } else { 0 };
+    match check_boundary_masks(&ts, no_boundary) {
+        Err(v) => assert_eq!((v.rule, v.cycle), ("ts-mask", 1), "{v}"),
+        Ok(()) => panic!("ts-mask did not fire"),
+    }
 }
