@@ -65,11 +65,12 @@
 //! a done's compares end in one flip-flop instead of the counter.
 //!
 //! ## Cost (board config, iCE40 HX8K, `synth report --only preempt_ctrl --seeds 1,2,3`)
-//! **903 LCs** (12 % of the HX8K, incl. the harness's 69 flip-flops); **78.1 MHz median** of
-//! placement seeds 1–3 (74.8, 79.4, 78.1): **the 100 MHz target is not met.** The critical path
-//! runs from a GPU event's id through the slot compares (done / start legality) to the state
-//! registers, about 9 LUT levels, two thirds of it routing; what was tried and what is left:
-//! `docs/preempt_ctrl.md`.
+//! **906 LCs** (incl. the harness's 69 flip-flops); **77.8 MHz median** of placement seeds 1–3
+//! (80.7, 75.6, 77.8; before issue #20 903 LCs, 78.1): **the 100 MHz target is not met.** The
+//! critical path (seed 1, 12.4 ns) is now a register-only one: `active` → `active <
+//! max_inflight` → `can_submit` → the `submit_id` select of the head's id (a priority chain of
+//! the slots) → the output; the done compares no longer reach the counter. What was tried,
+//! how these numbers were measured and what is left: `docs/preempt_ctrl.md`.
 //!
 //! ## Worked example (the golden model's `worked_example_reset_and_resubmission`)
 //! Launch 10, 11, 12 (idempotent), `max_inflight` 2: 10 and 11 are submitted; start(10) →
