@@ -14,7 +14,10 @@ use testbench::board_top::*;
 use testbench::dispatcher::DispatcherBoard;
 use testbench::eda::tool_available;
 use testbench::lock_unit::LockUnitBoard;
+use testbench::preempt_ctrl::PreemptCtrlBoard;
 use testbench::run_finder::TreePipe128Board;
+use testbench::schedule_gen::ScheduleGenBoard;
+use testbench::simt_issue::SimtIssueBoard;
 use testbench::unit::BoardUnit;
 use testbench::verilator::{replay, TracePorts};
 
@@ -215,6 +218,21 @@ fn four_way_lockstep_dispatcher() {
 #[test]
 fn four_way_lockstep_tree_finder_128() {
     four_way_on_scenario::<TreePipe128Board>(13);
+}
+
+#[test]
+fn four_way_lockstep_preempt_ctrl() {
+    four_way_on_scenario::<PreemptCtrlBoard>(14);
+}
+
+#[test]
+fn four_way_lockstep_simt_issue() {
+    four_way_on_scenario::<SimtIssueBoard>(15);
+}
+
+#[test]
+fn four_way_lockstep_schedule_gen() {
+    four_way_on_scenario::<ScheduleGenBoard>(16);
 }
 
 /// SplitMix64: the bad-frame run's seeded generator.

@@ -48,21 +48,29 @@
 //! - resume (S4.2) only clears `tbl`: the skipped and killed entries *are* the head of the
 //!   queue already, in their original order — no copy;
 //! - done removes its slot: every slot from it up takes its upper neighbour (one mux per bit);
-//! - launch writes the first empty slot after the removal.
+//! - launch writes the first empty slot after the removal (its id and idem flag on every
+//!   `launch_valid`, into a slot nothing reads when the launch is refused; only `used` waits
+//!   for the duplicate check).
 //!
-//! The oldest SUBMITTED slot is the lowest set bit of `act ∧ ¬started` (`x ∧ (¬x + 1)`).
-//! Compares: launch id against every slot (`DUP_ID`), start id against the oldest SUBMITTED
-//! slot's, done id against every RUNNING slot's. The table flags exist only for the first
+//! Started entries precede the SUBMITTED ones, so the oldest SUBMITTED slot is
+//! `act ∧ ¬started ∧ (started ≪ 1 | 1)`; its id is also kept in a register (`old_id`, valid
+//! with `has_sub`), so a start is judged by one compare against a register. Compares: launch
+//! id against every slot (`DUP_ID`), start id against `old_id`, done id against every RUNNING
+//! slot's; each is a flat per-slot compare, masked and OR-reduced, the strobe last. The table flags exist only for the first
 //! min(8, D) slots (a constant mask; yosys removes the others): SUBMITTED + RUNNING never
 //! exceeds `max_inflight` ≤ 8, and SKIPPED/KILLED entries exist only while preempted, when
-//! nothing is submitted. `inflight` is a counter.
+//! nothing is submitted. `inflight` is a counter that takes a done one cycle late: `active`
+//! counts without the done of the previous cycle, `pend` holds it, and every reader (the
+//! `inflight` port, `max_inflight`, the CU-reset and done decisions) uses `active − pend`, so
+//! a done's compares end in one flip-flop instead of the counter.
 //!
 //! ## Cost (board config, iCE40 HX8K, `synth report --only preempt_ctrl --seeds 1,2,3`)
-//! **903 LCs** (12 % of the HX8K, incl. the harness's 69 flip-flops); **78.1 MHz median** of
-//! placement seeds 1–3 (74.8, 79.4, 78.1): **the 100 MHz target is not met.** The critical path
-//! runs from a GPU event's id through the slot compares (done / start legality) to the state
-//! registers, about 9 LUT levels, two thirds of it routing; what was tried and what is left:
-//! `docs/preempt_ctrl.md`.
+//! **906 LCs** (incl. the harness's 69 flip-flops); **77.8 MHz median** of placement seeds 1–3
+//! (80.7, 75.6, 77.8; before issue #20 903 LCs, 78.1): **the 100 MHz target is not met.** The
+//! critical path (seed 1, 12.4 ns) is now a register-only one: `active` → `active <
+//! max_inflight` → `can_submit` → the `submit_id` select of the head's id (a priority chain of
+//! the slots) → the output; the done compares no longer reach the counter. What was tried,
+//! how these numbers were measured and what is left: `docs/preempt_ctrl.md`.
 //!
 //! ## Worked example (the golden model's `worked_example_reset_and_resubmission`)
 //! Launch 10, 11, 12 (idempotent), `max_inflight` 2: 10 and 11 are submitted; start(10) →
@@ -143,8 +151,13 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     act: DFF<Bits<D>>,
     /// Table entry has started (RUNNING or SKIPPED).
     started: DFF<Bits<D>>,
-    /// SUBMITTED + RUNNING count.
+    /// SUBMITTED + RUNNING count, not yet less a done of the previous cycle (`pend`).
     active: DFF<Bits<4>>,
+    pend: DFF<Bit>,
+    /// Some table entry is SUBMITTED, and the id of the oldest one (the only legal start):
+    /// kept in registers so that a start is judged by one compare against a register.
+    has_sub: DFF<Bit>,
+    old_id: DFF<Bits<IB>>,
     /// Run-time register `max_inflight` (reset 8).
     max_inf: DFFWithInit<Bits<4>>,
     /// The preempted flag (S3.2).
@@ -173,6 +186,8 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     /// The first min(8, D) slots: the only ones that can be table entries.
     table_mask: Constant<Bits<D>>,
     eight: Constant<Bits<4>>,
+    /// Every bit but bit 0 (`active` ≥ 2).
+    not_one: Constant<Bits<4>>,
     one3: Constant<Bits<3>>,
     two3: Constant<Bits<3>>,
     four3: Constant<Bits<3>>,
@@ -183,9 +198,19 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     sid: Signal<Local, Bits<IB>>,
     subm: Signal<Local, Bits<D>>,
     oldest: Signal<Local, Bits<D>>,
+    /// The slot after the oldest SUBMITTED one is SUBMITTED too, and its id.
+    next_sub: Signal<Local, Bit>,
+    next_id: Signal<Local, Bits<IB>>,
     start_hit: Signal<Local, Bit>,
     start_ok: Signal<Local, Bit>,
     done_hit: Signal<Local, Bits<D>>,
+    /// Slots whose id equals `done_id` / `launch_id`; some RUNNING slot matches `done_id`.
+    eq_done: Signal<Local, Bits<D>>,
+    eq_launch: Signal<Local, Bits<D>>,
+    done_any: Signal<Local, Bit>,
+    /// `used` bits cleared and set this cycle.
+    u_rm: Signal<Local, Bits<D>>,
+    u_add: Signal<Local, Bits<D>>,
     done_ok: Signal<Local, Bit>,
     dup: Signal<Local, Bit>,
     launch_ok: Signal<Local, Bit>,
@@ -203,6 +228,16 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     shift: Signal<Local, Bits<D>>,
     n_used: Signal<Local, Bits<D>>,
     tail: Signal<Local, Bits<D>>,
+    /// Per slot: the id (and idem flag) it holds after a launch into the start-of-cycle tail
+    /// (`*_here`) and after one into the tail one slot up (`*_up`, taken when the slot shifts).
+    id_here: [Signal<Local, Bits<IB>>; D],
+    id_up: [Signal<Local, Bits<IB>>; D],
+    idem_here: Signal<Local, Bits<D>>,
+    idem_up: Signal<Local, Bits<D>>,
+    /// SUBMITTED + RUNNING now (`active` - `pend`), below `max_inflight`, above 0.
+    act_true: Signal<Local, Bits<4>>,
+    below_max: Signal<Local, Bit>,
+    act_any: Signal<Local, Bit>,
     n_active: Signal<Local, Bits<4>>,
     e_dup: Signal<Local, Bit>,
     e_event: Signal<Local, Bit>,
@@ -258,6 +293,9 @@ impl<const D: usize, const IB: usize> PreemptCtrl<D, IB> {
             act: Default::default(),
             started: Default::default(),
             active: Default::default(),
+            pend: Default::default(),
+            has_sub: Default::default(),
+            old_id: Default::default(),
             max_inf: DFFWithInit::new(8u64.into()),
             flag: Default::default(),
             deciding: Default::default(),
@@ -284,6 +322,7 @@ impl<const D: usize, const IB: usize> PreemptCtrl<D, IB> {
             }),
             table_mask: Constant::new(mask.into()),
             eight: Constant::new(8u64.into()),
+            not_one: Constant::new(14u64.into()),
             one3: Constant::new(1u64.into()),
             two3: Constant::new(2u64.into()),
             four3: Constant::new(4u64.into()),
@@ -292,9 +331,16 @@ impl<const D: usize, const IB: usize> PreemptCtrl<D, IB> {
             sid: Default::default(),
             subm: Default::default(),
             oldest: Default::default(),
+            next_sub: Default::default(),
+            next_id: Default::default(),
             start_hit: Default::default(),
             start_ok: Default::default(),
             done_hit: Default::default(),
+            eq_done: Default::default(),
+            eq_launch: Default::default(),
+            done_any: Default::default(),
+            u_rm: Default::default(),
+            u_add: Default::default(),
             done_ok: Default::default(),
             dup: Default::default(),
             launch_ok: Default::default(),
@@ -312,6 +358,13 @@ impl<const D: usize, const IB: usize> PreemptCtrl<D, IB> {
             shift: Default::default(),
             n_used: Default::default(),
             tail: Default::default(),
+            id_here: std::array::from_fn(|_| Default::default()),
+            id_up: std::array::from_fn(|_| Default::default()),
+            idem_here: Default::default(),
+            idem_up: Default::default(),
+            act_true: Default::default(),
+            below_max: Default::default(),
+            act_any: Default::default(),
             n_active: Default::default(),
             e_dup: Default::default(),
             e_event: Default::default(),
@@ -341,6 +394,9 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
             act,
             started,
             active,
+            pend,
+            has_sub,
+            old_id,
             max_inf,
             flag,
             deciding,
@@ -363,9 +419,17 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         // S2.3: the queue head is the first used slot that is not a table entry
         self.head.next =
             self.used.q.val() & !self.tbl.q.val() & ((self.tbl.q.val() << 1) | self.one.val());
-        self.can_submit.next = !self.flag.q.val()
-            & self.head.val().any()
-            & (self.active.q.val() < self.max_inf.q.val());
+        // SUBMITTED + RUNNING = `active` less a done of the previous cycle (`pend`)
+        self.act_true.next = self.active.q.val();
+        if self.pend.q.val() {
+            self.act_true.next = self.active.q.val() - 1;
+            self.below_max.next = self.active.q.val() <= self.max_inf.q.val();
+            self.act_any.next = (self.active.q.val() & self.not_one.val()).any();
+        } else {
+            self.below_max.next = self.active.q.val() < self.max_inf.q.val();
+            self.act_any.next = self.active.q.val().any();
+        }
+        self.can_submit.next = !self.flag.q.val() & self.head.val().any() & self.below_max.val();
         self.sid.next = 0.into();
         for i in 0..D {
             if self.head.val().get_bit(i) & self.can_submit.val() {
@@ -376,7 +440,7 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         self.submit_valid.next = self.can_submit.val();
         self.submit_id.next = self.sid.val();
         self.preempted.next = self.flag.q.val();
-        self.inflight.next = self.active.q.val();
+        self.inflight.next = self.act_true.val();
         self.ack_valid.next = self.ack_valid_q.q.val();
         self.ack_id.next = self.ack_id_q.q.val();
         self.ack_skip.next = self.ack_skip_q.q.val();
@@ -391,29 +455,33 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         // started entries precede the SUBMITTED ones (starts are in order; KILLED entries never
         // coexist with SUBMITTED ones), so the oldest is the one after the last started slot
         self.oldest.next = self.subm.val() & ((self.started.q.val() << 1) | self.one.val());
-        self.start_hit.next = false;
-        self.done_hit.next = 0.into();
-        self.dup.next = false;
+        // the oldest SUBMITTED id is a register (`old_id`, valid with `has_sub`)
+        self.start_hit.next = self.has_sub.q.val() & (self.old_id.q.val() == self.start_id.val());
+        self.next_sub.next = (self.subm.val() & (self.oldest.val() << 1)).any();
+        self.next_id.next = 0.into();
+        self.eq_done.next = 0.into();
+        self.eq_launch.next = 0.into();
+        for i in 1..D {
+            if self.oldest.val().get_bit(i - 1) {
+                self.next_id.next = self.next_id.val() | self.ids[i].q.val();
+            }
+        }
+        // flat: per-slot id compares, masked by register flags, one OR each; the strobes
+        // (`done_valid`, `launch_valid`) come last
         for i in 0..D {
-            if self.oldest.val().get_bit(i) & (self.ids[i].q.val() == self.start_id.val()) {
-                self.start_hit.next = true;
+            if self.ids[i].q.val() == self.done_id.val() {
+                self.eq_done.next = self.eq_done.val().replace_bit(i, true);
             }
-            if self.tbl.q.val().get_bit(i)
-                & self.act.q.val().get_bit(i)
-                & self.started.q.val().get_bit(i)
-                & (self.ids[i].q.val() == self.done_id.val())
-            {
-                self.done_hit.next = self.done_hit.val().replace_bit(i, true);
-            }
-            if self.used.q.val().get_bit(i) & (self.ids[i].q.val() == self.launch_id.val()) {
-                self.dup.next = true;
+            if self.ids[i].q.val() == self.launch_id.val() {
+                self.eq_launch.next = self.eq_launch.val().replace_bit(i, true);
             }
         }
+        self.done_hit.next =
+            self.tbl.q.val() & self.act.q.val() & self.started.q.val() & self.eq_done.val();
+        self.done_any.next = self.done_hit.val().any();
+        self.dup.next = (self.used.q.val() & self.eq_launch.val()).any();
         self.start_ok.next = self.start_valid.val() & self.start_hit.val();
-        self.done_ok.next = self.done_valid.val() & self.done_hit.val().any();
-        if !self.done_valid.val() {
-            self.done_hit.next = 0.into();
-        }
+        self.done_ok.next = self.done_valid.val() & self.done_any.val();
         self.launch_ok.next = self.launch_valid.val()
             & !(self.used.q.val() & self.last.val()).any()
             & !self.dup.val();
@@ -428,12 +496,12 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         self.skip.next = self.flag.q.val() | self.preempt_ok.val();
         // S3.3: reset the CUs iff something is in flight and all of it is idempotent
         self.reset_now.next = self.deciding.q.val()
-            & self.active.q.val().any()
+            & self.act_any.val()
             & !(self.tbl.q.val() & self.act.q.val() & !self.idem.q.val()).any();
         self.done_now.next = self.flag.q.val()
             & !self.sent.q.val()
             & !self.outstanding.q.val()
-            & !self.active.q.val().any();
+            & !self.act_any.val();
 
         // ---- table flags: start, killed, submit, resume (in place) ----
         self.n_tbl.next = self.tbl.q.val();
@@ -470,6 +538,9 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
                 self.shift.next = self.shift.val().replace_bit(i, true);
             }
         }
+        if !self.done_valid.val() {
+            self.shift.next = 0.into();
+        }
         self.tbl.d.next = ((self.n_tbl.val() & !self.shift.val())
             | ((self.n_tbl.val() >> 1) & self.shift.val()))
             & self.table_mask.val();
@@ -479,59 +550,94 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         self.started.d.next = ((self.n_started.val() & !self.shift.val())
             | ((self.n_started.val() >> 1) & self.shift.val()))
             & self.table_mask.val();
-        self.n_used.next =
-            (self.used.q.val() & !self.shift.val()) | ((self.used.q.val() >> 1) & self.shift.val());
-        self.idem.d.next =
-            (self.idem.q.val() & !self.shift.val()) | ((self.idem.q.val() >> 1) & self.shift.val());
-        for i in 0..(D - 1) {
-            if self.shift.val().get_bit(i) {
-                self.ids[i].d.next = self.ids[i + 1].q.val();
-            }
-        }
 
         // ---- launch (S2.2): the first empty slot after the removal ----
-        // the first empty slot of S, one lower when a done removes a slot
+        // `tail` = the first empty slot of the start-of-cycle state; a done moves it down one
+        // with the rest (the shift). The id and idem flag are written into it on every
+        // `launch_valid` (a refused launch writes an empty slot, which nothing reads), so only
+        // `used` waits for the duplicate check.
         self.tail.next = !self.used.q.val() & ((self.used.q.val() << 1) | self.one.val());
-        if self.done_ok.val() {
-            self.tail.next = self.tail.val() >> 1;
+        for i in 0..D {
+            self.id_here[i].next = self.ids[i].q.val();
+            self.id_up[i].next = self.ids[i].q.val();
+            if self.launch_valid.val() & self.tail.val().get_bit(i) {
+                self.id_here[i].next = self.launch_id.val();
+            }
         }
-        self.used.d.next = self.n_used.val();
-        if self.launch_ok.val() {
-            self.used.d.next = self.n_used.val() | self.tail.val();
-            if self.launch_idem.val() {
-                self.idem.d.next = ((self.idem.q.val() & !self.shift.val())
-                    | ((self.idem.q.val() >> 1) & self.shift.val()))
-                    | self.tail.val();
+        for i in 0..(D - 1) {
+            self.id_up[i].next = self.ids[i + 1].q.val();
+            if self.launch_valid.val() & self.tail.val().get_bit(i + 1) {
+                self.id_up[i].next = self.launch_id.val();
+            }
+        }
+        for i in 0..D {
+            if self.shift.val().get_bit(i) {
+                self.ids[i].d.next = self.id_up[i].val();
             } else {
-                self.idem.d.next = ((self.idem.q.val() & !self.shift.val())
-                    | ((self.idem.q.val() >> 1) & self.shift.val()))
-                    & !self.tail.val();
-            }
-            for i in 0..D {
-                if self.tail.val().get_bit(i) {
-                    self.ids[i].d.next = self.launch_id.val();
-                }
+                self.ids[i].d.next = self.id_here[i].val();
             }
         }
+        self.idem_here.next = self.idem.q.val();
+        self.idem_up.next = self.idem.q.val() >> 1;
+        if self.launch_valid.val() {
+            if self.launch_idem.val() {
+                self.idem_here.next = self.idem.q.val() | self.tail.val();
+                self.idem_up.next = (self.idem.q.val() >> 1) | (self.tail.val() >> 1);
+            } else {
+                self.idem_here.next = self.idem.q.val() & !self.tail.val();
+                self.idem_up.next = (self.idem.q.val() >> 1) & !(self.tail.val() >> 1);
+            }
+        }
+        self.idem.d.next =
+            (self.idem_here.val() & !self.shift.val()) | (self.idem_up.val() & self.shift.val());
+        // `used` is a prefix: its last slot (`n_used` here) clears after a done, and a launch
+        // sets the first empty slot after the removal (that last slot after a done); written
+        // as AND / OR so that the decision is data, not a clock enable
+        self.n_used.next = self.used.q.val() & !(self.used.q.val() >> 1);
+        self.u_rm.next = 0.into();
+        self.u_add.next = 0.into();
+        if self.done_ok.val() {
+            self.u_rm.next = self.n_used.val();
+            if self.launch_ok.val() {
+                self.u_add.next = self.n_used.val();
+            }
+        } else if self.launch_ok.val() {
+            self.u_add.next = self.tail.val();
+        }
+        self.used.d.next = (self.used.q.val() & !self.u_rm.val()) | self.u_add.val();
 
         // ---- counters and flags ----
-        // +1 submit, -1 done, -1 skip answer: four candidates from the register, one select
-        self.n_active.next = self.active.q.val();
-        if self.do_submit.val() {
-            if self.done_ok.val() & self.start_ok.val() & self.skip.val() {
-                self.n_active.next = self.active.q.val() - 1;
-            } else if !self.done_ok.val() & !(self.start_ok.val() & self.skip.val()) {
-                self.n_active.next = self.active.q.val() + 1;
-            }
-        } else if self.done_ok.val() & self.start_ok.val() & self.skip.val() {
-            self.n_active.next = self.active.q.val() - 2;
-        } else if self.done_ok.val() | (self.start_ok.val() & self.skip.val()) {
-            self.n_active.next = self.active.q.val() - 1;
+        // +1 submit, -1 skip answer; a done is counted one cycle late (`pend`, subtracted
+        // wherever the count is read), so the done's compares reach one flip-flop only
+        self.n_active.next = self.act_true.val();
+        if self.do_submit.val() & !(self.start_ok.val() & self.skip.val()) {
+            self.n_active.next = self.act_true.val() + 1;
+        } else if !self.do_submit.val() & self.start_ok.val() & self.skip.val() {
+            self.n_active.next = self.act_true.val() - 1;
         }
+        self.pend.d.next = self.done_ok.val();
         if self.killed_ok.val() {
             self.n_active.next = 0.into();
+            self.pend.d.next = false;
         }
         self.active.d.next = self.n_active.val();
+        // the oldest SUBMITTED: the next one after a start, the submitted head when none
+        if self.start_ok.val() {
+            self.has_sub.d.next = self.next_sub.val() | self.do_submit.val();
+            if self.next_sub.val() {
+                self.old_id.d.next = self.next_id.val();
+            } else {
+                self.old_id.d.next = self.sid.val();
+            }
+        } else {
+            self.has_sub.d.next = self.has_sub.q.val() | self.do_submit.val();
+            if !self.has_sub.q.val() {
+                self.old_id.d.next = self.sid.val();
+            }
+        }
+        if self.killed_ok.val() | self.resume_ok.val() {
+            self.has_sub.d.next = false;
+        }
         if self.cfg_ok.val() {
             self.max_inf.d.next = self.cfg_max_inflight.val();
         }
@@ -566,7 +672,7 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         self.e_dup.next =
             self.launch_valid.val() & !(self.used.q.val() & self.last.val()).any() & self.dup.val();
         self.e_event.next = (self.start_valid.val() & !self.start_hit.val())
-            | (self.done_valid.val() & !self.done_hit.val().any());
+            | (self.done_valid.val() & !self.done_any.val());
         self.e_state.next = (self.preempt.val() & self.flag.q.val())
             | (self.resume.val() & !(self.flag.q.val() & self.sent.q.val()))
             | (self.killed.val() & !self.outstanding.q.val());
@@ -593,6 +699,9 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
             self.act.d.next = 0.into();
             self.started.d.next = 0.into();
             self.active.d.next = 0.into();
+            self.pend.d.next = false;
+            self.has_sub.d.next = false;
+            self.old_id.d.next = 0.into();
             self.max_inf.d.next = 8.into();
             self.flag.d.next = false;
             self.deciding.d.next = false;

@@ -75,12 +75,11 @@
 //! cycle 10; `busy` is high in cycles 2–10.
 //!
 //! ## Cost (board config, iCE40 HX8K, `synth report --only schedule_gen --seeds 1,2,3`)
-//! **2300 LCs; 102.9 MHz median of three placement seeds** (91.8, 105.0, 102.9): the 100 MHz
-//! goal is met by the median, not by every seed. The slowest seed's critical path (seed 1,
-//! 10.9 ns: 3.3 ns logic, 7.6 ns routing) is the write-side pre-decode: `cfg_log_w/h` → `L` →
-//! `8 + L − p0 − p1` → `+ log_w` (three short carry chains) → the one-hot offset register
-//! `wr_oy_d`. The next step would be to register the raw fields once more and make the
-//! one-hots from them (the forwarding then spans two cycles). What each step bought:
+//! **2294 LCs; 102.4 MHz median of three placement seeds** (102.4, 108.9, 97.6): every seed
+//! above 95 MHz, two of three above 100. The write-side pre-decode computes its offsets as one
+//! adder level and one subtraction (`8 + D + log_w = (2 log_w + log_h + 8) − (p0 + p1)`),
+//! no longer three chained carry chains. The critical path of seed 1 (9.8 ns) is the profiler's
+//! `perf_value < best` (a 16-bit carry chain) → the choice. What each step bought:
 //! `docs/schedule_gen.md` (history).
 
 use rust_hdl::prelude::*;
@@ -363,6 +362,11 @@ pub struct ScheduleGen {
     n_wr_oh: Signal<Local, Bits<9>>,
     in_s: Signal<Local, Bits<4>>,
     in_d8: Signal<Local, Bits<5>>,
+    /// log_h + 8, log_w + log_h + 8, 2 log_w + log_h + 8, p0 + p1 (5 bits).
+    in_lh8: Signal<Local, Bits<5>>,
+    in_l8: Signal<Local, Bits<5>>,
+    in_y8: Signal<Local, Bits<5>>,
+    in_s5: Signal<Local, Bits<5>>,
     in_yd8: Signal<Local, Bits<5>>,
     in_lin: Signal<Local, Bit>,
     in_str: Signal<Local, Bit>,
@@ -534,6 +538,10 @@ impl ScheduleGen {
             n_wr_oh: Default::default(),
             in_s: Default::default(),
             in_d8: Default::default(),
+            in_lh8: Default::default(),
+            in_l8: Default::default(),
+            in_y8: Default::default(),
+            in_s5: Default::default(),
             in_yd8: Default::default(),
             in_lin: Default::default(),
             in_str: Default::default(),
@@ -715,8 +723,14 @@ impl Logic for ScheduleGen {
         self.in_hil.next = self.cfg_mode.val().index() == 4;
         self.in_s.next = bit_cast::<4, 3>(self.cfg_p0.val()) + bit_cast::<4, 3>(self.cfg_p1.val());
         // 8 + D, D = L - p0 - p1 (wraps only for configurations that do not fit)
-        self.in_d8.next = bit_cast::<5, 4>(self.in_l.val()) + 8 - bit_cast::<5, 4>(self.in_s.val());
-        self.in_yd8.next = self.in_d8.val() + bit_cast::<5, 3>(self.cfg_log_w.val());
+        // (one adder level, then one subtraction: lh + 8 is lh with bit 3 set, and
+        // 8 + D + log_w = (2 log_w + log_h + 8) - (p0 + p1))
+        self.in_lh8.next = bit_cast::<5, 3>(self.cfg_log_h.val()).replace_bit(3, true);
+        self.in_l8.next = bit_cast::<5, 3>(self.cfg_log_w.val()) + self.in_lh8.val();
+        self.in_y8.next = (bit_cast::<5, 3>(self.cfg_log_w.val()) << 1) + self.in_lh8.val();
+        self.in_s5.next = bit_cast::<5, 3>(self.cfg_p0.val()) + bit_cast::<5, 3>(self.cfg_p1.val());
+        self.in_d8.next = self.in_l8.val() - self.in_s5.val();
+        self.in_yd8.next = self.in_y8.val() - self.in_s5.val();
         self.n_ox_d.next = 0.into();
         self.n_ox_np0.next = 0.into();
         self.n_ox_p1.next = 0.into();

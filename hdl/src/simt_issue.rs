@@ -15,7 +15,7 @@
 //! | `init_valid`, `init_pc`, `init_mask` | in | 1, P, T | start a warp: live = mask, every TLR = pc, warp PC = pc, rep = lowest live thread |
 //! | `start_valid`, `start_sync` | in | 1, 1 | block start at the current warp PC; `start_sync`: the compiler's sync flag (claims 7–8) |
 //! | `end_valid`, `end_cond`, `end_exit`, `end_taken`, `end_fall` | in | 1, T, T, P, P | block end: per active thread exit, or TLR := taken if cond else fall (claim 5) |
-//! | `warp_pc` | out | P | the warp's PC (register) |
+//! | `warp_pc` | out | P | the warp's PC (the TLR of the thread it came from, selected by a one-hot register) |
 //! | `active` | out | T | threads running the open block (0 when no block is open) |
 //! | `live` | out | T | threads not yet exited |
 //! | `rep` | out | RB | the representative thread (RB = clog2(T), at least 1) |
@@ -23,8 +23,9 @@
 //! | `done` | out | 1 | level: no live thread |
 //! | `error`, `error_code` | out | 1, 2 | strobe; 1 `BUSY` (init while a thread is live), 2 `BAD_SEQ` (start or end out of turn, or two strobes in one cycle) |
 //!
-//! Every output is a flip-flop: a strobe in cycle t shows its decision in cycle t + 1 (one
-//! cycle per decision, SPEC). An erroring strobe changes nothing but the error strobe.
+//! Every output is a flip-flop or a selection among flip-flops by a one-hot register
+//! (`warp_pc`, `rep`), never a function of this cycle's inputs: a strobe in cycle t shows its
+//! decision in cycle t + 1 (one cycle per decision, SPEC). An erroring strobe changes nothing but the error strobe.
 //! Protocol: `init → (start → end)*`, a redirect counts as a start that opened no block.
 //!
 //! ## Worked example (4 threads; `golden_model::simt_issue::tests::worked_example`)
@@ -36,29 +37,33 @@
 //! rep → 3. `start(sync)`: nobody behind → active 1110, everybody runs the sync block.
 //!
 //! ## Structure and cost
-//! - **TLR**: T × P flip-flops (board 8 × 8 = 64; full 32 × 16 = 512), each loaded with
-//!   `init_pc`, `end_taken` or `end_fall`.
-//! - **Compare row**: per thread `TLR < warp PC` and `TLR == warp PC` (T P-bit comparators,
-//!   from registers only) give the *behind* and *at-PC* masks of a start.
-//! - **Rotated priority encoders.** `rep` is kept one-hot as well (`rep_oh`), and its
-//!   thermometer (threads at or after rep) is an OR prefix of it. "First thread of a mask at or
-//!   after rep, cyclic" is then a priority encoder over (mask ∧ thermometer) followed by one over
-//!   the whole mask when the first finds nothing — two T-input priority chains and a select,
-//!   instead of a barrel rotation (T·log T muxes) and an encoder. The end needs the first *and*
-//!   the second live thread at or after rep (leader, next rep) in the same pass, so its chain
-//!   carries two found flags; the leader's new TLR is then selected by the one-hot leader
-//!   (a T-way AND-OR of P bits). The sync start uses a one-flag chain over the behind mask.
-//! - **Critical path** (end): `end_exit` → live after the end → leader/second chain (T stages) →
-//!   leader's TLR select → `warp_pc`. The start path (compare row → behind chain → TLR select)
-//!   is the other long one.
+//! - **TLR**: T × P flip-flops (board 8 × 8 = 64), each loaded with `init_pc`, `end_taken` or
+//!   `end_fall`.
+//! - **Order matrix** `lt` (T × T flip-flops): bit u of row t is `TLR[t] < TLR[u]`. An init
+//!   clears it (all TLRs equal); an end rewrites it from compares of the inputs only — `end_taken`
+//!   / `end_fall` against each other and against every TLR (4T + 2 P-bit comparators) — chosen
+//!   per pair by which of the two threads takes a new TLR and which target.
+//! - **Warp PC as a pointer**: the one-hot register `w` names the thread whose TLR is the warp
+//!   PC (the leader of the last end, the pick of the last redirect, thread 0 after an init);
+//!   the `warp_pc` port is the T-way AND-OR of the TLRs by `w`. A start's *behind* and *at-PC*
+//!   masks are then selections of matrix rows and columns by `w` (no comparator on the start).
+//! - **Cyclic searches as flat terms.** rep is a one-hot register; its OR prefix (threads at or
+//!   after rep) gives, per thread t, the threads before t in the cyclic order from rep. The sync
+//!   pick is the thread behind with no thread behind before it; the leader the survivor with no
+//!   survivor before it; the next rep the survivor with exactly one (two or more = some
+//!   survivor before t has another below it: pair terms, no chain), or the leader alone.
+//! - **Events** decoded flat from the strobes (at most one is high), each register written by
+//!   its event.
 //!
 //! ## Cost and timing (board config, `synth report --only simt_issue --seeds 1,2,3`)
-//! **774 LCs** (with the measurement harness's 85 flip-flops); **Fmax median 64.7 MHz** (seeds
-//! 1 / 2 / 3: 64.0, 64.7, 65.8): **the 100 MHz target is not met.** The critical path (15.3 ns at
-//! seed 1, two thirds routing) is the end path above, about 12 LUT levels. A form with the
-//! lowest-set-bit encoders on carry chains (`x & (!x + 1)`) measured worse (849 LCs, median
-//! 62.3 MHz); see `docs/simt_issue.md`. Full config (32 threads, 16-bit PCs), area only
-//! (`synth report --full`): 4303 LUT4, 635 flip-flops, 512 carry cells.
+//! **1191 LCs** (with the measurement harness's 85 flip-flops; 774 before the restructuring);
+//! **Fmax median 89.5 MHz** (seeds 1 / 2 / 3: 88.6, 91.4, 89.5; before 64.0, 64.7, 65.8):
+//! **the 100 MHz target is not met.** The critical path (seed 1, 11.3 ns, 3.8 logic + 7.5
+//! routing) is the end's order-matrix update: a target PC of the end (high fan-out: 4T + 2
+//! comparators and the TLR loads) → a P-bit comparator (carry chain) → the row select → `lt`.
+//! History and the steps measured: `docs/simt_issue.md`. The full config (32 threads, 16-bit
+//! PCs; 1024 matrix bits, 130 comparators) was not re-synthesized after the restructuring
+//! (before it: 4303 LUT4, 635 flip-flops, 512 carry cells by `synth report --full`).
 
 use rust_hdl::prelude::*;
 
@@ -110,12 +115,15 @@ pub struct SimtIssue<const T: usize, const P: usize, const RB: usize> {
     // ---- state ----
     /// The TLR: next PC of every thread.
     next_pc: [DFF<Bits<P>>; T],
+    /// Order of the TLRs: bit u of `lt[t]` is `next_pc[t] < next_pc[u]` (kept up to date at
+    /// every end from compares of `end_taken` / `end_fall` with the registers).
+    lt: [DFF<Bits<T>>; T],
+    /// One-hot: the thread whose TLR is the warp PC (`warp_pc` = `next_pc[w]`).
+    w: DFF<Bits<T>>,
     live_q: DFF<Bits<T>>,
     active_q: DFF<Bits<T>>,
-    /// `rep` in binary (the port) and one-hot (drives the rotated encoders).
-    rep_q: DFF<Bits<RB>>,
-    rep_oh: DFF<Bits<T>>,
-    warp_pc_q: DFF<Bits<P>>,
+    /// rep, one-hot (0 after reset: rep 0).
+    rep_hot: DFF<Bits<T>>,
     /// A block is open (start seen, end not yet).
     in_block: DFF<Bit>,
     redirect_q: DFF<Bit>,
@@ -125,37 +133,58 @@ pub struct SimtIssue<const T: usize, const P: usize, const RB: usize> {
     error_code_q: DFF<Bits<2>>,
 
     // ---- scratch ----
+    /// The events of this cycle (at most one is high), decoded flat from the strobes.
+    ev_init: Signal<Local, Bit>,
+    ev_busy: Signal<Local, Bit>,
+    ev_start: Signal<Local, Bit>,
+    ev_sync: Signal<Local, Bit>,
+    ev_open: Signal<Local, Bit>,
+    ev_end: Signal<Local, Bit>,
+    ev_bad: Signal<Local, Bit>,
+    /// `rowsel[t]`: the warp PC is below `next_pc[t]`.
+    rowsel: Signal<Local, Bits<T>>,
     /// Live threads whose TLR is below / equal to the warp PC.
     behind: Signal<Local, Bits<T>>,
     at_pc: Signal<Local, Bits<T>>,
-    /// Thermometer: threads at or after rep.
-    rep_ge: Signal<Local, Bits<T>>,
-    ge_acc: Signal<Local, Bit>,
-    /// Sync start: first thread behind at or after rep (one-hot), its TLR and index.
-    sync_found: Signal<Local, Bit>,
+    /// `before[t]`: the threads before t in the cyclic order from rep.
+    before: [Signal<Local, Bits<T>>; T],
+    /// Sync start: the first thread behind at or after rep (one-hot) and its thermometer.
     sync_pick: Signal<Local, Bits<T>>,
-    sync_pc: Signal<Local, Bits<P>>,
-    sync_idx: Signal<Local, Bits<RB>>,
-    /// Init: lowest thread of the mask (one-hot) and its index.
-    init_found: Signal<Local, Bit>,
-    init_pick: Signal<Local, Bits<T>>,
-    init_idx: Signal<Local, Bits<RB>>,
-    /// End: live after the exits, every thread's new TLR, leader and next rep (one-hot).
-    live_after: Signal<Local, Bits<T>>,
+    /// Thermometer of rep: the threads at or after it (an OR prefix of `rep_hot`).
+    rep_ge: Signal<Local, Bits<T>>,
+    /// Init: the mask's inclusive prefix (the new thermometer).
+    init_ge: Signal<Local, Bits<T>>,
+    /// End: threads that take a new TLR, survivors, every new TLR.
+    upd: Signal<Local, Bits<T>>,
+    surv: Signal<Local, Bits<T>>,
     new_pc: [Signal<Local, Bits<P>>; T],
-    lead_found: Signal<Local, Bit>,
-    second_found: Signal<Local, Bit>,
+    /// Survivors before each thread in the cyclic order.
+    sb: [Signal<Local, Bits<T>>; T],
+    /// Two or more survivors.
+    two_s: Signal<Local, Bit>,
+    /// Leader and next rep (one-hot), the next rep's thermometer.
     lead: Signal<Local, Bits<T>>,
-    second: Signal<Local, Bits<T>>,
-    lead_pc: Signal<Local, Bits<P>>,
-    second_idx: Signal<Local, Bits<RB>>,
-    /// Two or more strobes in one cycle.
-    multi: Signal<Local, Bit>,
+    rep_n: Signal<Local, Bits<T>>,
+    /// Two or more survivors before each thread.
+    two_b: Signal<Local, Bits<T>>,
+    /// Compares of the end's targets: among themselves and with every TLR.
+    c_tf: Signal<Local, Bit>,
+    c_ft: Signal<Local, Bit>,
+    tk_lt: Signal<Local, Bits<T>>,
+    fl_lt: Signal<Local, Bits<T>>,
+    lt_tk: Signal<Local, Bits<T>>,
+    lt_fl: Signal<Local, Bits<T>>,
+    nrow: [Signal<Local, Bits<T>>; T],
+    /// rep one-hot (for the port) and the warp PC.
+    rep_oh: Signal<Local, Bits<T>>,
+    rep_idx: Signal<Local, Bits<RB>>,
+    wpc: Signal<Local, Bits<P>>,
 
     // ---- constants ----
-    /// Thread t one-hot and its index.
-    thread_oh: [Constant<Bits<T>>; T],
+    /// Thread t's index; the threads below t.
     thread_idx: [Constant<Bits<RB>>; T],
+    below: [Constant<Bits<T>>; T],
+    first: Constant<Bits<T>>,
     code_busy: Constant<Bits<2>>,
     code_bad_seq: Constant<Bits<2>>,
 }
@@ -195,38 +224,51 @@ impl<const T: usize, const P: usize, const RB: usize> SimtIssue<T, P, RB> {
             error: Default::default(),
             error_code: Default::default(),
             next_pc: std::array::from_fn(|_| Default::default()),
+            lt: std::array::from_fn(|_| Default::default()),
+            w: Default::default(),
             live_q: Default::default(),
             active_q: Default::default(),
-            rep_q: Default::default(),
-            rep_oh: Default::default(),
-            warp_pc_q: Default::default(),
+            rep_hot: Default::default(),
             in_block: Default::default(),
             redirect_q: Default::default(),
             done_q: DFFWithInit::new(true),
             error_q: Default::default(),
             error_code_q: Default::default(),
+            ev_init: Default::default(),
+            ev_busy: Default::default(),
+            ev_start: Default::default(),
+            ev_sync: Default::default(),
+            ev_open: Default::default(),
+            ev_end: Default::default(),
+            ev_bad: Default::default(),
+            rowsel: Default::default(),
             behind: Default::default(),
             at_pc: Default::default(),
-            rep_ge: Default::default(),
-            ge_acc: Default::default(),
-            sync_found: Default::default(),
+            before: std::array::from_fn(|_| Default::default()),
             sync_pick: Default::default(),
-            sync_pc: Default::default(),
-            sync_idx: Default::default(),
-            init_found: Default::default(),
-            init_pick: Default::default(),
-            init_idx: Default::default(),
-            live_after: Default::default(),
+            rep_ge: Default::default(),
+            init_ge: Default::default(),
+            upd: Default::default(),
+            surv: Default::default(),
             new_pc: std::array::from_fn(|_| Default::default()),
-            lead_found: Default::default(),
-            second_found: Default::default(),
+            sb: std::array::from_fn(|_| Default::default()),
+            two_s: Default::default(),
             lead: Default::default(),
-            second: Default::default(),
-            lead_pc: Default::default(),
-            second_idx: Default::default(),
-            multi: Default::default(),
-            thread_oh: std::array::from_fn(|t| Constant::new(Bits::<T>::from(1u64 << t))),
+            rep_n: Default::default(),
+            two_b: Default::default(),
+            c_tf: Default::default(),
+            c_ft: Default::default(),
+            tk_lt: Default::default(),
+            fl_lt: Default::default(),
+            lt_tk: Default::default(),
+            lt_fl: Default::default(),
+            nrow: std::array::from_fn(|_| Default::default()),
+            rep_oh: Default::default(),
+            rep_idx: Default::default(),
+            wpc: Default::default(),
             thread_idx: std::array::from_fn(|t| Constant::new((t as u64).into())),
+            below: std::array::from_fn(|t| Constant::new(Bits::<T>::from((1u64 << t) - 1))),
+            first: Constant::new(Bits::<T>::from(1u64)),
             code_busy: Constant::new(1u64.into()),
             code_bad_seq: Constant::new(2u64.into()),
         }
@@ -246,11 +288,10 @@ impl<const T: usize, const P: usize, const RB: usize> Logic for SimtIssue<T, P, 
         dff_setup!(
             self,
             clock,
+            w,
             live_q,
             active_q,
-            rep_q,
-            rep_oh,
-            warp_pc_q,
+            rep_hot,
             in_block,
             redirect_q,
             error_q,
@@ -259,6 +300,8 @@ impl<const T: usize, const P: usize, const RB: usize> Logic for SimtIssue<T, P, 
         for t in 0..T {
             self.next_pc[t].clock.next = self.clock.val();
             self.next_pc[t].d.next = self.next_pc[t].q.val();
+            self.lt[t].clock.next = self.clock.val();
+            self.lt[t].d.next = self.lt[t].q.val();
         }
         self.done_q.clock.next = self.clock.val();
         self.done_q.d.next = self.done_q.q.val();
@@ -266,71 +309,82 @@ impl<const T: usize, const P: usize, const RB: usize> Logic for SimtIssue<T, P, 
         self.error_q.d.next = false;
         self.error_code_q.d.next = 0.into();
 
-        // ---- compare row: every TLR against the warp PC (claims 6, 7) ----
-        self.behind.next = 0.into();
-        self.at_pc.next = 0.into();
+        // ---- the outputs: registers, the warp PC and rep selected from registers ----
+        self.wpc.next = 0.into();
         for t in 0..T {
-            if self.live_q.q.val().get_bit(t) & (self.next_pc[t].q.val() < self.warp_pc_q.q.val()) {
+            if self.w.q.val().get_bit(t) {
+                self.wpc.next = self.wpc.val() | self.next_pc[t].q.val();
+            }
+        }
+        self.rep_oh.next = self.rep_hot.q.val();
+        self.rep_idx.next = 0.into();
+        for t in 0..T {
+            if self.rep_oh.val().get_bit(t) {
+                self.rep_idx.next = self.rep_idx.val() | self.thread_idx[t].val();
+            }
+        }
+        self.warp_pc.next = self.wpc.val();
+        self.active.next = self.active_q.q.val();
+        self.live.next = self.live_q.q.val();
+        self.rep.next = self.rep_idx.val();
+        self.redirect.next = self.redirect_q.q.val();
+        self.done.next = self.done_q.q.val();
+        self.error.next = self.error_q.q.val();
+        self.error_code.next = self.error_code_q.q.val();
+
+        // ---- compare row from the order registers (claims 6, 7) ----
+        self.rowsel.next = 0.into();
+        for t in 0..T {
+            if self.w.q.val().get_bit(t) {
+                self.rowsel.next = self.rowsel.val() | self.lt[t].q.val();
+            }
+        }
+        self.behind.next = 0.into();
+        for t in 0..T {
+            if (self.lt[t].q.val() & self.w.q.val()).any() {
                 self.behind.next = self.behind.val().replace_bit(t, true);
             }
-            if self.live_q.q.val().get_bit(t) & (self.next_pc[t].q.val() == self.warp_pc_q.q.val())
-            {
-                self.at_pc.next = self.at_pc.val().replace_bit(t, true);
-            }
         }
+        self.at_pc.next = self.live_q.q.val() & !self.behind.val() & !self.rowsel.val();
+        self.behind.next = self.behind.val() & self.live_q.q.val();
 
-        // ---- thermometer of rep: threads at or after it ----
-        self.ge_acc.next = false;
-        self.rep_ge.next = 0.into();
+        // ---- cyclic order from rep: the threads before t (rep .. t-1, wrapping) ----
+        self.rep_ge.next = self.rep_hot.q.val();
+        self.rep_ge.next = self.rep_ge.val() | (self.rep_ge.val() << 1);
+        self.rep_ge.next = self.rep_ge.val() | (self.rep_ge.val() << 2);
+        self.rep_ge.next = self.rep_ge.val() | (self.rep_ge.val() << 4);
+        self.rep_ge.next = self.rep_ge.val() | (self.rep_ge.val() << 8);
+        self.rep_ge.next = self.rep_ge.val() | (self.rep_ge.val() << 16);
         for t in 0..T {
-            self.ge_acc.next = self.ge_acc.val() | self.rep_oh.q.val().get_bit(t);
-            if self.ge_acc.val() {
-                self.rep_ge.next = self.rep_ge.val().replace_bit(t, true);
+            if self.rep_ge.val().get_bit(t) {
+                self.before[t].next = self.rep_ge.val() & self.below[t].val();
+            } else {
+                self.before[t].next = self.rep_ge.val() | self.below[t].val();
             }
         }
 
-        // ---- sync start: first thread behind at or after rep, cyclic (claim 8) ----
-        self.sync_found.next = false;
+        // ---- sync start: the first thread behind at or after rep, cyclic (claim 8) ----
         self.sync_pick.next = 0.into();
         for t in 0..T {
-            if !self.sync_found.val() & self.behind.val().get_bit(t) & self.rep_ge.val().get_bit(t)
-            {
-                self.sync_pick.next = self.thread_oh[t].val();
-                self.sync_found.next = true;
-            }
-        }
-        for t in 0..T {
-            if !self.sync_found.val() & self.behind.val().get_bit(t) {
-                self.sync_pick.next = self.thread_oh[t].val();
-                self.sync_found.next = true;
-            }
-        }
-        self.sync_pc.next = 0.into();
-        self.sync_idx.next = 0.into();
-        for t in 0..T {
-            if self.sync_pick.val().get_bit(t) {
-                self.sync_pc.next = self.next_pc[t].q.val();
-                self.sync_idx.next = self.thread_idx[t].val();
+            if self.behind.val().get_bit(t) & !(self.before[t].val() & self.behind.val()).any() {
+                self.sync_pick.next = self.sync_pick.val().replace_bit(t, true);
             }
         }
 
         // ---- init: the lowest thread of the mask becomes rep ----
-        self.init_found.next = false;
-        self.init_pick.next = 0.into();
-        self.init_idx.next = 0.into();
-        for t in 0..T {
-            if !self.init_found.val() & self.init_mask.val().get_bit(t) {
-                self.init_pick.next = self.thread_oh[t].val();
-                self.init_idx.next = self.thread_idx[t].val();
-                self.init_found.next = true;
-            }
-        }
+        self.init_ge.next = self.init_mask.val();
+        self.init_ge.next = self.init_ge.val() | (self.init_ge.val() << 1);
+        self.init_ge.next = self.init_ge.val() | (self.init_ge.val() << 2);
+        self.init_ge.next = self.init_ge.val() | (self.init_ge.val() << 4);
+        self.init_ge.next = self.init_ge.val() | (self.init_ge.val() << 8);
+        self.init_ge.next = self.init_ge.val() | (self.init_ge.val() << 16);
 
         // ---- end: exits, new TLRs (claim 5), leader and next rep (claims 2, 5, 9) ----
-        self.live_after.next = self.live_q.q.val() & !(self.active_q.q.val() & self.end_exit.val());
+        self.upd.next = self.active_q.q.val() & !self.end_exit.val();
+        self.surv.next = self.live_q.q.val() & !(self.active_q.q.val() & self.end_exit.val());
         for t in 0..T {
             self.new_pc[t].next = self.next_pc[t].q.val();
-            if self.active_q.q.val().get_bit(t) & !self.end_exit.val().get_bit(t) {
+            if self.upd.val().get_bit(t) {
                 if self.end_cond.val().get_bit(t) {
                     self.new_pc[t].next = self.end_taken.val();
                 } else {
@@ -338,128 +392,166 @@ impl<const T: usize, const P: usize, const RB: usize> Logic for SimtIssue<T, P, 
                 }
             }
         }
-        // leader = first live thread at or after rep; second = the one after it (cyclic)
-        self.lead_found.next = false;
-        self.second_found.next = false;
+        // leader = the survivor with none before it; next rep = the one with exactly one
+        // before it (x & (x - 1) clears the lowest bit), or the leader when it is alone
         self.lead.next = 0.into();
-        self.second.next = 0.into();
+        self.rep_n.next = 0.into();
+        self.two_b.next = 0.into();
         for t in 0..T {
-            if self.live_after.val().get_bit(t) & self.rep_ge.val().get_bit(t) {
-                if !self.lead_found.val() {
-                    self.lead.next = self.thread_oh[t].val();
-                    self.lead_found.next = true;
-                } else if !self.second_found.val() {
-                    self.second.next = self.thread_oh[t].val();
-                    self.second_found.next = true;
+            self.sb[t].next = self.before[t].val() & self.surv.val();
+            // two or more survivors before t: one of them has another below it (flat terms)
+            for u in 0..T {
+                if self.sb[t].val().get_bit(u) & (self.sb[t].val() & self.below[u].val()).any() {
+                    self.two_b.next = self.two_b.val().replace_bit(t, true);
                 }
             }
-        }
-        for t in 0..T {
-            if self.live_after.val().get_bit(t) & !self.rep_ge.val().get_bit(t) {
-                if !self.lead_found.val() {
-                    self.lead.next = self.thread_oh[t].val();
-                    self.lead_found.next = true;
-                } else if !self.second_found.val() {
-                    self.second.next = self.thread_oh[t].val();
-                    self.second_found.next = true;
-                }
+            if self.surv.val().get_bit(t) & !self.sb[t].val().any() {
+                self.lead.next = self.lead.val().replace_bit(t, true);
+            }
+            if self.surv.val().get_bit(t) & self.sb[t].val().any() & !self.two_b.val().get_bit(t) {
+                self.rep_n.next = self.rep_n.val().replace_bit(t, true);
             }
         }
-        if !self.second_found.val() {
-            self.second.next = self.lead.val(); // alone: the leader stays rep
-        }
-        self.lead_pc.next = 0.into();
-        self.second_idx.next = 0.into();
-        for t in 0..T {
-            if self.lead.val().get_bit(t) {
-                self.lead_pc.next = self.new_pc[t].val();
+        self.two_s.next = false;
+        for u in 0..T {
+            if self.surv.val().get_bit(u) & (self.surv.val() & self.below[u].val()).any() {
+                self.two_s.next = true;
             }
-            if self.second.val().get_bit(t) {
-                self.second_idx.next = self.thread_idx[t].val();
+        }
+        if !self.two_s.val() {
+            self.rep_n.next = self.rep_n.val() | self.lead.val();
+        }
+        // the order after the end: compares of the targets with each other and every TLR
+        self.c_tf.next = self.end_taken.val() < self.end_fall.val();
+        self.c_ft.next = self.end_fall.val() < self.end_taken.val();
+        self.tk_lt.next = 0.into();
+        self.fl_lt.next = 0.into();
+        self.lt_tk.next = 0.into();
+        self.lt_fl.next = 0.into();
+        for t in 0..T {
+            if self.end_taken.val() < self.next_pc[t].q.val() {
+                self.tk_lt.next = self.tk_lt.val().replace_bit(t, true);
+            }
+            if self.end_fall.val() < self.next_pc[t].q.val() {
+                self.fl_lt.next = self.fl_lt.val().replace_bit(t, true);
+            }
+            if self.next_pc[t].q.val() < self.end_taken.val() {
+                self.lt_tk.next = self.lt_tk.val().replace_bit(t, true);
+            }
+            if self.next_pc[t].q.val() < self.end_fall.val() {
+                self.lt_fl.next = self.lt_fl.val().replace_bit(t, true);
             }
         }
 
-        // ---- one event per cycle ----
-        self.multi.next = (self.init_valid.val() & self.start_valid.val())
+        // each thread's order row after the end: bit u = new TLR of t < new TLR of u
+        for t in 0..T {
+            if self.upd.val().get_bit(t) {
+                if self.end_cond.val().get_bit(t) {
+                    self.nrow[t].next = !self.upd.val() & self.tk_lt.val();
+                    if self.c_tf.val() {
+                        self.nrow[t].next =
+                            self.nrow[t].val() | (self.upd.val() & !self.end_cond.val());
+                    }
+                } else {
+                    self.nrow[t].next = !self.upd.val() & self.fl_lt.val();
+                    if self.c_ft.val() {
+                        self.nrow[t].next =
+                            self.nrow[t].val() | (self.upd.val() & self.end_cond.val());
+                    }
+                }
+            } else {
+                self.nrow[t].next = !self.upd.val() & self.lt[t].q.val();
+                if self.lt_tk.val().get_bit(t) {
+                    self.nrow[t].next = self.nrow[t].val() | (self.upd.val() & self.end_cond.val());
+                }
+                if self.lt_fl.val().get_bit(t) {
+                    self.nrow[t].next =
+                        self.nrow[t].val() | (self.upd.val() & !self.end_cond.val());
+                }
+            }
+        }
+
+        // ---- the events (at most one) ----
+        self.ev_init.next = self.init_valid.val() & !self.start_valid.val() & !self.end_valid.val();
+        self.ev_start.next =
+            self.start_valid.val() & !self.init_valid.val() & !self.end_valid.val();
+        self.ev_end.next = self.end_valid.val() & !self.init_valid.val() & !self.start_valid.val();
+        self.ev_busy.next = self.ev_init.val() & !self.done_q.q.val();
+        self.ev_init.next = self.ev_init.val() & self.done_q.q.val();
+        self.ev_bad.next = (self.init_valid.val() & self.start_valid.val())
             | (self.init_valid.val() & self.end_valid.val())
-            | (self.start_valid.val() & self.end_valid.val());
+            | (self.start_valid.val() & self.end_valid.val())
+            | (self.ev_start.val() & (self.done_q.q.val() | self.in_block.q.val()))
+            | (self.ev_end.val() & !self.in_block.q.val());
+        self.ev_start.next = self.ev_start.val() & !self.done_q.q.val() & !self.in_block.q.val();
+        self.ev_end.next = self.ev_end.val() & self.in_block.q.val();
+        self.ev_sync.next = self.ev_start.val() & self.start_sync.val() & self.behind.val().any();
+        self.ev_open.next =
+            self.ev_start.val() & !(self.start_sync.val() & self.behind.val().any());
+
+        if self.ev_busy.val() {
+            self.error_q.d.next = true;
+            self.error_code_q.d.next = self.code_busy.val();
+        }
+        if self.ev_bad.val() {
+            self.error_q.d.next = true;
+            self.error_code_q.d.next = self.code_bad_seq.val();
+        }
+        if self.ev_init.val() {
+            // every TLR and the warp PC at init_pc (all equal), rep = lowest live thread
+            self.live_q.d.next = self.init_mask.val();
+            self.active_q.d.next = 0.into();
+            self.w.d.next = self.first.val();
+            self.rep_hot.d.next = self.init_mask.val() & !(self.init_ge.val() << 1);
+            self.in_block.d.next = false;
+            self.done_q.d.next = !self.init_mask.val().any();
+            for t in 0..T {
+                self.next_pc[t].d.next = self.init_pc.val();
+                self.lt[t].d.next = 0.into();
+            }
+        }
+        if self.ev_sync.val() {
+            // claim 8: the threads behind catch up first; the front end restarts there
+            self.active_q.d.next = self.behind.val();
+            self.rep_hot.d.next = self.sync_pick.val();
+            self.w.d.next = self.sync_pick.val();
+            self.redirect_q.d.next = true;
+        }
+        if self.ev_open.val() {
+            // claim 6: the threads at this block run it
+            self.active_q.d.next = self.at_pc.val();
+            self.in_block.d.next = true;
+        }
+        if self.ev_end.val() {
+            for t in 0..T {
+                self.next_pc[t].d.next = self.new_pc[t].val();
+                self.lt[t].d.next = self.nrow[t].val();
+            }
+            self.live_q.d.next = self.surv.val();
+            self.active_q.d.next = 0.into();
+            self.in_block.d.next = false;
+            self.done_q.d.next = !self.surv.val().any();
+            if self.surv.val().any() {
+                // use the representative, then advance
+                self.w.d.next = self.lead.val();
+                self.rep_hot.d.next = self.rep_n.val();
+            }
+        }
         if self.reset.val() {
             self.live_q.d.next = 0.into();
             self.active_q.d.next = 0.into();
-            self.rep_q.d.next = 0.into();
-            self.rep_oh.d.next = 0.into();
-            self.warp_pc_q.d.next = 0.into();
+            self.rep_hot.d.next = 0.into();
+            self.w.d.next = 0.into();
             self.in_block.d.next = false;
             self.done_q.d.next = true;
+            self.redirect_q.d.next = false;
+            self.error_q.d.next = false;
+            self.error_code_q.d.next = 0.into();
             for t in 0..T {
                 self.next_pc[t].d.next = 0.into();
-            }
-        } else if self.multi.val() {
-            self.error_q.d.next = true;
-            self.error_code_q.d.next = self.code_bad_seq.val();
-        } else if self.init_valid.val() {
-            if self.live_q.q.val().any() {
-                self.error_q.d.next = true;
-                self.error_code_q.d.next = self.code_busy.val();
-            } else {
-                // init: every TLR and the warp PC at init_pc, rep = lowest live thread
-                self.live_q.d.next = self.init_mask.val();
-                self.active_q.d.next = 0.into();
-                self.warp_pc_q.d.next = self.init_pc.val();
-                self.rep_q.d.next = self.init_idx.val();
-                self.rep_oh.d.next = self.init_pick.val();
-                self.in_block.d.next = false;
-                self.done_q.d.next = !self.init_mask.val().any();
-                for t in 0..T {
-                    self.next_pc[t].d.next = self.init_pc.val();
-                }
-            }
-        } else if self.start_valid.val() {
-            if !self.live_q.q.val().any() | self.in_block.q.val() {
-                self.error_q.d.next = true;
-                self.error_code_q.d.next = self.code_bad_seq.val();
-            } else if self.start_sync.val() & self.behind.val().any() {
-                // claim 8: the threads behind catch up first; the front end restarts there
-                self.active_q.d.next = self.behind.val();
-                self.rep_q.d.next = self.sync_idx.val();
-                self.rep_oh.d.next = self.sync_pick.val();
-                self.warp_pc_q.d.next = self.sync_pc.val();
-                self.redirect_q.d.next = true;
-            } else {
-                // claim 6: the threads at this block run it
-                self.active_q.d.next = self.at_pc.val();
-                self.in_block.d.next = true;
-            }
-        } else if self.end_valid.val() {
-            if !self.in_block.q.val() {
-                self.error_q.d.next = true;
-                self.error_code_q.d.next = self.code_bad_seq.val();
-            } else {
-                for t in 0..T {
-                    self.next_pc[t].d.next = self.new_pc[t].val();
-                }
-                self.live_q.d.next = self.live_after.val();
-                self.active_q.d.next = 0.into();
-                self.in_block.d.next = false;
-                self.done_q.d.next = !self.live_after.val().any();
-                if self.live_after.val().any() {
-                    // use the representative, then advance
-                    self.warp_pc_q.d.next = self.lead_pc.val();
-                    self.rep_q.d.next = self.second_idx.val();
-                    self.rep_oh.d.next = self.second.val();
-                }
+                self.lt[t].d.next = 0.into();
             }
         }
-
-        // ---- outputs: the registers ----
-        self.warp_pc.next = self.warp_pc_q.q.val();
-        self.active.next = self.active_q.q.val();
-        self.live.next = self.live_q.q.val();
-        self.rep.next = self.rep_q.q.val();
-        self.redirect.next = self.redirect_q.q.val();
-        self.done.next = self.done_q.q.val();
-        self.error.next = self.error_q.q.val();
-        self.error_code.next = self.error_code_q.q.val();
     }
 }
 

@@ -103,6 +103,10 @@ module board_bridge #(
     reg button = 1'b1;               // that reset comes from the button (not counted as a cycle)
     reg run_on = 1'b0;
     reg [STIM_AW:0] run_n = {(STIM_AW+1){1'b0}};
+    // n - 2 of the run, and "the capture word being written is the run's last" (registered:
+    // the compare of `wr` with n - 1 is made one cycle ahead, off S_RUN's decision path)
+    reg [STIM_AW:0] run_nm2 = {(STIM_AW+1){1'b0}};
+    reg run_last = 1'b0;
     reg [STIM_AW:0] rd = {(STIM_AW+1){1'b0}};
     reg [STIM_AW:0] wr = {(STIM_AW+1){1'b0}};
     reg [31:0] cycles = 32'd0;
@@ -158,7 +162,8 @@ module board_bridge #(
                                 last_reason, ferrs, naks, good + 1'b1, cycles};
     wire in_parse = (st == S_IDLE) || (st == S_LEN) || (st == S_CMD) || (st == S_PAY) ||
                     (st == S_CRC1) || (st == S_CRC2) || (st == S_DISCARD);
-    wire timed_out = idle == TIMEOUT;
+    // idle == TIMEOUT, kept as a register (set one cycle ahead from idle == TIMEOUT - 1)
+    reg timed_out = (TIMEOUT == 0);
     wire [7:0] byte_in = rx_data;
     wire [15:0] crc_next = crc16(crc, byte_in);
 
@@ -203,8 +208,13 @@ module board_bridge #(
         end
         if (rx_valid || rx_ferr || tx_go) act <= 16'hffff;
         else if (act != 0) act <= act - 1'b1;
-        if (rx_valid || rx_ferr) idle <= {TW{1'b0}};
-        else if (!timed_out) idle <= idle + 1'b1;
+        if (rx_valid || rx_ferr) begin
+            idle <= {TW{1'b0}};
+            timed_out <= (TIMEOUT == 0);
+        end else if (!timed_out) begin
+            idle <= idle + 1'b1;
+            timed_out <= idle == TIMEOUT - 1;
+        end
         if (rx_ferr) ferrs <= ferrs + 1'b1;
         if (ce && !button) cycles <= cycles + 1'b1;
         if (ce && unit_error) led_error <= 1'b1;
@@ -293,6 +303,7 @@ module board_bridge #(
                             else if (!len_is_2) nak(N_BAD_LENGTH, cmd);
                             else if (bad_run_n) nak(N_BAD_ARG, cmd); else begin
                             run_n <= pay_word[STIM_AW:0]; rd <= {(STIM_AW+1){1'b0}};
+                            run_nm2 <= pay_word[STIM_AW:0] - 2'd2;
                             led_free_run <= 1'b1; good <= good + 1'b1; st <= S_RUN_PRIME;
                         end
                         C_READ_CAP: if (LEAN) nak(N_UNSUPPORTED, cmd);
@@ -329,11 +340,13 @@ module board_bridge #(
                 S_RUN_PRIME2: if (!LEAN) begin
                     in_hold <= stim_rdata; rd <= rd + 1'b1; wr <= {(STIM_AW+1){1'b0}};
                     ce <= 1'b1; run_on <= 1'b1;
+                    run_last <= run_n == {{STIM_AW{1'b0}}, 1'b1};
                     st <= S_RUN;
                 end
                 S_RUN: if (!LEAN) begin
                     rd <= rd + 1'b1; wr <= wr + 1'b1;
-                    if (wr == run_n - 1'b1) begin run_on <= 1'b0; ack; end
+                    run_last <= wr == run_nm2;
+                    if (run_last) begin run_on <= 1'b0; ack; end
                     else begin in_hold <= stim_rdata; ce <= 1'b1; end
                 end
                 S_CAP_WAIT: st <= S_CAP_LOAD;
