@@ -299,6 +299,21 @@ pub fn table(rows: &[BuildResult]) -> String {
     s
 }
 
+/// Header of the README block `bitstreams-ice40` (`synth build --readme`).
+pub const README_HEADER: &str = "| unit | bridge | clock (MHz) | Fmax (MHz) | nextpnr seed | slack (ns) | LCs incl. bridge (of 7680) | BRAMs (of 32) |\n|---|---|---:|---:|---:|---:|---:|---:|";
+
+/// One row of the README block `bitstreams-ice40`.
+pub fn readme_row(r: &BuildResult, seed: u64) -> String {
+    let bridge = UNITS
+        .iter()
+        .find(|(n, _, _)| *n == r.unit)
+        .map_or("full", |(_, _, b)| if b.is_lean() { "lean" } else { "full" });
+    format!(
+        "| `{}` | {} | {:.2} | {:.2} | {} | {:.2} | {} | {} |",
+        r.unit, bridge, r.clock_mhz, r.fmax_mhz, seed, r.slack_ns, r.lcs, r.brams
+    )
+}
+
 /// `iceprog` the unit's bitstream.
 pub fn program(bin: &Path) -> Result<()> {
     require("iceprog")?;

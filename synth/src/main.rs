@@ -69,7 +69,8 @@ enum Cmd {
         /// speed 8 once where three seeds of speed 6 are the goal's median.
         #[arg(long, value_delimiter = ',')]
         seeds_other_speeds: Option<Vec<u64>>,
-        /// ECP5: the Markdown file whose block `ecp5` gets the rows ("-": none).
+        /// The Markdown file whose measured-table block gets the rows, one per unit measured
+        /// (iCE40: block `units-ice40`; ECP5: block `ecp5`; "-": none).
         #[arg(long, default_value = "README.md")]
         readme: PathBuf,
     },
@@ -140,6 +141,10 @@ enum Cmd {
         /// Override the unit's board clock (MHz).
         #[arg(long)]
         clock: Option<f64>,
+        /// The Markdown file whose block `bitstreams-ice40` gets one row per design built
+        /// (rows keyed by unit; "-": none).
+        #[arg(long, default_value = "-")]
+        readme: PathBuf,
     },
     /// Run a recorded scenario on the board (`--port`) or the simulated board (`--sim`) and
     /// print the comparison with the recorded golden-model outputs.
@@ -238,6 +243,21 @@ fn print_table(rows: &[SynthResult]) {
     }
 }
 
+/// Header of the README block `units-ice40` (rows keyed by unit, see `synth::readme`).
+const ICE40_README_HEADER: &str = "| unit | LCs (of 7680) | Fmax median (MHz) | Fmax by seed (MHz) | meets 100 MHz |\n|---|---:|---:|---|:---:|";
+
+/// One row of the README block `units-ice40`.
+fn ice40_readme_row(r: &SynthResult) -> String {
+    format!(
+        "| `{}` | {} | {:.1} | {} | {} |",
+        r.unit,
+        r.lcs,
+        r.fmax_mhz,
+        r.fmax_by_seed_text(),
+        if r.meets_100mhz { "yes" } else { "no" }
+    )
+}
+
 /// A report row: the synthesis result, or why the flow failed for that unit.
 fn row_json(unit: &str, r: &Result<SynthResult>) -> serde_json::Value {
     match r {
@@ -301,6 +321,11 @@ fn main() -> Result<()> {
                 .filter_map(|(_, r)| r.as_ref().ok().cloned())
                 .collect();
             print_table(&ok);
+            if readme.as_os_str() != "-" && !ok.is_empty() {
+                let rows: Vec<String> = ok.iter().map(ice40_readme_row).collect();
+                synth::readme::upsert_rows(&readme, "units-ice40", ICE40_README_HEADER, &rows)?;
+                println!("\nwrote block `units-ice40` of {}", readme.display());
+            }
             for (unit, r) in &results {
                 if let Err(e) = r {
                     println!(
@@ -414,7 +439,10 @@ fn main() -> Result<()> {
             out,
             seed,
             clock,
-        } => board_build(unit, all, &out, seed, clock)?,
+            readme,
+        } => {
+            board_build(unit, all, &out, seed, clock, &readme)?;
+        }
         Cmd::Board {
             unit,
             port,
@@ -480,6 +508,7 @@ fn board_build(
     out: &Path,
     seed: u64,
     clock: Option<f64>,
+    readme: &Path,
 ) -> Result<()> {
     use synth::board::{bridge_only_config, build, visit_unit, ConfigOf, UNITS};
     let names: Vec<String> = if all {
@@ -533,6 +562,19 @@ fn board_build(
     println!("\n{table}");
     std::fs::create_dir_all(out)?;
     std::fs::write(out.join("board_report.md"), &table)?;
+    if readme.as_os_str() != "-" && !rows.is_empty() {
+        let lines: Vec<String> = rows
+            .iter()
+            .map(|r| synth::board::readme_row(r, seed))
+            .collect();
+        synth::readme::upsert_rows(
+            readme,
+            "bitstreams-ice40",
+            synth::board::README_HEADER,
+            &lines,
+        )?;
+        println!("wrote block `bitstreams-ice40` of {}", readme.display());
+    }
     std::fs::write(
         out.join("board_report.json"),
         serde_json::to_string_pretty(&rows)?,
