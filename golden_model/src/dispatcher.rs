@@ -43,7 +43,14 @@
 //!    the unit after the last one loaded (ptr_m is the patent's tail pointer + 1, reset 0).
 //! 3. **Match** (a3, a31–a32): unit u fits if its free wave slots ≥ q_u and its VGPR (SGPR) map
 //!    has a contiguous free run ≥ q_u·vgpr (q_u·sgpr); the module fits if all its units fit and its
-//!    LDS map has a free run ≥ lds. A need of 0 always fits (at base 0).
+//!    LDS map has a free run ≥ lds. A need of 0 always fits (at base 0). **Eligibility** (SPEC
+//!    "Patent scale", refresh latency K = [`DispatcherConfig::refresh_latency`]): a module whose
+//!    maps changed in the last K cycles — an allocation committed or a completion's blocks
+//!    released, counted from the cycle the new maps are visible — is not eligible in the match of
+//!    that cycle (its cached runs are being refreshed): the decision skips it; a fit lost only to
+//!    eligibility is no failure for step 8. Board K = 0 (always eligible: the board RTL), full
+//!    K = [`FULL_REFRESH_LATENCY`]. The first-fit bases of step 6 are computed for the chosen head
+//!    and module only, on the maps the match read.
 //! 4. **Pick the WG**: among heads that fit at least one module, the smallest *effective rank*.
 //!    Time windows (emb. 2): window y ∈ 0..Y lasts `win_len[y]` cycles (a length of 0 acts as 1);
 //!    in window y, priority y has rank 0 and the others keep their order (p < y → p+1, p > y → p).
@@ -167,6 +174,10 @@ pub struct DispatcherConfig {
     pub slots: usize,
     /// Instruction classes per module on the retire input (4).
     pub classes: usize,
+    /// Refresh latency K (SPEC "Patent scale"): a module whose settled maps changed within the
+    /// last K cycles is treated as not fitting (its cached runs are being refreshed). 0 = the
+    /// maps are matched directly (the board RTL). See [`Dispatcher`]'s step 3.
+    pub refresh_latency: usize,
 }
 
 impl DispatcherConfig {
@@ -186,6 +197,7 @@ impl DispatcherConfig {
             windows: 4,
             slots: 8,
             classes: 4,
+            refresh_latency: 0,
         }
     }
     /// Full (patent-scale) config: 4 channels × FIFO 8, 16 modules × 4 units, 128 VGPR / 64 SGPR
@@ -204,6 +216,7 @@ impl DispatcherConfig {
             windows: 4,
             slots: 64,
             classes: 4,
+            refresh_latency: FULL_REFRESH_LATENCY,
         }
     }
     /// Largest WG: Q × wave slots. Derived.
@@ -307,6 +320,11 @@ impl DispatcherConfig {
             c.slots
         );
         assert!(
+            c.refresh_latency <= 16,
+            "dispatcher: refresh_latency must be 0..=16, got {}",
+            c.refresh_latency
+        );
+        assert!(
             c.classes == 4,
             "dispatcher: POWER_WEIGHTS holds exactly 4 instruction classes"
         );
@@ -320,6 +338,12 @@ impl DispatcherConfig {
         );
     }
 }
+
+/// Refresh latency K of the full config: per module one 128-bit tree finder, time-shared
+/// (emb. 7) over the module's nine maps in seven 128-bit slots (VGPR of units 0–3, SGPR 0 ‖ 1,
+/// SGPR 2 ‖ 3, LDS), refreshing changed slots first; after a change in cycle x every cached run
+/// of that module is registered by x + 7 (design: docs/dispatcher_scale.md).
+pub const FULL_REFRESH_LATENCY: usize = 7;
 
 /// Register addresses (`cfg_addr`) and reset values.
 pub mod reg {
@@ -370,19 +394,16 @@ pub fn first_fit(map: u128, need: usize) -> Option<usize> {
     if need > 128 {
         return None;
     }
-    // bit i of `run` = blocks i..i+k all free (blocks beyond the map are 0 = used)
+    // bit i of `run` = blocks i..i+len all free (blocks beyond the map are 0 = used); the
+    // length doubles each step
     let mut run = map;
-    for k in 1..need {
-        run &= map >> k;
-        if run == 0 {
-            return None;
-        }
+    let mut len = 1;
+    while len < need && run != 0 {
+        let step = len.min(need - len);
+        run &= run >> step;
+        len += step;
     }
-    if run == 0 {
-        None
-    } else {
-        Some(run.trailing_zeros() as usize)
-    }
+    (run != 0).then(|| run.trailing_zeros() as usize)
 }
 
 /// Longest run of free blocks in `map`.
@@ -534,6 +555,34 @@ impl Resources {
             pl.sgpr_mask.push(region(sb, qu * wg.sgpr));
         }
         Some(pl)
+    }
+
+    /// Whether `wg` fits module `m` (the test of [`fit`](Self::fit) without building the
+    /// placement: the match stage runs it for every head × module).
+    pub fn fits(&self, m: usize, wg: &Wg) -> bool {
+        let q = self.cfg.units;
+        first_fit(self.lds[m], wg.lds).is_some()
+            && (0..q).all(|u| {
+                let t = (u + q - self.ptr[m]) % q;
+                let qu = wg.waves / q + usize::from(t < wg.waves % q);
+                self.slots_free[m][u] >= qu
+                    && first_fit(self.vgpr[m][u], qu * wg.vgpr).is_some()
+                    && first_fit(self.sgpr[m][u], qu * wg.sgpr).is_some()
+            })
+    }
+
+    /// The maps and pointers alone (no in-flight table): what the match stage keeps of a cycle.
+    pub fn maps(&self) -> Resources {
+        Resources {
+            cfg: self.cfg,
+            vgpr: self.vgpr.clone(),
+            sgpr: self.sgpr.clone(),
+            slots_free: self.slots_free.clone(),
+            lds: self.lds.clone(),
+            ptr: self.ptr.clone(),
+            inflight: vec![],
+            releasing: vec![],
+        }
     }
 
     /// Lowest idle in-flight slot.
@@ -878,6 +927,14 @@ pub struct Dispatcher {
     rr_next: usize,
     /// Match stage of the previous cycle, per channel (the decision of this cycle reads it).
     matched: Vec<Option<Match>>,
+    /// The maps the previous cycle's match stage read (first-fit bases of the decision).
+    matched_maps: Option<Resources>,
+    /// Per module: eligible in the previous cycle's match (maps settled for K cycles).
+    matched_eligible: Vec<bool>,
+    /// Per module: the cycle (since reset) from which its settled maps last changed.
+    changed: Vec<Option<u64>>,
+    /// Cycles since reset.
+    now: u64,
     /// Per channel: its head presentation was replaced at the last edge (pop or split entry), so
     /// `matched` describes a WG that is no longer the head.
     head_changed: Vec<bool>,
@@ -943,8 +1000,9 @@ pub struct Match {
     /// The head as presented (a split head: one wave at priority S−1).
     pub wg: Wg,
     pub sub: bool,
-    /// Per module: the first-fit placement, if the head fits there.
-    pub fits: Vec<Option<Placement>>,
+    /// Per module: whether the head fits there (its placement is built from
+    /// [`Dispatcher`]'s kept maps for the chosen module only).
+    pub fits: Vec<bool>,
 }
 
 impl Dispatcher {
@@ -966,6 +1024,10 @@ impl Dispatcher {
             pw_prev: vec![],
             rr_next: 0,
             matched: vec![],
+            matched_maps: None,
+            matched_eligible: vec![],
+            changed: vec![],
+            now: 0,
             head_changed: vec![],
             last_modules: [None; 2],
             pending: None,
@@ -1088,17 +1150,17 @@ impl Dispatcher {
     }
 
     /// Step 5: among the modules that fit, the policy's choice.
-    fn pick_module(&self, fits: &[(usize, Placement)]) -> usize {
+    fn pick_module(&self, fits: &[usize]) -> usize {
         if self.regs.policy == Policy::RoundRobin {
             let p = self.cfg.modules;
             return (0..p)
                 .map(|k| (self.rr_next + k) % p)
-                .find(|m| fits.iter().any(|(fm, _)| fm == m))
+                .find(|m| fits.contains(m))
                 .unwrap();
         }
         // min_by_key keeps the first (lowest index) of equal scores
         fits.iter()
-            .map(|(m, _)| *m)
+            .copied()
             .min_by_key(|&m| self.module_score(m))
             .unwrap()
     }
@@ -1109,10 +1171,10 @@ impl Dispatcher {
         let mut out = vec![];
         for c in 0..self.cfg.channels {
             out.push(self.head(c).map(|(wg, sub)| {
-                let fits: Vec<Option<Placement>> = (0..self.cfg.modules)
-                    .map(|m| self.res.fit(m, &wg))
+                let fits: Vec<bool> = (0..self.cfg.modules)
+                    .map(|m| self.res.fits(m, &wg))
                     .collect();
-                if fits.iter().all(|f| f.is_none())
+                if fits.iter().all(|f| !f)
                     && (0..self.cfg.modules).any(|m| self.res.fits_by_count(m, &wg))
                 {
                     self.stats.frag_failures += 1;
@@ -1130,20 +1192,20 @@ impl Dispatcher {
     /// is filled in by the caller.
     fn decide(&mut self) -> Option<Dispatch> {
         let r = self.cfg.channels;
-        // (channel, head WG, is a split sub-WG, modules it fits with their placements)
-        type Candidate = (usize, Wg, bool, Vec<(usize, Placement)>);
+        // (channel, head WG, is a split sub-WG, eligible modules it fits)
+        type Candidate = (usize, Wg, bool, Vec<usize>);
         let mut cand: Vec<Candidate> = vec![];
         for c in 0..r {
             if self.head_changed[c] {
                 continue;
             }
             if let Some(mt) = &self.matched[c] {
-                let fits: Vec<(usize, Placement)> = mt
-                    .fits
-                    .iter()
-                    .enumerate()
-                    .filter(|(m, _)| !self.last_modules.contains(&Some(*m)))
-                    .filter_map(|(m, f)| f.clone().map(|pl| (m, pl)))
+                let fits: Vec<usize> = (0..self.cfg.modules)
+                    .filter(|&m| {
+                        mt.fits[m]
+                            && self.matched_eligible[m]
+                            && !self.last_modules.contains(&Some(m))
+                    })
                     .collect();
                 if !fits.is_empty() {
                     cand.push((c, mt.wg, mt.sub, fits));
@@ -1184,7 +1246,12 @@ impl Dispatcher {
         };
         let (c, wg, sub, fits) = cand.into_iter().find(|(c, ..)| *c == winner).unwrap();
         let m = self.pick_module(&fits);
-        let placement = fits.into_iter().find(|(fm, _)| *fm == m).unwrap().1;
+        // step 6's first fit on the maps the match read (the chosen placement only)
+        let placement = self
+            .matched_maps
+            .as_ref()
+            .and_then(|maps| maps.fit(m, &wg))
+            .expect("a matched fit has a placement");
         Some(Dispatch {
             channel: c,
             wg,
@@ -1202,7 +1269,7 @@ impl Dispatcher {
                 || (!self.head_changed[c]
                     && self.matched[c]
                         .as_ref()
-                        .is_some_and(|mt| mt.fits.iter().all(|f| f.is_none())))
+                        .is_some_and(|mt| mt.fits.iter().all(|f| !f)))
         })
     }
 
@@ -1231,8 +1298,20 @@ impl Dispatcher {
     /// (push accepted by the handshake, dispatch decided this cycle, error of this cycle).
     pub fn cycle(&mut self, i: &DispIn) -> (bool, Option<Dispatch>, Option<DispError>) {
         let start_len: Vec<usize> = self.fifo.iter().map(|f| f.len()).collect();
-        // Match stage: every head × every module from the start-of-cycle state (for next cycle).
+        // Match stage: every head × every module from the start-of-cycle state (for next cycle);
+        // a module whose settled maps changed within the last K cycles is not eligible.
         let matched = self.match_stage();
+        let k = self.cfg.refresh_latency as u64;
+        let eligible: Vec<bool> = self
+            .changed
+            .iter()
+            .map(|c| c.is_none_or(|c| c + k <= self.now))
+            .collect();
+        let maps = matched
+            .iter()
+            .flatten()
+            .any(|mt| mt.fits.iter().any(|&f| f))
+            .then(|| self.res.maps());
         let scores = self.compute_scores();
         let wf_product = {
             let (m, h) = (self.wf.k / 4, self.wf.k % 4);
@@ -1250,6 +1329,9 @@ impl Dispatcher {
 
         // 7. Completion: the slot is free at this edge, its blocks at the next one (the
         // previous cycle's completion releases its blocks now).
+        for pl in &self.res.releasing {
+            self.changed[pl.module] = Some(self.now + 1);
+        }
         self.res.release();
         let mut done_err = None;
         if i.done_valid {
@@ -1264,6 +1346,7 @@ impl Dispatcher {
         let committed = self.pending.take();
         if let Some(d) = &committed {
             self.res.allocate_regions(d.slot, d.placement.clone());
+            self.changed[d.placement.module] = Some(self.now + 1);
         }
         // 6. The decision of this cycle: slot reserved, head popped, pointer moved.
         if let Some(d) = dispatch.as_mut() {
@@ -1360,6 +1443,9 @@ impl Dispatcher {
         ];
         self.pending = dispatch;
         self.matched = matched;
+        self.matched_maps = maps;
+        self.matched_eligible = eligible;
+        self.now += 1;
         self.head_changed = changed;
         self.scores.pop_front();
         self.scores.push_back(scores);
@@ -1452,6 +1538,10 @@ impl CycleModel for Dispatcher {
         self.pw_prev = vec![0; c.modules];
         self.rr_next = 0;
         self.matched = vec![None; c.channels];
+        self.matched_maps = None;
+        self.matched_eligible = vec![true; c.modules];
+        self.changed = vec![None; c.modules];
+        self.now = 0;
         self.head_changed = vec![false; c.channels];
         self.last_modules = [None; 2];
         self.pending = None;
