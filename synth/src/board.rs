@@ -307,7 +307,10 @@ pub fn readme_row(r: &BuildResult, seed: u64) -> String {
     let bridge = UNITS
         .iter()
         .find(|(n, _, _)| *n == r.unit)
-        .map_or("full", |(_, _, b)| if b.is_lean() { "lean" } else { "full" });
+        .map_or(
+            "full",
+            |(_, _, b)| if b.is_lean() { "lean" } else { "full" },
+        );
     format!(
         "| `{}` | {} | {:.2} | {:.2} | {} | {:.2} | {} | {} |",
         r.unit, bridge, r.clock_mhz, r.fmax_mhz, seed, r.slack_ns, r.lcs, r.brams
