@@ -17,11 +17,10 @@ pub fn markers(name: &str) -> (String, String) {
     )
 }
 
-/// `text` with the body of block `name` replaced by `body` (a trailing newline is added if
-/// missing). Errors if either marker is missing, repeated, or out of order.
-pub fn replace_block(text: &str, name: &str, body: &str) -> Result<String> {
+/// The line indices of block `name`'s opening and closing markers in `lines`. Errors if either
+/// marker is missing, repeated, or out of order.
+fn locate(lines: &[&str], name: &str) -> Result<(usize, usize)> {
     let (open, close) = markers(name);
-    let lines: Vec<&str> = text.lines().collect();
     let find = |m: &str| -> Result<usize> {
         let hits: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].trim() == m).collect();
         match hits.as_slice() {
@@ -34,6 +33,14 @@ pub fn replace_block(text: &str, name: &str, body: &str) -> Result<String> {
     if b < a {
         bail!("`{close}` comes before `{open}`");
     }
+    Ok((a, b))
+}
+
+/// `text` with the body of block `name` replaced by `body` (a trailing newline is added if
+/// missing). Errors if either marker is missing, repeated, or out of order.
+pub fn replace_block(text: &str, name: &str, body: &str) -> Result<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let (a, b) = locate(&lines, name)?;
     let mut out = String::with_capacity(text.len() + body.len());
     for l in &lines[..=a] {
         out.push_str(l);
@@ -59,13 +66,11 @@ pub fn write_block(path: &Path, name: &str, body: &str) -> Result<()> {
     std::fs::write(path, new).with_context(|| format!("writing {}", path.display()))
 }
 
-/// The body of block `name` in `text` (between the marker lines), if the block exists.
+/// The body of block `name` in `text` (between the marker lines), if the block exists once.
 pub fn block_body(text: &str, name: &str) -> Option<String> {
-    let (open, close) = markers(name);
     let lines: Vec<&str> = text.lines().collect();
-    let a = lines.iter().position(|l| l.trim() == open)?;
-    let b = lines.iter().position(|l| l.trim() == close)?;
-    (a < b).then(|| lines[a + 1..b].iter().map(|l| format!("{l}\n")).collect())
+    let (a, b) = locate(&lines, name).ok()?;
+    Some(lines[a + 1..b].iter().map(|l| format!("{l}\n")).collect())
 }
 
 /// The key of a Markdown table row: its first cell, trimmed (None for non-rows and separators).
