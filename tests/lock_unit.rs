@@ -10,8 +10,7 @@ use testbench::lock_unit::{
     drain, owners, random_trace, trace_strategy, LockInvariants, LockPorts,
 };
 use testbench::lockstep::{
-    compare_trace, failure_dir, long_regression_cycles, replay_checked, run_cases, run_lockstep,
-    Verdict,
+    compare_trace, failure_dir, replay_checked, run_cases, run_lockstep, Verdict,
 };
 use testbench::rtl::{HdlDut, RtlSim};
 use testbench::spec::judge;
@@ -391,56 +390,10 @@ fn export_passes_yosys_checks() {
     verilator::assert_yosys_clean(
         "lock_unit",
         &[
-            ("board", board_verilog()),
             ("full", hdl::lock_unit::verilog(FullLockUnit::default())),
             ("odd", hdl::lock_unit::verilog(OddLockUnit::default())),
         ],
     );
-}
-
-#[test]
-fn export_has_the_contract_ports() {
-    verilator::assert_top_ports(
-        &board_verilog(),
-        Some(&[
-            "clock",
-            "reset",
-            "cpr_we",
-            "cpr_warp",
-            "cpr_prio",
-            "cfg_we",
-            "cfg_hold_limit",
-            "acq_valid",
-            "acq_ready",
-            "acq_warp",
-            "acq_lock",
-            "rel_valid",
-            "rel_warp",
-            "rel_lock",
-            "retire",
-            "grant",
-            "deny",
-            "revoke",
-            "waiting",
-            "lock_words",
-            "error",
-            "error_code",
-        ]),
-        &[
-            "input wire [2:0] cpr_warp;",
-            "input wire [15:0] cfg_hold_limit;",
-            "output reg acq_ready;",
-            "input wire [1:0] acq_lock;",
-            "input wire [7:0] retire;",
-            "output reg [15:0] lock_words;",
-            "output reg [2:0] error_code;",
-        ],
-    );
-}
-
-#[test]
-fn verilator_lint_is_clean() {
-    verilator::assert_lint_clean(&board_verilog());
 }
 
 /// Random traces replayed on the exported Verilog under Verilator, compared with the model.
@@ -471,27 +424,6 @@ fn verilator_replay_board() {
         compare_trace(&mut Model::new(cfg), &trace, &got)?;
         judge(&mut LockSpecChecker::new(cfg), &trace, &got).map_err(|e| e.to_string())
     });
-}
-
-/// Long regression: millions of cycles on Verilator (`LONG_REGRESSION=<cycles>`).
-#[test]
-fn verilator_long_regression() {
-    let Some(cycles) = long_regression_cycles(5_000_000) else {
-        return;
-    };
-    if !verilator::tool_available("verilator") {
-        return;
-    }
-    let cfg = LockConfig::board();
-    let trace = random_trace(cfg, cycles);
-    replay_checked(
-        "lock_unit long regression",
-        &board_verilog(),
-        &LockPorts(cfg),
-        &trace,
-        &mut Model::new(cfg),
-        &mut LockSpecChecker::new(cfg),
-    );
 }
 
 /// Event counts of the golden model over `n` random traces of a shape.
