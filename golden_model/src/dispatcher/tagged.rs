@@ -42,10 +42,11 @@
 //!    "replaced" for emb. 3 (no failure is counted in t: g holds).
 //! 2. **Withdraw**: the command of t is `withdraw_kslot` when `withdraw_valid`, else the command
 //!    still active from t−1. If the BE channel's head in S is class 1 with that kslot (and no
-//!    `cu_reset` in t), it is popped at the edge (a head in split mode with all its sub-WGs
-//!    left unrecorded or some already recorded alike: its remaining sub-WGs go with it), without
-//!    a record; `wdr_valid`/`wdr_kslot` in t+1; the command stays active for t+1. Otherwise the
-//!    command ends. So one command pops the run of that kernel's WGs at the head, one per cycle;
+//!    `cu_reset` in t), it is popped at the edge without a record (a head in split mode goes
+//!    with its sub-WGs not yet decided; those already decided keep their records, none with
+//!    `disp_last`); `wdr_valid`/`wdr_kslot` in t+1; the command stays active for t+1. Otherwise
+//!    the command ends; a new command replaces an active one. So one command pops the run of
+//!    that kernel's WGs at the head, one per cycle;
 //!    a WG decided before (popped at an earlier edge) still gets its record.
 //! 3. **Flush** (`cu_reset` in t): at the edge every class-1 WG of the BE channel is removed —
 //!    those queued in S and a class-1 push accepted in t — without a record or report; class-0
