@@ -114,6 +114,7 @@
 //! field while `disp_valid` is low, `error_code` while `error` is low.
 
 pub mod eval;
+pub mod tagged;
 
 use crate::{count_bits, index_bits, CycleModel};
 use std::collections::VecDeque;

@@ -15,6 +15,7 @@
 use std::fmt;
 
 pub mod dispatcher;
+pub mod dispatcher_tagged;
 pub mod kernel_expander;
 pub mod lock_unit;
 pub mod preempt_ctrl;
