@@ -78,7 +78,10 @@ fn ulx3s_top_is_the_simulated_board_core_in_a_wrapper() {
         let top = synth::ulx3s::top_verilog(&core, &pll).unwrap();
         let core_text = board_top_verilog(&core).unwrap();
         let (wrapper, rest) = top.split_at(top.len() - core_text.len());
-        assert_eq!(rest, core_text, "{name}: the core follows the wrapper unchanged");
+        assert_eq!(
+            rest, core_text,
+            "{name}: the core follows the wrapper unchanged"
+        );
         assert!(wrapper.contains("module ulx3s_top(") && wrapper.contains("EHXPLLL #("));
         assert!(wrapper.contains(&format!(".CLKI_DIV({})", pll.clki_div)));
         assert!(!wrapper.contains("SB_PLL40"), "no iCE40 primitive");
@@ -147,7 +150,10 @@ fn ulx3s_top_synthesizes_for_the_ecp5() {
         String::from_utf8_lossy(&out.stderr)
     );
     let stat = std::fs::read_to_string(dir.join("stat.txt")).unwrap();
-    assert!(stat.contains("EHXPLLL"), "the PLL survives synthesis:\n{stat}");
+    assert!(
+        stat.contains("EHXPLLL"),
+        "the PLL survives synthesis:\n{stat}"
+    );
     assert!(
         stat.contains("DP16KD") || stat.contains("TRELLIS_DPR16X4"),
         "the full bridge's stimulus and capture buffers (EBR or LUT RAM):\n{stat}"

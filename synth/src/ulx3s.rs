@@ -64,18 +64,18 @@ pub const BOARD: &str = "ulx3s-85f";
 pub const BAUD: f64 = 1_000_000.0;
 
 /// The units with a ULX3S bitstream and their clocks (MHz), each a frequency the PLL makes
-/// exactly from 25 MHz, below the unit's measured ECP5 Fmax at speed 6 (`synth report --target
-/// ecp5-85f`, README block `ecp5`: lock unit 102.5, dispatcher 78.5 at seed 1, preemption
-/// controller 93.5, SIMT issue unit 84.2, schedule generator 124.5) with room for the bridge;
-/// whether nextpnr met each is the README block `bitstreams-ecp5`. Every unit carries the full
-/// bridge. `bridge_only` (the bridge around one flip-flop, for its cost) is built by `--all`.
+/// exactly from 25 MHz, below the Fmax nextpnr reached for the whole top (unit and full bridge)
+/// at seed 1 — README block `bitstreams-ecp5`, written by `synth build --board ulx3s-85f`. On the
+/// 85F the full bridge's capture-buffer read (DP16KD output, ~5.6 ns clock-to-out at speed 6) →
+/// reply register is the critical path of most units, near 100 MHz (docs/ecp5.md). Every unit
+/// carries the full bridge. `bridge_only` (the bridge around one flip-flop) is built by `--all`.
 pub const UNITS: &[(&str, f64)] = &[
     ("lock_unit", 87.5),
-    ("dispatcher", 62.5),
+    ("dispatcher", 75.0),
     ("run_finder_tree_pipe_128", 100.0),
-    ("preempt_ctrl", 75.0),
-    ("simt_issue", 75.0),
-    ("schedule_gen", 100.0),
+    ("preempt_ctrl", 81.25),
+    ("simt_issue", 87.5),
+    ("schedule_gen", 93.75),
 ];
 /// The bridge-alone build's clock (MHz).
 pub const BRIDGE_ONLY_MHZ: f64 = 100.0;
@@ -268,12 +268,21 @@ pub struct BuildResultEcp5 {
 pub fn clock_fmaxes(log: &str) -> Vec<(String, f64, f64)> {
     // "Info: Max frequency for clock '$glbnet$clock': 140.25 MHz (PASS at 87.50 MHz)"
     let mut v = vec![];
-    for l in log.lines().filter(|l| l.contains("Max frequency for clock")) {
+    for l in log
+        .lines()
+        .filter(|l| l.contains("Max frequency for clock"))
+    {
         let parse = || -> Option<(String, f64, f64)> {
             let name = l.split('\'').nth(1)?.to_string();
             let rest = l.split("': ").nth(1)?;
             let fmax = rest.split_whitespace().next()?.parse().ok()?;
-            let target = rest.split(" at ").nth(1)?.split_whitespace().next()?.parse().ok()?;
+            let target = rest
+                .split(" at ")
+                .nth(1)?
+                .split_whitespace()
+                .next()?
+                .parse()
+                .ok()?;
             Some((name, fmax, target))
         };
         if let Some(x) = parse() {
@@ -337,9 +346,10 @@ pub fn build(
     );
     let pnr_s = t.elapsed().as_secs_f64();
     let log = std::fs::read_to_string(dir.join("nextpnr.log")).unwrap_or_default();
+    // nextpnr derives the PLL clock's period and prints it rounded (93.75 MHz: "at 93.76 MHz")
     let fmax = clock_fmaxes(&log)
         .into_iter()
-        .rfind(|c| (c.2 - pll.f_out_mhz).abs() < 0.01)
+        .rfind(|c| (c.2 - pll.f_out_mhz).abs() < 0.002 * pll.f_out_mhz)
         .map(|c| c.1);
     if let Err(e) = nextpnr {
         bail!(
@@ -493,10 +503,7 @@ mod tests {
         let c = program_command(Path::new("build/ulx3s/lock_unit/lock_unit.bit"));
         assert_eq!(c.get_program(), "openFPGALoader");
         let args: Vec<_> = c.get_args().map(|a| a.to_str().unwrap()).collect();
-        assert_eq!(
-            args,
-            ["-b", "ulx3s", "build/ulx3s/lock_unit/lock_unit.bit"]
-        );
+        assert_eq!(args, ["-b", "ulx3s", "build/ulx3s/lock_unit/lock_unit.bit"]);
         let e = program(Path::new("/nonexistent/x.bit")).unwrap_err();
         assert!(format!("{e}").contains("run `synth build --board ulx3s-85f` first"));
     }
@@ -527,7 +534,10 @@ mod tests {
                 "REQUIRE_EDA=1 but {} is missing (bash synth/ecp5-venv.sh)",
                 bin.display()
             );
-            eprintln!("\n*** SKIPPED: {} missing (bash synth/ecp5-venv.sh) ***\n", bin.display());
+            eprintln!(
+                "\n*** SKIPPED: {} missing (bash synth/ecp5-venv.sh) ***\n",
+                bin.display()
+            );
             return;
         }
         for (_, mhz) in UNITS.iter().chain(&[("bridge_only", BRIDGE_ONLY_MHZ)]) {
@@ -537,8 +547,18 @@ mod tests {
                 .unwrap();
             let text = String::from_utf8_lossy(&out.stdout).to_string();
             let field = |k: &str| -> f64 {
-                let l = text.lines().find(|l| l.starts_with(k)).unwrap_or_else(|| panic!("{k} in {text}"));
-                l.rsplit(':').next().unwrap().split_whitespace().next().unwrap().parse().unwrap()
+                let l = text
+                    .lines()
+                    .find(|l| l.starts_with(k))
+                    .unwrap_or_else(|| panic!("{k} in {text}"));
+                l.rsplit(':')
+                    .next()
+                    .unwrap()
+                    .split_whitespace()
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap()
             };
             let p = EcpPll::search(OSC_MHZ, *mhz);
             assert_eq!(
@@ -550,7 +570,10 @@ mod tests {
                 ),
                 "{mhz} MHz:\n{text}"
             );
-            assert!((p.f_vco_mhz - field("VCO frequency")).abs() < 0.01, "{text}");
+            assert!(
+                (p.f_vco_mhz - field("VCO frequency")).abs() < 0.01,
+                "{text}"
+            );
         }
     }
 }
