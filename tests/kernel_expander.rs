@@ -13,10 +13,8 @@ use hdl::kernel_expander::{
     SmallKernelExpander,
 };
 use proptest::prelude::*;
-use testbench::kernel_expander::{generate, invariants, ExpanderPorts};
-use testbench::lockstep::{
-    long_regression_cycles, replay_checked, run_cases, run_lockstep, Verdict,
-};
+use testbench::kernel_expander::{generate, invariants};
+use testbench::lockstep::{run_cases, run_lockstep, Verdict};
 use testbench::rtl::{HdlDut, RtlSim};
 use testbench::spec::kernel_expander::ExpanderSpec;
 use testbench::spec::{judge, SpecChecker};
@@ -462,155 +460,12 @@ fn export_passes_yosys_checks() {
     verilator::assert_yosys_clean(
         "kernel_expander",
         &[
-            ("board", board_verilog()),
             ("full", verilog(FullKernelExpander::default())),
             ("one", verilog(OneKernelExpander::default())),
             ("small", verilog(SmallKernelExpander::default())),
             ("odd", verilog(OddKernelExpander::default())),
         ],
     );
-}
-
-#[test]
-fn export_has_the_contract_ports() {
-    verilator::assert_top_ports(
-        &board_verilog(),
-        Some(&[
-            "clock",
-            "reset",
-            "rt_valid",
-            "rt_ready",
-            "rt_kid",
-            "rt_wgs",
-            "rt_shape",
-            "desc_we",
-            "desc_kid",
-            "desc_wgs",
-            "desc_shape",
-            "sub_valid",
-            "sub_ready",
-            "sub_kid",
-            "room_rt",
-            "room_be",
-            "push_valid",
-            "push_class",
-            "push_slot",
-            "push_idx",
-            "push_shape",
-            "rec_valid",
-            "rec_class",
-            "rec_slot",
-            "rec_last",
-            "cpl_valid",
-            "cpl_class",
-            "cpl_slot",
-            "wdr_valid",
-            "wdr_slot",
-            "ack_valid",
-            "ack_kid",
-            "ack_skip",
-            "flush_be",
-            "be_killed",
-            "start_valid",
-            "start_kid",
-            "done_valid",
-            "done_kid",
-            "kdone_valid",
-            "kdone_kid",
-            "kdone_class",
-            "withdraw_valid",
-            "withdraw_slot",
-            "rt_active",
-            "be_orphans",
-            "error",
-            "error_code",
-        ]),
-        &[
-            "input wire [7:0] rt_kid;",
-            "input wire [7:0] rt_wgs;",
-            "input wire [18:0] rt_shape;",
-            "output reg rt_ready;",
-            "output reg sub_ready;",
-            "output reg [2:0] push_slot;",
-            "output reg [7:0] push_idx;",
-            "output reg [18:0] push_shape;",
-            "input wire [2:0] rec_slot;",
-            "output reg [7:0] start_kid;",
-            "output reg [2:0] withdraw_slot;",
-            "output reg [2:0] error_code;",
-        ],
-    );
-}
-
-#[test]
-fn verilator_lint_is_clean() {
-    verilator::assert_lint_clean(&board_verilog());
-}
-
-/// The exported Verilog under Verilator on 1.2 M cycles of random traces (8 seeds), compared
-/// with the golden model every cycle and judged by the spec checker.
-#[test]
-fn verilator_replay_board_1m_cycles() {
-    if !verilator::tool_available("verilator") {
-        return;
-    }
-    let cfg = ExpanderConfig::board();
-    let v = board_verilog();
-    for seed in 0..8u64 {
-        let t = generate(cfg, 1000 + seed, 150_000);
-        replay_checked(
-            &format!("kernel_expander seed {seed}"),
-            &v,
-            &ExpanderPorts(cfg),
-            &t,
-            &mut Model::new(cfg),
-            &mut ExpanderSpec::new(cfg),
-        );
-    }
-}
-
-/// Long regression (`LONG_REGRESSION=<cycles>`).
-#[test]
-fn verilator_long_regression() {
-    let Some(cycles) = long_regression_cycles(10_000_000) else {
-        return;
-    };
-    if !verilator::tool_available("verilator") {
-        return;
-    }
-    let cfg = ExpanderConfig::board();
-    let t = generate(cfg, 77, cycles);
-    replay_checked(
-        "kernel_expander long regression",
-        &board_verilog(),
-        &ExpanderPorts(cfg),
-        &t,
-        &mut Model::new(cfg),
-        &mut ExpanderSpec::new(cfg),
-    );
-}
-
-/// The registry entry (`testbench::unit::BoardUnit` + `CheckedUnit`) the cross-unit tools use:
-/// deterministic seeded traces starting with a reset, RTL equal to the model, the checker on it.
-#[test]
-fn board_unit_registry() {
-    use golden_model::ResetInput;
-    use testbench::kernel_expander::KernelExpanderBoard as U;
-    use testbench::unit::{BoardUnit, CheckedUnit};
-    let a = U::random_trace(7, 600);
-    assert_eq!(a.len(), 600);
-    assert_eq!(a, U::random_trace(7, 600), "same seed, same trace");
-    assert_ne!(a, U::random_trace(8, 600), "other seed, other trace");
-    assert_eq!(a[0], ExpIn::reset_input(), "starts with a reset");
-    let (mut m, mut r, mut inv) = (U::model(), U::rtl(), U::invariants());
-    let mut outs = vec![];
-    for (c, i) in a.iter().enumerate() {
-        let (want, got) = (m.step(i), r.step(i));
-        assert_eq!(got, want, "cycle {c}");
-        inv(c, i, &got).unwrap_or_else(|e| panic!("cycle {c}: {e}"));
-        outs.push(got);
-    }
-    judge(&mut *U::spec_checker(), &a, &outs).unwrap();
 }
 
 /// `synth report`-style numbers for the expander without touching the `synth` CLI: the board

@@ -10,10 +10,8 @@ use hdl::preempt_ctrl::{
     BoardPreemptCtrl, DegeneratePreemptCtrl, FullPreemptCtrl, SmallPreemptCtrl,
 };
 use proptest::prelude::*;
-use testbench::lockstep::{
-    long_regression_cycles, replay_checked, run_cases, run_lockstep, Verdict,
-};
-use testbench::preempt_ctrl::{generate, invariants, PreemptPorts};
+use testbench::lockstep::{run_cases, run_lockstep, Verdict};
+use testbench::preempt_ctrl::{generate, invariants};
 use testbench::rtl::{HdlDut, RtlSim};
 use testbench::spec::preempt_ctrl::PreemptSpec;
 use testbench::spec::{judge, SpecChecker};
@@ -554,16 +552,11 @@ fn rtl_contract_latencies() {
     );
 }
 
-fn board_verilog() -> String {
-    hdl::preempt_ctrl::verilog(BoardPreemptCtrl::default())
-}
-
 #[test]
 fn export_passes_yosys_checks() {
     verilator::assert_yosys_clean(
         "preempt_ctrl",
         &[
-            ("board", board_verilog()),
             (
                 "full",
                 hdl::preempt_ctrl::verilog(FullPreemptCtrl::default()),
@@ -577,112 +570,6 @@ fn export_passes_yosys_checks() {
                 hdl::preempt_ctrl::verilog(SmallPreemptCtrl::default()),
             ),
         ],
-    );
-}
-
-#[test]
-fn export_has_the_contract_ports() {
-    verilator::assert_top_ports(
-        &board_verilog(),
-        Some(&[
-            "clock",
-            "reset",
-            "launch_valid",
-            "launch_ready",
-            "launch_id",
-            "launch_idem",
-            "submit_valid",
-            "submit_ready",
-            "submit_id",
-            "start_valid",
-            "start_id",
-            "done_valid",
-            "done_id",
-            "killed",
-            "ack_valid",
-            "ack_id",
-            "ack_skip",
-            "preempt",
-            "resume",
-            "cu_reset",
-            "preempt_done",
-            "preempted",
-            "cfg_we",
-            "cfg_max_inflight",
-            "inflight",
-            "error",
-            "error_code",
-        ]),
-        &[
-            "input wire clock;",
-            "input wire reset;",
-            "output reg launch_ready;",
-            "input wire [7:0] launch_id;",
-            "input wire launch_idem;",
-            "output reg submit_valid;",
-            "output reg [7:0] submit_id;",
-            "input wire [7:0] start_id;",
-            "input wire [7:0] done_id;",
-            "input wire killed;",
-            "output reg ack_valid;",
-            "output reg [7:0] ack_id;",
-            "output reg ack_skip;",
-            "output reg cu_reset;",
-            "output reg preempt_done;",
-            "output reg preempted;",
-            "input wire [3:0] cfg_max_inflight;",
-            "output reg [3:0] inflight;",
-            "output reg error;",
-            "output reg [2:0] error_code;",
-        ],
-    );
-}
-
-#[test]
-fn verilator_lint_is_clean() {
-    verilator::assert_lint_clean(&board_verilog());
-}
-
-/// The exported Verilog under Verilator on 1.2 M cycles of random traces (8 seeds), compared
-/// with the golden model every cycle and judged by the spec checker.
-#[test]
-fn verilator_replay_board_1m_cycles() {
-    if !verilator::tool_available("verilator") {
-        return;
-    }
-    let cfg = PreemptConfig::board();
-    let v = board_verilog();
-    for seed in 0..8u64 {
-        let t = generate(cfg, 1000 + seed, 150_000, None);
-        replay_checked(
-            &format!("preempt_ctrl seed {seed}"),
-            &v,
-            &PreemptPorts(cfg),
-            &t,
-            &mut Model::new(cfg),
-            &mut PreemptSpec::new(cfg),
-        );
-    }
-}
-
-/// Long regression (`LONG_REGRESSION=<cycles>`).
-#[test]
-fn verilator_long_regression() {
-    let Some(cycles) = long_regression_cycles(10_000_000) else {
-        return;
-    };
-    if !verilator::tool_available("verilator") {
-        return;
-    }
-    let cfg = PreemptConfig::board();
-    let t = generate(cfg, 77, cycles, None);
-    replay_checked(
-        "preempt_ctrl long regression",
-        &board_verilog(),
-        &PreemptPorts(cfg),
-        &t,
-        &mut Model::new(cfg),
-        &mut PreemptSpec::new(cfg),
     );
 }
 

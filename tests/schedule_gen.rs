@@ -10,17 +10,11 @@ use golden_model::schedule_gen::{
 };
 use golden_model::CycleModel;
 use hdl::schedule_gen::ScheduleGen;
-use testbench::lockstep::{
-    long_regression_cycles, replay_checked, run_cases, run_lockstep, Verdict,
-};
+use testbench::lockstep::{run_cases, run_lockstep, Verdict};
 use testbench::rtl::RtlSim;
-use testbench::schedule_gen::{
-    episode_trace, invariants, seeded_trace, trace_strategy, SchedPorts, ScheduleGenBoard,
-};
+use testbench::schedule_gen::{episode_trace, invariants, seeded_trace, trace_strategy};
 use testbench::spec::judge;
 use testbench::spec::schedule_gen::{expected_order, fits, ScheduleGenChecker};
-use testbench::unit::BoardUnit;
-use testbench::verilator;
 
 fn cfg_tuple(c: SchedCfg) -> (u8, u8, u8, u8, u8) {
     (c.mode, c.log_w, c.log_h, c.p0, c.p1)
@@ -649,114 +643,6 @@ fn spec_checker_catches_injected_faults() {
 }
 
 // ---------------------------------------------------------------- export
-
-#[test]
-fn export_passes_yosys_checks() {
-    verilator::assert_yosys_clean("schedule_gen", &[("board", hdl::schedule_gen::verilog())]);
-}
-
-#[test]
-fn verilator_lint_is_clean() {
-    verilator::assert_lint_clean(&hdl::schedule_gen::verilog());
-}
-
-/// The port contract: names, widths, directions, module `top`.
-#[test]
-fn export_has_the_contract_ports() {
-    verilator::assert_top_ports(
-        &hdl::schedule_gen::verilog(),
-        None,
-        &[
-            "input wire clock;",
-            "input wire reset;",
-            "input wire cfg_we;",
-            "input wire [2:0] cfg_mode;",
-            "input wire [2:0] cfg_log_w;",
-            "input wire [2:0] cfg_log_h;",
-            "input wire [2:0] cfg_p0;",
-            "input wire [2:0] cfg_p1;",
-            "input wire start;",
-            "output reg out_valid;",
-            "input wire out_ready;",
-            "output reg [3:0] out_x;",
-            "output reg [3:0] out_y;",
-            "output reg out_last;",
-            "output reg busy;",
-            "output reg error;",
-            "output reg [1:0] error_code;",
-        ],
-    );
-}
-
-/// The registry: deterministic seeded traces starting with a reset, RTL = model through it.
-#[test]
-fn registry_entry() {
-    let a = ScheduleGenBoard::random_trace(7, 3000);
-    assert_eq!(a.len(), 3000);
-    assert_eq!(
-        format!("{a:?}"),
-        format!("{:?}", ScheduleGenBoard::random_trace(7, 3000))
-    );
-    assert_ne!(
-        format!("{a:?}"),
-        format!("{:?}", ScheduleGenBoard::random_trace(8, 3000))
-    );
-    assert!(a[0].reset);
-    let (mut m, mut r, mut inv) = (
-        ScheduleGenBoard::model(),
-        ScheduleGenBoard::rtl(),
-        ScheduleGenBoard::invariants(),
-    );
-    let mut chk = <ScheduleGenBoard as testbench::unit::CheckedUnit>::spec_checker();
-    for (c, i) in a.iter().enumerate() {
-        let (want, got) = (m.step(i), r.step(i));
-        assert_eq!(got, want, "cycle {c}");
-        inv(c, i, &got).unwrap();
-        chk.check(c, i, &got).unwrap_or_else(|v| panic!("{v}"));
-    }
-}
-
-/// ≥ 10^6 random cycles on the exported Verilog under Verilator, compared with the model every
-/// cycle and judged by the spec checker (default `cargo test`).
-#[test]
-fn verilator_replay_a_million_cycles() {
-    if !verilator::tool_available("verilator") {
-        return;
-    }
-    // half the per-cycle random mix, half the host-like episodes (the mutation runs' trace)
-    let mut t = seeded_trace(2026, 500_000);
-    t.extend(episode_trace(2026, 500_000));
-    let got = replay_checked(
-        "schedule_gen",
-        &hdl::schedule_gen::verilog(),
-        &SchedPorts,
-        &t,
-        &mut Model::new(SchedConfig::board()),
-        &mut ScheduleGenChecker::board(),
-    );
-    let tiles = got.iter().filter(|o| o.out_last && o.out_valid).count();
-    assert!(tiles > 1000, "only {tiles} tiles completed");
-}
-
-/// Long regression on Verilator (`LONG_REGRESSION=<cycles>`).
-#[test]
-fn verilator_long_regression() {
-    let Some(cycles) = long_regression_cycles(20_000_000) else {
-        return;
-    };
-    if !verilator::tool_available("verilator") {
-        return;
-    }
-    let t = seeded_trace(99, cycles);
-    replay_checked(
-        "schedule_gen long regression",
-        &hdl::schedule_gen::verilog(),
-        &SchedPorts,
-        &t,
-        &mut Model::new(SchedConfig::board()),
-        &mut ScheduleGenChecker::board(),
-    );
-}
 
 // ---------------------------------------------------------------- the study
 

@@ -7,20 +7,17 @@ use golden_model::simt_issue::compiler::{transform, Mode};
 use golden_model::simt_issue::interp::{run_scheme, Machine};
 use golden_model::simt_issue::programs::{plain_programs, LockLayout};
 use golden_model::simt_issue::{SimtConfig, SimtIn, SimtIssue as Model, SimtOut};
-use golden_model::{CycleModel, ResetInput};
+use golden_model::CycleModel;
 use hdl::simt_issue::{
     BoardSimtIssue, FullSimtIssue, OneSimtIssue, ThreeSimtIssue, Tiny2SimtIssue, Tiny3SimtIssue,
 };
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
-use testbench::lockstep::{long_regression_cycles, replay_checked, run_cases, Verdict};
+use testbench::lockstep::{run_cases, Verdict};
 use testbench::rtl::{HdlDut, RtlSim};
-use testbench::simt_issue::{
-    all_inputs, exhaustive, lockstep, seeded_trace, trace_strategy, SimtIssueBoard, SimtPorts,
-};
+use testbench::simt_issue::{all_inputs, exhaustive, lockstep, seeded_trace, trace_strategy};
 use testbench::spec::judge;
 use testbench::spec::simt_issue::SimtSpec;
-use testbench::unit::{BoardUnit, CheckedUnit};
 use testbench::verilator;
 
 const ONE: SimtConfig = SimtConfig {
@@ -391,16 +388,11 @@ fn spin_lock_demonstration_on_the_rtl() {
 
 // ---------------------------------------------------------------- export
 
-fn board_verilog() -> String {
-    hdl::simt_issue::verilog(BoardSimtIssue::default())
-}
-
 #[test]
 fn export_passes_yosys_checks() {
     verilator::assert_yosys_clean(
         "simt_issue",
         &[
-            ("board", board_verilog()),
             ("full", hdl::simt_issue::verilog(FullSimtIssue::default())),
             ("one", hdl::simt_issue::verilog(OneSimtIssue::default())),
             ("three", hdl::simt_issue::verilog(ThreeSimtIssue::default())),
@@ -408,121 +400,7 @@ fn export_passes_yosys_checks() {
     );
 }
 
-#[test]
-fn export_has_the_contract_ports() {
-    verilator::assert_top_ports(
-        &board_verilog(),
-        Some(&[
-            "clock",
-            "reset",
-            "init_valid",
-            "init_pc",
-            "init_mask",
-            "start_valid",
-            "start_sync",
-            "end_valid",
-            "end_cond",
-            "end_exit",
-            "end_taken",
-            "end_fall",
-            "warp_pc",
-            "active",
-            "live",
-            "rep",
-            "redirect",
-            "done",
-            "error",
-            "error_code",
-        ]),
-        &[
-            "input wire [7:0] init_pc;",
-            "input wire [7:0] init_mask;",
-            "input wire start_sync;",
-            "input wire [7:0] end_cond;",
-            "input wire [7:0] end_exit;",
-            "input wire [7:0] end_taken;",
-            "input wire [7:0] end_fall;",
-            "output reg [7:0] warp_pc;",
-            "output reg [7:0] active;",
-            "output reg [7:0] live;",
-            "output reg [2:0] rep;",
-            "output reg redirect;",
-            "output reg done;",
-            "output reg error;",
-            "output reg [1:0] error_code;",
-        ],
-    );
-}
-
-#[test]
-fn verilator_lint_is_clean() {
-    verilator::assert_lint_clean(&board_verilog());
-}
-
-/// 10^6 random cycles of the exported Verilog under Verilator, compared with the model and
-/// judged by the spec checker.
-#[test]
-fn verilator_replay_board_1m_cycles() {
-    if !verilator::tool_available("verilator") {
-        return;
-    }
-    let cfg = SimtConfig::board();
-    let trace = seeded_trace(cfg, 2026, 1_000_000);
-    replay_checked(
-        "simt_issue",
-        &board_verilog(),
-        &SimtPorts(cfg),
-        &trace,
-        &mut Model::new(cfg),
-        &mut SimtSpec::new(cfg),
-    );
-}
-
-/// Long regression (`LONG_REGRESSION=<cycles>`).
-#[test]
-fn verilator_long_regression() {
-    let Some(cycles) = long_regression_cycles(10_000_000) else {
-        return;
-    };
-    if !verilator::tool_available("verilator") {
-        return;
-    }
-    let cfg = SimtConfig::board();
-    let trace = seeded_trace(cfg, 77, cycles);
-    replay_checked(
-        "simt_issue long regression",
-        &board_verilog(),
-        &SimtPorts(cfg),
-        &trace,
-        &mut Model::new(cfg),
-        &mut SimtSpec::new(cfg),
-    );
-}
-
 // ---------------------------------------------------------------- registry and coverage
-
-#[test]
-fn registry_entry() {
-    let a = SimtIssueBoard::random_trace(7, 300);
-    assert_eq!(a.len(), 300);
-    assert_eq!(a[0], SimtIn::reset_input());
-    assert_eq!(a, SimtIssueBoard::random_trace(7, 300));
-    assert_ne!(a, SimtIssueBoard::random_trace(8, 300));
-    let t = SimtIssueBoard::random_trace(1, 2000);
-    let (mut m, mut r, mut inv) = (
-        SimtIssueBoard::model(),
-        SimtIssueBoard::rtl(),
-        SimtIssueBoard::invariants(),
-    );
-    let mut spec = SimtIssueBoard::spec_checker();
-    for (c, i) in t.iter().enumerate() {
-        let (want, got) = (m.step(i), r.step(i));
-        assert_eq!(got, want, "cycle {c}");
-        inv(c, i, &got).unwrap_or_else(|e| panic!("cycle {c}: {e}"));
-        spec.check(c, i, &got).unwrap_or_else(|v| panic!("{v}"));
-    }
-    assert!(SimtIssueBoard::verilog().contains("module top("));
-}
 
 /// The stimulus reaches every mechanism: redirects, exits, done and re-init, every error kind,
 /// wrapped (cyclic) rep choices, idle cycles.

@@ -69,6 +69,12 @@
 //! - The pipeline stalls as a whole when `out_valid && !out_ready` (no skid buffer needed: both
 //!   stages and the counter hold).
 //!
+//! **Names.** `wr_*`: the write pipeline's registers; `in_*`: the write side's decode of the
+//! `cfg_*` ports; `dec_*`: the decode cycle; `ch_*`: the configuration a start takes; `act_*`:
+//! the active configuration; `s1_*`: stage-1 registers; `acc_*`: strobes accepted this cycle;
+//! `n_X`: the next value of register `X`; `h*`/`rx*`/`ry*`: Hilbert levels. Every scratch
+//! signal's doc comment says what it holds.
+//!
 //! ## Worked example
 //! `cfg_we` with mode 4 (Hilbert), log_w 2, log_h 1 (4×2 grid: two 2×2 squares), then `start`
 //! in cycle 1: cycles 3–10 carry (0,0) (0,1) (1,1) (1,0) (2,0) (2,1) (3,1) (3,0), `out_last` in
@@ -344,84 +350,161 @@ pub struct ScheduleGen {
     err_noprof_q: DFF<Bit>,
 
     // ---- scratch ----
+    /// The configuration on the `cfg_*` ports fits the board grid (mode ≤ 4, log sides ≤ 4, strided/tiled parameters within the grid); low: `BAD_CFG`.
     dec_fits: Signal<Local, Bit>,
+    /// Decode cycle: x masks of the write registered last cycle (bit 8b + j: index bit j drives `out_x[b]`), written into the slots named by `wr_oh`.
     dec_x: Signal<Local, Bits<32>>,
+    /// Decode cycle: the same for `out_y`.
     dec_y: Signal<Local, Bits<32>>,
+    /// Decode cycle: the misc word of that write (`wr_misc`, see [`decode`]).
     dec_m: Signal<Local, Bits<32>>,
+    /// The x masks a start in this cycle gets: the chosen slot (`choice_oh`), or the forwarded decode (`ch_fwd`).
     ch_x: Signal<Local, Bits<32>>,
+    /// The y masks a start in this cycle gets.
     ch_y: Signal<Local, Bits<32>>,
+    /// The misc word a start in this cycle gets.
     ch_m: Signal<Local, Bits<32>>,
+    /// The chosen configuration is a 1×1 grid: the primed index 0 is also the last.
     ch_single: Signal<Local, Bit>,
+    /// Last cycle's accepted write targets the chosen slot: the start takes the decode (`dec_*`) instead of the slot.
     ch_fwd: Signal<Local, Bit>,
+    /// Write side: L = log_w + log_h (index bits of the grid).
     in_l: Signal<Local, Bits<4>>,
+    /// Write side: min(log_w, log_h), the log side of the Hilbert squares.
     in_ls: Signal<Local, Bits<3>>,
+    /// A configuration write (`cfg_we` / `cand_we` / `prof_we`) is accepted this cycle (not busy, fits).
     acc_wr: Signal<Local, Bit>,
+    /// An accepted `perf_value` beats the best so far (or is the first): `best` / `best_val` take it.
     take_best: Signal<Local, Bit>,
+    /// An accepted start runs a profiled candidate: one more workgroup waits for its value.
     inc_prof: Signal<Local, Bit>,
+    /// Next `waiting` (shift register of profiled workgroups without a value).
     n_wait: Signal<Local, Bits<8>>,
+    /// Next `wr_oh`: one-hot of the slots the accepted write targets (bit 8: the `cfg` registers).
     n_wr_oh: Signal<Local, Bits<9>>,
+    /// Write side: p0 + p1.
     in_s: Signal<Local, Bits<4>>,
+    /// Write side: 8 + D for x, D = L − p0 − p1 (the strided order's offset; wraps only for a configuration that does not fit).
     in_d8: Signal<Local, Bits<5>>,
     /// log_h + 8, log_w + log_h + 8, 2 log_w + log_h + 8, p0 + p1 (5 bits).
     in_lh8: Signal<Local, Bits<5>>,
+    /// Write side: log_w + log_h + 8.
     in_l8: Signal<Local, Bits<5>>,
+    /// Write side: 2·log_w + log_h + 8.
     in_y8: Signal<Local, Bits<5>>,
+    /// Write side: p0 + p1 on 5 bits.
     in_s5: Signal<Local, Bits<5>>,
+    /// Write side: 8 + D + log_w, the strided y offset.
     in_yd8: Signal<Local, Bits<5>>,
+    /// Write side: mode linear or zigzag (mask bits are index bits in order).
     in_lin: Signal<Local, Bit>,
+    /// Write side: mode strided.
     in_str: Signal<Local, Bit>,
+    /// Write side: mode tiled.
     in_til: Signal<Local, Bit>,
+    /// Write side: mode Hilbert.
     in_hil: Signal<Local, Bit>,
+    /// Next `wr_fx`: per x bit, the rule that drives it (one-hot over the rules).
     n_fx: Signal<Local, Bits<20>>,
+    /// Next `wr_fy`: the same for y.
     n_fy: Signal<Local, Bits<20>>,
+    /// Next `wr_misc`: the misc word (zigzag mask, Hilbert bits, Hilbert index mask, final swap, last index).
     n_misc: Signal<Local, Bits<32>>,
+    /// Next `wr_ox_d`: one-hot of the x rule offset 8 + D.
     n_ox_d: Signal<Local, Bits<16>>,
+    /// Next `wr_ox_np0`: one-hot of the x rule offset 8 − p0.
     n_ox_np0: Signal<Local, Bits<16>>,
+    /// Next `wr_ox_p1`: one-hot of the x rule offset 8 + p1.
     n_ox_p1: Signal<Local, Bits<16>>,
+    /// Next `wr_o_ls`: one-hot of the Hilbert square offset 8 + min(log_w, log_h).
     n_o_ls: Signal<Local, Bits<16>>,
+    /// Next `wr_oy_lw`: one-hot of the y rule offset 8 + log_w.
     n_oy_lw: Signal<Local, Bits<16>>,
+    /// Next `wr_oy_d`: one-hot of the y rule offset 8 + D + log_w.
     n_oy_d: Signal<Local, Bits<16>>,
+    /// Next `wr_oy_np0`: one-hot of the y rule offset 8 + log_w − p0.
     n_oy_np0: Signal<Local, Bits<16>>,
+    /// Next `wr_oy_p0`: one-hot of the y rule offset 8 + p0.
     n_oy_p0: Signal<Local, Bits<16>>,
+    /// `start` is accepted this cycle (not busy).
     acc_start: Signal<Local, Bit>,
+    /// `perf_we` is accepted this cycle (a profiled workgroup waits for its value).
     acc_perf: Signal<Local, Bit>,
+    /// `prof_we` is accepted this cycle (not busy, `prof_k` ≤ 8).
     acc_prof: Signal<Local, Bit>,
+    /// Next `started` (profiled workgroups started).
     n_started: Signal<Local, Bits<4>>,
+    /// Next `reported` (profiled workgroups with a value).
     n_reported: Signal<Local, Bits<4>>,
+    /// Next `best` (the winning candidate so far).
     n_best: Signal<Local, Bits<3>>,
+    /// Next `best_val` (its value).
     n_best_val: Signal<Local, Bits<16>>,
+    /// Next `active` (profiling still starts candidates).
     n_active: Signal<Local, Bit>,
+    /// Next `last_prof` (the next profiled start is the K-th).
     n_last_prof: Signal<Local, Bit>,
+    /// Next `done` (`prof_done`).
     n_done: Signal<Local, Bit>,
+    /// Next `last_rep` (the next value is the K-th).
     n_last_rep: Signal<Local, Bit>,
+    /// Next `force_q` (a forced candidate).
     n_force: Signal<Local, Bit>,
+    /// Next `force_idx_q`.
     n_fidx: Signal<Local, Bits<3>>,
+    /// Next `prof_kq` (K).
     n_k: Signal<Local, Bits<4>>,
+    /// Next `choice_q`: the slot the next start takes (0–7 candidate, 8 the `cfg` registers).
     n_choice: Signal<Local, Bits<4>>,
+    /// Next `choice_oh`: one-hot of `n_choice`.
     n_choice_oh: Signal<Local, Bits<9>>,
+    /// The pipeline advances: the output register is empty or taken this cycle (`!out_valid || out_ready`).
     adv: Signal<Local, Bit>,
+    /// Stage 1: the index masked to the bits the Hilbert curve reads.
     kd: Signal<Local, Bits<8>>,
+    /// Stage 1: Hilbert level 0 x bit (from `kd[1]`).
     h0x: Signal<Local, Bit>,
+    /// Stage 1: Hilbert level 0 y bit (`kd[0] ^ kd[1]`).
     h0y: Signal<Local, Bit>,
+    /// Stage 1: Hilbert level 1 quadrant x bit.
     rx1: Signal<Local, Bit>,
+    /// Stage 1: Hilbert level 1 quadrant y bit.
     ry1: Signal<Local, Bit>,
+    /// Stage 2: Hilbert level 2 quadrant x bit.
     rx2: Signal<Local, Bit>,
+    /// Stage 2: Hilbert level 2 quadrant y bit.
     ry2: Signal<Local, Bit>,
+    /// Stage 2: Hilbert level 3 quadrant x bit.
     rx3: Signal<Local, Bit>,
+    /// Stage 2: Hilbert level 3 quadrant y bit.
     ry3: Signal<Local, Bit>,
+    /// Stage 2: x after Hilbert level 2.
     h2x: Signal<Local, Bits<4>>,
+    /// Stage 2: y after Hilbert level 2.
     h2y: Signal<Local, Bits<4>>,
+    /// Stage 2: x after Hilbert level 3.
     h3x: Signal<Local, Bits<4>>,
+    /// Stage 2: y after Hilbert level 3.
     h3y: Signal<Local, Bits<4>>,
+    /// Stage 2: the Hilbert x after the final swap.
     hx: Signal<Local, Bits<4>>,
+    /// Stage 2: the Hilbert y after the final swap.
     hy: Signal<Local, Bits<4>>,
+    /// Stage 2: the x to the output register (zigzag inversion, Hilbert bits chosen).
     fx: Signal<Local, Bits<4>>,
+    /// Stage 2: the y to the output register.
     fy: Signal<Local, Bits<4>>,
+    /// A profiled workgroup waits for its value (`perf_we` is accepted).
     report_ok: Signal<Local, Bit>,
+    /// Stage 1: the x coordinate bits from the masks (OR of the index bits each mask picks).
     n1x: Signal<Local, Bits<4>>,
+    /// Stage 1: the y coordinate bits from the masks.
     n1y: Signal<Local, Bits<4>>,
+    /// Stage 1: x after Hilbert levels 0–1 (to `s1_hx`).
     n1hx: Signal<Local, Bits<2>>,
+    /// Stage 1: y after Hilbert levels 0–1 (to `s1_hy`).
     n1hy: Signal<Local, Bits<2>>,
+    /// The error code shown this cycle, from the three registered flags.
     err: Signal<Local, Bits<2>>,
 }
 

@@ -76,22 +76,17 @@ pub const SCHEDULE_MHZ: f64 = 92.0;
 
 /// Call `v` with the unit named `name`; `None` for an unknown name.
 pub fn visit_unit<V: UnitVisitor>(name: &str, v: V) -> Option<V::Out> {
-    use testbench::dispatcher::DispatcherBoard;
-    use testbench::lock_unit::LockUnitBoard;
-    use testbench::preempt_ctrl::PreemptCtrlBoard;
-    use testbench::run_finder::TreePipe128Board;
-    use testbench::schedule_gen::ScheduleGenBoard;
-    use testbench::simt_issue::SimtIssueBoard;
-    let &(_, clock, bridge) = UNITS.iter().find(|(n, _, _)| *n == name)?;
-    match name {
-        LockUnitBoard::NAME => Some(v.visit::<LockUnitBoard>(clock, bridge)),
-        DispatcherBoard::NAME => Some(v.visit::<DispatcherBoard>(clock, bridge)),
-        TreePipe128Board::NAME => Some(v.visit::<TreePipe128Board>(clock, bridge)),
-        PreemptCtrlBoard::NAME => Some(v.visit::<PreemptCtrlBoard>(clock, bridge)),
-        SimtIssueBoard::NAME => Some(v.visit::<SimtIssueBoard>(clock, bridge)),
-        ScheduleGenBoard::NAME => Some(v.visit::<ScheduleGenBoard>(clock, bridge)),
-        _ => None,
+    /// The board visitor behind the registry's ([`testbench::unit::visit`]).
+    struct OnBoard<V>(Option<V>, f64, Bridge);
+    impl<V: UnitVisitor> testbench::unit::UnitVisitor for OnBoard<V> {
+        type Out = V::Out;
+        fn visit<U: testbench::unit::CheckedUnit>(&mut self) -> V::Out {
+            let v = self.0.take().expect("visited once");
+            v.visit::<U>(self.1, self.2)
+        }
     }
+    let &(_, clock, bridge) = UNITS.iter().find(|(n, _, _)| *n == name)?;
+    testbench::unit::visit(name, &mut OnBoard(Some(v), clock, bridge))
 }
 
 /// The unit names, for error messages.

@@ -11,7 +11,8 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
-use crate::flow::{self, PortDecl};
+use crate::flow;
+use testbench::unit::{CheckedUnit, UnitVisitor};
 
 /// One exported unit.
 pub struct Exported {
@@ -35,45 +36,30 @@ struct ManifestEntry {
     /// The FuseSoC CAPI2 core file.
     core: String,
     config: String,
-    ports: Vec<PortDecl>,
+    ports: Vec<ManifestPort>,
+}
+
+/// A port in the manifest (`testbench::verilator::PortDecl`, serialized).
+#[derive(Serialize)]
+struct ManifestPort {
+    name: String,
+    /// "input" or "output".
+    dir: String,
+    width: usize,
 }
 
 /// Every unit's board config as RustHDL exports it (module `top`): (unit, Verilog, config,
-/// in the iCE40 report). The five units, then the run-finder forms (every variant at N = 32 and
-/// 128, combinational).
+/// in the iCE40 report). The registered units ([`testbench::for_each_unit!`]), then the
+/// run-finder forms (every variant at N = 32 and 128, combinational).
 pub fn units() -> Vec<(String, String, String, bool)> {
-    let mut v = vec![
-        (
-            "lock_unit".to_string(),
-            crate::lock_unit::board_verilog(),
-            "board: W=8 L=4 prio_bits=3 fifo_depth=4 hold_bits=16".to_string(),
-            true,
-        ),
-        (
-            "dispatcher".into(),
-            crate::dispatcher::board_verilog(),
-            "board: 2 channels (FIFO 4), 2 modules x 2 units, 16 VGPR / 8 SGPR blocks and 4 wave slots per unit, 16 LDS blocks per module, 4 priorities, 8 in-flight slots".into(),
-            true,
-        ),
-        (
-            "preempt_ctrl".into(),
-            crate::preempt_ctrl::board_verilog(),
-            "board: launch queue depth 16, 8-bit kernel ids, 8-entry in-flight table".into(),
-            true,
-        ),
-        (
-            "simt_issue".into(),
-            crate::simt_issue::board_verilog(),
-            "board: 8 threads, 8-bit PCs".into(),
-            true,
-        ),
-        (
-            "schedule_gen".into(),
-            crate::schedule_gen::board_verilog(),
-            "board: grids up to 16x16, 8 candidates, 16-bit performance values".into(),
-            true,
-        ),
-    ];
+    struct Board;
+    impl UnitVisitor for Board {
+        type Out = (String, String, String, bool);
+        fn visit<U: CheckedUnit>(&mut self) -> Self::Out {
+            (U::NAME.into(), U::verilog(), U::CONFIG.into(), true)
+        }
+    }
+    let mut v = testbench::unit::visit_all(&mut Board);
     for variant in crate::run_finder::VARIANTS {
         for n in [32, 128] {
             let name = format!("run_finder_{variant}_{n}");
@@ -111,7 +97,14 @@ pub fn export(out: &Path) -> Result<Vec<Exported>> {
             module: unit.clone(),
             core,
             config: config.clone(),
-            ports: flow::module_ports(&verilog, &unit)?,
+            ports: flow::module_ports(&verilog, &unit)?
+                .into_iter()
+                .map(|p| ManifestPort {
+                    name: p.name,
+                    dir: p.dir,
+                    width: p.width,
+                })
+                .collect(),
         });
         written.push(Exported {
             unit,

@@ -29,67 +29,7 @@ pub fn pnr_timeout() -> Duration {
     )
 }
 
-/// A port of an exported top module.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct PortDecl {
-    pub name: String,
-    /// "input" or "output".
-    pub dir: String,
-    pub width: usize,
-}
-
-/// Parse the port declarations of `module top` from RustHDL's Verilog.
-pub fn top_ports(verilog: &str) -> Result<Vec<PortDecl>> {
-    module_ports(verilog, "top")
-}
-
-/// Parse the port declarations of `module <module>` (header at the start of a line, one
-/// declaration per line, as RustHDL and [`crate::names`] write them).
-pub fn module_ports(verilog: &str, module: &str) -> Result<Vec<PortDecl>> {
-    let head = format!("module {module}(");
-    let start = if verilog.starts_with(&head) {
-        0
-    } else {
-        verilog
-            .find(&format!("\n{head}"))
-            .map(|i| i + 1)
-            .ok_or_else(|| anyhow!("no `{head}` in the Verilog"))?
-    };
-    let body = &verilog[start..];
-    let end = body.find("endmodule").unwrap_or(body.len());
-    let mut ports = vec![];
-    for line in body[..end].lines() {
-        let t: Vec<&str> = line.split_whitespace().collect();
-        if t.len() < 3
-            || !(t[0] == "input" || t[0] == "output")
-            || !t.last().unwrap().ends_with(';')
-        {
-            continue;
-        }
-        let name = t.last().unwrap().trim_end_matches(';').to_string();
-        let width = match t.iter().find(|x| x.starts_with('[')) {
-            Some(r) => {
-                let hi: usize = r
-                    .trim_start_matches('[')
-                    .split(':')
-                    .next()
-                    .unwrap()
-                    .parse()?;
-                hi + 1
-            }
-            None => 1,
-        };
-        ports.push(PortDecl {
-            name,
-            dir: t[0].to_string(),
-            width,
-        });
-    }
-    if ports.is_empty() {
-        bail!("module {module} has no ports");
-    }
-    Ok(ports)
-}
+pub use testbench::verilator::{module_ports, top_ports, PortDecl};
 
 /// Verilog of the measurement harness around `module top` (see the module doc).
 pub fn harness(ports: &[PortDecl]) -> String {

@@ -1,5 +1,6 @@
 //! Library behind the `synth` CLI: Verilog export, the iCE40 flow, benches and reports.
 
+pub mod bench;
 pub mod board;
 pub mod dispatcher;
 pub mod ecp5;

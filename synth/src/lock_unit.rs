@@ -6,9 +6,6 @@ use golden_model::lock_unit::{LockConfig, LockIn, LockOut, LockUnit as Model};
 use golden_model::CycleModel;
 use hdl::lock_unit::{BoardLockUnit, FullLockUnit};
 use std::fmt::Write as _;
-use std::time::Instant;
-use testbench::lock_unit::{random_trace, LockPorts};
-use testbench::rtl::RtlSim;
 
 /// Board-config Verilog (module `top`, the port contract).
 pub fn board_verilog() -> String {
@@ -115,78 +112,15 @@ pub fn latencies(cfg: &LockConfig, trace: &[LockIn], outs: &[LockOut]) -> Latenc
     lat
 }
 
-/// Run the bench and return a Markdown report.
-pub fn bench(model_cycles: usize, rtl_cycles: usize, verilator_cycles: usize) -> Result<String> {
+/// The lock unit's part of `synth bench` after the speed table ([`crate::bench`]): latencies
+/// measured on `model_cycles` cycles of the standard random trace.
+pub fn bench_extra(model_cycles: usize) -> Result<String> {
+    use testbench::unit::BoardUnit;
     let cfg = LockConfig::board();
     let mut s = String::new();
-    writeln!(
-        s,
-        "## Lock unit bench (board config: W=8, L=4, prio 3 bits, FIFO 4)\n"
-    )?;
-    writeln!(s, "| what | cycles | speed |\n|---|---:|---:|")?;
-
-    let trace = random_trace(cfg, model_cycles);
+    let trace = testbench::lock_unit::LockUnitBoard::random_trace(1, model_cycles);
     let mut model = Model::new(cfg);
-    let t0 = Instant::now();
-    let mut model_outs = Vec::with_capacity(trace.len());
-    for i in &trace {
-        model_outs.push(model.step(i));
-    }
-    writeln!(
-        s,
-        "| golden model | {} | {} |",
-        trace.len(),
-        crate::rate(trace.len(), t0.elapsed().as_secs_f64())
-    )?;
-
-    let rtl_trace = &trace[..rtl_cycles.min(trace.len())];
-    let mut rtl = RtlSim::new(BoardLockUnit::default());
-    let t0 = Instant::now();
-    let mut rtl_outs = Vec::with_capacity(rtl_trace.len());
-    for i in rtl_trace {
-        rtl_outs.push(rtl.step(i));
-    }
-    let rtl_secs = t0.elapsed().as_secs_f64();
-    anyhow::ensure!(
-        rtl_outs[..] == model_outs[..rtl_outs.len()],
-        "RustHDL outputs differ from the model"
-    );
-    writeln!(
-        s,
-        "| RustHDL simulation | {} | {} |",
-        rtl_trace.len(),
-        crate::rate(rtl_trace.len(), rtl_secs)
-    )?;
-
-    if testbench::eda::tool_available("verilator") {
-        let vtrace = random_trace(cfg, verilator_cycles);
-        let v = board_verilog();
-        let ports = LockPorts(cfg);
-        let exe = testbench::verilator::build_harness(
-            &v,
-            &testbench::verilator::TracePorts::inputs(&ports),
-            &testbench::verilator::TracePorts::outputs(&ports),
-            true,
-        )?;
-        let frames = testbench::verilator::encode_frames(&ports, &vtrace);
-        let out_bytes: usize = testbench::verilator::TracePorts::outputs(&ports)
-            .iter()
-            .map(|p| p.width.div_ceil(8))
-            .sum();
-        let t0 = Instant::now();
-        let raw = testbench::verilator::run_frames(&exe, frames, out_bytes)?;
-        let secs = t0.elapsed().as_secs_f64();
-        let got = testbench::verilator::decode_frames(&ports, &raw);
-        testbench::lockstep::compare_trace(&mut Model::new(cfg), &vtrace, &got)
-            .map_err(anyhow::Error::msg)?;
-        writeln!(
-            s,
-            "| Verilator (exported Verilog, incl. frame I/O) | {} | {} |",
-            vtrace.len(),
-            crate::rate(vtrace.len(), secs)
-        )?;
-    }
-
+    let model_outs: Vec<LockOut> = trace.iter().map(|i| model.step(i)).collect();
     let lat = latencies(&cfg, &trace, &model_outs);
     writeln!(
         s,

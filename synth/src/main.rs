@@ -122,6 +122,9 @@ enum Cmd {
         /// Cycles for the Verilator run.
         #[arg(long, default_value_t = 5_000_000)]
         verilator_cycles: usize,
+        /// Only units whose name contains this string.
+        #[arg(long)]
+        only: Option<String>,
     },
     /// Bitstream for the Alchitry Cu: DIR/NAME/{board_top.v, NAME.pcf, nextpnr.log, report.json,
     /// NAME.bin}; fails when a tool fails, the design does not fit or timing is not met at the unit's clock.
@@ -422,27 +425,14 @@ fn main() -> Result<()> {
             model_cycles,
             rtl_cycles,
             verilator_cycles,
+            only,
         } => {
-            println!(
-                "{}",
-                synth::lock_unit::bench(model_cycles, rtl_cycles, verilator_cycles)?
-            );
-            println!(
-                "{}",
-                synth::dispatcher::bench(model_cycles / 2, rtl_cycles / 5)?
-            );
-            println!(
-                "{}",
-                synth::preempt_ctrl::bench(model_cycles, rtl_cycles, verilator_cycles)?
-            );
-            println!(
-                "{}",
-                synth::simt_issue::bench(model_cycles, rtl_cycles, verilator_cycles)?
-            );
-            println!(
-                "{}",
-                synth::schedule_gen::bench(model_cycles, rtl_cycles, verilator_cycles)?
-            );
+            let c = synth::bench::Cycles {
+                model: model_cycles,
+                rtl: rtl_cycles,
+                verilator: verilator_cycles,
+            };
+            println!("{}", synth::bench::run(c, only.as_deref())?);
         }
         Cmd::Build {
             board,

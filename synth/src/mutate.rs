@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use testbench::spec::judge;
-use testbench::unit::{BoardUnit, CheckedUnit};
+use testbench::unit::CheckedUnit;
 use testbench::verilator::{self, Port, TracePorts};
 
 /// Options of one `mutate` run.
@@ -52,24 +52,21 @@ impl Default for Options {
     }
 }
 
-/// The registry: one line per unit with a spec checker.
+/// Run the injected-fault score on the registered unit `name` ([`testbench::for_each_unit!`]).
 pub fn run_unit(name: &str, o: &Options) -> Result<Report> {
-    macro_rules! units {
-        ($($u:ty),* $(,)?) => {{
-            $(if name == <$u as BoardUnit>::NAME {
-                return run::<$u>(o);
-            })*
-            bail!("mutate: unknown unit `{name}` (known: {})", [$(<$u as BoardUnit>::NAME),*].join(", "))
-        }};
+    struct Run<'a>(&'a Options);
+    impl testbench::unit::UnitVisitor for Run<'_> {
+        type Out = Result<Report>;
+        fn visit<U: CheckedUnit>(&mut self) -> Result<Report> {
+            run::<U>(self.0)
+        }
     }
-    units!(
-        testbench::lock_unit::LockUnitBoard,
-        testbench::run_finder::TreePipe128Board,
-        testbench::dispatcher::DispatcherBoard,
-        testbench::preempt_ctrl::PreemptCtrlBoard,
-        testbench::simt_issue::SimtIssueBoard,
-        testbench::schedule_gen::ScheduleGenBoard,
-    )
+    testbench::unit::visit(name, &mut Run(o)).unwrap_or_else(|| {
+        bail!(
+            "mutate: unknown unit `{name}` (known: {})",
+            testbench::unit::names().join(", ")
+        )
+    })
 }
 
 /// One fault.
@@ -681,6 +678,7 @@ pub fn run_mutants<U: CheckedUnit>(
 mod tests {
     use super::*;
     use testbench::lock_unit::LockUnitBoard;
+    use testbench::unit::BoardUnit;
 
     /// One schemata build of the lock unit with 9 random faults and a `grant` register bit
     /// stuck at 1: the unmutated design passes every check (`run_mutants` fails otherwise), the

@@ -8,9 +8,7 @@ use golden_model::CycleModel;
 use hdl::preempt_ctrl::{BoardPreemptCtrl, FullPreemptCtrl};
 use std::fmt::Write as _;
 use std::path::Path;
-use std::time::Instant;
-use testbench::preempt_ctrl::{generate, PreemptPorts};
-use testbench::rtl::RtlSim;
+use testbench::preempt_ctrl::generate;
 
 /// Board-config Verilog (module `top`, the port contract).
 pub fn board_verilog() -> String {
@@ -267,60 +265,14 @@ pub fn latencies(trace: &[PreemptIn], outs: &[PreemptOut]) -> Latencies {
     l
 }
 
-/// Simulation speeds (golden model, RustHDL, Verilator) and measured latencies.
-pub fn bench(model_cycles: usize, rtl_cycles: usize, verilator_cycles: usize) -> Result<String> {
+/// The preemption controller's part of `synth bench` after the speed table ([`crate::bench`]):
+/// the worst latencies on `model_cycles` cycles of the random stimulus (seed 5).
+pub fn bench_extra(model_cycles: usize) -> Result<String> {
     let cfg = PreemptConfig::board();
     let mut s = String::new();
-    writeln!(
-        s,
-        "## Preemption controller bench (board config: D = 16, 8-bit ids)\n"
-    )?;
-    writeln!(s, "| what | cycles | speed |\n|---|---:|---:|")?;
     let trace = generate(cfg, 5, model_cycles, None);
     let mut model = Model::new(cfg);
-    let t0 = Instant::now();
     let outs: Vec<PreemptOut> = trace.iter().map(|i| model.step(i)).collect();
-    writeln!(
-        s,
-        "| golden model | {} | {} |",
-        trace.len(),
-        crate::rate(trace.len(), t0.elapsed().as_secs_f64())
-    )?;
-    let rtl_trace = &trace[..rtl_cycles.min(trace.len())];
-    let mut rtl = RtlSim::new(BoardPreemptCtrl::default());
-    let t0 = Instant::now();
-    let rtl_outs: Vec<PreemptOut> = rtl_trace.iter().map(|i| rtl.step(i)).collect();
-    let secs = t0.elapsed().as_secs_f64();
-    anyhow::ensure!(
-        rtl_outs[..] == outs[..rtl_outs.len()],
-        "RustHDL outputs differ from the model"
-    );
-    writeln!(
-        s,
-        "| RustHDL simulation | {} | {} |",
-        rtl_trace.len(),
-        crate::rate(rtl_trace.len(), secs)
-    )?;
-    if testbench::eda::tool_available("verilator") {
-        use testbench::verilator::{self as v, TracePorts};
-        let vtrace = generate(cfg, 6, verilator_cycles, None);
-        let ports = PreemptPorts(cfg);
-        let exe = v::build_harness(&board_verilog(), &ports.inputs(), &ports.outputs(), true)?;
-        let frames = v::encode_frames(&ports, &vtrace);
-        let ob: usize = ports.outputs().iter().map(|p| p.width.div_ceil(8)).sum();
-        let t0 = Instant::now();
-        let raw = v::run_frames(&exe, frames, ob)?;
-        let secs = t0.elapsed().as_secs_f64();
-        let got = v::decode_frames(&ports, &raw);
-        testbench::lockstep::compare_trace(&mut Model::new(cfg), &vtrace, &got)
-            .map_err(anyhow::Error::msg)?;
-        writeln!(
-            s,
-            "| Verilator (exported Verilog, incl. frame I/O) | {} | {} |",
-            vtrace.len(),
-            crate::rate(vtrace.len(), secs)
-        )?;
-    }
     let l = latencies(&trace, &outs);
     let f = |x: Option<u64>| x.map_or("-".into(), |v| v.to_string());
     writeln!(

@@ -7,8 +7,6 @@ use golden_model::schedule_gen::{SchedConfig, SchedIn, ScheduleGen as Model};
 use golden_model::CycleModel;
 use std::fmt::Write as _;
 use std::path::Path;
-use std::time::Instant;
-use testbench::schedule_gen::{seeded_trace, SchedPorts};
 
 /// Board-config Verilog (module `top`, the port contract).
 pub fn board_verilog() -> String {
@@ -193,68 +191,10 @@ pub fn svg(studies: &[Study]) -> String {
     crate::svg::close(s)
 }
 
-/// Bench: golden model / RustHDL / Verilator speed on the standard random trace, and the
-/// measured start → first coordinate latency and throughput at full `out_ready`.
-pub fn bench(model_cycles: usize, rtl_cycles: usize, verilator_cycles: usize) -> Result<String> {
+/// The schedule generator's part of `synth bench` after the speed table ([`crate::bench`]):
+/// latency and throughput of one 16×16 Hilbert tile on the golden model.
+pub fn bench_extra() -> Result<String> {
     let mut s = String::new();
-    writeln!(
-        s,
-        "## Schedule generator bench (board config: grids up to 16×16)\n"
-    )?;
-    writeln!(s, "| what | cycles | speed |\n|---|---:|---:|")?;
-    let trace = seeded_trace(1, model_cycles);
-    let mut model = Model::new(SchedConfig::board());
-    let t0 = Instant::now();
-    let outs: Vec<_> = trace.iter().map(|i| model.step(i)).collect();
-    writeln!(
-        s,
-        "| golden model | {} | {} |",
-        trace.len(),
-        crate::rate(trace.len(), t0.elapsed().as_secs_f64())
-    )?;
-    let rt = &trace[..rtl_cycles.min(trace.len())];
-    let mut rtl = testbench::rtl::RtlSim::new(hdl::schedule_gen::ScheduleGen::new());
-    let t0 = Instant::now();
-    let rtl_outs: Vec<_> = rt.iter().map(|i| rtl.step(i)).collect();
-    let secs = t0.elapsed().as_secs_f64();
-    anyhow::ensure!(
-        rtl_outs[..] == outs[..rt.len()],
-        "RustHDL differs from the model"
-    );
-    writeln!(
-        s,
-        "| RustHDL simulation | {} | {} |",
-        rt.len(),
-        crate::rate(rt.len(), secs)
-    )?;
-    if testbench::eda::tool_available("verilator") {
-        use testbench::verilator::{self, TracePorts};
-        let vt = seeded_trace(2, verilator_cycles);
-        let exe = verilator::build_harness(
-            &board_verilog(),
-            &SchedPorts.inputs(),
-            &SchedPorts.outputs(),
-            true,
-        )?;
-        let frames = verilator::encode_frames(&SchedPorts, &vt);
-        let ob: usize = SchedPorts
-            .outputs()
-            .iter()
-            .map(|p| p.width.div_ceil(8))
-            .sum();
-        let t0 = Instant::now();
-        let raw = verilator::run_frames(&exe, frames, ob)?;
-        let secs = t0.elapsed().as_secs_f64();
-        let got = verilator::decode_frames(&SchedPorts, &raw);
-        testbench::lockstep::compare_trace(&mut Model::new(SchedConfig::board()), &vt, &got)
-            .map_err(anyhow::Error::msg)?;
-        writeln!(
-            s,
-            "| Verilator (exported Verilog, incl. frame I/O) | {} | {} |",
-            vt.len(),
-            crate::rate(vt.len(), secs)
-        )?;
-    }
     // latency and throughput: one 16x16 Hilbert tile at full speed, then a back-to-back start
     let mut m = Model::new(SchedConfig::board());
     let rdy = SchedIn {
@@ -304,7 +244,7 @@ pub fn bench(model_cycles: usize, rtl_cycles: usize, verilator_cycles: usize) ->
     };
     writeln!(
         s,
-        "\n| measured on the golden model (the RTL equals it in lockstep): a 16×16 Hilbert tile, `out_ready` high | |\n|---|---:|\n| start → first coordinate valid (cycles) | {first} |\n| coordinates / cycles from first to last | {coords} / {} |\n| start in the cycle after the last transfer | {back_to_back} |",
+        "| measured on the golden model (the RTL equals it in lockstep): a 16×16 Hilbert tile, `out_ready` high | |\n|---|---:|\n| start → first coordinate valid (cycles) | {first} |\n| coordinates / cycles from first to last | {coords} / {} |\n| start in the cycle after the last transfer | {back_to_back} |",
         last_at - first + 1
     )?;
     Ok(s)

@@ -1,19 +1,13 @@
 //! SIMT issue unit: Verilog export, the program table (scheme vs IPDOM baseline) and the bench.
 
-use anyhow::Result;
 use golden_model::simt_issue::compiler::{transform, Mode};
 use golden_model::simt_issue::interp::{run_scheme, Machine, Outcome, Run};
 use golden_model::simt_issue::ipdom::run_ipdom;
 use golden_model::simt_issue::isa::Program;
 use golden_model::simt_issue::programs::{plain_programs, LockLayout};
-use golden_model::simt_issue::{SimtConfig, SimtIn, SimtIssue as Model, SimtOut};
-use golden_model::CycleModel;
+use golden_model::simt_issue::{SimtConfig, SimtIssue as Model};
 use hdl::simt_issue::{BoardSimtIssue, FullSimtIssue};
 use std::fmt::Write as _;
-use std::time::Instant;
-use testbench::rtl::RtlSim;
-use testbench::simt_issue::{seeded_trace, SimtPorts};
-use testbench::verilator::TracePorts;
 
 /// Board-config Verilog (module `top`, the issue's port contract).
 pub fn board_verilog() -> String {
@@ -126,67 +120,7 @@ pub fn table(threads: &[usize]) -> String {
     s
 }
 
-/// Simulation speeds of the golden model, RustHDL and Verilator on the standard random trace.
-pub fn bench(model_cycles: usize, rtl_cycles: usize, verilator_cycles: usize) -> Result<String> {
-    let cfg = SimtConfig::board();
-    let mut s = String::new();
-    writeln!(
-        s,
-        "## SIMT issue unit bench (board config: 8 threads, 8-bit PCs)\n"
-    )?;
-    writeln!(s, "| what | cycles | speed |\n|---|---:|---:|")?;
-    let trace = seeded_trace(cfg, 1, model_cycles.max(rtl_cycles));
-    let mut model = Model::new(cfg);
-    let t0 = Instant::now();
-    let outs: Vec<SimtOut> = trace.iter().map(|i| model.step(i)).collect();
-    writeln!(
-        s,
-        "| golden model | {} | {} |",
-        trace.len(),
-        crate::rate(trace.len(), t0.elapsed().as_secs_f64())
-    )?;
-    let rtl_trace: &[SimtIn] = &trace[..rtl_cycles.min(trace.len())];
-    let mut rtl = RtlSim::new(BoardSimtIssue::default());
-    let t0 = Instant::now();
-    let rtl_outs: Vec<SimtOut> = rtl_trace.iter().map(|i| rtl.step(i)).collect();
-    let secs = t0.elapsed().as_secs_f64();
-    anyhow::ensure!(
-        rtl_outs[..] == outs[..rtl_outs.len()],
-        "RustHDL outputs differ from the model"
-    );
-    writeln!(
-        s,
-        "| RustHDL simulation | {} | {} |",
-        rtl_trace.len(),
-        crate::rate(rtl_trace.len(), secs)
-    )?;
-    if testbench::eda::tool_available("verilator") {
-        let vtrace = seeded_trace(cfg, 2, verilator_cycles);
-        let ports = SimtPorts(cfg);
-        let exe = testbench::verilator::build_harness(
-            &board_verilog(),
-            &ports.inputs(),
-            &ports.outputs(),
-            true,
-        )?;
-        let frames = testbench::verilator::encode_frames(&ports, &vtrace);
-        let out_bytes: usize = ports.outputs().iter().map(|p| p.width.div_ceil(8)).sum();
-        let t0 = Instant::now();
-        let raw = testbench::verilator::run_frames(&exe, frames, out_bytes)?;
-        let secs = t0.elapsed().as_secs_f64();
-        let got = testbench::verilator::decode_frames(&ports, &raw);
-        testbench::lockstep::compare_trace(&mut Model::new(cfg), &vtrace, &got)
-            .map_err(anyhow::Error::msg)?;
-        writeln!(
-            s,
-            "| Verilator (exported Verilog, incl. frame I/O) | {} | {} |",
-            vtrace.len(),
-            crate::rate(vtrace.len(), secs)
-        )?;
-    }
-    writeln!(
-        s,
-        "\nDecision latency: every strobe's decision shows on the outputs 1 cycle later (registered; checked every cycle by lockstep and by the spec checker)."
-    )?;
-    Ok(s)
+/// The SIMT issue unit's part of `synth bench` after the speed table ([`crate::bench`]).
+pub fn bench_extra() -> String {
+    "Decision latency: every strobe's decision shows on the outputs 1 cycle later (registered; checked every cycle by lockstep and by the spec checker).\n".to_string()
 }

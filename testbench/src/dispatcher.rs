@@ -5,159 +5,44 @@
 //! SPEC invariants every cycle (no block allocated twice, frees restore exactly, every dispatch
 //! fits its module, a slot is completed only while live).
 
-use crate::rtl::HdlDut;
-use crate::verilator::{Port, TracePorts};
 use golden_model::dispatcher::{region, DispIn, DispOut, DispatcherConfig};
 use golden_model::CycleModel;
 use hdl::dispatcher::Dispatcher;
 use proptest::prelude::*;
-use rust_hdl::prelude::*;
 
-impl HdlDut for Dispatcher {
-    type In = DispIn;
-    type Out = DispOut;
-
-    fn drive(&mut self, i: &DispIn) {
-        self.reset.next = i.reset;
-        self.push_valid.next = i.push_valid;
-        self.push_channel.next = i.push_channel & 1 == 1;
-        self.push_id.next = (i.push_id as u64 & 0xFF).into();
-        self.push_prio.next = (i.push_prio as u64 & 3).into();
-        self.push_waves.next = (i.push_waves as u64 & 15).into();
-        self.push_vgpr.next = (i.push_vgpr as u64 & 31).into();
-        self.push_sgpr.next = (i.push_sgpr as u64 & 15).into();
-        self.push_lds.next = (i.push_lds as u64 & 31).into();
-        self.push_indep.next = i.push_indep;
-        self.done_valid.next = i.done_valid;
-        self.done_slot.next = (i.done_slot as u64 & 7).into();
-        self.cfg_we.next = i.cfg_we;
-        self.cfg_addr.next = (i.cfg_addr as u64 & 15).into();
-        self.cfg_data.next = (i.cfg_data as u64 & 0xFFFF).into();
-        self.retire_class.next = (i.retire_class & 0xFF).into();
-    }
-
-    fn sample(&self) -> DispOut {
-        DispOut {
-            push_ready: self.push_ready.val(),
-            disp_valid: self.disp_valid.val(),
-            disp_id: self.disp_id.val().to_u32(),
-            disp_module: self.disp_module.val() as u32,
-            disp_slot: self.disp_slot.val().to_u32(),
-            disp_sub: self.disp_sub.val(),
-            disp_waves: self.disp_waves.val().to_u64(),
-            disp_vgpr_base: self.disp_vgpr_base.val().to_u64(),
-            disp_sgpr_base: self.disp_sgpr_base.val().to_u64(),
-            disp_lds_base: self.disp_lds_base.val().to_u32(),
-            error: self.error.val(),
-            error_code: self.error_code.val().to_u8(),
-        }
-    }
-
-    fn clock_signal(&mut self) -> Option<&mut Signal<In, Clock>> {
-        Some(&mut self.clock)
-    }
-}
-
-/// Port map of the exported board top (the port order).
-pub struct DispPorts;
-
-impl DispPorts {
-    /// The input fields in the order of [`TracePorts::inputs`], not cut to the port widths
-    /// (`encode` cuts them; a value wider than its port would wrap).
-    pub fn raw_inputs(&self, i: &DispIn) -> Vec<u128> {
-        vec![
-            i.reset as u128,
-            i.push_valid as u128,
-            i.push_channel as u128,
-            i.push_id as u128,
-            i.push_prio as u128,
-            i.push_waves as u128,
-            i.push_vgpr as u128,
-            i.push_sgpr as u128,
-            i.push_lds as u128,
-            i.push_indep as u128,
-            i.done_valid as u128,
-            i.done_slot as u128,
-            i.cfg_we as u128,
-            i.cfg_addr as u128,
-            i.cfg_data as u128,
-            i.retire_class as u128,
-        ]
-    }
-}
-
-impl TracePorts for DispPorts {
-    type In = DispIn;
-    type Out = DispOut;
-
-    fn inputs(&self) -> Vec<Port> {
-        [
-            ("reset", 1),
-            ("push_valid", 1),
-            ("push_channel", 1),
-            ("push_id", 8),
-            ("push_prio", 2),
-            ("push_waves", 4),
-            ("push_vgpr", 5),
-            ("push_sgpr", 4),
-            ("push_lds", 5),
-            ("push_indep", 1),
-            ("done_valid", 1),
-            ("done_slot", 3),
-            ("cfg_we", 1),
-            ("cfg_addr", 4),
-            ("cfg_data", 16),
-            ("retire_class", 8),
-        ]
-        .iter()
-        .map(|&(n, w)| Port::new(n, w))
-        .collect()
-    }
-
-    fn outputs(&self) -> Vec<Port> {
-        [
-            ("push_ready", 1),
-            ("disp_valid", 1),
-            ("disp_id", 8),
-            ("disp_module", 1),
-            ("disp_slot", 3),
-            ("disp_sub", 1),
-            ("disp_waves", 6),
-            ("disp_vgpr_base", 8),
-            ("disp_sgpr_base", 6),
-            ("disp_lds_base", 4),
-            ("error", 1),
-            ("error_code", 3),
-        ]
-        .iter()
-        .map(|&(n, w)| Port::new(n, w))
-        .collect()
-    }
-
-    /// The input fields in port order, each cut to its port width.
-    fn encode(&self, i: &DispIn) -> Vec<u128> {
-        self.raw_inputs(i)
-            .into_iter()
-            .zip(self.inputs())
-            .map(|(v, p)| v & (u128::MAX >> (128 - p.width)))
-            .collect()
-    }
-
-    fn decode(&self, v: &[u128]) -> DispOut {
-        DispOut {
-            push_ready: v[0] != 0,
-            disp_valid: v[1] != 0,
-            disp_id: v[2] as u32,
-            disp_module: v[3] as u32,
-            disp_slot: v[4] as u32,
-            disp_sub: v[5] != 0,
-            disp_waves: v[6] as u64,
-            disp_vgpr_base: v[7] as u64,
-            disp_sgpr_base: v[8] as u64,
-            disp_lds_base: v[9] as u32,
-            error: v[10] != 0,
-            error_code: v[11] as u8,
-        }
+crate::port_table! {
+    /// Port map of the exported board top (the port order).
+    pub struct DispPorts: DispIn => DispOut;
+    dut [] Dispatcher;
+    ports {
+        in reset: 1,
+        in push_valid: 1,
+        out push_ready: 1,
+        in push_channel: 1,
+        in push_id: 8,
+        in push_prio: 2,
+        in push_waves: 4,
+        in push_vgpr: 5,
+        in push_sgpr: 4,
+        in push_lds: 5,
+        in push_indep: 1,
+        out disp_valid: 1,
+        out disp_id: 8,
+        out disp_module: 1,
+        out disp_slot: 3,
+        out disp_sub: 1,
+        out disp_waves: 6,
+        out disp_vgpr_base: 8,
+        out disp_sgpr_base: 6,
+        out disp_lds_base: 4,
+        in done_valid: 1,
+        in done_slot: 3,
+        in cfg_we: 1,
+        in cfg_addr: 4,
+        in cfg_data: 16,
+        in retire_class: 8,
+        out error: 1,
+        out error_code: 3,
     }
 }
 
@@ -711,6 +596,8 @@ pub struct DispatcherBoard;
 
 impl crate::unit::BoardUnit for DispatcherBoard {
     const NAME: &'static str = "dispatcher";
+    const CONFIG: &'static str =
+        "board: 2 channels (FIFO 4), 2 modules x 2 units, 16 VGPR / 8 SGPR blocks and 4 wave slots per unit, 16 LDS blocks per module, 4 priorities, 8 in-flight slots";
     type In = DispIn;
     type Out = DispOut;
     type Ports = DispPorts;

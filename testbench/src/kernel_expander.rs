@@ -13,214 +13,66 @@
 //! state and the room inputs, so the stand-ins react to this cycle's outputs); the resulting
 //! input trace is then replayed on any implementation.
 
-use crate::rtl::HdlDut;
-use crate::verilator::{Port, TracePorts};
 use golden_model::dispatcher::eval::Rng;
 use golden_model::kernel_expander::{
     EState, ExpIn, ExpOut, ExpanderConfig, KernelExpander, BE, RT,
 };
 use golden_model::{CycleModel, ResetInput};
 use hdl::kernel_expander::KernelExpander as Rtl;
-use rust_hdl::prelude::*;
 use std::collections::VecDeque;
 
-impl<
-        const R: usize,
-        const B: usize,
-        const IB: usize,
-        const WB: usize,
-        const SB: usize,
-        const LB: usize,
-        const SLB: usize,
-    > HdlDut for Rtl<R, B, IB, WB, SB, LB, SLB>
-{
-    type In = ExpIn;
-    type Out = ExpOut;
-
-    fn drive(&mut self, i: &ExpIn) {
-        self.reset.next = i.reset;
-        self.rt_valid.next = i.rt_valid;
-        self.rt_kid.next = (i.rt_kid as u64).into();
-        self.rt_wgs.next = (i.rt_wgs as u64).into();
-        self.rt_shape.next = i.rt_shape.into();
-        self.desc_we.next = i.desc_we;
-        self.desc_kid.next = (i.desc_kid as u64).into();
-        self.desc_wgs.next = (i.desc_wgs as u64).into();
-        self.desc_shape.next = i.desc_shape.into();
-        self.sub_valid.next = i.sub_valid;
-        self.sub_kid.next = (i.sub_kid as u64).into();
-        self.room_rt.next = i.room_rt;
-        self.room_be.next = i.room_be;
-        self.rec_valid.next = i.rec_valid;
-        self.rec_class.next = i.rec_class != 0;
-        self.rec_slot.next = (i.rec_slot as u64).into();
-        self.rec_last.next = i.rec_last;
-        self.cpl_valid.next = i.cpl_valid;
-        self.cpl_class.next = i.cpl_class != 0;
-        self.cpl_slot.next = (i.cpl_slot as u64).into();
-        self.wdr_valid.next = i.wdr_valid;
-        self.wdr_slot.next = (i.wdr_slot as u64).into();
-        self.ack_valid.next = i.ack_valid;
-        self.ack_kid.next = (i.ack_kid as u64).into();
-        self.ack_skip.next = i.ack_skip;
-        self.flush_be.next = i.flush_be;
-        self.be_killed.next = i.be_killed;
-    }
-
-    fn sample(&self) -> ExpOut {
-        ExpOut {
-            rt_ready: self.rt_ready.val(),
-            sub_ready: self.sub_ready.val(),
-            push_valid: self.push_valid.val(),
-            push_class: self.push_class.val() as u32,
-            push_slot: self.push_slot.val().to_u64() as u32,
-            push_idx: self.push_idx.val().to_u64() as u32,
-            push_shape: self.push_shape.val().to_u64(),
-            start_valid: self.start_valid.val(),
-            start_kid: self.start_kid.val().to_u64() as u32,
-            done_valid: self.done_valid.val(),
-            done_kid: self.done_kid.val().to_u64() as u32,
-            kdone_valid: self.kdone_valid.val(),
-            kdone_kid: self.kdone_kid.val().to_u64() as u32,
-            kdone_class: self.kdone_class.val() as u32,
-            withdraw_valid: self.withdraw_valid.val(),
-            withdraw_slot: self.withdraw_slot.val().to_u64() as u32,
-            rt_active: self.rt_active.val(),
-            be_orphans: self.be_orphans.val(),
-            error: self.error.val(),
-            error_code: self.error_code.val().to_u64() as u32,
-        }
-    }
-
-    fn clock_signal(&mut self) -> Option<&mut Signal<In, Clock>> {
-        Some(&mut self.clock)
-    }
-}
-
-/// Port map of the exported top, in the module doc's port order.
-pub struct ExpanderPorts(pub ExpanderConfig);
-
-impl TracePorts for ExpanderPorts {
-    type In = ExpIn;
-    type Out = ExpOut;
-
-    fn inputs(&self) -> Vec<Port> {
-        let c = self.0;
-        let (ib, wb, sb, slb) = (c.id_bits, c.wg_bits, c.shape_bits, c.slot_bits());
-        vec![
-            Port::new("reset", 1),
-            Port::new("rt_valid", 1),
-            Port::new("rt_kid", ib),
-            Port::new("rt_wgs", wb),
-            Port::new("rt_shape", sb),
-            Port::new("desc_we", 1),
-            Port::new("desc_kid", ib),
-            Port::new("desc_wgs", wb),
-            Port::new("desc_shape", sb),
-            Port::new("sub_valid", 1),
-            Port::new("sub_kid", ib),
-            Port::new("room_rt", 1),
-            Port::new("room_be", 1),
-            Port::new("rec_valid", 1),
-            Port::new("rec_class", 1),
-            Port::new("rec_slot", slb),
-            Port::new("rec_last", 1),
-            Port::new("cpl_valid", 1),
-            Port::new("cpl_class", 1),
-            Port::new("cpl_slot", slb),
-            Port::new("wdr_valid", 1),
-            Port::new("wdr_slot", slb),
-            Port::new("ack_valid", 1),
-            Port::new("ack_kid", ib),
-            Port::new("ack_skip", 1),
-            Port::new("flush_be", 1),
-            Port::new("be_killed", 1),
-        ]
-    }
-
-    fn outputs(&self) -> Vec<Port> {
-        let c = self.0;
-        let (ib, wb, sb, slb) = (c.id_bits, c.wg_bits, c.shape_bits, c.slot_bits());
-        vec![
-            Port::new("rt_ready", 1),
-            Port::new("sub_ready", 1),
-            Port::new("push_valid", 1),
-            Port::new("push_class", 1),
-            Port::new("push_slot", slb),
-            Port::new("push_idx", wb),
-            Port::new("push_shape", sb),
-            Port::new("start_valid", 1),
-            Port::new("start_kid", ib),
-            Port::new("done_valid", 1),
-            Port::new("done_kid", ib),
-            Port::new("kdone_valid", 1),
-            Port::new("kdone_kid", ib),
-            Port::new("kdone_class", 1),
-            Port::new("withdraw_valid", 1),
-            Port::new("withdraw_slot", slb),
-            Port::new("rt_active", 1),
-            Port::new("be_orphans", 1),
-            Port::new("error", 1),
-            Port::new("error_code", 3),
-        ]
-    }
-
-    fn encode(&self, i: &ExpIn) -> Vec<u128> {
-        [
-            i.reset as u128,
-            i.rt_valid as u128,
-            i.rt_kid as u128,
-            i.rt_wgs as u128,
-            i.rt_shape as u128,
-            i.desc_we as u128,
-            i.desc_kid as u128,
-            i.desc_wgs as u128,
-            i.desc_shape as u128,
-            i.sub_valid as u128,
-            i.sub_kid as u128,
-            i.room_rt as u128,
-            i.room_be as u128,
-            i.rec_valid as u128,
-            i.rec_class as u128,
-            i.rec_slot as u128,
-            i.rec_last as u128,
-            i.cpl_valid as u128,
-            i.cpl_class as u128,
-            i.cpl_slot as u128,
-            i.wdr_valid as u128,
-            i.wdr_slot as u128,
-            i.ack_valid as u128,
-            i.ack_kid as u128,
-            i.ack_skip as u128,
-            i.flush_be as u128,
-            i.be_killed as u128,
-        ]
-        .to_vec()
-    }
-
-    fn decode(&self, v: &[u128]) -> ExpOut {
-        ExpOut {
-            rt_ready: v[0] != 0,
-            sub_ready: v[1] != 0,
-            push_valid: v[2] != 0,
-            push_class: v[3] as u32,
-            push_slot: v[4] as u32,
-            push_idx: v[5] as u32,
-            push_shape: v[6] as u64,
-            start_valid: v[7] != 0,
-            start_kid: v[8] as u32,
-            done_valid: v[9] != 0,
-            done_kid: v[10] as u32,
-            kdone_valid: v[11] != 0,
-            kdone_kid: v[12] as u32,
-            kdone_class: v[13] as u32,
-            withdraw_valid: v[14] != 0,
-            withdraw_slot: v[15] as u32,
-            rt_active: v[16] != 0,
-            be_orphans: v[17] != 0,
-            error: v[18] != 0,
-            error_code: v[19] as u32,
-        }
+crate::port_table! {
+    /// Port map of the exported top, in the module doc's port order.
+    pub struct ExpanderPorts(ExpanderConfig) as c: ExpIn => ExpOut;
+    dut [const R: usize, const B: usize, const IB: usize, const WB: usize, const SB: usize, const LB: usize, const SLB: usize] Rtl<R, B, IB, WB, SB, LB, SLB>;
+    ports {
+        in reset: 1,
+        in rt_valid: 1,
+        out rt_ready: 1,
+        in rt_kid: c.id_bits,
+        in rt_wgs: c.wg_bits,
+        in rt_shape: c.shape_bits,
+        in desc_we: 1,
+        in desc_kid: c.id_bits,
+        in desc_wgs: c.wg_bits,
+        in desc_shape: c.shape_bits,
+        in sub_valid: 1,
+        out sub_ready: 1,
+        in sub_kid: c.id_bits,
+        in room_rt: 1,
+        in room_be: 1,
+        out push_valid: 1,
+        out push_class: 1,
+        out push_slot: c.slot_bits(),
+        out push_idx: c.wg_bits,
+        out push_shape: c.shape_bits,
+        in rec_valid: 1,
+        in rec_class: 1,
+        in rec_slot: c.slot_bits(),
+        in rec_last: 1,
+        in cpl_valid: 1,
+        in cpl_class: 1,
+        in cpl_slot: c.slot_bits(),
+        in wdr_valid: 1,
+        in wdr_slot: c.slot_bits(),
+        in ack_valid: 1,
+        in ack_kid: c.id_bits,
+        in ack_skip: 1,
+        in flush_be: 1,
+        in be_killed: 1,
+        out start_valid: 1,
+        out start_kid: c.id_bits,
+        out done_valid: 1,
+        out done_kid: c.id_bits,
+        out kdone_valid: 1,
+        out kdone_kid: c.id_bits,
+        out kdone_class: 1,
+        out withdraw_valid: 1,
+        out withdraw_slot: c.slot_bits(),
+        out rt_active: 1,
+        out be_orphans: 1,
+        out error: 1,
+        out error_code: 3,
     }
 }
 
@@ -659,6 +511,8 @@ pub struct KernelExpanderBoard;
 
 impl crate::unit::BoardUnit for KernelExpanderBoard {
     const NAME: &'static str = "kernel_expander";
+    const CONFIG: &'static str =
+        "board: 4 RT + 8 BE kernel entries, 8-bit kernel ids, 8-bit WG counts, 19-bit shapes";
     type In = ExpIn;
     type Out = ExpOut;
     type Ports = ExpanderPorts;

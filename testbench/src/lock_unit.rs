@@ -3,134 +3,36 @@
 //! served once the holders release).
 
 use crate::lockstep::{cycle_table, Verdict};
-use crate::rtl::HdlDut;
-use crate::verilator::{Port, TracePorts};
 use golden_model::lock_unit::{LockConfig, LockIn, LockOut};
 use golden_model::CycleModel;
-use hdl::lock_unit::LockUnit;
 use proptest::prelude::*;
-use rust_hdl::prelude::*;
 
-impl<
-        const W: usize,
-        const L: usize,
-        const WB: usize,
-        const WB1: usize,
-        const LB: usize,
-        const PB: usize,
-        const D: usize,
-        const CB: usize,
-        const HB: usize,
-        const LW: usize,
-    > HdlDut for LockUnit<W, L, WB, WB1, LB, PB, D, CB, HB, LW>
-{
-    type In = LockIn;
-    type Out = LockOut;
-
-    fn drive(&mut self, i: &LockIn) {
-        self.reset.next = i.reset;
-        self.cpr_we.next = i.cpr_we;
-        self.cpr_warp.next = (i.cpr_warp as u64).into();
-        self.cpr_prio.next = (i.cpr_prio as u64).into();
-        self.cfg_we.next = i.cfg_we;
-        self.cfg_hold_limit.next = (i.cfg_hold_limit as u64).into();
-        self.acq_valid.next = i.acq_valid;
-        self.acq_warp.next = (i.acq_warp as u64).into();
-        self.acq_lock.next = (i.acq_lock as u64).into();
-        self.rel_valid.next = i.rel_valid;
-        self.rel_warp.next = (i.rel_warp as u64).into();
-        self.rel_lock.next = (i.rel_lock as u64).into();
-        self.retire.next = i.retire.into();
-    }
-
-    fn sample(&self) -> LockOut {
-        LockOut {
-            acq_ready: self.acq_ready.val(),
-            grant: self.grant.val().to_u64(),
-            deny: self.deny.val().to_u64(),
-            revoke: self.revoke.val().to_u64(),
-            waiting: self.waiting.val().to_u64(),
-            lock_words: self.lock_words.val().to_u128(),
-            error: self.error.val(),
-            error_code: self.error_code.val().to_u8(),
-        }
-    }
-
-    fn clock_signal(&mut self) -> Option<&mut Signal<In, Clock>> {
-        Some(&mut self.clock)
-    }
-}
-
-/// Port map of the exported lock unit top (order of the port list).
-pub struct LockPorts(pub LockConfig);
-
-impl TracePorts for LockPorts {
-    type In = LockIn;
-    type Out = LockOut;
-
-    fn inputs(&self) -> Vec<Port> {
-        let c = &self.0;
-        vec![
-            Port::new("reset", 1),
-            Port::new("cpr_we", 1),
-            Port::new("cpr_warp", c.warp_bits()),
-            Port::new("cpr_prio", c.prio_bits),
-            Port::new("cfg_we", 1),
-            Port::new("cfg_hold_limit", c.hold_bits),
-            Port::new("acq_valid", 1),
-            Port::new("acq_warp", c.warp_bits()),
-            Port::new("acq_lock", c.lock_bits()),
-            Port::new("rel_valid", 1),
-            Port::new("rel_warp", c.warp_bits()),
-            Port::new("rel_lock", c.lock_bits()),
-            Port::new("retire", c.warps),
-        ]
-    }
-
-    fn outputs(&self) -> Vec<Port> {
-        let c = &self.0;
-        vec![
-            Port::new("acq_ready", 1),
-            Port::new("grant", c.warps),
-            Port::new("deny", c.warps),
-            Port::new("revoke", c.warps),
-            Port::new("waiting", c.warps),
-            Port::new("lock_words", c.locks * c.word_bits()),
-            Port::new("error", 1),
-            Port::new("error_code", 3),
-        ]
-    }
-
-    fn encode(&self, i: &LockIn) -> Vec<u128> {
-        [
-            i.reset as u128,
-            i.cpr_we as u128,
-            i.cpr_warp as u128,
-            i.cpr_prio as u128,
-            i.cfg_we as u128,
-            i.cfg_hold_limit as u128,
-            i.acq_valid as u128,
-            i.acq_warp as u128,
-            i.acq_lock as u128,
-            i.rel_valid as u128,
-            i.rel_warp as u128,
-            i.rel_lock as u128,
-            i.retire as u128,
-        ]
-        .to_vec()
-    }
-
-    fn decode(&self, v: &[u128]) -> LockOut {
-        LockOut {
-            acq_ready: v[0] != 0,
-            grant: v[1] as u64,
-            deny: v[2] as u64,
-            revoke: v[3] as u64,
-            waiting: v[4] as u64,
-            lock_words: v[5],
-            error: v[6] != 0,
-            error_code: v[7] as u8,
-        }
+crate::port_table! {
+    /// Port map of the exported lock unit top (order of the port list).
+    pub struct LockPorts(LockConfig) as c: LockIn => LockOut;
+    dut [const W: usize, const L: usize, const WB: usize, const WB1: usize, const LB: usize, const PB: usize, const D: usize, const CB: usize, const HB: usize, const LW: usize] hdl::lock_unit::LockUnit<W, L, WB, WB1, LB, PB, D, CB, HB, LW>;
+    ports {
+        in reset: 1,
+        in cpr_we: 1,
+        in cpr_warp: c.warp_bits(),
+        in cpr_prio: c.prio_bits,
+        in cfg_we: 1,
+        in cfg_hold_limit: c.hold_bits,
+        in acq_valid: 1,
+        out acq_ready: 1,
+        in acq_warp: c.warp_bits(),
+        in acq_lock: c.lock_bits(),
+        in rel_valid: 1,
+        in rel_warp: c.warp_bits(),
+        in rel_lock: c.lock_bits(),
+        in retire: c.warps,
+        out grant: c.warps,
+        out deny: c.warps,
+        out revoke: c.warps,
+        out waiting: c.warps,
+        out lock_words: c.locks * c.word_bits(),
+        out error: 1,
+        out error_code: 3,
     }
 }
 
@@ -570,6 +472,7 @@ pub struct LockUnitBoard;
 
 impl crate::unit::BoardUnit for LockUnitBoard {
     const NAME: &'static str = "lock_unit";
+    const CONFIG: &'static str = "board: W=8 L=4 prio_bits=3 fifo_depth=4 hold_bits=16";
     type In = LockIn;
     type Out = LockOut;
     type Ports = LockPorts;

@@ -51,7 +51,7 @@ pub fn compare_trace<I, O, M>(model: &mut M, inputs: &[I], got: &[O]) -> Verdict
 where
     I: Debug,
     O: Debug + PartialEq + Clone,
-    M: CycleModel<In = I, Out = O>,
+    M: CycleModel<In = I, Out = O> + ?Sized,
 {
     if got.len() != inputs.len() {
         return Err(format!(
@@ -181,8 +181,8 @@ where
     P: crate::verilator::TracePorts,
     P::In: Debug,
     P::Out: Debug + PartialEq + Clone,
-    M: CycleModel<In = P::In, Out = P::Out>,
-    C: crate::spec::SpecChecker<In = P::In, Out = P::Out>,
+    M: CycleModel<In = P::In, Out = P::Out> + ?Sized,
+    C: crate::spec::SpecChecker<In = P::In, Out = P::Out> + ?Sized,
 {
     let t0 = std::time::Instant::now();
     let got = crate::verilator::replay(verilog, ports, trace)

@@ -10,138 +10,43 @@
 //! function of its state, so the GPU can react to this cycle's outputs); the resulting input
 //! trace is then replayed on any implementation.
 
-use crate::rtl::HdlDut;
-use crate::verilator::{Port, TracePorts};
 use golden_model::dispatcher::eval::Rng;
 use golden_model::preempt_ctrl::gpu::{Gpu, GpuParams};
 use golden_model::preempt_ctrl::{KState, PreemptConfig, PreemptCtrl, PreemptIn, PreemptOut};
 use golden_model::{CycleModel, ResetInput};
 use hdl::preempt_ctrl::PreemptCtrl as Rtl;
-use rust_hdl::prelude::*;
 
-impl<const D: usize, const IB: usize> HdlDut for Rtl<D, IB> {
-    type In = PreemptIn;
-    type Out = PreemptOut;
-
-    fn drive(&mut self, i: &PreemptIn) {
-        self.reset.next = i.reset;
-        self.launch_valid.next = i.launch_valid;
-        self.launch_id.next = (i.launch_id as u64).into();
-        self.launch_idem.next = i.launch_idem;
-        self.submit_ready.next = i.submit_ready;
-        self.start_valid.next = i.start_valid;
-        self.start_id.next = (i.start_id as u64).into();
-        self.done_valid.next = i.done_valid;
-        self.done_id.next = (i.done_id as u64).into();
-        self.killed.next = i.killed;
-        self.preempt.next = i.preempt;
-        self.resume.next = i.resume;
-        self.cfg_we.next = i.cfg_we;
-        self.cfg_max_inflight.next = (i.cfg_max_inflight as u64).into();
-    }
-
-    fn sample(&self) -> PreemptOut {
-        PreemptOut {
-            launch_ready: self.launch_ready.val(),
-            submit_valid: self.submit_valid.val(),
-            submit_id: self.submit_id.val().to_u64() as u32,
-            ack_valid: self.ack_valid.val(),
-            ack_id: self.ack_id.val().to_u64() as u32,
-            ack_skip: self.ack_skip.val(),
-            cu_reset: self.cu_reset.val(),
-            preempt_done: self.preempt_done.val(),
-            preempted: self.preempted.val(),
-            inflight: self.inflight.val().to_u64() as u32,
-            error: self.error.val(),
-            error_code: self.error_code.val().to_u64() as u32,
-        }
-    }
-
-    fn clock_signal(&mut self) -> Option<&mut Signal<In, Clock>> {
-        Some(&mut self.clock)
-    }
-}
-
-/// Port map of the exported top, in the port order.
-pub struct PreemptPorts(pub PreemptConfig);
-
-impl TracePorts for PreemptPorts {
-    type In = PreemptIn;
-    type Out = PreemptOut;
-
-    fn inputs(&self) -> Vec<Port> {
-        let ib = self.0.id_bits;
-        vec![
-            Port::new("reset", 1),
-            Port::new("launch_valid", 1),
-            Port::new("launch_id", ib),
-            Port::new("launch_idem", 1),
-            Port::new("submit_ready", 1),
-            Port::new("start_valid", 1),
-            Port::new("start_id", ib),
-            Port::new("done_valid", 1),
-            Port::new("done_id", ib),
-            Port::new("killed", 1),
-            Port::new("preempt", 1),
-            Port::new("resume", 1),
-            Port::new("cfg_we", 1),
-            Port::new("cfg_max_inflight", 4),
-        ]
-    }
-
-    fn outputs(&self) -> Vec<Port> {
-        let ib = self.0.id_bits;
-        vec![
-            Port::new("launch_ready", 1),
-            Port::new("submit_valid", 1),
-            Port::new("submit_id", ib),
-            Port::new("ack_valid", 1),
-            Port::new("ack_id", ib),
-            Port::new("ack_skip", 1),
-            Port::new("cu_reset", 1),
-            Port::new("preempt_done", 1),
-            Port::new("preempted", 1),
-            Port::new("inflight", 4),
-            Port::new("error", 1),
-            Port::new("error_code", 3),
-        ]
-    }
-
-    fn encode(&self, i: &PreemptIn) -> Vec<u128> {
-        [
-            i.reset as u128,
-            i.launch_valid as u128,
-            i.launch_id as u128,
-            i.launch_idem as u128,
-            i.submit_ready as u128,
-            i.start_valid as u128,
-            i.start_id as u128,
-            i.done_valid as u128,
-            i.done_id as u128,
-            i.killed as u128,
-            i.preempt as u128,
-            i.resume as u128,
-            i.cfg_we as u128,
-            i.cfg_max_inflight as u128,
-        ]
-        .to_vec()
-    }
-
-    fn decode(&self, v: &[u128]) -> PreemptOut {
-        PreemptOut {
-            launch_ready: v[0] != 0,
-            submit_valid: v[1] != 0,
-            submit_id: v[2] as u32,
-            ack_valid: v[3] != 0,
-            ack_id: v[4] as u32,
-            ack_skip: v[5] != 0,
-            cu_reset: v[6] != 0,
-            preempt_done: v[7] != 0,
-            preempted: v[8] != 0,
-            inflight: v[9] as u32,
-            error: v[10] != 0,
-            error_code: v[11] as u32,
-        }
+crate::port_table! {
+    /// Port map of the exported top, in the port order.
+    pub struct PreemptPorts(PreemptConfig) as c: PreemptIn => PreemptOut;
+    dut [const D: usize, const IB: usize] Rtl<D, IB>;
+    ports {
+        in reset: 1,
+        in launch_valid: 1,
+        out launch_ready: 1,
+        in launch_id: c.id_bits,
+        in launch_idem: 1,
+        out submit_valid: 1,
+        in submit_ready: 1,
+        out submit_id: c.id_bits,
+        in start_valid: 1,
+        in start_id: c.id_bits,
+        in done_valid: 1,
+        in done_id: c.id_bits,
+        in killed: 1,
+        out ack_valid: 1,
+        out ack_id: c.id_bits,
+        out ack_skip: 1,
+        in preempt: 1,
+        in resume: 1,
+        out cu_reset: 1,
+        out preempt_done: 1,
+        out preempted: 1,
+        in cfg_we: 1,
+        in cfg_max_inflight: 4,
+        out inflight: 4,
+        out error: 1,
+        out error_code: 3,
     }
 }
 
@@ -448,6 +353,8 @@ pub struct PreemptCtrlBoard;
 
 impl crate::unit::BoardUnit for PreemptCtrlBoard {
     const NAME: &'static str = "preempt_ctrl";
+    const CONFIG: &'static str =
+        "board: launch queue depth 16, 8-bit kernel ids, 8-entry in-flight table";
     type In = PreemptIn;
     type Out = PreemptOut;
     type Ports = PreemptPorts;

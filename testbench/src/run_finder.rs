@@ -395,6 +395,8 @@ impl TreePipe128Board {
 
 impl crate::unit::BoardUnit for TreePipe128Board {
     const NAME: &'static str = "run_finder_tree_pipe_128";
+    const CONFIG: &'static str =
+        "board: 128-block map, tree finder with every level registered (latency 5)";
     type In = FinderIn;
     type Out = FinderOut;
     type Ports = FinderPorts;

@@ -3,142 +3,43 @@
 //! performance values, starts, backpressure, idle cycles), per-cycle output invariants, and the
 //! board-config registry entry.
 
-use crate::rtl::HdlDut;
-use crate::verilator::{Port, TracePorts};
 use golden_model::schedule_gen::{SchedCfg, SchedConfig, SchedIn, SchedOut, ScheduleGen as Model};
 use golden_model::CycleModel;
 use hdl::schedule_gen::ScheduleGen;
 use proptest::prelude::*;
-use rust_hdl::prelude::*;
 
-impl HdlDut for ScheduleGen {
-    type In = SchedIn;
-    type Out = SchedOut;
-
-    fn drive(&mut self, i: &SchedIn) {
-        self.reset.next = i.reset;
-        self.cfg_we.next = i.cfg_we;
-        self.cfg_mode.next = (i.cfg_mode as u64 & 7).into();
-        self.cfg_log_w.next = (i.cfg_log_w as u64 & 7).into();
-        self.cfg_log_h.next = (i.cfg_log_h as u64 & 7).into();
-        self.cfg_p0.next = (i.cfg_p0 as u64 & 7).into();
-        self.cfg_p1.next = (i.cfg_p1 as u64 & 7).into();
-        self.start.next = i.start;
-        self.out_ready.next = i.out_ready;
-        self.cand_we.next = i.cand_we;
-        self.cand_idx.next = (i.cand_idx as u64 & 7).into();
-        self.prof_we.next = i.prof_we;
-        self.prof_k.next = (i.prof_k as u64 & 15).into();
-        self.prof_force.next = i.prof_force;
-        self.prof_force_idx.next = (i.prof_force_idx as u64 & 7).into();
-        self.perf_we.next = i.perf_we;
-        self.perf_value.next = (i.perf_value as u64).into();
-    }
-
-    fn sample(&self) -> SchedOut {
-        SchedOut {
-            out_valid: self.out_valid.val(),
-            out_x: self.out_x.val().to_u8(),
-            out_y: self.out_y.val().to_u8(),
-            out_last: self.out_last.val(),
-            busy: self.busy.val(),
-            error: self.error.val(),
-            error_code: self.error_code.val().to_u8(),
-            wg_sel: self.wg_sel.val().to_u8(),
-            prof_done: self.prof_done.val(),
-            prof_best: self.prof_best.val().to_u8(),
-        }
-    }
-
-    fn clock_signal(&mut self) -> Option<&mut Signal<In, Clock>> {
-        Some(&mut self.clock)
-    }
-}
-
-/// Port map of the exported board top (the port order, then the profiler's ports).
-pub struct SchedPorts;
-
-impl TracePorts for SchedPorts {
-    type In = SchedIn;
-    type Out = SchedOut;
-
-    fn inputs(&self) -> Vec<Port> {
-        vec![
-            Port::new("reset", 1),
-            Port::new("cfg_we", 1),
-            Port::new("cfg_mode", 3),
-            Port::new("cfg_log_w", 3),
-            Port::new("cfg_log_h", 3),
-            Port::new("cfg_p0", 3),
-            Port::new("cfg_p1", 3),
-            Port::new("start", 1),
-            Port::new("out_ready", 1),
-            Port::new("cand_we", 1),
-            Port::new("cand_idx", 3),
-            Port::new("prof_we", 1),
-            Port::new("prof_k", 4),
-            Port::new("prof_force", 1),
-            Port::new("prof_force_idx", 3),
-            Port::new("perf_we", 1),
-            Port::new("perf_value", 16),
-        ]
-    }
-
-    fn outputs(&self) -> Vec<Port> {
-        vec![
-            Port::new("out_valid", 1),
-            Port::new("out_x", 4),
-            Port::new("out_y", 4),
-            Port::new("out_last", 1),
-            Port::new("busy", 1),
-            Port::new("error", 1),
-            Port::new("error_code", 2),
-            Port::new("wg_sel", 4),
-            Port::new("prof_done", 1),
-            Port::new("prof_best", 3),
-        ]
-    }
-
-    fn encode(&self, i: &SchedIn) -> Vec<u128> {
-        let v = [
-            i.reset as u128,
-            i.cfg_we as u128,
-            i.cfg_mode as u128,
-            i.cfg_log_w as u128,
-            i.cfg_log_h as u128,
-            i.cfg_p0 as u128,
-            i.cfg_p1 as u128,
-            i.start as u128,
-            i.out_ready as u128,
-            i.cand_we as u128,
-            i.cand_idx as u128,
-            i.prof_we as u128,
-            i.prof_k as u128,
-            i.prof_force as u128,
-            i.prof_force_idx as u128,
-            i.perf_we as u128,
-            i.perf_value as u128,
-        ];
-        // cut to the port widths (a wider value would wrap in the harness)
-        v.iter()
-            .zip(self.inputs())
-            .map(|(x, p)| x & ((1u128 << p.width) - 1))
-            .collect()
-    }
-
-    fn decode(&self, v: &[u128]) -> SchedOut {
-        SchedOut {
-            out_valid: v[0] != 0,
-            out_x: v[1] as u8,
-            out_y: v[2] as u8,
-            out_last: v[3] != 0,
-            busy: v[4] != 0,
-            error: v[5] != 0,
-            error_code: v[6] as u8,
-            wg_sel: v[7] as u8,
-            prof_done: v[8] != 0,
-            prof_best: v[9] as u8,
-        }
+crate::port_table! {
+    /// Port map of the exported board top (the port order, then the profiler's ports).
+    pub struct SchedPorts: SchedIn => SchedOut;
+    dut [] ScheduleGen;
+    ports {
+        in reset: 1,
+        in cfg_we: 1,
+        in cfg_mode: 3,
+        in cfg_log_w: 3,
+        in cfg_log_h: 3,
+        in cfg_p0: 3,
+        in cfg_p1: 3,
+        in start: 1,
+        out out_valid: 1,
+        in out_ready: 1,
+        out out_x: 4,
+        out out_y: 4,
+        out out_last: 1,
+        out busy: 1,
+        out error: 1,
+        out error_code: 2,
+        in cand_we: 1,
+        in cand_idx: 3,
+        in prof_we: 1,
+        in prof_k: 4,
+        in prof_force: 1,
+        in prof_force_idx: 3,
+        in perf_we: 1,
+        in perf_value: 16,
+        out wg_sel: 4,
+        out prof_done: 1,
+        out prof_best: 3,
     }
 }
 
@@ -833,6 +734,8 @@ pub struct ScheduleGenBoard;
 
 impl crate::unit::BoardUnit for ScheduleGenBoard {
     const NAME: &'static str = "schedule_gen";
+    const CONFIG: &'static str =
+        "board: grids up to 16x16, 8 candidates, 16-bit performance values";
     type In = SchedIn;
     type Out = SchedOut;
     type Ports = SchedPorts;

@@ -5,119 +5,35 @@
 
 use crate::lockstep::Verdict;
 use crate::rtl::HdlDut;
-use crate::verilator::{Port, TracePorts};
 use golden_model::simt_issue::{SimtConfig, SimtIn, SimtIssue as Model, SimtOut};
 use golden_model::{CycleModel, ResetInput};
-use hdl::simt_issue::SimtIssue;
 use proptest::prelude::*;
 use rust_hdl::prelude::*;
 
-impl<const T: usize, const P: usize, const RB: usize> HdlDut for SimtIssue<T, P, RB> {
-    type In = SimtIn;
-    type Out = SimtOut;
-
-    fn drive(&mut self, i: &SimtIn) {
-        let m = |v: u64| if T == 64 { v } else { v & ((1u64 << T) - 1) };
-        let pc = |v: u32| (v as u64) & ((1u64 << P) - 1);
-        self.reset.next = i.reset;
-        self.init_valid.next = i.init_valid;
-        self.init_pc.next = pc(i.init_pc).into();
-        self.init_mask.next = m(i.init_mask).into();
-        self.start_valid.next = i.start_valid;
-        self.start_sync.next = i.start_sync;
-        self.end_valid.next = i.end_valid;
-        self.end_cond.next = m(i.end_cond).into();
-        self.end_exit.next = m(i.end_exit).into();
-        self.end_taken.next = pc(i.end_taken).into();
-        self.end_fall.next = pc(i.end_fall).into();
-    }
-
-    fn sample(&self) -> SimtOut {
-        SimtOut {
-            warp_pc: self.warp_pc.val().to_u64() as u32,
-            active: self.active.val().to_u64(),
-            live: self.live.val().to_u64(),
-            rep: self.rep.val().to_u64() as u32,
-            redirect: self.redirect.val(),
-            done: self.done.val(),
-            error: self.error.val(),
-            error_code: self.error_code.val().to_u64() as u8,
-        }
-    }
-
-    fn clock_signal(&mut self) -> Option<&mut Signal<In, Clock>> {
-        Some(&mut self.clock)
-    }
-}
-
-/// Port map of the exported top (the issue's port order).
-pub struct SimtPorts(pub SimtConfig);
-
-impl TracePorts for SimtPorts {
-    type In = SimtIn;
-    type Out = SimtOut;
-
-    fn inputs(&self) -> Vec<Port> {
-        let c = &self.0;
-        vec![
-            Port::new("reset", 1),
-            Port::new("init_valid", 1),
-            Port::new("init_pc", c.pc_bits),
-            Port::new("init_mask", c.threads),
-            Port::new("start_valid", 1),
-            Port::new("start_sync", 1),
-            Port::new("end_valid", 1),
-            Port::new("end_cond", c.threads),
-            Port::new("end_exit", c.threads),
-            Port::new("end_taken", c.pc_bits),
-            Port::new("end_fall", c.pc_bits),
-        ]
-    }
-
-    fn outputs(&self) -> Vec<Port> {
-        let c = &self.0;
-        vec![
-            Port::new("warp_pc", c.pc_bits),
-            Port::new("active", c.threads),
-            Port::new("live", c.threads),
-            Port::new("rep", c.rep_bits()),
-            Port::new("redirect", 1),
-            Port::new("done", 1),
-            Port::new("error", 1),
-            Port::new("error_code", 2),
-        ]
-    }
-
-    fn encode(&self, i: &SimtIn) -> Vec<u128> {
-        let c = &self.0;
-        let m = |v: u64| (v & c.all()) as u128;
-        let pc = |v: u32| (v & c.pc_mask()) as u128;
-        vec![
-            i.reset as u128,
-            i.init_valid as u128,
-            pc(i.init_pc),
-            m(i.init_mask),
-            i.start_valid as u128,
-            i.start_sync as u128,
-            i.end_valid as u128,
-            m(i.end_cond),
-            m(i.end_exit),
-            pc(i.end_taken),
-            pc(i.end_fall),
-        ]
-    }
-
-    fn decode(&self, v: &[u128]) -> SimtOut {
-        SimtOut {
-            warp_pc: v[0] as u32,
-            active: v[1] as u64,
-            live: v[2] as u64,
-            rep: v[3] as u32,
-            redirect: v[4] != 0,
-            done: v[5] != 0,
-            error: v[6] != 0,
-            error_code: v[7] as u8,
-        }
+crate::port_table! {
+    /// Port map of the exported top (the issue's port order).
+    pub struct SimtPorts(SimtConfig) as c: SimtIn => SimtOut;
+    dut [const T: usize, const P: usize, const RB: usize] hdl::simt_issue::SimtIssue<T, P, RB>;
+    ports {
+        in reset: 1,
+        in init_valid: 1,
+        in init_pc: c.pc_bits,
+        in init_mask: c.threads,
+        in start_valid: 1,
+        in start_sync: 1,
+        in end_valid: 1,
+        in end_cond: c.threads,
+        in end_exit: c.threads,
+        in end_taken: c.pc_bits,
+        in end_fall: c.pc_bits,
+        out warp_pc: c.pc_bits,
+        out active: c.threads,
+        out live: c.threads,
+        out rep: c.rep_bits(),
+        out redirect: 1,
+        out done: 1,
+        out error: 1,
+        out error_code: 2,
     }
 }
 
@@ -613,6 +529,7 @@ pub struct SimtIssueBoard;
 
 impl crate::unit::BoardUnit for SimtIssueBoard {
     const NAME: &'static str = "simt_issue";
+    const CONFIG: &'static str = "board: 8 threads, 8-bit PCs";
     type In = SimtIn;
     type Out = SimtOut;
     type Ports = SimtPorts;

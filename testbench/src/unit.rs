@@ -3,8 +3,10 @@
 //! (golden model, RustHDL, Verilator, simulated board), and recorded scenario files.
 //!
 //! Each unit implements [`BoardUnit`] next to its adapter in `testbench/src/<unit>.rs` and
-//! [`CheckedUnit`] next to its spec checker in `testbench/src/spec/<unit>.rs`; a tool that takes
-//! a `--unit NAME` matches it against [`BoardUnit::NAME`].
+//! [`CheckedUnit`] next to its spec checker in `testbench/src/spec/<unit>.rs`, and has one line in
+//! [`for_each_unit!`](crate::for_each_unit) — the registry: the shared test suite
+//! ([`crate::suite`], `tests/units.rs`), `synth export`, `synth bench` and the tools that take a
+//! `--unit NAME` (matched against [`BoardUnit::NAME`], see [`names`]) iterate it.
 
 use crate::spec::SpecChecker;
 use crate::verilator::TracePorts;
@@ -19,6 +21,8 @@ pub trait BoardUnit {
     /// SPEC's unit name (`lock_unit`, `dispatcher`, `run_finder_tree_128`, `preempt_ctrl`, ...):
     /// exported file names and CLI `--unit` values derive from it.
     const NAME: &'static str;
+    /// The board config in one line (the manifest's `config`, `synth bench`'s heading).
+    const CONFIG: &'static str;
     type In: Clone + Debug + Default + ResetInput + 'static;
     type Out: Clone + Debug + PartialEq + 'static;
     type Ports: TracePorts<In = Self::In, Out = Self::Out>;
@@ -38,6 +42,66 @@ pub trait BoardUnit {
     fn random_trace(seed: u64, cycles: usize) -> Vec<Self::In>;
 }
 
+/// The registry: calls `$m!(module_name, UnitType)` once per unit, in the order the tools list
+/// them. Adding a unit is one line here (plus its [`BoardUnit`] and [`CheckedUnit`] impls).
+#[macro_export]
+macro_rules! for_each_unit {
+    ($m:ident) => {
+        $m!(lock_unit, $crate::lock_unit::LockUnitBoard);
+        $m!(dispatcher, $crate::dispatcher::DispatcherBoard);
+        $m!(
+            run_finder_tree_pipe_128,
+            $crate::run_finder::TreePipe128Board
+        );
+        $m!(preempt_ctrl, $crate::preempt_ctrl::PreemptCtrlBoard);
+        $m!(simt_issue, $crate::simt_issue::SimtIssueBoard);
+        $m!(schedule_gen, $crate::schedule_gen::ScheduleGenBoard);
+        $m!(
+            kernel_expander,
+            $crate::kernel_expander::KernelExpanderBoard
+        );
+    };
+}
+
+/// A generic action over one registered unit (the runtime face of [`for_each_unit!`]).
+pub trait UnitVisitor {
+    type Out;
+    fn visit<U: CheckedUnit>(&mut self) -> Self::Out;
+}
+
+/// Every registered unit's [`BoardUnit::NAME`], in registry order.
+pub fn names() -> Vec<&'static str> {
+    let mut v = vec![];
+    macro_rules! push {
+        ($m:ident, $u:ty) => {
+            v.push(<$u as BoardUnit>::NAME);
+        };
+    }
+    crate::for_each_unit!(push);
+    v
+}
+
+/// Run `visitor` on the unit named `name`; `None` when no unit has that name.
+pub fn visit<V: UnitVisitor>(name: &str, visitor: &mut V) -> Option<V::Out> {
+    macro_rules! try_unit {
+        ($m:ident, $u:ty) => {
+            if name == <$u as BoardUnit>::NAME {
+                return Some(visitor.visit::<$u>());
+            }
+        };
+    }
+    crate::for_each_unit!(try_unit);
+    None
+}
+
+/// Run `visitor` on every registered unit, in registry order.
+pub fn visit_all<V: UnitVisitor>(visitor: &mut V) -> Vec<V::Out> {
+    names()
+        .into_iter()
+        .map(|n| visit(n, visitor).expect("a registered name"))
+        .collect()
+}
+
 /// The proptest runner behind every unit's [`BoardUnit::random_trace`]: ChaCha seeded with
 /// `seed` (little-endian in the first 8 of 32 seed bytes), so a seed names one trace.
 pub fn seeded_runner(seed: u64) -> proptest::test_runner::TestRunner {
@@ -52,74 +116,4 @@ pub fn seeded_runner(seed: u64) -> proptest::test_runner::TestRunner {
 pub trait CheckedUnit: BoardUnit {
     /// The spec checker (SPEC alone, no pipeline state), freshly built.
     fn spec_checker() -> Box<dyn SpecChecker<In = Self::In, Out = Self::Out>>;
-}
-
-#[cfg(test)]
-mod tests {
-    use super::BoardUnit;
-    use crate::dispatcher::DispatcherBoard;
-    use crate::lock_unit::LockUnitBoard;
-
-    /// The random traces are deterministic in the seed, start with a reset and have the length
-    /// asked for; different seeds give different stimulus.
-    fn deterministic<U: BoardUnit>() {
-        let a = U::random_trace(7, 300);
-        let b = U::random_trace(7, 300);
-        let c = U::random_trace(8, 300);
-        assert_eq!(a.len(), 300);
-        assert_eq!(format!("{a:?}"), format!("{b:?}"), "{}: same seed", U::NAME);
-        assert_ne!(
-            format!("{a:?}"),
-            format!("{c:?}"),
-            "{}: other seed",
-            U::NAME
-        );
-        assert_eq!(
-            format!("{:?}", a[0]),
-            format!("{:?}", <U::In as golden_model::ResetInput>::reset_input()),
-            "{}: starts with reset",
-            U::NAME
-        );
-    }
-
-    /// The RustHDL simulation and the golden model agree on a seeded trace through the registry.
-    fn rtl_matches_model<U: BoardUnit>() {
-        let t = U::random_trace(1, 400);
-        let (mut m, mut r, mut inv) = (U::model(), U::rtl(), U::invariants());
-        for (c, i) in t.iter().enumerate() {
-            let (want, got) = (m.step(i), r.step(i));
-            assert_eq!(got, want, "{} cycle {c}", U::NAME);
-            inv(c, i, &got).unwrap_or_else(|e| panic!("{} cycle {c}: {e}", U::NAME));
-        }
-    }
-
-    #[test]
-    fn lock_unit_registry() {
-        deterministic::<LockUnitBoard>();
-        rtl_matches_model::<LockUnitBoard>();
-    }
-
-    #[test]
-    fn run_finder_registry() {
-        deterministic::<crate::run_finder::TreePipe128Board>();
-        rtl_matches_model::<crate::run_finder::TreePipe128Board>();
-    }
-
-    #[test]
-    fn preempt_ctrl_registry() {
-        use crate::unit::CheckedUnit;
-        type U = crate::preempt_ctrl::PreemptCtrlBoard;
-        deterministic::<U>();
-        rtl_matches_model::<U>();
-        let t = U::random_trace(3, 2000);
-        let mut m = U::model();
-        let outs: Vec<_> = t.iter().map(|i| m.step(i)).collect();
-        crate::spec::judge(&mut *U::spec_checker(), &t, &outs).unwrap();
-    }
-
-    #[test]
-    fn dispatcher_registry() {
-        deterministic::<DispatcherBoard>();
-        rtl_matches_model::<DispatcherBoard>();
-    }
 }
