@@ -16,10 +16,12 @@
 //! board's text only in the bridge's `DIV` (cycles per UART bit) and `TIMEOUT` parameters (the
 //! ECP5 PLL's clock at 1 000 000 baud, 10 ms). The wrapper adds the ECP5 PLL, the ULX3S pins, the
 //! FIRE1 button as reset (held in reset until the PLL locks) and the PLL's lock on LED 5 (the
-//! core's bypass reports "locked" always). `tests/ecp5.rs` checks the text identity and runs the
-//! four-way lockstep on the ULX3S core of every unit — including the dispatcher with the **full**
-//! bridge, which the HX8K cannot hold (it carries the lean one on the Cu): the ECP5 has room for
-//! the full bridge for every unit.
+//! core's bypass reports "locked" always). `tests/ecp5.rs` checks the text identity — with the
+//! simulated divider, five units' ULX3S cores are byte for byte the simulated Cu boards that
+//! `tests/board_top.rs` runs in four-way lockstep — and runs the four-way lockstep and free-running
+//! mode on the one core that differs: the dispatcher with the **full** bridge, which the HX8K
+//! cannot hold (it carries the lean one on the Cu). The ECP5 has room for the full bridge for
+//! every unit.
 //!
 //! ## Pins (LPF from [`lpf`])
 //! From the board's own constraint file, `emard/ulx3s` `doc/constraints/ulx3s_v20.lpf` (ULX3S
