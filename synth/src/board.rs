@@ -337,13 +337,15 @@ pub struct ReplayScenario {
     pub file: PathBuf,
     pub port: Option<String>,
     pub free_run: bool,
+    /// The unit with the full bridge whatever its Cu variant (the ULX3S, `synth::ulx3s`).
+    pub full_bridge: bool,
 }
 
 impl UnitVisitor for ReplayScenario {
     type Out = Result<usize>;
     fn visit<U: BoardUnit>(self, _clock: f64, bridge: Bridge) -> Result<usize> {
         use testbench::board_top::{Board, Scenario, SimBoard};
-        let lean = bridge.is_lean();
+        let lean = bridge.is_lean() && !self.full_bridge;
         if lean && self.free_run {
             bail!(
                 "{} carries the lean bridge (no stimulus buffer): free-running is not available, replay in lockstep",

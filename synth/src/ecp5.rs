@@ -37,8 +37,31 @@ pub const DEVICE_ARGS: [&str; 3] = ["--85k", "--package", "CABGA381"];
 pub const SPEEDS: [u8; 2] = [6, 8];
 /// The define that drops the `top` aliases of the exports.
 const NO_TOP: &str = crate::names::NO_TOP_DEFINE;
-/// Time limit for yosys runs.
-const YOSYS_LIMIT: Duration = Duration::from_secs(4 * 3600);
+/// Time limit for yosys runs: `$ECP5_YOSYS_TIMEOUT` seconds, default 4 h.
+fn yosys_limit() -> Duration {
+    Duration::from_secs(
+        std::env::var("ECP5_YOSYS_TIMEOUT")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(4 * 3600),
+    )
+}
+
+/// The first line of `yosys -V` (which yosys measured a row: the venv's WebAssembly build, or a
+/// native one named by `ECP5_YOSYS`).
+pub fn yosys_version(tools: &Tools) -> String {
+    Command::new(&tools.yosys)
+        .arg("-V")
+        .output()
+        .map(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_string()
+        })
+        .unwrap_or_default()
+}
 
 /// The ECP5 tool binaries.
 #[derive(Clone, Debug)]
@@ -259,6 +282,8 @@ pub struct Ecp5Result {
     /// Every speed grade run (6 first).
     pub grades: Vec<GradeResult>,
     pub yosys_s: f64,
+    /// `yosys -V` of the yosys that synthesized it.
+    pub yosys: String,
 }
 
 impl Ecp5Result {
@@ -318,7 +343,8 @@ pub fn synthesize(
     std::fs::write(dir.join("unit.v"), &verilog)?;
     std::fs::write(dir.join("harness.v"), flow::harness_of(&ports, unit))?;
     let t = Instant::now();
-    run_limited(
+    let limit = yosys_limit();
+    if let Err(e) = run_limited(
         Command::new(&tools.yosys).current_dir(&dir).args([
             "-q",
             "-p",
@@ -328,8 +354,18 @@ pub fn synthesize(
         ]),
         "yosys synth_ecp5",
         &dir.join("yosys.log"),
-        YOSYS_LIMIT,
-    )?;
+        limit,
+    ) {
+        if t.elapsed() >= limit {
+            bail!(
+                "yosys synth_ecp5 stopped after {:.0} min (ECP5_YOSYS_TIMEOUT={}; {})",
+                t.elapsed().as_secs_f64() / 60.0,
+                limit.as_secs(),
+                yosys_version(tools)
+            );
+        }
+        return Err(e);
+    }
     let yosys_s = t.elapsed().as_secs_f64();
     let cells = parse_stat(&std::fs::read_to_string(dir.join("stat.txt"))?);
     let mut grades = vec![];
@@ -418,6 +454,7 @@ pub fn synthesize(
         target_mhz,
         grades,
         yosys_s,
+        yosys: yosys_version(tools),
     })
 }
 
@@ -458,7 +495,7 @@ pub fn full_configs() -> Vec<(String, std::result::Result<String, &'static str>)
         ),
         (
             "schedule_gen_full".into(),
-            Err("no 64x64 full() RTL config yet (the golden model has one)"),
+            Err("no 64x64 RTL: hdl::schedule_gen is fixed at 16x16 (4-bit coordinates, one-hot masks of an 8-bit index packed in 32-bit slot words); the golden model has full()"),
         ),
         (
             "dispatcher_full".into(),
@@ -589,7 +626,7 @@ pub fn report(o: &ReportOptions) -> Result<()> {
         match synthesize(&tools, &unit, &v, &work, o.freq, &o.seeds, &o.speeds) {
             Ok(r) => {
                 eprintln!(
-                    "  {} LUT4, {} FF, {} EBR, {} DSP; speed 6: {:.1} MHz ({}); yosys {:.0} s, nextpnr {:.0} s",
+                    "  {} LUT4, {} FF, {} EBR, {} DSP; speed 6: {:.1} MHz ({}); yosys {:.0} s ({}), nextpnr {:.0} s",
                     r.lut4s,
                     r.ffs.used,
                     r.ebrs.used,
@@ -597,6 +634,7 @@ pub fn report(o: &ReportOptions) -> Result<()> {
                     r.fmax_mhz,
                     by_seed_text(&r.fmax_mhz_by_seed),
                     r.yosys_s,
+                    r.yosys,
                     r.grades
                         .iter()
                         .flat_map(|g| g.pnr_s_by_seed.iter().map(|t| t.1))

@@ -15,6 +15,7 @@ pub mod run_finder;
 pub mod schedule_gen;
 pub mod simt_issue;
 pub mod svg;
+pub mod ulx3s;
 
 /// A simulation speed for the bench reports: `cycles` stepped in `secs`, in M or k cycles/s.
 pub fn rate(cycles: usize, secs: f64) -> String {

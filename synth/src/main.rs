@@ -129,6 +129,10 @@ enum Cmd {
     /// Bitstream for the Alchitry Cu: DIR/NAME/{board_top.v, NAME.pcf, nextpnr.log, report.json,
     /// NAME.bin}; fails when a tool fails, the design does not fit or timing is not met at the unit's clock.
     Build {
+        /// `alchitry-cu` (iCE40 HX8K, default) or `ulx3s-85f` (ECP5-85F: DIR/NAME/{ulx3s_top.v,
+        /// NAME.lpf, nextpnr.log, NAME.bit}, block `bitstreams-ecp5`; default DIR build/ulx3s).
+        #[arg(long, default_value = "alchitry-cu")]
+        board: String,
         /// The unit (`lock_unit`, `dispatcher`, `run_finder_tree_pipe_128`; `bridge_only`: the
         /// bridge around a one-flip-flop unit, for its own cost).
         #[arg(long, required_unless_present = "all")]
@@ -136,8 +140,8 @@ enum Cmd {
         /// Every unit that has a board clock (and the bridge alone).
         #[arg(long)]
         all: bool,
-        #[arg(long, default_value = "build/board")]
-        out: PathBuf,
+        #[arg(long)]
+        out: Option<PathBuf>,
         /// nextpnr placement seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -154,6 +158,10 @@ enum Cmd {
     Board {
         #[arg(long)]
         unit: String,
+        /// `alchitry-cu` (default) or `ulx3s-85f` (the same core and protocol; every unit with
+        /// the full bridge).
+        #[arg(long, default_value = "alchitry-cu")]
+        board: String,
         /// Serial port of the board (the FT2232H's UART channel, e.g. /dev/ttyUSB1).
         #[arg(long, conflicts_with = "sim")]
         port: Option<String>,
@@ -174,12 +182,15 @@ enum Cmd {
         #[arg(long)]
         out: PathBuf,
     },
-    /// Program the unit's bitstream (DIR/NAME/NAME.bin from `build`) with iceprog.
+    /// Program the unit's bitstream from `build`: DIR/NAME/NAME.bin with iceprog (Alchitry Cu), or
+    /// DIR/NAME/NAME.bit with `openFPGALoader -b ulx3s` (`--board ulx3s-85f`, DIR build/ulx3s).
     Program {
         #[arg(long)]
         unit: String,
-        #[arg(long, default_value = "build/board")]
-        out: PathBuf,
+        #[arg(long, default_value = "alchitry-cu")]
+        board: String,
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
     /// Injected-fault score: faults in the exported Verilog (one Verilator build, mutant
     /// schemata), each run through the unit's random traces; what lockstep, the spec checker and
@@ -424,17 +435,35 @@ fn main() -> Result<()> {
             println!("{}", synth::bench::run(c, only.as_deref())?);
         }
         Cmd::Build {
+            board,
             unit,
             all,
             out,
             seed,
             clock,
             readme,
-        } => {
-            board_build(unit, all, &out, seed, clock, &readme)?;
-        }
+        } => match board.as_str() {
+            "alchitry-cu" => board_build(
+                unit,
+                all,
+                &out.unwrap_or_else(|| "build/board".into()),
+                seed,
+                clock,
+                &readme,
+            )?,
+            synth::ulx3s::BOARD => ulx3s_build(
+                unit,
+                all,
+                &out.unwrap_or_else(|| "build/ulx3s".into()),
+                seed,
+                clock,
+                &readme,
+            )?,
+            b => anyhow::bail!("unknown board `{b}` (alchitry-cu, ulx3s-85f)"),
+        },
         Cmd::Board {
             unit,
+            board,
             port,
             sim,
             action: BoardAction::Scenario { file, free_run },
@@ -442,12 +471,16 @@ fn main() -> Result<()> {
             if port.is_none() && !sim {
                 anyhow::bail!("give --port PATH (a board) or --sim (the simulated board)");
             }
+            if !["alchitry-cu", synth::ulx3s::BOARD].contains(&board.as_str()) {
+                anyhow::bail!("unknown board `{board}` (alchitry-cu, ulx3s-85f)");
+            }
             let bad = synth::board::visit_unit(
                 &unit,
                 synth::board::ReplayScenario {
                     file,
                     port,
                     free_run,
+                    full_bridge: board == synth::ulx3s::BOARD,
                 },
             )
             .ok_or_else(|| unknown_unit(&unit))??;
@@ -462,9 +495,18 @@ fn main() -> Result<()> {
             out,
         } => synth::board::visit_unit(&unit, synth::board::RecordScenario { seed, cycles, out })
             .ok_or_else(|| unknown_unit(&unit))??,
-        Cmd::Program { unit, out } => {
-            synth::board::program(&out.join(&unit).join(format!("{unit}.bin")))?;
-        }
+        Cmd::Program { unit, board, out } => match board.as_str() {
+            "alchitry-cu" => synth::board::program(
+                &out.unwrap_or_else(|| "build/board".into())
+                    .join(&unit)
+                    .join(format!("{unit}.bin")),
+            )?,
+            synth::ulx3s::BOARD => synth::ulx3s::program(&synth::ulx3s::bit_path(
+                &out.unwrap_or_else(|| "build/ulx3s".into()),
+                &unit,
+            ))?,
+            b => anyhow::bail!("unknown board `{b}` (alchitry-cu, ulx3s-85f)"),
+        },
         Cmd::Mutate {
             unit,
             count,
@@ -569,6 +611,74 @@ fn board_build(
         out.join("board_report.json"),
         serde_json::to_string_pretty(&rows)?,
     )?;
+    if !failed.is_empty() {
+        anyhow::bail!("failed: {}", failed.join(", "));
+    }
+    Ok(())
+}
+
+/// `synth build --board ulx3s-85f`: one unit, or every ULX3S unit and the bridge alone.
+fn ulx3s_build(
+    unit: Option<String>,
+    all: bool,
+    out: &Path,
+    seed: u64,
+    clock: Option<f64>,
+    readme: &Path,
+) -> Result<()> {
+    use synth::ulx3s;
+    let names: Vec<String> = if all {
+        std::iter::once("bridge_only".to_string())
+            .chain(ulx3s::UNITS.iter().map(|u| u.0.to_string()))
+            .collect()
+    } else {
+        vec![unit.expect("--unit or --all")]
+    };
+    if readme.as_os_str() != "-" {
+        // fail before the place and route, not after
+        synth::readme::replace_block(&std::fs::read_to_string(readme)?, "bitstreams-ecp5", "")?;
+    }
+    let tools = synth::ecp5::tools()?;
+    let mut rows = vec![];
+    let mut failed = vec![];
+    for name in &names {
+        let (core, pll) = ulx3s::bitstream_config(name, clock)?;
+        eprintln!(
+            "ulx3s-85f: building {name} at {:.3} MHz (EHXPLLL {}/{}x{}) ...",
+            pll.f_out_mhz, pll.clki_div, pll.clkfb_div, pll.clkop_div
+        );
+        match ulx3s::build(&tools, &core, &pll, out, seed) {
+            Ok(r) => {
+                println!(
+                    "{}: {:.2} MHz clock, Fmax {:.2} MHz, {} LUT4 sites, {} FF, {} EBR (yosys {:.0} s, nextpnr {:.0} s) -> {}",
+                    r.unit, r.clock_mhz, r.fmax_mhz, r.comb, r.ffs, r.ebrs, r.yosys_s, r.pnr_s,
+                    r.bit.display()
+                );
+                if readme.as_os_str() != "-" {
+                    synth::readme::upsert_rows(
+                        readme,
+                        "bitstreams-ecp5",
+                        ulx3s::README_HEADER,
+                        &[ulx3s::readme_row(&r)],
+                    )?;
+                }
+                rows.push(r);
+            }
+            Err(e) => {
+                eprintln!("{name}: {e:#}");
+                failed.push(name.clone());
+            }
+        }
+        std::fs::create_dir_all(out)?;
+        std::fs::write(
+            out.join("ulx3s_report.json"),
+            serde_json::to_string_pretty(&rows)?,
+        )?;
+    }
+    println!("\n{}", ulx3s::README_HEADER);
+    for r in &rows {
+        println!("{}", ulx3s::readme_row(r));
+    }
     if !failed.is_empty() {
         anyhow::bail!("failed: {}", failed.join(", "));
     }
