@@ -34,6 +34,18 @@
 //! - `answer-bound`: every accepted request is answered (grant, deny or revocation of its warp)
 //!   within `fifo_depth + 3` cycles (the arbiter takes one entry per cycle; SPEC's bound for a
 //!   strictly higher-priority requester), so nothing accepted is lost.
+//! - `priority-bound` (SPEC 4, "a strictly higher-priority requester holds the lock within
+//!   `fifo_depth + 3` cycles of its acquire being accepted"): an acquire of lock l by warp r,
+//!   accepted while l is held by another warp h that r strictly beats (smaller CPR) and while r
+//!   strictly beats every other warp that waits for l or has an open request for it, is granted
+//!   l (the `grant` strobe shows r as its owner) within `fifo_depth + 3` cycles of its
+//!   acceptance — by the arbiter, or by a hand-off after a deny — unless r is revoked first
+//!   (revocation ends its request, SPEC 5). No other warp excuses it: one that comes later is
+//!   queued behind r (the arbiter takes the FIFO in order), and a free-lock grant to a later
+//!   warp that r does not beat would break the bound (see `free-grant`). Judged only when the
+//!   CPRs of r and of those rivals are settled from `WRITE_WINDOW` cycles before the acceptance
+//!   to the deadline (r surely beats each of them); a deny within the bound is not itself a
+//!   violation (the `answer-bound` rule accepts it), only the missing grant at the deadline.
 //! - `free-grant`: an acquire of a free lock that nobody waits for and no other open request
 //!   targets (nor one for a lock the requester holds, which may preempt it first) is granted
 //!   within 2 cycles (or its warp revoked). No other exception: dead FIFO entries and releases
@@ -68,6 +80,15 @@ struct Request {
     free_by: Option<usize>,
 }
 
+/// An acquire that SPEC 4 owes the lock within `fifo_depth + 3` cycles.
+#[derive(Clone, Copy, Debug)]
+struct Owed {
+    lock: usize,
+    accepted: usize,
+    /// The holder, the other waiters and the other open requesters of the lock at acceptance.
+    rivals: u64,
+}
+
 /// A cause for an error strobe: the code, the cycles it may strobe in, whether it must.
 #[derive(Clone, Copy, Debug)]
 struct ErrCause {
@@ -99,6 +120,8 @@ pub struct SpecStats {
     pub hold_revocations: u64,
     /// Free-lock acquires whose 2-cycle grant window was judged.
     pub free_windows: u64,
+    /// Acquires owed the lock within `fifo_depth + 3` (SPEC 4) whose deadline was judged.
+    pub priority_bounds: u64,
     /// Error causes: NOT_OWNER, BAD_ID of a release, BUSY, BAD_ID of an acquire, of a CPR write.
     pub rel_not_owner: u64,
     pub rel_bad_id: u64,
@@ -147,6 +170,8 @@ pub struct LockSpecChecker {
     after_reset: bool,
     /// An acquire accepted while the warp's request may have been dropped (resolved next cycle).
     maybe_new: Vec<Option<Request>>,
+    /// Per warp: the lock SPEC 4 owes it (`priority-bound`), until granted or revoked.
+    owed: Vec<Option<Owed>>,
 }
 
 impl LockSpecChecker {
@@ -172,6 +197,7 @@ impl LockSpecChecker {
             last_accept: None,
             after_reset: false,
             maybe_new: vec![],
+            owed: vec![],
         };
         c.reset(0);
         c
@@ -185,6 +211,7 @@ impl LockSpecChecker {
         self.req = vec![None; w];
         self.wait = vec![None; w];
         self.maybe_new = vec![None; w];
+        self.owed = vec![None; w];
         self.wait_since = vec![0; w];
         self.rr_last = vec![None; l];
         self.rr_seen = vec![None; l];
@@ -250,6 +277,14 @@ impl LockSpecChecker {
         } else {
             ha <= lb
         }
+    }
+
+    /// `priority-bound` applies to `ow` as of cycle `t`: the requester surely had a smaller CPR
+    /// than each rival in every cycle from `WRITE_WINDOW` before the acceptance to `t`.
+    fn owed_sure(&self, w: usize, ow: &Owed, t: usize) -> bool {
+        let from = ow.accepted.saturating_sub(WRITE_WINDOW);
+        let hi = Self::range(&self.cpr[w], from, t).1;
+        Self::bits(ow.rivals).all(|c| Self::range(&self.cpr[c], from, t).0 > hi)
     }
 
     fn released_recently(&self, w: usize, l: usize, cycle: usize) -> bool {
@@ -458,6 +493,10 @@ impl LockSpecChecker {
                 }
             }
             self.marks[w].clear();
+            // a revocation ends what SPEC 4 owes the warp, unless its request survives it
+            if self.req[w].is_none_or(|r| r.optional) {
+                self.owed[w] = None;
+            }
         }
         // ---- denies
         for w in Self::bits(deny) {
@@ -498,6 +537,10 @@ impl LockSpecChecker {
         for w in Self::bits(grant) {
             self.req[w] = None;
             self.wait[w] = None;
+            if let Some(ow) = self.owed[w].filter(|ow| granted[w] == Some(ow.lock)) {
+                self.stats.priority_bounds += self.owed_sure(w, &ow, t) as u64;
+                self.owed[w] = None;
+            }
         }
         let waiting = (0..nw)
             .filter(|&w| self.wait[w].is_some())
@@ -589,6 +632,17 @@ impl LockSpecChecker {
                         "free-grant",
                         format!("warp {w}'s acquire of free lock {} accepted at cycle {} not granted within 2 cycles", r.lock, r.accepted),
                     );
+                }
+            }
+            if let Some(ow) = self.owed[w] {
+                if t >= ow.accepted + self.cfg.fifo_depth + 3 {
+                    self.owed[w] = None;
+                    if self.owed_sure(w, &ow, t) {
+                        return v(
+                            "priority-bound",
+                            format!("warp {w}'s acquire of lock {} accepted at cycle {} strictly beat the holder and every rival ({:#b}) but is not granted within fifo_depth + 3", ow.lock, ow.accepted, ow.rivals),
+                        );
+                    }
                 }
             }
             while let Some(&(c, surely)) = self.marks[w].front() {
@@ -745,6 +799,19 @@ impl LockSpecChecker {
                         self.req[x].is_some_and(|r| self.owner[r.lock] == Some(w))
                     });
                 let free = self.owner[l].is_none() && !self.wait.contains(&Some(l)) && !contested;
+                // SPEC 4: held by another warp; the rivals are judged at the deadline
+                self.owed[w] = self.owner[l].filter(|&h| h != w).map(|h| Owed {
+                    lock: l,
+                    accepted: t,
+                    rivals: (0..nw)
+                        .filter(|&x| {
+                            x != w
+                                && (x == h
+                                    || self.wait[x] == Some(l)
+                                    || self.req[x].is_some_and(|r| r.lock == l))
+                        })
+                        .fold(0, |m, x| m | 1 << x),
+                });
                 self.stats.free_windows += free as u64;
                 self.req[w] = Some(Request {
                     lock: l,
@@ -771,9 +838,11 @@ impl LockSpecChecker {
                 });
             } else {
                 let p = i.cpr_prio & ((1 << self.cfg.prio_bits) - 1);
+                let keep = WRITE_WINDOW + self.cfg.fifo_depth + 6;
                 let h = &mut self.cpr[w];
                 h.push_back((t + 1, p));
-                while h.len() > 2 && h[1].0 + WRITE_WINDOW + 2 < t {
+                // kept long enough for `priority-bound`'s window (acceptance − WRITE_WINDOW on)
+                while h.len() > 2 && h[1].0 + keep < t {
                     h.pop_front();
                 }
             }
