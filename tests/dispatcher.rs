@@ -1506,3 +1506,55 @@ fn spec_rejects_an_error_in_the_cycle_after_reset() {
         1,
     );
 }
+
+/// Two ties in a row: WGs 3 and 4 (priority 0) wait in both channels until WG 1 completes in
+/// `done`, WGs 5 and 6 (priority 0) queue behind them; after the first tie's winner is marked,
+/// the second tie must go to the other channel (a42).
+fn two_ties_after(done: usize) -> Vec<DispIn> {
+    blocked_then_freed(
+        done,
+        &[
+            (4, DispIn::push(0, &wg(3, 0, 1, 0, 0, 1))),
+            (5, DispIn::push(1, &wg(4, 0, 1, 0, 0, 1))),
+            (6, DispIn::push(0, &wg(5, 0, 1, 0, 0, 1))),
+            (7, DispIn::push(1, &wg(6, 0, 1, 0, 0, 1))),
+        ],
+    )
+}
+
+/// The second tie's winner replaced by the marked channel's head (the two records' WGs swapped,
+/// same placement): rejected by `tie-mark` at that record, whatever the LFSR says (the marks
+/// leave one legal channel). Over completion cycles 12..40 the first cycle where the second
+/// tie is a two-channel tie decided by the marks is asserted.
+#[test]
+fn spec_rejects_a_tie_against_the_marks() {
+    let mut hit = None;
+    for done in 12..40 {
+        let t = two_ties_after(done);
+        let outs = model_outs(&t);
+        spec_verdict(&t, &outs).unwrap_or_else(|v| panic!("done {done}, the model's trace: {v}"));
+        let r = rec_cycles(&outs);
+        assert_eq!(r.len(), 6, "done {done}");
+        let id = |k: usize| outs[r[k]].disp_id;
+        // first tie: WGs 3 and 4; second: the loser and the winner's successor (5 or 6)
+        let first = id(2);
+        assert!(first == 3 || first == 4, "done {done}: {first}");
+        let successor = if first == 3 { 5 } else { 6 };
+        if id(4) != successor {
+            continue;
+        }
+        let mut bad = outs.clone();
+        bad[r[3]].disp_id = id(4);
+        bad[r[4]].disp_id = id(3);
+        let v = spec_verdict(&t, &bad).expect_err("the marked channel's head won the second tie");
+        if v.rule == "tie-mark" {
+            assert_eq!(v.cycle, r[3], "done {done}: {v}");
+            hit = Some(done);
+            break;
+        }
+    }
+    assert!(
+        hit.is_some(),
+        "no completion cycle in 12..40 made the swap a tie-mark violation"
+    );
+}
