@@ -809,7 +809,16 @@ impl LockSpecChecker {
                     .any(|x| x != w && self.req[x].is_some_and(|r| r.lock == l && r.beat_holder));
                 let free =
                     self.owner[l].is_none() && !self.wait.contains(&Some(l)) && !owed_to_other;
-                let beat_holder = self.owner[l].is_some_and(|h| h != w && self.may_beat(w, h, t));
+                // (the design may compare the CPRs with this cycle's write applied)
+                let next = |x: usize| {
+                    (i.cpr_we && i.cpr_warp as usize == x)
+                        .then_some(i.cpr_prio & ((1 << self.cfg.prio_bits) - 1))
+                };
+                let beat_holder = self.owner[l].is_some_and(|h| {
+                    let lo = self.cpr_range(w, t).0.min(next(w).unwrap_or(u32::MAX));
+                    let hi = self.cpr_range(h, t).1.max(next(h).unwrap_or(0));
+                    h != w && lo < hi
+                });
                 // SPEC 4: held by another warp; the rivals are judged at the deadline
                 self.owed[w] = self.owner[l].filter(|&h| h != w).map(|h| Owed {
                     lock: l,
