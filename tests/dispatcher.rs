@@ -1507,54 +1507,62 @@ fn spec_rejects_an_error_in_the_cycle_after_reset() {
     );
 }
 
-/// Two ties in a row: WGs 3 and 4 (priority 0) wait in both channels until WG 1 completes in
-/// `done`, WGs 5 and 6 (priority 0) queue behind them; after the first tie's winner is marked,
-/// the second tie must go to the other channel (a42).
+/// Two ties apart: WGs 1 and 2 (priority 0, all 16 LDS blocks) fill both modules; WGs 3 and 4
+/// (priority 0, 1 LDS block) wait in channels 0 and 1 until WG 1 completes in `done` (the first
+/// tie); WGs 5 and 6 (priority 0, 16 LDS blocks) queue behind them and wait until WG 2
+/// completes 20 cycles later (the second tie, after the first one's winner was marked).
 fn two_ties_after(done: usize) -> Vec<DispIn> {
-    blocked_then_freed(
-        done,
+    scenario(
+        done + 40,
         &[
+            (1, DispIn::push(0, &wg(1, 0, 1, 0, 0, 16))),
+            (2, DispIn::push(1, &wg(2, 0, 1, 0, 0, 16))),
             (4, DispIn::push(0, &wg(3, 0, 1, 0, 0, 1))),
             (5, DispIn::push(1, &wg(4, 0, 1, 0, 0, 1))),
-            (6, DispIn::push(0, &wg(5, 0, 1, 0, 0, 1))),
-            (7, DispIn::push(1, &wg(6, 0, 1, 0, 0, 1))),
+            (6, DispIn::push(0, &wg(5, 0, 1, 0, 0, 16))),
+            (7, DispIn::push(1, &wg(6, 0, 1, 0, 0, 16))),
+            (done, DispIn::done(0)),
+            (done + 20, DispIn::done(1)),
         ],
     )
 }
 
-/// The second tie's winner replaced by the marked channel's head (the two records' WGs swapped,
-/// same placement): rejected by `tie-mark` at that record, whatever the LFSR says (the marks
-/// leave one legal channel). Over completion cycles 12..40 the first cycle where the second
-/// tie is a two-channel tie decided by the marks is asserted.
+/// The second tie won by the marked channel's head (its WG put in the record of the legal
+/// winner, same placement): rejected by `tie-mark` at that record, whatever the LFSR says (the
+/// a42 marks leave one legal channel). Over completion cycles 12..40 the first cycle where the
+/// swap is a `tie-mark` violation is asserted.
 #[test]
 fn spec_rejects_a_tie_against_the_marks() {
     let mut hit = None;
+    let mut seen = vec![];
     for done in 12..40 {
         let t = two_ties_after(done);
         let outs = model_outs(&t);
         spec_verdict(&t, &outs).unwrap_or_else(|v| panic!("done {done}, the model's trace: {v}"));
         let r = rec_cycles(&outs);
-        assert_eq!(r.len(), 6, "done {done}");
-        let id = |k: usize| outs[r[k]].disp_id;
-        // first tie: WGs 3 and 4; second: the loser and the winner's successor (5 or 6)
-        let first = id(2);
-        assert!(first == 3 || first == 4, "done {done}: {first}");
-        let successor = if first == 3 { 5 } else { 6 };
-        if id(4) != successor {
+        let ids: Vec<u32> = r.iter().map(|&c| outs[c].disp_id).collect();
+        seen.push((done, ids.clone()));
+        let (Some(a), Some(k)) = (
+            ids.iter().position(|&x| x == 3 || x == 4),
+            ids.iter().position(|&x| x == 5 || x == 6),
+        ) else {
             continue;
-        }
+        };
+        // the first tie's winner marks its channel: the second goes to the other one
+        let legal = if ids[a] == 3 { 6 } else { 5 };
+        assert_eq!(ids[k], legal, "done {done}: records {ids:?}");
         let mut bad = outs.clone();
-        bad[r[3]].disp_id = id(4);
-        bad[r[4]].disp_id = id(3);
-        let v = spec_verdict(&t, &bad).expect_err("the marked channel's head won the second tie");
-        if v.rule == "tie-mark" {
-            assert_eq!(v.cycle, r[3], "done {done}: {v}");
-            hit = Some(done);
-            break;
+        bad[r[k]].disp_id = 11 - legal;
+        if let Err(v) = spec_verdict(&t, &bad) {
+            if v.rule == "tie-mark" {
+                assert_eq!(v.cycle, r[k], "done {done}: {v}");
+                hit = Some(done);
+                break;
+            }
         }
     }
     assert!(
         hit.is_some(),
-        "no completion cycle in 12..40 made the swap a tie-mark violation"
+        "no completion cycle in 12..40 made the swap a tie-mark violation: {seen:?}"
     );
 }
