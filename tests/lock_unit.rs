@@ -750,6 +750,7 @@ fn spec_stats(cfg: LockConfig, n: usize) -> testbench::spec::lock_unit::SpecStat
         total.denies += s.denies;
         total.hold_revocations += s.hold_revocations;
         total.free_windows += s.free_windows;
+        total.priority_bounds += s.priority_bounds;
         total.rel_not_owner += s.rel_not_owner;
         total.rel_bad_id += s.rel_bad_id;
         total.acq_busy += s.acq_busy;
@@ -776,6 +777,7 @@ fn spec_checker_rules_are_exercised() {
         ("denies", s.denies),
         ("hold-limit revocations", s.hold_revocations),
         ("free-lock grant windows", s.free_windows),
+        ("acquires owed the lock by SPEC 4", s.priority_bounds),
         ("NOT_OWNER", s.rel_not_owner),
         ("BUSY", s.acq_busy),
     ] {
