@@ -347,9 +347,8 @@ struct Entry {
     holder: Option<usize>,
     lock: usize,
     live: bool,
-    /// The requester strictly beat (smaller CPR, the CPR write of that cycle applied) the holder
-    /// when it was queued: SPEC 4 owes it the lock within `fifo_depth + 3` cycles of its
-    /// acceptance.
+    /// The requester strictly beat (smaller CPR, as of the start of that cycle) the holder when it
+    /// was queued: SPEC 4 owes it the lock within `fifo_depth + 3` cycles of its acceptance.
     beats_holder: bool,
 }
 
@@ -663,16 +662,7 @@ impl CycleModel for LockUnit {
             }
         }
 
-        // 5. New acquire, against the start-of-cycle state (whether the requester strictly
-        // beats the holder, recorded with a queued entry: with this cycle's CPR write applied).
-        let pmax = self.prio_max();
-        let cpr_next = |x: usize| {
-            if i.cpr_we && i.cpr_warp as usize == x {
-                i.cpr_prio & pmax
-            } else {
-                s.cpr[x]
-            }
-        };
+        // 5. New acquire, against the start-of-cycle state.
         let mut pushed = None;
         if i.acq_valid && s.fifo_len() < self.cfg.fifo_depth {
             let (w, l) = (i.acq_warp as usize, i.acq_lock as usize);
@@ -709,7 +699,7 @@ impl CycleModel for LockUnit {
                             holder,
                             lock: l,
                             live: true,
-                            beats_holder: holder.is_some_and(|h| cpr_next(w) < cpr_next(h)),
+                            beats_holder: holder.is_some_and(|h| s.cpr[w] < s.cpr[h]),
                         });
                     }
                 }

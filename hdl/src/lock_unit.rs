@@ -55,11 +55,12 @@
 //!   cycles later).
 //!
 //! ## Timing (board config, iCE40 HX8K CB132, in the flow's harness)
-//! **Cost: 2393 LCs; Fmax 92.8 MHz median of nextpnr seeds 1–3** (89.6, 92.8, 95.2;
-//! 2026-11-26, issue #25: round robin in every case, free grant narrowed to SPEC's order):
-//! **the 100 MHz target is not met** (accepted by SPEC's decision of 2026-11-23) — `cargo run
-//! --release -p synth -- report --only lock_unit --seeds 1,2,3`. Before issue #25: 2383 LCs,
-//! median 92.6 (89.6, 92.6, 95.9); history in `docs/lock_unit.md`. What was tried
+//! **Cost: 2442 LCs; Fmax 91.7 MHz median of nextpnr seeds 1–3** (94.0, 91.7, 88.6;
+//! 2026-11-26, issue #25: round robin in every case, free grant narrowed to what SPEC's order
+//! and item 4 force): **the 100 MHz target is not met** (accepted by SPEC's decision of
+//! 2026-11-23) — `cargo run --release -p synth -- report --only lock_unit --seeds 1,2,3`.
+//! Before issue #25: 2383 LCs, median 92.6 (89.6, 92.6, 95.9); history in `docs/lock_unit.md`.
+//! What was tried
 //! (flow options, pipelines, their numbers) is in `docs/lock_unit.md`.
 //!
 //! The critical paths left are about 6 LUT levels with 1–2 ns of routing each: the head's lock
@@ -225,8 +226,7 @@ pub struct LockUnit<
     stage_req: DFF<Bits<W>>,
     stage_lock: DFF<Bits<L>>,
     stage_holder: DFF<Bits<W>>,
-    /// The staged requester strictly beat the lock's holder when it was queued (CPRs with that
-    /// cycle's CPR write applied): SPEC 4 then owes
+    /// The staged requester strictly beat the lock's holder when it was queued: SPEC 4 then owes
     /// it the lock within `fifo_depth + 3`, so no direct grant takes that lock before the
     /// arbiter decides it (see step 5).
     stage_beats_holder: DFF<Bit>,
@@ -328,8 +328,8 @@ pub struct LockUnit<
     acq_accept: Signal<Local, Bit>,
     acq_ok: Signal<Local, Bit>,
     acq_owner: Signal<Local, Bits<W>>,
-    /// The CPR of the requested lock's holder as of next cycle (0 when the lock is free).
-    acq_holder_cpr: Signal<Local, Bits<PB>>,
+    /// The acquiring warp's row of the priority matrix (the warps it strictly beats).
+    acq_beats: Signal<Local, Bits<W>>,
     acq_reserved: Signal<Local, Bit>,
     acq_conflict: Signal<Local, Bit>,
     acq_busy: Signal<Local, Bit>,
@@ -509,7 +509,7 @@ impl<
             acq_accept: Default::default(),
             acq_ok: Default::default(),
             acq_owner: Default::default(),
-            acq_holder_cpr: Default::default(),
+            acq_beats: Default::default(),
             acq_reserved: Default::default(),
             acq_conflict: Default::default(),
             acq_busy: Default::default(),
@@ -897,6 +897,13 @@ impl<
         self.stage_req.d.next = self.acq_warp_oh.val();
         self.stage_lock.d.next = self.acq_lock_oh.val();
         self.stage_holder.d.next = self.acq_owner.val();
+        self.acq_beats.next = 0.into();
+        for w in 0..W {
+            if self.acq_warp_oh.val().get_bit(w) {
+                self.acq_beats.next = self.acq_beats.val() | self.beats[w].q.val();
+            }
+        }
+        self.stage_beats_holder.d.next = (self.acq_beats.val() & self.acq_owner.val()).any();
 
         // ---- hold-limit marks for the next cycle (not for a warp revoked in this one) ----
         self.hold_revoke_next.next = 0.into();
@@ -1111,18 +1118,6 @@ impl<
             }
         }
         self.stage_cpr.d.next = self.next_head_cpr.val();
-        // the warp staged now strictly beats the lock's holder (CPRs as of next cycle, the
-        // holder's selected by its one-hot owner vector like the requester's above)
-        self.acq_holder_cpr.next = 0.into();
-        for a in 0..W {
-            for p in 0..PB {
-                if self.acq_owner.val().get_bit(a) & self.cpr_next[a].val().get_bit(p) {
-                    self.acq_holder_cpr.next = self.acq_holder_cpr.val().replace_bit(p, true);
-                }
-            }
-        }
-        self.stage_beats_holder.d.next =
-            self.acq_owner.val().any() & (self.next_head_cpr.val() < self.acq_holder_cpr.val());
         self.stage_warp_id.d.next = self.acq_warp.val();
         self.head_beats.d.next = self.next_head_beats.val();
         self.head_lock_losers.d.next = self.hold_limit_hit.val();

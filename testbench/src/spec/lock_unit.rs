@@ -809,7 +809,7 @@ impl LockSpecChecker {
                     .any(|x| x != w && self.req[x].is_some_and(|r| r.lock == l && r.beat_holder));
                 let free =
                     self.owner[l].is_none() && !self.wait.contains(&Some(l)) && !owed_to_other;
-                // (the design may compare the CPRs with this cycle's write applied)
+                // (a compare as of this cycle, or with this cycle's CPR write applied)
                 let next = |x: usize| {
                     (i.cpr_we && i.cpr_warp as usize == x)
                         .then_some(i.cpr_prio & ((1 << self.cfg.prio_bits) - 1))
