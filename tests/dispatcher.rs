@@ -1424,3 +1424,63 @@ fn standard_trace_dispatches_often() {
     let records = t.iter().filter(|i| m.step(i).disp_valid).count();
     assert!(records > 10_000, "{records} records in 100000 cycles");
 }
+
+/// Two ties apart: WGs 1 and 2 (priority 0, all 16 LDS blocks) fill both modules; WGs 3 and 4
+/// (priority 0, 1 LDS block) wait in channels 0 and 1 until WG 1 completes in `done` (the first
+/// tie); WGs 5 and 6 (priority 0, 16 LDS blocks) queue behind them and wait until WG 2
+/// completes 20 cycles later (the second tie, after the first one's winner was marked).
+fn two_ties_after(done: usize) -> Vec<DispIn> {
+    scenario(
+        done + 40,
+        &[
+            (1, DispIn::push(0, &wg(1, 0, 1, 0, 0, 16))),
+            (2, DispIn::push(1, &wg(2, 0, 1, 0, 0, 16))),
+            (4, DispIn::push(0, &wg(3, 0, 1, 0, 0, 1))),
+            (5, DispIn::push(1, &wg(4, 0, 1, 0, 0, 1))),
+            (6, DispIn::push(0, &wg(5, 0, 1, 0, 0, 16))),
+            (7, DispIn::push(1, &wg(6, 0, 1, 0, 0, 16))),
+            (done, DispIn::done(0)),
+            (done + 20, DispIn::done(1)),
+        ],
+    )
+}
+
+/// The second tie won by the marked channel's head (its WG put in the record of the legal
+/// winner, same placement): rejected by `tie-mark` at that record, whatever the LFSR says (the
+/// a42 marks leave one legal channel). Over completion cycles 12..40 the first cycle where the
+/// swap is a `tie-mark` violation is asserted.
+#[test]
+fn spec_rejects_a_tie_against_the_marks() {
+    let mut hit = None;
+    let mut seen = vec![];
+    for done in 12..40 {
+        let t = two_ties_after(done);
+        let outs = model_outs(&t);
+        spec_verdict(&t, &outs).unwrap_or_else(|v| panic!("done {done}, the model's trace: {v}"));
+        let r = rec_cycles(&outs);
+        let ids: Vec<u32> = r.iter().map(|&c| outs[c].disp_id).collect();
+        seen.push((done, ids.clone()));
+        let (Some(a), Some(k)) = (
+            ids.iter().position(|&x| x == 3 || x == 4),
+            ids.iter().position(|&x| x == 5 || x == 6),
+        ) else {
+            continue;
+        };
+        // the first tie's winner marks its channel: the second goes to the other one
+        let legal = if ids[a] == 3 { 6 } else { 5 };
+        assert_eq!(ids[k], legal, "done {done}: records {ids:?}");
+        let mut bad = outs.clone();
+        bad[r[k]].disp_id = 11 - legal;
+        if let Err(v) = spec_verdict(&t, &bad) {
+            if v.rule == "tie-mark" {
+                assert_eq!(v.cycle, r[k], "done {done}: {v}");
+                hit = Some(done);
+                break;
+            }
+        }
+    }
+    assert!(
+        hit.is_some(),
+        "no completion cycle in 12..40 made the swap a tie-mark violation: {seen:?}"
+    );
+}

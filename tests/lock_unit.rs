@@ -667,6 +667,7 @@ fn spec_stats(cfg: LockConfig, n: usize) -> testbench::spec::lock_unit::SpecStat
         total.denies += s.denies;
         total.hold_revocations += s.hold_revocations;
         total.free_windows += s.free_windows;
+        total.priority_bounds += s.priority_bounds;
         total.rel_not_owner += s.rel_not_owner;
         total.rel_bad_id += s.rel_bad_id;
         total.acq_busy += s.acq_busy;
@@ -693,6 +694,7 @@ fn spec_checker_rules_are_exercised() {
         ("denies", s.denies),
         ("hold-limit revocations", s.hold_revocations),
         ("free-lock grant windows", s.free_windows),
+        ("acquires owed the lock by SPEC 4", s.priority_bounds),
         ("NOT_OWNER", s.rel_not_owner),
         ("BUSY", s.acq_busy),
     ] {
@@ -712,4 +714,300 @@ fn spec_checker_rules_are_exercised() {
     }
     let odd = spec_stats(ODD, 100);
     assert!(odd.backpressure >= 10, "backpressure {}", odd.backpressure);
+}
+
+// ---------------------------------------------------------------- spec checker negative tests
+
+/// The board model's outputs on `t`; the spec checker passes them.
+fn model_run(t: &[LockIn]) -> Vec<LockOut> {
+    let cfg = LockConfig::board();
+    let mut m = Model::new(cfg);
+    let o: Vec<LockOut> = t.iter().map(|i| m.step(i)).collect();
+    judge(&mut LockSpecChecker::new(cfg), t, &o).unwrap_or_else(|e| panic!("unmodified: {e}"));
+    o
+}
+
+/// The board spec checker fails `o` with `rule` at `cycle`.
+fn fires(t: &[LockIn], o: &[LockOut], rule: &str, cycle: usize) {
+    match judge(&mut LockSpecChecker::new(LockConfig::board()), t, o) {
+        Err(v) => assert_eq!(
+            (v.rule, v.cycle),
+            (rule, cycle),
+            "expected rule {rule} at cycle {cycle}, got {v}"
+        ),
+        Ok(()) => panic!("rule {rule} did not fire (expected at cycle {cycle})"),
+    }
+}
+
+/// Lock word `l` (board: 4 bits per lock) set to `word` in `o`.
+fn set_word(o: &mut LockOut, l: usize, word: u128) {
+    o.lock_words = (o.lock_words & !(0xf << (4 * l))) | (word << (4 * l));
+}
+
+fn retire(mask: u64) -> LockIn {
+    LockIn {
+        retire: mask,
+        ..idle()
+    }
+}
+
+/// Each rule of the lock-unit spec checker fires on a corrupted model trace, named, at the
+/// corrupted cycle: `reset`, `grant-legal`, `word-change`, `deny-legal`, `revoke-legal`,
+/// `waiting`, `error` (a strobe without a cause, and a cause without its strobe), `ready`.
+#[test]
+fn spec_checker_rules_fire_on_spurious_outputs() {
+    let mut t = vec![LockIn {
+        reset: true,
+        ..idle()
+    }];
+    t.extend(vec![idle(); 12]);
+    let o = model_run(&t);
+    let k = 3; // an idle cycle, nothing held
+    let with = |f: &dyn Fn(&mut LockOut)| {
+        let mut b = o.clone();
+        f(&mut b[k]);
+        b
+    };
+    fires(&t, &with(&|x| x.grant = 1), "grant-legal", k);
+    fires(&t, &with(&|x| set_word(x, 2, 0b1011)), "word-change", k);
+    fires(&t, &with(&|x| x.deny = 0b100), "deny-legal", k);
+    fires(&t, &with(&|x| x.revoke = 0b1000), "revoke-legal", k);
+    fires(&t, &with(&|x| x.waiting = 0b10), "waiting", k);
+    fires(
+        &t,
+        &with(&|x| {
+            x.error = true;
+            x.error_code = 1
+        }),
+        "error",
+        k,
+    );
+    fires(&t, &with(&|x| x.acq_ready = false), "ready", k);
+    // the cycle after the reset must be idle
+    let mut b = o.clone();
+    b[1].waiting = 1;
+    fires(&t, &b, "reset", 1);
+    // ... also its error code (a reset value 1 of `error_code` went unseen before issue #25)
+    let mut b = o.clone();
+    b[1].error_code = 1;
+    fires(&t, &b, "reset", 1);
+    // a cause without its strobe: warp 0 acquires while it waits (BUSY), not reported
+    let mut t = vec![acq(1, 0), idle(), acq(0, 0), idle(), idle(), idle(), idle()];
+    t.push(acq(0, 1)); // cycle 7: warp 0 waits for lock 0 -> BUSY at 8
+    t.extend(vec![idle(); 4]);
+    let o = model_run(&t);
+    assert_eq!((o[8].error, o[8].error_code), (true, 2), "{:?}", o[8]);
+    let mut b = o.clone();
+    b[8].error = false;
+    b[8].error_code = 0;
+    fires(&t, &b, "error", 8);
+}
+
+/// `grant-legal` for a hand-off past a stronger waiter, `round-robin` among tied waiters,
+/// `hand-off` (a free lock left with its waiter), `release` (an owner's release that frees
+/// nothing): warp 0 holds lock 0, warps 1, 2, 3 (equal priority) wait, warp 0 releases.
+#[test]
+fn spec_checker_rules_fire_on_wrong_hand_offs() {
+    let mut t = vec![acq(0, 0), idle(), acq(1, 0), acq(2, 0), acq(3, 0)];
+    t.extend(vec![idle(); 4]);
+    let r = t.len();
+    t.push(rel(0, 0));
+    t.extend(vec![idle(); 10]);
+    let o = model_run(&t);
+    assert_eq!(o[8].waiting, 0b1110, "three waiters: {:?}", o[8]);
+    let h = (r..t.len()).find(|&c| o[c].grant != 0).expect("hand-off");
+    assert_eq!(o[h].grant, 0b10, "round robin from warp 0: warp 1 first");
+    // round-robin: the hand-off goes to warp 2 instead of warp 1
+    let mut b = o.clone();
+    b[h].grant = 0b100;
+    set_word(&mut b[h], 0, 0b1010);
+    b[h].waiting = 0b1010;
+    fires(&t, &b, "round-robin", h);
+    // hand-off: the lock stays free with its waiters
+    let mut b = o.clone();
+    for x in &mut b[h..] {
+        x.grant = 0;
+        set_word(x, 0, 0);
+        x.waiting = 0b1110;
+    }
+    fires(&t, &b, "hand-off", h + 2);
+    // release: the owner's release is not applied (no hand-off either)
+    let mut b = o.clone();
+    for x in &mut b[h..] {
+        x.grant = 0;
+        set_word(x, 0, 0b1000);
+        x.waiting = 0b1110;
+    }
+    fires(&t, &b, "release", r + 2);
+    // grant-legal: warp 3 set to priority 0 after its deny (cycle 7), the hand-off to warp 1
+    // is past a stronger waiter
+    let mut t2 = t.clone();
+    t2[7] = cpr(3, 0);
+    let o2 = model_run(&t2);
+    let h2 = (r..t2.len()).find(|&c| o2[c].grant != 0).unwrap();
+    assert_eq!(o2[h2].grant, 0b1000, "the priority-0 waiter first");
+    let mut b = o2.clone();
+    b[h2].grant = 0b10;
+    set_word(&mut b[h2], 0, 0b1001);
+    b[h2].waiting = 0b1100;
+    fires(&t2, &b, "grant-legal", h2);
+}
+
+/// `answer-bound` (a queued request never answered), `free-grant` (a free lock not granted
+/// within 2 cycles), `hold-limit` (the limit reached, no revocation), `deny-legal` (a deny of a
+/// requester that beats everyone), `revoke-legal` (a revocation without a stronger requester or
+/// the hold limit).
+#[test]
+fn spec_checker_rules_fire_on_missing_answers() {
+    // free-grant: warp 0 asks for free lock 1 at cycle 2; the grant (cycle 3) is removed
+    let mut t = vec![idle(), idle(), acq(0, 1)];
+    t.extend(vec![idle(); 12]);
+    let o = model_run(&t);
+    assert_eq!(o[3].grant, 1);
+    let mut b = o.clone();
+    for x in &mut b[3..] {
+        x.grant = 0;
+        set_word(x, 1, 0);
+    }
+    fires(&t, &b, "free-grant", 4);
+    // answer-bound: warp 1 asks for lock 0 held by warp 0 (cycle 2): denied at cycle 5; the
+    // deny removed, the request is open past fifo_depth + 3 = 7 cycles
+    let mut t = vec![acq(0, 0), idle(), acq(1, 0)];
+    t.extend(vec![idle(); 12]);
+    let o = model_run(&t);
+    let d = (2..t.len()).find(|&c| o[c].deny != 0).expect("deny");
+    assert_eq!(o[d].deny, 0b10);
+    let mut b = o.clone();
+    for x in &mut b[d..] {
+        x.deny = 0;
+        x.waiting = 0;
+    }
+    fires(&t, &b, "answer-bound", 2 + 4 + 3);
+    // deny-legal: warp 1 at priority 0 asks for warp 0's lock: the preemption is replaced by a
+    // deny
+    let mut t = vec![cpr(1, 0), acq(0, 0), idle(), acq(1, 0)];
+    t.extend(vec![idle(); 8]);
+    let o = model_run(&t);
+    let p = (3..t.len())
+        .find(|&c| o[c].revoke != 0)
+        .expect("preemption");
+    assert_eq!((o[p].grant, o[p].revoke), (0b10, 0b1));
+    let mut b = o.clone();
+    b[p].grant = 0;
+    b[p].revoke = 0;
+    b[p].deny = 0b10;
+    b[p].waiting = 0b10;
+    set_word(&mut b[p], 0, 0b1000);
+    fires(&t, &b, "deny-legal", p);
+    // revoke-legal: the same preemption by a warp of equal priority (the CPR write removed)
+    let t2: Vec<LockIn> = t.iter().skip(1).cloned().chain([idle()]).collect();
+    let mut b2: Vec<LockOut> = model_run(&t2);
+    let q = p - 1;
+    b2[q].grant = 0b10;
+    b2[q].revoke = 0b1;
+    b2[q].deny = 0;
+    b2[q].waiting = 0;
+    set_word(&mut b2[q], 0, 0b1001);
+    fires(&t2, &b2, "revoke-legal", q);
+    // hold-limit: limit 2, warp 0 holds lock 0 and retires twice; the revocation removed
+    let mut t = vec![LockIn::set_hold_limit(2), idle(), idle(), idle(), idle()];
+    t.extend([acq(0, 0), retire(1), retire(1)]);
+    t.extend(vec![idle(); 6]);
+    let o = model_run(&t);
+    let v = (2..t.len())
+        .find(|&c| o[c].revoke != 0)
+        .expect("hold-limit revocation");
+    assert_eq!(
+        v, 9,
+        "retires at cycles 6 and 7: revoked at 9 (2 after the second)"
+    );
+    let mut b = o.clone();
+    for x in &mut b[v..] {
+        x.revoke = 0;
+        set_word(x, 0, 0b1000);
+    }
+    fires(&t, &b, "hold-limit", v);
+}
+
+/// Regression of the stale round-robin pick (the deviation documented before issue #25): lock
+/// 0 is handed off to warp 2 (cycle 9, strobe 10) while warp 1 joins its tied waiters, and warp 2
+/// releases it before its grant shows. The next hand-off goes round robin after warp 2, to warp
+/// 3 (strobe 12, one cycle later than a hand-off from the stale pick, which gave warp 1), then
+/// to warp 1. Model, RTL and the spec checker (which now judges every tied hand-off) agree.
+#[test]
+fn round_robin_after_back_to_back_hand_offs() {
+    let mut t = vec![idle(); 20];
+    t[0] = acq(0, 0);
+    t[2] = acq(2, 0);
+    t[3] = acq(3, 0);
+    t[6] = acq(1, 0); // denied in cycle 8 (strobe 9): joins the waiters as the pick is made
+    t[8] = rel(0, 0);
+    t[9] = rel(2, 0); // warp 2 releases before its grant (cycle 10) shows
+    t[14] = rel(3, 0);
+    let o = directed(&t);
+    assert_eq!(o[9].waiting, 0b1110, "{:?}", o[9]);
+    assert_eq!(
+        o[10].grant, 0b100,
+        "first hand-off: warp 2 (round robin from 0)"
+    );
+    assert_eq!(
+        o[11].grant, 0,
+        "no hand-off from the pick made before the pointer moved"
+    );
+    assert_eq!(word(&o[11], 0), 0, "free for one cycle");
+    assert_eq!(
+        o[12].grant, 0b1000,
+        "round robin after warp 2: warp 3, not warp 1"
+    );
+    let k = (13..t.len())
+        .find(|&c| o[c].grant != 0)
+        .expect("third hand-off");
+    assert_eq!(o[k].grant, 0b10, "then warp 1");
+}
+
+/// The trace of `tests/lock_eval.rs`'s seed-3 failure, reduced: warp 0 (CPR 7) holds lock 0 and
+/// releases it at cycle 4; warp 1 (CPR 1) acquires lock 0 at cycle 5, while warp 0 still holds
+/// it (SPEC 4 owes warp 1 the lock within `fifo_depth + 3`); warp 2 (CPR 1, a tie with warp 1)
+/// acquires the now free lock at cycle 6, while warp 1's entry is staged.
+fn owed_lock_trace() -> Vec<LockIn> {
+    let mut t = vec![idle(); 16];
+    t[0] = cpr(1, 1);
+    t[1] = cpr(2, 1);
+    t[2] = acq(0, 0);
+    t[4] = rel(0, 0);
+    t[5] = acq(1, 0);
+    t[6] = acq(2, 0);
+    t
+}
+
+/// Model and RTL: the staged entry of a warp that strictly beat the lock's holder keeps a free
+/// lock from a direct grant to another warp (SPEC 4 over SPEC 1): warp 1 gets lock 0 at cycle 8
+/// (3 after its acceptance), warp 2 is queued behind it and waits.
+#[test]
+fn owed_lock_is_not_taken_by_a_direct_grant() {
+    let o = directed(&owed_lock_trace());
+    assert_eq!(o[3].grant, 0b1, "{:?}", o[3]);
+    assert_eq!(word(&o[6], 0), 0, "free from cycle 6: {:?}", o[6]);
+    assert_eq!(o[7].grant, 0, "no direct grant to warp 2: {:?}", o[7]);
+    assert_eq!((o[8].grant, word(&o[8], 0)), (0b10, 0b1001), "{:?}", o[8]);
+    assert_eq!((o[9].deny, o[9].waiting), (0b100, 0b100), "{:?}", o[9]);
+}
+
+/// `priority-bound` (SPEC 4): the owed lock of `owed_lock_trace` handed to warp 2 directly
+/// (cycle 7, as the design did with the staged entry's exclusion dropped), warp 1 denied behind
+/// it (cycle 8) and never granted: every other rule accepts that trace (warp 2's free grant is
+/// legal, warp 1's deny has a blocker it does not beat), `priority-bound` fires at the deadline,
+/// 5 + fifo_depth + 3 = 12.
+#[test]
+fn spec_checker_priority_bound_fires_on_an_owed_lock_taken() {
+    let t = owed_lock_trace();
+    let o = model_run(&t);
+    let mut b = o.clone();
+    for (c, x) in b.iter_mut().enumerate().skip(7) {
+        x.grant = if c == 7 { 0b100 } else { 0 };
+        x.deny = if c == 8 { 0b10 } else { 0 };
+        x.waiting = if c >= 8 { 0b10 } else { 0 };
+        set_word(x, 0, 0b1010);
+    }
+    fires(&t, &b, "priority-bound", 12);
 }

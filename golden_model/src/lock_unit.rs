@@ -36,13 +36,18 @@
 //! 4. **Hand-off** (beyond the patent): a lock whose word is free after steps 1–2 goes to its
 //!    pick from cycle t−1 (the waiter with the smallest CPR, ties round robin from the lock's
 //!    `rr_next`), if the pick still waits for it and was not revoked in step 2 — unless the
-//!    arbiter gave that lock to its requester in step 3 (it beat every waiter).
+//!    arbiter gave that lock to its requester in step 3 (it beat every waiter), or the lock was
+//!    handed off in cycle t−1 (that pick was made before the hand-off moved `rr_next`; the pick
+//!    of cycle t is made from the moved pointer and serves the lock in cycle t+1).
 //! 5. **Acquire** (`acq_*`, accepted when `acq_ready` = FIFO not full): errors `BAD_ID`, `BUSY` (the
 //!    warp waits or has a live request in the FIFO or the stage register). Otherwise a free lock
 //!    nobody waits for is taken at once (strobe next cycle) — unless the lock is the one the
-//!    arbiter decides in step 3 (a live head's; a dead head decides nothing) or the stage
-//!    register's, or the warp is marked for revocation (step 2) or holds the lock of the head the
-//!    arbiter decides (it may be preempted in this cycle). Then, and whenever the lock
+//!    arbiter decides in step 3 (a live head's; a dead head decides nothing), or the warp is
+//!    revoked in this cycle (step 2, or preempted in step 3: SPEC 5, never granted in the cycle
+//!    it is revoked), or the lock is the staged entry's and its requester strictly beat the
+//!    holder when it was queued (SPEC 4 owes it the lock within `fifo_depth + 3`; a direct grant
+//!    to a warp it does not beat would leave it waiting for that warp's release; the entry
+//!    reaches the arbiter next cycle). Then, and whenever the lock
 //!    is held (also by the requester itself: the arbiter grants it again, no state change) or
 //!    waited for, a (requester, holder, lock) entry is queued: it waits one cycle in the stage
 //!    register, then joins the FIFO's tail.
@@ -342,6 +347,9 @@ struct Entry {
     holder: Option<usize>,
     lock: usize,
     live: bool,
+    /// The requester strictly beat (smaller CPR, as of the start of that cycle) the holder when it
+    /// was queued: SPEC 4 owes it the lock within `fifo_depth + 3` cycles of its acceptance.
+    beats_holder: bool,
 }
 
 /// Stage B's verdict on an entry.
@@ -377,6 +385,9 @@ pub struct LockUnit {
     staged: Option<Entry>,
     /// Hand-off pick per lock, made in the previous cycle.
     pick: Vec<Option<usize>>,
+    /// Per lock: handed off in the previous cycle (its pick, made before that hand-off moved
+    /// `rr_next`, is stale and not used).
+    handed: Vec<bool>,
     out: LockOut,
     stats: LockStats,
     /// Evaluation-only knob, not a register of the hardware (see [`LockUnit::set_preemption`]).
@@ -400,6 +411,7 @@ impl LockUnit {
             hrq: vec![],
             staged: None,
             pick: vec![],
+            handed: vec![],
             out: LockOut::default(),
             stats: LockStats::default(),
             preempt: true,
@@ -524,6 +536,7 @@ impl CycleModel for LockUnit {
         self.rel_q = None;
         self.hrq = vec![false; c.warps];
         self.pick = vec![None; c.locks];
+        self.handed = vec![false; c.locks];
         self.out = LockOut::default();
     }
 
@@ -616,9 +629,14 @@ impl CycleModel for LockUnit {
             }
         }
 
-        // 4. Hand-off to the picks of the previous cycle.
+        // 4. Hand-off to the picks of the previous cycle (not of a lock handed off in the
+        // previous cycle: that pick predates the round-robin move; the next cycle's is fresh).
+        self.handed = vec![false; nl];
         for l in 0..nl {
             let Some(b) = s.pick[l] else { continue };
+            if s.handed[l] {
+                continue;
+            }
             let free_after_12 = match s.owner[l] {
                 None => true,
                 Some(o) => {
@@ -639,6 +657,7 @@ impl CycleModel for LockUnit {
                 self.owner[l] = Some(b);
                 self.waiting[b] = None;
                 self.rr_next[l] = (b + 1) % nw;
+                self.handed[l] = true;
                 grant |= 1 << b;
             }
         }
@@ -656,10 +675,16 @@ impl CycleModel for LockUnit {
                 // is not revoked in step 2 (a dead head, and a release of a free lock, change
                 // no free lock)
                 let decided = s.fifo.front().filter(|e| e.live && !s.hrq[e.req]);
+                // SPEC order: the arbiter (step 3) comes first; it may take this lock, and a
+                // warp revoked in this cycle (step 2, or preempted in step 3) is never granted
+                // in it (SPEC 5)
+                // and SPEC 4: a staged entry whose requester strictly beat the holder is owed
+                // the lock within fifo_depth + 3; a direct grant of that lock (freed meanwhile)
+                // to a warp it does not beat would make it wait for that warp's release, so
+                // the arbiter takes the entry first
                 let conflict = decided.is_some_and(|e| e.lock == l)
-                    || s.staged.is_some_and(|e| e.lock == l)
-                    || s.hrq[w]
-                    || decided.is_some_and(|e| s.owner[e.lock] == Some(w));
+                    || s.staged.is_some_and(|e| e.lock == l && e.beats_holder)
+                    || revoked[w];
                 let reserved = s.waiting.contains(&Some(l));
                 match s.owner[l] {
                     None if !reserved && !conflict => {
@@ -674,6 +699,7 @@ impl CycleModel for LockUnit {
                             holder,
                             lock: l,
                             live: true,
+                            beats_holder: holder.is_some_and(|h| s.cpr[w] < s.cpr[h]),
                         });
                     }
                 }

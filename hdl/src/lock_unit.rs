@@ -27,9 +27,13 @@
 //! - acquire of a free lock nobody waits for: `grant` **1** cycle after the acquire is accepted
 //!   (SPEC goal 1);
 //! - an acquire that is queued (lock held, also by the requester itself, or waited for, or the
-//!   cycle's arbiter decision may touch that lock or warp: the live FIFO head's lock or the staged
-//!   entry's, a requester that holds the live head's lock or is marked for hold-limit
-//!   revocation): one cycle in the stage register, one as the FIFO head,
+//!   cycle's arbiter decision touches that lock or warp — SPEC's order puts the arbiter before
+//!   the new acquire: the live FIFO head's lock, or a requester revoked in this cycle by the
+//!   hold limit or preempted by the head; SPEC 5: never granted in the cycle it is revoked — or
+//!   the lock of the staged entry when its requester strictly beat the lock's holder as it was
+//!   queued: SPEC 4 owes that requester the lock within `fifo_depth + 3`, and a direct grant to
+//!   a warp it does not beat would make it wait for that warp's release): one
+//!   cycle in the stage register, one as the FIFO head,
 //!   where the arbiter decides and applies it: `grant`/`deny`/`revoke` **3** cycles after the
 //!   acceptance, always — the arbiter takes one entry every cycle and never retries, so nothing
 //!   waits behind another entry (SPEC bound `fifo_depth + 3`: 7 on the board);
@@ -38,16 +42,25 @@
 //! - hand-off to a waiter: `grant` **2** cycles after the release is driven, 1 after it is
 //!   applied (the pick comes from the previous cycle's state, so a waiter that joined in the
 //!   cycle the release was driven is served a cycle later: 3 after the release is driven, 2
-//!   after the lock became free — SPEC: within 2);
+//!   after the lock became free — SPEC: within 2). A lock handed off in the previous cycle (its
+//!   recipient released it before the grant showed) is handed off again one cycle later, from
+//!   a pick made after the round-robin pointer moved: ties go round robin in every case;
 //! - hold limit: the retire that reaches the limit revokes the warp the next cycle (`revoke` 2
 //!   cycles after that retire); a `hold_limit` write governs retires from 2 cycles on.
+//!   Consequence of that one-cycle latency (SPEC orders the hold-limit revocation before a new
+//!   acquire in one cycle): an acquire by the warp accepted in the cycle of that retire is
+//!   applied before the revocation and ended with the rest — granted at once and revoked the
+//!   next cycle, or dropped from the queue; the `revoke` strobe answers it and the warp acquires
+//!   again. An acquire accepted in the revocation's own cycle survives it (queued, answered 3
+//!   cycles later).
 //!
 //! ## Timing (board config, iCE40 HX8K CB132, in the flow's harness)
-//! **Cost: 2383 LCs; Fmax 92.6 MHz median of nextpnr seeds 1–3** (89.6, 92.6, 95.9;
-//! 2026-11-24, after issue #10's free-grant fix): **the 100 MHz target is not met** (accepted by
-//! SPEC's decision of 2026-11-23) — `cargo run --release -p synth -- report --only lock_unit
-//! --seeds 1,2,3`. Before the fix: 2409 LCs, median 88.8 of seeds 1–5; under the names before
-//! issue 14: 2416 LCs, median 92.8 (`docs/lock_unit.md`). What was tried
+//! **Cost: 2442 LCs; Fmax 91.7 MHz median of nextpnr seeds 1–3** (94.0, 91.7, 88.6;
+//! 2026-11-26, issue #25: round robin in every case, free grant narrowed to what SPEC's order
+//! and item 4 force): **the 100 MHz target is not met** (accepted by SPEC's decision of
+//! 2026-11-23) — `cargo run --release -p synth -- report --only lock_unit --seeds 1,2,3`.
+//! Before issue #25: 2383 LCs, median 92.6 (89.6, 92.6, 95.9); history in `docs/lock_unit.md`.
+//! What was tried
 //! (flow options, pipelines, their numbers) is in `docs/lock_unit.md`.
 //!
 //! The critical paths left are about 6 LUT levels with 1–2 ns of routing each: the head's lock
@@ -213,6 +226,10 @@ pub struct LockUnit<
     stage_req: DFF<Bits<W>>,
     stage_lock: DFF<Bits<L>>,
     stage_holder: DFF<Bits<W>>,
+    /// The staged requester strictly beat the lock's holder when it was queued: SPEC 4 then owes
+    /// it the lock within `fifo_depth + 3`, so no direct grant takes that lock before the
+    /// arbiter decides it (see step 5).
+    stage_beats_holder: DFF<Bit>,
     /// The staged requester's ID and its CPR as of this cycle (the write of the previous cycle
     /// applied): the next head's priority row starts from them.
     stage_warp_id: DFF<Bits<WB>>,
@@ -235,6 +252,9 @@ pub struct LockUnit<
     queued_warps: DFF<Bits<W>>,
     /// Hand-off pick per lock, made from the previous cycle's state (one-hot; zero = none).
     handoff_pick: [DFF<Bits<W>>; L],
+    /// Per lock: handed off in the previous cycle. Its pick was made before that hand-off moved
+    /// `rr_next` and is not used; the next cycle's pick is made from the moved pointer.
+    handoff_last: DFF<Bits<L>>,
     /// Output strobe registers.
     out_grant: DFF<Bits<W>>,
     out_deny: DFF<Bits<W>>,
@@ -302,10 +322,14 @@ pub struct LockUnit<
     handoff_pick_next: [Signal<Local, Bits<W>>; L],
     pick_found: Signal<Local, Bit>,
     handoff_grant: Signal<Local, Bits<W>>,
+    /// Locks handed off in this cycle.
+    handoff_now: Signal<Local, Bits<L>>,
     // acquire
     acq_accept: Signal<Local, Bit>,
     acq_ok: Signal<Local, Bit>,
     acq_owner: Signal<Local, Bits<W>>,
+    /// The acquiring warp's row of the priority matrix (the warps it strictly beats).
+    acq_beats: Signal<Local, Bits<W>>,
     acq_reserved: Signal<Local, Bit>,
     acq_conflict: Signal<Local, Bit>,
     acq_busy: Signal<Local, Bit>,
@@ -418,9 +442,11 @@ impl<
             stage_req: Default::default(),
             stage_lock: Default::default(),
             stage_holder: Default::default(),
+            stage_beats_holder: Default::default(),
             stage_warp_id: Default::default(),
             stage_cpr: Default::default(),
             handoff_pick: std::array::from_fn(|_| Default::default()),
+            handoff_last: Default::default(),
             out_grant: Default::default(),
             out_deny: Default::default(),
             out_revoke: Default::default(),
@@ -479,9 +505,11 @@ impl<
             handoff_pick_next: std::array::from_fn(|_| Default::default()),
             pick_found: Default::default(),
             handoff_grant: Default::default(),
+            handoff_now: Default::default(),
             acq_accept: Default::default(),
             acq_ok: Default::default(),
             acq_owner: Default::default(),
+            acq_beats: Default::default(),
             acq_reserved: Default::default(),
             acq_conflict: Default::default(),
             acq_busy: Default::default(),
@@ -560,10 +588,12 @@ impl<
             head_dead,
             head_unbeaten_stay,
             queued_warps,
+            handoff_last,
             stage_valid,
             stage_req,
             stage_lock,
             stage_holder,
+            stage_beats_holder,
             stage_warp_id,
             stage_cpr
         );
@@ -753,13 +783,16 @@ impl<
         }
 
         // ---- 4. hand-off of locks free after steps 1-2 to last cycle's picks ----
-        // the pick counts only if it still waits on that lock: mask it bit by bit
+        // the pick counts only if it still waits on that lock (mask it bit by bit), and not
+        // for a lock handed off last cycle (that pick predates the round-robin move)
+        self.handoff_now.next = 0.into();
         for l in 0..L {
             self.handoff_grant.next = 0.into();
             for w in 0..W {
                 if self.handoff_pick[l].q.val().get_bit(w)
                     & self.wait_lock[w].q.val().get_bit(l)
                     & !self.hold_revoke.q.val().get_bit(w)
+                    & !self.handoff_last.q.val().get_bit(l)
                 {
                     self.handoff_grant.next = self.handoff_grant.val().replace_bit(w, true);
                 }
@@ -773,6 +806,9 @@ impl<
                 self.lock_owner_next[l].next =
                     self.lock_owner_next[l].val() | self.handoff_grant.val();
                 self.grant_now.next = self.grant_now.val() | self.handoff_grant.val();
+                if self.handoff_grant.val().any() {
+                    self.handoff_now.next = self.handoff_now.val().replace_bit(l, true);
+                }
                 for w in 0..W {
                     if self.handoff_grant.val().get_bit(w) {
                         self.wait_lock[w].d.next = 0.into();
@@ -782,6 +818,8 @@ impl<
             }
         }
 
+        self.handoff_last.d.next = self.handoff_now.val();
+
         // ---- 5. new acquire, against the start-of-cycle state ----
         // per lock and per warp first (registers only), then selected by the request. Only what
         // this cycle's arbiter decides can touch a free lock nobody waits for: the lock of a live
@@ -790,7 +828,10 @@ impl<
         if self.arb_go.val() {
             self.lock_conflict.next = self.fifo_lock[0].q.val();
         }
-        if self.stage_valid.q.val() {
+        // ... and the lock of a staged entry that SPEC 4 protects (its requester strictly beat
+        // the holder when queued: a direct grant to a warp it does not beat would make it wait
+        // past `fifo_depth + 3`; SPEC lets the arbiter take its entry first)
+        if self.stage_valid.q.val() & self.stage_beats_holder.q.val() {
             self.lock_conflict.next = self.lock_conflict.val() | self.stage_lock.q.val();
         }
         self.free_for_direct.next = 0.into();
@@ -808,11 +849,9 @@ impl<
                 self.free_for_direct.next = self.free_for_direct.val().replace_bit(l, true);
             }
         }
-        // the holder of a live head's lock may be preempted in this cycle: no direct grant to it
-        self.warp_conflict.next = self.hold_revoke.q.val();
-        if self.arb_go.val() {
-            self.warp_conflict.next = self.hold_revoke.q.val() | self.head_lock_holder.val();
-        }
+        // a warp revoked in this cycle (hold limit, or the holder the arbiter preempts) is
+        // never granted in it (SPEC 5): its acquire is queued
+        self.warp_conflict.next = self.revoked.val();
         // occupancy: the FIFO plus the entry joining its tail
         self.occupancy.next = self.fifo_count.q.val();
         if self.stage_valid.q.val() {
@@ -858,6 +897,13 @@ impl<
         self.stage_req.d.next = self.acq_warp_oh.val();
         self.stage_lock.d.next = self.acq_lock_oh.val();
         self.stage_holder.d.next = self.acq_owner.val();
+        self.acq_beats.next = 0.into();
+        for w in 0..W {
+            if self.acq_warp_oh.val().get_bit(w) {
+                self.acq_beats.next = self.acq_beats.val() | self.beats[w].q.val();
+            }
+        }
+        self.stage_beats_holder.d.next = (self.acq_beats.val() & self.acq_owner.val()).any();
 
         // ---- hold-limit marks for the next cycle (not for a warp revoked in this one) ----
         self.hold_revoke_next.next = 0.into();
@@ -1137,9 +1183,11 @@ impl<
             self.head_unbeaten_stay.d.next = 0.into();
             self.stage_valid.d.next = false;
             self.queued_warps.d.next = 0.into();
+            self.handoff_last.d.next = 0.into();
             self.stage_req.d.next = 0.into();
             self.stage_lock.d.next = 0.into();
             self.stage_holder.d.next = 0.into();
+            self.stage_beats_holder.d.next = false;
             self.stage_warp_id.d.next = 0.into();
             self.stage_cpr.d.next = 0.into();
             for w in 0..W {

@@ -554,6 +554,27 @@ fn pct3(v: &mut [u64]) -> Option<(u64, u64, u64)> {
 
 /// Run one scenario on one engine.
 pub fn run(sc: &Scenario, engine: Engine, config: &'static str) -> LockEvalResult {
+    run_inner(sc, engine, config, None)
+}
+
+/// [`run`], also returning the port trace (inputs and outputs of every cycle), for a checker
+/// to judge.
+pub fn run_traced(
+    sc: &Scenario,
+    engine: Engine,
+    config: &'static str,
+) -> (LockEvalResult, Vec<LockIn>, Vec<LockOut>) {
+    let mut trace = (vec![], vec![]);
+    let r = run_inner(sc, engine, config, Some(&mut trace));
+    (r, trace.0, trace.1)
+}
+
+fn run_inner(
+    sc: &Scenario,
+    engine: Engine,
+    config: &'static str,
+    mut trace: Option<&mut (Vec<LockIn>, Vec<LockOut>)>,
+) -> LockEvalResult {
     let cfg = sc.cfg;
     let nw = cfg.warps;
     assert_eq!(
@@ -662,6 +683,10 @@ pub fn run(sc: &Scenario, engine: Engine, config: &'static str) -> LockEvalResul
         }
 
         let o = eng.step(&i);
+        if let Some(t) = trace.as_mut() {
+            t.0.push(i.clone());
+            t.1.push(o.clone());
+        }
 
         if let Some(w) = acq_port.filter(|_| o.acq_ready) {
             // the SPEC bound applies when the holder is strictly lower and nobody of the

@@ -9,7 +9,7 @@
 //!
 //! Rules (names as in [`Violation::rule`]):
 //! - `reset`: the cycle after a reset shows the idle state (no lock held, nobody waiting, no
-//!   strobe, no error).
+//!   strobe, no error and `error_code` 0, `acq_ready` high: the FIFO is empty).
 //! - `word-change`: a lock word changes only by a grant of that lock (to the new owner), a
 //!   release by its owner driven in the last two cycles, or a revocation or deny of the owner.
 //! - `grant-legal`: a granted warp has an accepted request or a wait for exactly the lock whose
@@ -18,36 +18,67 @@
 //!   goes to a requester only if it strictly beats every waiter; a hand-off goes to a waiter no
 //!   other waiter strictly beats.
 //! - `round-robin`: among waiters tied at the best CPR, a hand-off goes to the first one after
-//!   the lock's previous hand-off recipient (by warp index, cyclically; from warp 0 after reset).
-//!   Not judged for a hand-off in the cycle right after the lock's previous one (a known
-//!   deviation of the design, see `docs/verification.md`: the pick was made before that
-//!   hand-off moved the round-robin pointer; reachable only when the previous recipient's
-//!   release of the lock is driven in the cycle its hand-off is decided, before its grant shows).
+//!   the lock's previous hand-off recipient (by warp index, cyclically; from warp 0 after reset),
+//!   in every case (judged whenever the waiters and their CPRs are settled; the exemption for a
+//!   hand-off right after the same lock's previous one is gone since issue #25).
 //! - `deny-legal`: a deny answers an open request, only when something blocks it: the holder or a
 //!   waiter of the lock (or the warp granted it in that cycle) that the requester does not
 //!   strictly beat, and never for a lock the requester owns; the denied warp owns nothing and waits.
 //! - `revoke-legal`: a revocation is a preemption (a requester strictly beating the warp got one
 //!   of its locks in that cycle) or the hold limit (the warp's count reached `hold_limit` one or
-//!   two cycles before); the revoked warp owns nothing, waits for nothing, its request is gone.
+//!   two cycles before); the revoked warp owns nothing and waits for nothing. Its request is
+//!   gone if it was accepted before the cycle the revocation was decided; one accepted in that
+//!   cycle survives (SPEC order: revocation, then the new acquire) and stays under
+//!   `answer-bound`. Contract bound of the hold limit: the revocation is decided one cycle after
+//!   the retire that reaches the limit, so a request accepted in that retire's own cycle is
+//!   ended with the rest (granted at once and then revoked, or dropped from the queue).
 //! - `hold-limit`: a warp whose count of retires while holding reaches `hold_limit` (≠ 0) is
 //!   revoked within 2 cycles.
 //! - `answer-bound`: every accepted request is answered (grant, deny or revocation of its warp)
 //!   within `fifo_depth + 3` cycles (the arbiter takes one entry per cycle; SPEC's bound for a
 //!   strictly higher-priority requester), so nothing accepted is lost.
-//! - `free-grant`: an acquire of a free lock that nobody waits for and no other open request
-//!   targets (nor one for a lock the requester holds, which may preempt it first) is granted
-//!   within 2 cycles (or its warp revoked). No other exception: dead FIFO entries and releases
-//!   in flight no longer delay it (the tolerance of the deviation fixed in issue #10 is gone).
+//! - `priority-bound` (SPEC 4, "a strictly higher-priority requester holds the lock within
+//!   `fifo_depth + 3` cycles of its acquire being accepted"): an acquire of lock l by warp r,
+//!   accepted while l is held by another warp h that r strictly beats (smaller CPR) and while r
+//!   strictly beats every other warp that waits for l or has an open request for it, is granted
+//!   l (the `grant` strobe shows r as its owner) within `fifo_depth + 3` cycles of its
+//!   acceptance — by the arbiter, or by a hand-off after a deny — unless r is revoked first
+//!   (revocation ends its request, SPEC 5). No other warp excuses it: one that comes later is
+//!   queued behind r (the arbiter takes the FIFO in order), and a free-lock grant to a later
+//!   warp that r does not beat would break the bound (see `free-grant`). Judged only when the
+//!   CPRs of r and of those rivals are settled from `WRITE_WINDOW` cycles before the acceptance
+//!   to the deadline (r surely beats each of them); a deny within the bound is not itself a
+//!   violation (the `answer-bound` rule accepts it), only the missing grant at the deadline.
+//! - `free-grant`: an acquire of a lock that is free and that nobody waits for at its acceptance
+//!   is granted within 2 cycles. The only exceptions are the ones SPEC's event order forces (the
+//!   arbiter comes before the new acquire in one cycle): the arbiter's decision in the
+//!   acceptance cycle — seen as the next cycle's answers — took the lock (another warp's request
+//!   for it granted, or denied and now waiting), or revoked the requester (SPEC 5: never granted
+//!   in the cycle it is revoked). Then the request is bound by `answer-bound` only. One more
+//!   exception SPEC forces, by item 4 against item 1: another warp's open request for the lock
+//!   accepted while the lock was held by a warp it (maybe) strictly beats. SPEC 4 owes that warp
+//!   the lock within `fifo_depth + 3`; a free-lock grant to a warp it does not beat, after the
+//!   holder left, would make it wait for that warp's release (found by `tests/lock_eval.rs`,
+//!   seed 3: 25 cycles; `priority-bound` fires on it). The exemption does not ask whether that
+//!   warp also beats the lock's other waiters and requesters at its acceptance (SPEC 4's full
+//!   condition): with one acquire per cycle those have been decided — the lock held or waited
+//!   for, so not free — by the time the new acquire comes, unless a waiter was revoked.
+//!   (Before issue #25 any other open request for the lock, or for a lock the requester held,
+//!   excused it.)
 //! - `hand-off`: a free lock with waiters is granted within 2 cycles.
 //! - `release`: a release by the owner frees the lock within 2 cycles.
 //! - `error`: every error strobe has a cause of that code (NOT_OWNER: release of a lock the warp
 //!   did not own; BUSY: acquire while a request is open or the warp waits; BAD_ID: warp or lock
 //!   out of range), and every cause is reported (release's within 2 cycles, acquire's and CPR's
 //!   the next cycle; one error per cycle); an erring request changes nothing (it opens no
-//!   request, frees no lock).
+//!   request, frees no lock). BUSY is judged on the requests open at the start of the cycle: an
+//!   acquire in the cycle a revocation of its warp drops the warp's queued request is BUSY
+//!   (SPEC's order would drop the request first; the design's BUSY check reads the start-of-cycle
+//!   state, and the `revoke` strobe tells the warp to acquire again).
 //! - `waiting`: the `waiting` level equals the checker's waiter set.
-//! - `ready`: `acq_ready` is low only while an accepted request of the last `fifo_depth + 3`
-//!   cycles may still occupy the FIFO (backpressure never sticks).
+//! - `ready`: `acq_ready` is low only while the FIFO is full (SPEC 2): at least `fifo_depth`
+//!   entries may occupy it — open (queued) requests, and requests dropped by a revocation within
+//!   the last `fifo_depth + 3` cycles (a dead entry may keep its slot until it reaches the head).
 
 use crate::spec::{SpecChecker, Violation};
 use golden_model::lock_unit::{LockConfig, LockIn, LockOut};
@@ -62,10 +93,20 @@ const WRITE_WINDOW: usize = 3;
 struct Request {
     lock: usize,
     accepted: usize,
-    /// Accepted in the cycle a revocation of its warp was decided: SPEC lets it be dropped.
-    optional: bool,
     /// Deadline of the free-lock grant window, if it applies.
     free_by: Option<usize>,
+    /// Accepted while the lock was held by another warp that the requester may have strictly
+    /// beaten (CPR window): SPEC 4 may owe it the lock (see `free-grant`).
+    beat_holder: bool,
+}
+
+/// An acquire that SPEC 4 owes the lock within `fifo_depth + 3` cycles.
+#[derive(Clone, Copy, Debug)]
+struct Owed {
+    lock: usize,
+    accepted: usize,
+    /// The holder, the other waiters and the other open requesters of the lock at acceptance.
+    rivals: u64,
 }
 
 /// A cause for an error strobe: the code, the cycles it may strobe in, whether it must.
@@ -99,6 +140,8 @@ pub struct SpecStats {
     pub hold_revocations: u64,
     /// Free-lock acquires whose 2-cycle grant window was judged.
     pub free_windows: u64,
+    /// Acquires owed the lock within `fifo_depth + 3` (SPEC 4) whose deadline was judged.
+    pub priority_bounds: u64,
     /// Error causes: NOT_OWNER, BAD_ID of a release, BUSY, BAD_ID of an acquire, of a CPR write.
     pub rel_not_owner: u64,
     pub rel_bad_id: u64,
@@ -123,8 +166,6 @@ pub struct LockSpecChecker {
     wait_since: Vec<usize>,
     /// Per lock, the waiter that got its last hand-off (round robin among ties).
     rr_last: Vec<Option<usize>>,
-    /// Per lock, the cycle its last hand-off strobed.
-    rr_seen: Vec<Option<usize>>,
     /// CPR history per warp: (first cycle in effect, value), newest last.
     cpr: Vec<VecDeque<(usize, u32)>>,
     /// `hold_limit` history: (first cycle in effect, value).
@@ -141,12 +182,13 @@ pub struct LockSpecChecker {
     rel_due: Vec<(usize, usize, usize)>,
     /// Per lock: consecutive cycles it has been seen free while someone waits for it.
     free_waited: Vec<usize>,
-    /// Cycle of the last accepted acquire (for the `ready` rule).
-    last_accept: Option<usize>,
+    /// Acceptance cycles of requests dropped by a revocation of their warp: each may still hold
+    /// a FIFO slot (as a dead entry) for `fifo_depth + 3` cycles after its acceptance.
+    dropped: VecDeque<usize>,
     /// A reset was driven in the previous cycle.
     after_reset: bool,
-    /// An acquire accepted while the warp's request may have been dropped (resolved next cycle).
-    maybe_new: Vec<Option<Request>>,
+    /// Per warp: the lock SPEC 4 owes it (`priority-bound`), until granted or revoked.
+    owed: Vec<Option<Owed>>,
 }
 
 impl LockSpecChecker {
@@ -160,7 +202,6 @@ impl LockSpecChecker {
             wait: vec![],
             wait_since: vec![],
             rr_last: vec![],
-            rr_seen: vec![],
             cpr: vec![],
             limit: VecDeque::new(),
             hold: vec![],
@@ -169,9 +210,9 @@ impl LockSpecChecker {
             errs: vec![],
             rel_due: vec![],
             free_waited: vec![],
-            last_accept: None,
+            dropped: VecDeque::new(),
             after_reset: false,
-            maybe_new: vec![],
+            owed: vec![],
         };
         c.reset(0);
         c
@@ -184,10 +225,9 @@ impl LockSpecChecker {
         self.owner = vec![None; l];
         self.req = vec![None; w];
         self.wait = vec![None; w];
-        self.maybe_new = vec![None; w];
+        self.owed = vec![None; w];
         self.wait_since = vec![0; w];
         self.rr_last = vec![None; l];
-        self.rr_seen = vec![None; l];
         self.cpr = vec![VecDeque::from([(from, lowest)]); w];
         self.limit = VecDeque::from([(from, LockConfig::HOLD_LIMIT_RESET)]);
         self.hold = vec![0; w];
@@ -196,7 +236,7 @@ impl LockSpecChecker {
         self.errs.clear();
         self.rel_due.clear();
         self.free_waited = vec![0; l];
-        self.last_accept = None;
+        self.dropped.clear();
     }
 
     fn owners(&self, words: u128) -> Vec<Option<usize>> {
@@ -252,6 +292,14 @@ impl LockSpecChecker {
         }
     }
 
+    /// `priority-bound` applies to `ow` as of cycle `t`: the requester surely had a smaller CPR
+    /// than each rival in every cycle from `WRITE_WINDOW` before the acceptance to `t`.
+    fn owed_sure(&self, w: usize, ow: &Owed, t: usize) -> bool {
+        let from = ow.accepted.saturating_sub(WRITE_WINDOW);
+        let hi = Self::range(&self.cpr[w], from, t).1;
+        Self::bits(ow.rivals).all(|c| Self::range(&self.cpr[c], from, t).0 > hi)
+    }
+
     fn released_recently(&self, w: usize, l: usize, cycle: usize) -> bool {
         self.releases
             .iter()
@@ -284,7 +332,13 @@ impl LockSpecChecker {
             );
         }
         if self.after_reset {
-            if o.lock_words != 0 || o.waiting != 0 || o.grant | o.deny | o.revoke != 0 || o.error {
+            if o.lock_words != 0
+                || o.waiting != 0
+                || o.grant | o.deny | o.revoke != 0
+                || o.error
+                || o.error_code != 0
+                || !o.acq_ready
+            {
                 return v("reset", format!("not idle after reset: {o:?}"));
             }
             return Ok(());
@@ -292,6 +346,24 @@ impl LockSpecChecker {
         let old = self.owner.clone();
         let (grant, deny, revoke) = (o.grant, o.deny, o.revoke);
         let bit = |m: u64, w: usize| (m >> w) & 1 == 1;
+        // free-grant window of last cycle's acquires: SPEC's order puts the arbiter before the
+        // new acquire, so its decision in the acceptance cycle (answered now) may take the lock
+        // (another warp's request for it granted, or denied and now waiting) or revoke the
+        // requester (SPEC 5: never granted in the cycle it is revoked); nothing else excuses it
+        for w in 0..nw {
+            let Some(r) = self.req[w] else { continue };
+            if r.free_by.is_none() || r.accepted + 1 != t {
+                continue;
+            }
+            let decided = (0..nw).any(|x| {
+                x != w && bit(grant | deny, x) && self.req[x].is_some_and(|q| q.lock == r.lock)
+            });
+            if decided || bit(revoke, w) {
+                self.req[w] = Some(Request { free_by: None, ..r });
+            } else {
+                self.stats.free_windows += 1;
+            }
+        }
         if grant & (deny | revoke) != 0 {
             return v("grant-legal", "grant together with deny or revoke".into());
         }
@@ -328,15 +400,13 @@ impl LockSpecChecker {
                     );
                 }
                 // ties go round robin: the first tied waiter after the lock's last hand-off
-                // (judged only when every waiter and its CPR are settled, and the lock's last
-                // hand-off is older than the previous cycle: see `round-robin` in the module doc)
+                // (judged when every waiter and its CPR are settled)
                 let mut all = waiters.clone();
                 all.push(w);
-                let settled = self.rr_seen[l].is_none_or(|c| c + 1 < t)
-                    && all.iter().all(|&x| {
-                        let (lo, hi) = self.cpr_range(x, t);
-                        lo == hi && self.wait_since[x] + 1 < t
-                    });
+                let settled = all.iter().all(|&x| {
+                    let (lo, hi) = self.cpr_range(x, t);
+                    lo == hi && self.wait_since[x] + 1 < t
+                });
                 if settled && all.len() > 1 {
                     self.stats.round_robin_judged += 1;
                     let p = self.cpr_range(w, t).0;
@@ -352,7 +422,6 @@ impl LockSpecChecker {
                     }
                 }
                 self.rr_last[l] = Some(w);
-                self.rr_seen[l] = Some(t);
             } else {
                 match old[l] {
                     Some(h) if h == w => self.stats.re_grants += 1, // re-acquire: granted again
@@ -445,19 +514,22 @@ impl LockSpecChecker {
                 );
             }
             self.wait[w] = None;
+            // SPEC order: revocation before the new acquire, so a request accepted in the cycle
+            // the revocation was decided (t − 1) survives it and must be answered; an older one
+            // is dropped (for the hold limit, this includes one accepted in the cycle of the
+            // retire that reached the limit: the revocation comes one cycle after that retire,
+            // see `revoke-legal` in the module doc)
             if let Some(r) = self.req[w] {
                 if r.accepted + 1 < t {
                     self.req[w] = None;
-                } else {
-                    // accepted in the cycle the revocation was decided: may survive it
-                    self.req[w] = Some(Request {
-                        optional: true,
-                        free_by: None,
-                        ..r
-                    });
+                    self.dropped.push_back(r.accepted);
                 }
             }
             self.marks[w].clear();
+            // a revocation ends what SPEC 4 owes the warp, unless its request survives it
+            if self.req[w].is_none() {
+                self.owed[w] = None;
+            }
         }
         // ---- denies
         for w in Self::bits(deny) {
@@ -498,6 +570,10 @@ impl LockSpecChecker {
         for w in Self::bits(grant) {
             self.req[w] = None;
             self.wait[w] = None;
+            if let Some(ow) = self.owed[w].filter(|ow| granted[w] == Some(ow.lock)) {
+                self.stats.priority_bounds += self.owed_sure(w, &ow, t) as u64;
+                self.owed[w] = None;
+            }
         }
         let waiting = (0..nw)
             .filter(|&w| self.wait[w].is_some())
@@ -555,19 +631,6 @@ impl LockSpecChecker {
             let winner = self.errs.remove(k);
             self.errs.retain(|e| e.to != t || e.rank <= winner.rank);
         }
-        // an acquire after a request that may have been dropped: BUSY means it survived,
-        // no BUSY means the new request replaces it
-        for w in 0..nw {
-            if let Some(r) = self.maybe_new[w].take() {
-                let busy_reported = !self
-                    .errs
-                    .iter()
-                    .any(|e| e.code == 2 && e.origin == r.accepted);
-                if !busy_reported {
-                    self.req[w] = Some(r);
-                }
-            }
-        }
         if let Some(e) = self.errs.iter().find(|e| e.must && e.to <= t) {
             return v(
                 "error",
@@ -578,7 +641,7 @@ impl LockSpecChecker {
         // ---- deadlines
         for w in 0..nw {
             if let Some(r) = self.req[w] {
-                if !r.optional && t >= r.accepted + self.cfg.fifo_depth + 3 {
+                if t >= r.accepted + self.cfg.fifo_depth + 3 {
                     return v(
                         "answer-bound",
                         format!("warp {w}'s acquire of lock {} accepted at cycle {} has no answer within fifo_depth + 3", r.lock, r.accepted),
@@ -589,6 +652,17 @@ impl LockSpecChecker {
                         "free-grant",
                         format!("warp {w}'s acquire of free lock {} accepted at cycle {} not granted within 2 cycles", r.lock, r.accepted),
                     );
+                }
+            }
+            if let Some(ow) = self.owed[w] {
+                if t >= ow.accepted + self.cfg.fifo_depth + 3 {
+                    self.owed[w] = None;
+                    if self.owed_sure(w, &ow, t) {
+                        return v(
+                            "priority-bound",
+                            format!("warp {w}'s acquire of lock {} accepted at cycle {} strictly beat the holder and every rival ({:#b}) but is not granted within fifo_depth + 3", ow.lock, ow.accepted, ow.rivals),
+                        );
+                    }
                 }
             }
             while let Some(&(c, surely)) = self.marks[w].front() {
@@ -630,15 +704,23 @@ impl LockSpecChecker {
             }
         }
         self.rel_due.retain(|&(by, _, _)| by > t);
+        // FIFO occupancy as the contract bounds it: every open request (a request still open
+        // after this cycle's answers is queued: a free lock taken at once is answered by now),
+        // and every dropped one that may still sit in its slot as a dead entry
+        let bound = self.cfg.fifo_depth + 3;
+        while self.dropped.front().is_some_and(|&a| a + bound <= t) {
+            self.dropped.pop_front();
+        }
+        let occupancy = self.req.iter().flatten().count() + self.dropped.len();
         if !o.acq_ready {
             self.stats.backpressure += 1;
-            let recent = self
-                .last_accept
-                .is_some_and(|c| c + self.cfg.fifo_depth + 3 >= t);
-            if !recent {
+            if occupancy < self.cfg.fifo_depth {
                 return v(
                     "ready",
-                    "acq_ready low with no accepted request that may occupy the FIFO".into(),
+                    format!(
+                        "acq_ready low with at most {occupancy} of {} FIFO entries taken",
+                        self.cfg.fifo_depth
+                    ),
                 );
             }
         }
@@ -695,7 +777,6 @@ impl LockSpecChecker {
         // acquire
         if i.acq_valid && o.acq_ready {
             let (w, l) = (i.acq_warp as usize, i.acq_lock as usize);
-            self.last_accept = Some(t);
             if w >= nw || l >= nl {
                 self.stats.acq_bad_id += 1;
                 self.errs.push(ErrCause {
@@ -708,7 +789,7 @@ impl LockSpecChecker {
                     rank: 1,
                     what: "BAD_ID of an acquire",
                 });
-            } else if self.wait[w].is_some() || self.req[w].is_some_and(|r| !r.optional) {
+            } else if self.wait[w].is_some() || self.req[w].is_some() {
                 self.stats.acq_busy += 1;
                 self.errs.push(ErrCause {
                     origin: t,
@@ -720,37 +801,42 @@ impl LockSpecChecker {
                     rank: 1,
                     what: "BUSY of an acquire",
                 });
-            } else if self.req[w].is_some() {
-                // the open request may have been dropped: BUSY or a new request
-                self.errs.push(ErrCause {
-                    origin: t,
-                    code: 2,
-                    from: t + 1,
-                    to: t + 1,
-                    must: false,
-                    release: false,
-                    rank: 1,
-                    what: "BUSY of an acquire",
+            } else {
+                // the free-lock window: judged next cycle, when the answers of this cycle's
+                // arbiter decision are seen (see `free-grant`)
+                // SPEC 4 may owe another open request for the lock (see `free-grant`)
+                let owed_to_other = (0..nw)
+                    .any(|x| x != w && self.req[x].is_some_and(|r| r.lock == l && r.beat_holder));
+                let free =
+                    self.owner[l].is_none() && !self.wait.contains(&Some(l)) && !owed_to_other;
+                // (a compare as of this cycle, or with this cycle's CPR write applied)
+                let next = |x: usize| {
+                    (i.cpr_we && i.cpr_warp as usize == x)
+                        .then_some(i.cpr_prio & ((1 << self.cfg.prio_bits) - 1))
+                };
+                let beat_holder = self.owner[l].is_some_and(|h| {
+                    let lo = self.cpr_range(w, t).0.min(next(w).unwrap_or(u32::MAX));
+                    let hi = self.cpr_range(h, t).1.max(next(h).unwrap_or(0));
+                    h != w && lo < hi
                 });
-                self.maybe_new[w] = Some(Request {
+                // SPEC 4: held by another warp; the rivals are judged at the deadline
+                self.owed[w] = self.owner[l].filter(|&h| h != w).map(|h| Owed {
                     lock: l,
                     accepted: t,
-                    optional: false,
-                    free_by: None,
+                    rivals: (0..nw)
+                        .filter(|&x| {
+                            x != w
+                                && (x == h
+                                    || self.wait[x] == Some(l)
+                                    || self.req[x].is_some_and(|r| r.lock == l))
+                        })
+                        .fold(0, |m, x| m | 1 << x),
                 });
-            } else {
-                let contested = (0..nw).any(|x| x != w && self.req[x].is_some_and(|r| r.lock == l))
-                    // a request for a lock w holds may preempt w meanwhile
-                    || (0..nw).any(|x| {
-                        self.req[x].is_some_and(|r| self.owner[r.lock] == Some(w))
-                    });
-                let free = self.owner[l].is_none() && !self.wait.contains(&Some(l)) && !contested;
-                self.stats.free_windows += free as u64;
                 self.req[w] = Some(Request {
                     lock: l,
                     accepted: t,
-                    optional: false,
                     free_by: free.then_some(t + 2),
+                    beat_holder,
                 });
             }
         }
@@ -771,9 +857,11 @@ impl LockSpecChecker {
                 });
             } else {
                 let p = i.cpr_prio & ((1 << self.cfg.prio_bits) - 1);
+                let keep = WRITE_WINDOW + self.cfg.fifo_depth + 6;
                 let h = &mut self.cpr[w];
                 h.push_back((t + 1, p));
-                while h.len() > 2 && h[1].0 + WRITE_WINDOW + 2 < t {
+                // kept long enough for `priority-bound`'s window (acceptance − WRITE_WINDOW on)
+                while h.len() > 2 && h[1].0 + keep < t {
                     h.pop_front();
                 }
             }
