@@ -158,8 +158,10 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     /// kept in registers so that a start is judged by one compare against a register.
     has_sub: DFF<Bit>,
     old_id: DFF<Bits<IB>>,
-    /// Run-time register `max_inflight` (reset 8).
-    max_inf: DFFWithInit<Bits<4>>,
+    /// `max_inflight − active` (5-bit two's complement, reset 8): `below_max` is read from its
+    /// sign and zero bits, so `can_submit` needs no compare (the run-time register
+    /// `max_inflight` itself is not kept: nothing else reads it).
+    room: DFFWithInit<Bits<5>>,
     /// The preempted flag (S3.2).
     flag: DFF<Bit>,
     /// A legal preempt came in the previous cycle: decide the CU reset now.
@@ -188,6 +190,7 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     eight: Constant<Bits<4>>,
     /// Every bit but bit 0 (`active` ≥ 2).
     not_one: Constant<Bits<4>>,
+    one5: Constant<Bits<5>>,
     one3: Constant<Bits<3>>,
     two3: Constant<Bits<3>>,
     four3: Constant<Bits<3>>,
@@ -195,7 +198,12 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     // ---- combinational working signals ----
     head: Signal<Local, Bits<D>>,
     can_submit: Signal<Local, Bit>,
+    /// The head's id (an OR of the ids masked by the one-hot head; not gated by `can_submit`).
     sid: Signal<Local, Bits<IB>>,
+    /// `ids[i]` if slot i is the head, else 0.
+    sid_term: [Signal<Local, Bits<IB>>; D],
+    /// `max_inflight` after this cycle's config less the start-of-cycle SUBMITTED + RUNNING.
+    room_base: Signal<Local, Bits<5>>,
     subm: Signal<Local, Bits<D>>,
     oldest: Signal<Local, Bits<D>>,
     /// The slot after the oldest SUBMITTED one is SUBMITTED too, and its id.
@@ -296,7 +304,7 @@ impl<const D: usize, const IB: usize> PreemptCtrl<D, IB> {
             pend: Default::default(),
             has_sub: Default::default(),
             old_id: Default::default(),
-            max_inf: DFFWithInit::new(8u64.into()),
+            room: DFFWithInit::new(8u64.into()),
             flag: Default::default(),
             deciding: Default::default(),
             outstanding: Default::default(),
@@ -323,12 +331,15 @@ impl<const D: usize, const IB: usize> PreemptCtrl<D, IB> {
             table_mask: Constant::new(mask.into()),
             eight: Constant::new(8u64.into()),
             not_one: Constant::new(14u64.into()),
+            one5: Constant::new(1u64.into()),
             one3: Constant::new(1u64.into()),
             two3: Constant::new(2u64.into()),
             four3: Constant::new(4u64.into()),
             head: Default::default(),
             can_submit: Default::default(),
             sid: Default::default(),
+            sid_term: std::array::from_fn(|_| Default::default()),
+            room_base: Default::default(),
             subm: Default::default(),
             oldest: Default::default(),
             next_sub: Default::default(),
@@ -397,7 +408,7 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
             pend,
             has_sub,
             old_id,
-            max_inf,
+            room,
             flag,
             deciding,
             outstanding,
@@ -420,25 +431,32 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         self.head.next =
             self.used.q.val() & !self.tbl.q.val() & ((self.tbl.q.val() << 1) | self.one.val());
         // SUBMITTED + RUNNING = `active` less a done of the previous cycle (`pend`)
+        // below `max_inflight`: `room + pend > 0` (`room` = max − active, signed)
         self.act_true.next = self.active.q.val();
         if self.pend.q.val() {
             self.act_true.next = self.active.q.val() - 1;
-            self.below_max.next = self.active.q.val() <= self.max_inf.q.val();
+            self.below_max.next = !self.room.q.val().get_bit(4);
             self.act_any.next = (self.active.q.val() & self.not_one.val()).any();
         } else {
-            self.below_max.next = self.active.q.val() < self.max_inf.q.val();
+            self.below_max.next = !self.room.q.val().get_bit(4) & self.room.q.val().any();
             self.act_any.next = self.active.q.val().any();
         }
         self.can_submit.next = !self.flag.q.val() & self.head.val().any() & self.below_max.val();
+        // the head's id: flat AND-OR by the one-hot head, `can_submit` applied last
         self.sid.next = 0.into();
         for i in 0..D {
-            if self.head.val().get_bit(i) & self.can_submit.val() {
-                self.sid.next = self.ids[i].q.val();
+            self.sid_term[i].next = 0.into();
+            if self.head.val().get_bit(i) {
+                self.sid_term[i].next = self.ids[i].q.val();
             }
+            self.sid.next = self.sid.val() | self.sid_term[i].val();
         }
         self.launch_ready.next = !(self.used.q.val() & self.last.val()).any();
         self.submit_valid.next = self.can_submit.val();
-        self.submit_id.next = self.sid.val();
+        self.submit_id.next = 0.into();
+        if self.can_submit.val() {
+            self.submit_id.next = self.sid.val();
+        }
         self.preempted.next = self.flag.q.val();
         self.inflight.next = self.act_true.val();
         self.ack_valid.next = self.ack_valid_q.q.val();
@@ -638,8 +656,28 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         if self.killed_ok.val() | self.resume_ok.val() {
             self.has_sub.d.next = false;
         }
+        // `room` = max_inflight − active after the cycle: the new max (config) less the
+        // start-of-cycle count, then the late ±1 of submit / skip answer (killed: active 0)
         if self.cfg_ok.val() {
-            self.max_inf.d.next = self.cfg_max_inflight.val();
+            self.room_base.next = bit_cast::<5, 4>(self.cfg_max_inflight.val())
+                - bit_cast::<5, 4>(self.act_true.val());
+        } else if self.pend.q.val() {
+            self.room_base.next = self.room.q.val() + self.one5.val();
+        } else {
+            self.room_base.next = self.room.q.val();
+        }
+        if self.killed_ok.val() {
+            if self.cfg_ok.val() {
+                self.room.d.next = bit_cast::<5, 4>(self.cfg_max_inflight.val());
+            } else {
+                self.room.d.next = self.room.q.val() + bit_cast::<5, 4>(self.active.q.val());
+            }
+        } else if self.do_submit.val() & !(self.start_ok.val() & self.skip.val()) {
+            self.room.d.next = self.room_base.val() - self.one5.val();
+        } else if !self.do_submit.val() & self.start_ok.val() & self.skip.val() {
+            self.room.d.next = self.room_base.val() + self.one5.val();
+        } else {
+            self.room.d.next = self.room_base.val();
         }
         if self.preempt_ok.val() {
             self.flag.d.next = true;
@@ -702,7 +740,7 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
             self.pend.d.next = false;
             self.has_sub.d.next = false;
             self.old_id.d.next = 0.into();
-            self.max_inf.d.next = 8.into();
+            self.room.d.next = 8.into();
             self.flag.d.next = false;
             self.deciding.d.next = false;
             self.outstanding.d.next = false;
