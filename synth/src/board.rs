@@ -69,8 +69,8 @@ pub const UNITS: &[(&str, f64, Bridge)] = &[
 
 /// Board clocks (MHz) of the preemption controller, the SIMT issue unit and the schedule
 /// generator (requested; the PLL's output is in the README's bitstream table).
-pub const PREEMPT_MHZ: f64 = 86.0;
-pub const SIMT_MHZ: f64 = 88.0;
+pub const PREEMPT_MHZ: f64 = 89.0;
+pub const SIMT_MHZ: f64 = 84.0;
 pub const SCHEDULE_MHZ: f64 = 80.0;
 
 /// Call `v` with the unit named `name`; `None` for an unknown name.
