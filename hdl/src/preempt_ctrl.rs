@@ -47,7 +47,13 @@
 //! - submit marks the first queued slot (`used ∧ ¬tbl ∧ (tbl ≪ 1 | 1)`) as a table entry;
 //! - resume (S4.2) only clears `tbl`: the skipped and killed entries *are* the head of the
 //!   queue already, in their original order — no copy;
-//! - done removes its slot: every slot from it up takes its upper neighbour (one mux per bit);
+//! - done removes its slot: every slot from it up takes its upper neighbour (one mux per bit).
+//!   The removal is applied one cycle late: the done's compares end in a one-hot register
+//!   `rm` (the slot, in the coordinates after any removal already pending), and the next
+//!   cycle shifts by it while every reader takes that slot as gone (`run ∧ ¬rm` for a done,
+//!   `used ∧ ¬rm` for the duplicate check, `act ∧ ¬rm` for the CU-reset decision, "full" is
+//!   the last slot used and no removal pending; a launch into a full array with a removal
+//!   pending goes to the last slot after the shift);
 //! - launch writes the first empty slot after the removal (its id and idem flag on every
 //!   `launch_valid`, into a slot nothing reads when the launch is refused; only `used` waits
 //!   for the duplicate check).
@@ -59,18 +65,24 @@
 //! slot's; each is a flat per-slot compare, masked and OR-reduced, the strobe last. The table flags exist only for the first
 //! min(8, D) slots (a constant mask; yosys removes the others): SUBMITTED + RUNNING never
 //! exceeds `max_inflight` ≤ 8, and SKIPPED/KILLED entries exist only while preempted, when
-//! nothing is submitted. `inflight` is a counter that takes a done one cycle late: `active`
+//! nothing is submitted. RUNNING (`tbl ∧ act ∧ started`) is also kept as its own register
+//! `run`. `submit_id` is an AND-OR of the ids by the one-hot head with `can_submit` applied
+//! last; `can_submit` reads "below `max_inflight`" from the sign and zero bits of a register
+//! `room` = `max_inflight − active` (updated with the counter; `max_inflight` itself is not
+//! kept) and "queue not empty" from the first nine slots (the head is slot |table| ≤ 8).
+//! `inflight` is a counter that takes a done one cycle late: `active`
 //! counts without the done of the previous cycle, `pend` holds it, and every reader (the
 //! `inflight` port, `max_inflight`, the CU-reset and done decisions) uses `active − pend`, so
 //! a done's compares end in one flip-flop instead of the counter.
 //!
 //! ## Cost (board config, iCE40 HX8K, `synth report --only preempt_ctrl --seeds 1,2,3`)
-//! **906 LCs** (incl. the harness's 69 flip-flops); **77.8 MHz median** of placement seeds 1–3
-//! (80.7, 75.6, 77.8; before issue #20 903 LCs, 78.1): **the 100 MHz target is not met.** The
-//! critical path (seed 1, 12.4 ns) is now a register-only one: `active` → `active <
-//! max_inflight` → `can_submit` → the `submit_id` select of the head's id (a priority chain of
-//! the slots) → the output; the done compares no longer reach the counter. What was tried,
-//! how these numbers were measured and what is left: `docs/preempt_ctrl.md`.
+//! **1017 LCs** (incl. the harness's 69 flip-flops); **97.2 MHz median** of placement seeds
+//! 1–3 (97.2, 101.0, 96.7; before issue #20 903 LCs, 78.1): every seed ≥ 95 MHz, **the median
+//! misses 100 MHz.** The critical paths (10.3 ns at seeds 1 and 3, 7 LUT levels, about 7 ns
+//! of it routing) run from an input id through its compares: `launch_id` → the duplicate
+//! compares → the error code, and the start's compare with `old_id` → `start_ok` → the
+//! `started` / `run` flags. What was tried, how these numbers were measured and what is
+//! left: `docs/preempt_ctrl.md`.
 //!
 //! ## Worked example (the golden model's `worked_example_reset_and_resubmission`)
 //! Launch 10, 11, 12 (idempotent), `max_inflight` 2: 10 and 11 are submitted; start(10) →
@@ -151,6 +163,13 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     act: DFF<Bits<D>>,
     /// Table entry has started (RUNNING or SKIPPED).
     started: DFF<Bits<D>>,
+    /// RUNNING entries (`tbl ∧ act ∧ started`, kept as its own register so that a done's
+    /// compares are masked by one flip-flop per slot).
+    run: DFF<Bits<D>>,
+    /// The slot a done of the previous cycle removes (one-hot, 0 for none): the removal is
+    /// applied one cycle late, at the end of this cycle, so a done's compares end in this
+    /// plain register instead of every slot's shift. Until then the slot is read as gone.
+    rm: DFF<Bits<D>>,
     /// SUBMITTED + RUNNING count, not yet less a done of the previous cycle (`pend`).
     active: DFF<Bits<4>>,
     pend: DFF<Bit>,
@@ -158,8 +177,10 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     /// kept in registers so that a start is judged by one compare against a register.
     has_sub: DFF<Bit>,
     old_id: DFF<Bits<IB>>,
-    /// Run-time register `max_inflight` (reset 8).
-    max_inf: DFFWithInit<Bits<4>>,
+    /// `max_inflight − active` (5-bit two's complement, reset 8): `below_max` is read from its
+    /// sign and zero bits, so `can_submit` needs no compare (the run-time register
+    /// `max_inflight` itself is not kept: nothing else reads it).
+    room: DFFWithInit<Bits<5>>,
     /// The preempted flag (S3.2).
     flag: DFF<Bit>,
     /// A legal preempt came in the previous cycle: decide the CU reset now.
@@ -185,9 +206,13 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     upto: [Constant<Bits<D>>; D],
     /// The first min(8, D) slots: the only ones that can be table entries.
     table_mask: Constant<Bits<D>>,
+    /// The first min(9, D) slots: the queue head (the first slot after the table) is one of them.
+    head_mask: Constant<Bits<D>>,
     eight: Constant<Bits<4>>,
     /// Every bit but bit 0 (`active` ≥ 2).
     not_one: Constant<Bits<4>>,
+    one5: Constant<Bits<5>>,
+    two5: Constant<Bits<5>>,
     one3: Constant<Bits<3>>,
     two3: Constant<Bits<3>>,
     four3: Constant<Bits<3>>,
@@ -195,7 +220,22 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     // ---- combinational working signals ----
     head: Signal<Local, Bits<D>>,
     can_submit: Signal<Local, Bit>,
+    /// The head's id (an OR of the ids masked by the one-hot head; not gated by `can_submit`).
     sid: Signal<Local, Bits<IB>>,
+    /// `ids[i]` if slot i is the head, else 0.
+    sid_term: [Signal<Local, Bits<IB>>; D],
+    /// `room` after the cycle for the four values of `pend` − (submit − skip answer):
+    /// −1, 0, +1, +2, each from the config or the old `room`, computed in parallel and
+    /// selected last by the late submit / start decisions.
+    r_m1: Signal<Local, Bits<5>>,
+    r_0: Signal<Local, Bits<5>>,
+    r_p1: Signal<Local, Bits<5>>,
+    r_p2: Signal<Local, Bits<5>>,
+    /// The count goes up (a submission, no skip answer) / down (a skip answer, no submission).
+    cnt_up: Signal<Local, Bit>,
+    cnt_dn: Signal<Local, Bit>,
+    /// The slot a launch sets in `used` (before the duplicate check).
+    u_slot: Signal<Local, Bits<D>>,
     subm: Signal<Local, Bits<D>>,
     oldest: Signal<Local, Bits<D>>,
     /// The slot after the oldest SUBMITTED one is SUBMITTED too, and its id.
@@ -212,8 +252,10 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     u_rm: Signal<Local, Bits<D>>,
     u_add: Signal<Local, Bits<D>>,
     done_ok: Signal<Local, Bit>,
+    /// A removal is pending (`rm` ≠ 0); the slot array is full once the removal is applied.
+    rm_any: Signal<Local, Bit>,
+    full: Signal<Local, Bit>,
     dup: Signal<Local, Bit>,
-    launch_ok: Signal<Local, Bit>,
     preempt_ok: Signal<Local, Bit>,
     resume_ok: Signal<Local, Bit>,
     killed_ok: Signal<Local, Bit>,
@@ -225,6 +267,7 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     n_tbl: Signal<Local, Bits<D>>,
     n_act: Signal<Local, Bits<D>>,
     n_started: Signal<Local, Bits<D>>,
+    n_run: Signal<Local, Bits<D>>,
     shift: Signal<Local, Bits<D>>,
     n_used: Signal<Local, Bits<D>>,
     tail: Signal<Local, Bits<D>>,
@@ -292,11 +335,13 @@ impl<const D: usize, const IB: usize> PreemptCtrl<D, IB> {
             tbl: Default::default(),
             act: Default::default(),
             started: Default::default(),
+            run: Default::default(),
+            rm: Default::default(),
             active: Default::default(),
             pend: Default::default(),
             has_sub: Default::default(),
             old_id: Default::default(),
-            max_inf: DFFWithInit::new(8u64.into()),
+            room: DFFWithInit::new(8u64.into()),
             flag: Default::default(),
             deciding: Default::default(),
             outstanding: Default::default(),
@@ -321,14 +366,25 @@ impl<const D: usize, const IB: usize> PreemptCtrl<D, IB> {
                 )
             }),
             table_mask: Constant::new(mask.into()),
+            head_mask: Constant::new(((1u64 << D.min(9)) - 1).into()),
             eight: Constant::new(8u64.into()),
             not_one: Constant::new(14u64.into()),
+            one5: Constant::new(1u64.into()),
+            two5: Constant::new(2u64.into()),
             one3: Constant::new(1u64.into()),
             two3: Constant::new(2u64.into()),
             four3: Constant::new(4u64.into()),
             head: Default::default(),
             can_submit: Default::default(),
             sid: Default::default(),
+            sid_term: std::array::from_fn(|_| Default::default()),
+            r_m1: Default::default(),
+            r_0: Default::default(),
+            r_p1: Default::default(),
+            r_p2: Default::default(),
+            cnt_up: Default::default(),
+            cnt_dn: Default::default(),
+            u_slot: Default::default(),
             subm: Default::default(),
             oldest: Default::default(),
             next_sub: Default::default(),
@@ -342,8 +398,9 @@ impl<const D: usize, const IB: usize> PreemptCtrl<D, IB> {
             u_rm: Default::default(),
             u_add: Default::default(),
             done_ok: Default::default(),
+            rm_any: Default::default(),
+            full: Default::default(),
             dup: Default::default(),
-            launch_ok: Default::default(),
             preempt_ok: Default::default(),
             resume_ok: Default::default(),
             killed_ok: Default::default(),
@@ -355,6 +412,7 @@ impl<const D: usize, const IB: usize> PreemptCtrl<D, IB> {
             n_tbl: Default::default(),
             n_act: Default::default(),
             n_started: Default::default(),
+            n_run: Default::default(),
             shift: Default::default(),
             n_used: Default::default(),
             tail: Default::default(),
@@ -393,11 +451,13 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
             tbl,
             act,
             started,
+            run,
+            rm,
             active,
             pend,
             has_sub,
             old_id,
-            max_inf,
+            room,
             flag,
             deciding,
             outstanding,
@@ -420,25 +480,39 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         self.head.next =
             self.used.q.val() & !self.tbl.q.val() & ((self.tbl.q.val() << 1) | self.one.val());
         // SUBMITTED + RUNNING = `active` less a done of the previous cycle (`pend`)
+        // below `max_inflight`: `room + pend > 0` (`room` = max − active, signed)
         self.act_true.next = self.active.q.val();
         if self.pend.q.val() {
             self.act_true.next = self.active.q.val() - 1;
-            self.below_max.next = self.active.q.val() <= self.max_inf.q.val();
+            self.below_max.next = !self.room.q.val().get_bit(4);
             self.act_any.next = (self.active.q.val() & self.not_one.val()).any();
         } else {
-            self.below_max.next = self.active.q.val() < self.max_inf.q.val();
+            self.below_max.next = !self.room.q.val().get_bit(4) & self.room.q.val().any();
             self.act_any.next = self.active.q.val().any();
         }
-        self.can_submit.next = !self.flag.q.val() & self.head.val().any() & self.below_max.val();
+        // the queue is not empty: the head is slot |table| <= 8, so the first nine slots tell
+        // (`used` and `tbl` are prefixes, `tbl` within the first eight)
+        self.can_submit.next = !self.flag.q.val()
+            & (self.used.q.val() & !self.tbl.q.val() & self.head_mask.val()).any()
+            & self.below_max.val();
+        // the head's id: flat AND-OR by the one-hot head, `can_submit` applied last
         self.sid.next = 0.into();
         for i in 0..D {
-            if self.head.val().get_bit(i) & self.can_submit.val() {
-                self.sid.next = self.ids[i].q.val();
+            self.sid_term[i].next = 0.into();
+            if self.head.val().get_bit(i) {
+                self.sid_term[i].next = self.ids[i].q.val();
             }
+            self.sid.next = self.sid.val() | self.sid_term[i].val();
         }
-        self.launch_ready.next = !(self.used.q.val() & self.last.val()).any();
+        // full: the last slot is used and no removal is pending
+        self.rm_any.next = self.rm.q.val().any();
+        self.full.next = (self.used.q.val() & self.last.val()).any() & !self.rm_any.val();
+        self.launch_ready.next = !self.full.val();
         self.submit_valid.next = self.can_submit.val();
-        self.submit_id.next = self.sid.val();
+        self.submit_id.next = 0.into();
+        if self.can_submit.val() {
+            self.submit_id.next = self.sid.val();
+        }
         self.preempted.next = self.flag.q.val();
         self.inflight.next = self.act_true.val();
         self.ack_valid.next = self.ack_valid_q.q.val();
@@ -476,15 +550,12 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
                 self.eq_launch.next = self.eq_launch.val().replace_bit(i, true);
             }
         }
-        self.done_hit.next =
-            self.tbl.q.val() & self.act.q.val() & self.started.q.val() & self.eq_done.val();
+        // the slot of a pending removal is no longer RUNNING nor used
+        self.done_hit.next = self.run.q.val() & !self.rm.q.val() & self.eq_done.val();
         self.done_any.next = self.done_hit.val().any();
-        self.dup.next = (self.used.q.val() & self.eq_launch.val()).any();
+        self.dup.next = (self.used.q.val() & !self.rm.q.val() & self.eq_launch.val()).any();
         self.start_ok.next = self.start_valid.val() & self.start_hit.val();
         self.done_ok.next = self.done_valid.val() & self.done_any.val();
-        self.launch_ok.next = self.launch_valid.val()
-            & !(self.used.q.val() & self.last.val()).any()
-            & !self.dup.val();
         self.preempt_ok.next = self.preempt.val() & !self.flag.q.val();
         self.resume_ok.next = self.resume.val() & self.flag.q.val() & self.sent.q.val();
         self.killed_ok.next = self.killed.val() & self.outstanding.q.val();
@@ -497,7 +568,7 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         // S3.3: reset the CUs iff something is in flight and all of it is idempotent
         self.reset_now.next = self.deciding.q.val()
             & self.act_any.val()
-            & !(self.tbl.q.val() & self.act.q.val() & !self.idem.q.val()).any();
+            & !(self.tbl.q.val() & self.act.q.val() & !self.idem.q.val() & !self.rm.q.val()).any();
         self.done_now.next = self.flag.q.val()
             & !self.sent.q.val()
             & !self.outstanding.q.val()
@@ -530,16 +601,19 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
             self.n_started.next = 0.into();
         }
 
-        // ---- done: remove the slot, everything above moves down one ----
-        // slot i moves iff the removed slot is at or below i (parallel reductions, no carry chain)
+        // ---- the pending removal (`rm`, a done of the previous cycle): everything above the
+        // slot moves down one; slot i moves iff the removed slot is at or below i ----
         self.shift.next = 0.into();
         for i in 0..D {
-            if (self.done_hit.val() & self.upto[i].val()).any() {
+            if (self.rm.q.val() & self.upto[i].val()).any() {
                 self.shift.next = self.shift.val().replace_bit(i, true);
             }
         }
-        if !self.done_valid.val() {
-            self.shift.next = 0.into();
+        // this cycle's done: its slot after the shift above
+        self.rm.d.next = 0.into();
+        if self.done_valid.val() {
+            self.rm.d.next = (self.done_hit.val() & !self.shift.val())
+                | ((self.done_hit.val() >> 1) & self.shift.val());
         }
         self.tbl.d.next = ((self.n_tbl.val() & !self.shift.val())
             | ((self.n_tbl.val() >> 1) & self.shift.val()))
@@ -549,6 +623,10 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
             & self.table_mask.val();
         self.started.d.next = ((self.n_started.val() & !self.shift.val())
             | ((self.n_started.val() >> 1) & self.shift.val()))
+            & self.table_mask.val();
+        self.n_run.next = self.n_tbl.val() & self.n_act.val() & self.n_started.val();
+        self.run.d.next = ((self.n_run.val() & !self.shift.val())
+            | ((self.n_run.val() >> 1) & self.shift.val()))
             & self.table_mask.val();
 
         // ---- launch (S2.2): the first empty slot after the removal ----
@@ -570,6 +648,12 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
                 self.id_up[i].next = self.launch_id.val();
             }
         }
+        // a launch into a full array with a removal pending: the last slot after the shift
+        for i in (D - 1)..D {
+            if self.launch_valid.val() & self.used.q.val().get_bit(i) {
+                self.id_up[i].next = self.launch_id.val();
+            }
+        }
         for i in 0..D {
             if self.shift.val().get_bit(i) {
                 self.ids[i].d.next = self.id_up[i].val();
@@ -582,7 +666,9 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         if self.launch_valid.val() {
             if self.launch_idem.val() {
                 self.idem_here.next = self.idem.q.val() | self.tail.val();
-                self.idem_up.next = (self.idem.q.val() >> 1) | (self.tail.val() >> 1);
+                self.idem_up.next = (self.idem.q.val() >> 1)
+                    | (self.tail.val() >> 1)
+                    | (self.used.q.val() & self.last.val());
             } else {
                 self.idem_here.next = self.idem.q.val() & !self.tail.val();
                 self.idem_up.next = (self.idem.q.val() >> 1) & !(self.tail.val() >> 1);
@@ -595,16 +681,21 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         // as AND / OR so that the decision is data, not a clock enable
         self.n_used.next = self.used.q.val() & !(self.used.q.val() >> 1);
         self.u_rm.next = 0.into();
-        self.u_add.next = 0.into();
-        if self.done_ok.val() {
+        self.u_slot.next = self.tail.val();
+        if self.rm_any.val() {
             self.u_rm.next = self.n_used.val();
-            if self.launch_ok.val() {
-                self.u_add.next = self.n_used.val();
-            }
-        } else if self.launch_ok.val() {
-            self.u_add.next = self.tail.val();
+            self.u_slot.next = self.n_used.val();
         }
-        self.used.d.next = (self.used.q.val() & !self.u_rm.val()) | self.u_add.val();
+        self.u_add.next = 0.into();
+        if self.launch_valid.val() & !self.full.val() {
+            self.u_add.next = self.u_slot.val();
+        }
+        // the duplicate check (the launch's compares) selects last
+        if self.dup.val() {
+            self.used.d.next = self.used.q.val() & !self.u_rm.val();
+        } else {
+            self.used.d.next = (self.used.q.val() & !self.u_rm.val()) | self.u_add.val();
+        }
 
         // ---- counters and flags ----
         // +1 submit, -1 skip answer; a done is counted one cycle late (`pend`, subtracted
@@ -638,8 +729,49 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         if self.killed_ok.val() | self.resume_ok.val() {
             self.has_sub.d.next = false;
         }
+        // `room` = max_inflight − active after the cycle = the new max (config) or the old
+        // one, less `active`, plus `pend` − (submit − skip answer): the four candidates in
+        // parallel, the late submit / start decisions select last (killed: active 0)
         if self.cfg_ok.val() {
-            self.max_inf.d.next = self.cfg_max_inflight.val();
+            self.r_0.next = bit_cast::<5, 4>(self.cfg_max_inflight.val())
+                - bit_cast::<5, 4>(self.active.q.val());
+            self.r_m1.next = bit_cast::<5, 4>(self.cfg_max_inflight.val())
+                - bit_cast::<5, 4>(self.active.q.val())
+                - self.one5.val();
+            self.r_p1.next = bit_cast::<5, 4>(self.cfg_max_inflight.val())
+                - bit_cast::<5, 4>(self.active.q.val())
+                + self.one5.val();
+            self.r_p2.next = bit_cast::<5, 4>(self.cfg_max_inflight.val())
+                - bit_cast::<5, 4>(self.active.q.val())
+                + self.two5.val();
+        } else {
+            self.r_0.next = self.room.q.val();
+            self.r_m1.next = self.room.q.val() - self.one5.val();
+            self.r_p1.next = self.room.q.val() + self.one5.val();
+            self.r_p2.next = self.room.q.val() + self.two5.val();
+        }
+        self.cnt_up.next = self.do_submit.val() & !(self.start_ok.val() & self.skip.val());
+        self.cnt_dn.next = !self.do_submit.val() & self.start_ok.val() & self.skip.val();
+        if self.killed_ok.val() {
+            if self.cfg_ok.val() {
+                self.room.d.next = bit_cast::<5, 4>(self.cfg_max_inflight.val());
+            } else {
+                self.room.d.next = self.room.q.val() + bit_cast::<5, 4>(self.active.q.val());
+            }
+        } else if self.pend.q.val() {
+            if self.cnt_up.val() {
+                self.room.d.next = self.r_0.val();
+            } else if self.cnt_dn.val() {
+                self.room.d.next = self.r_p2.val();
+            } else {
+                self.room.d.next = self.r_p1.val();
+            }
+        } else if self.cnt_up.val() {
+            self.room.d.next = self.r_m1.val();
+        } else if self.cnt_dn.val() {
+            self.room.d.next = self.r_p1.val();
+        } else {
+            self.room.d.next = self.r_0.val();
         }
         if self.preempt_ok.val() {
             self.flag.d.next = true;
@@ -669,8 +801,7 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         self.cu_reset_q.d.next = self.reset_now.val();
         self.done_q.d.next = self.done_now.val();
         // the smallest code of the cycle wins (flat: one term per code bit)
-        self.e_dup.next =
-            self.launch_valid.val() & !(self.used.q.val() & self.last.val()).any() & self.dup.val();
+        self.e_dup.next = self.launch_valid.val() & !self.full.val() & self.dup.val();
         self.e_event.next = (self.start_valid.val() & !self.start_hit.val())
             | (self.done_valid.val() & !self.done_any.val());
         self.e_state.next = (self.preempt.val() & self.flag.q.val())
@@ -698,11 +829,13 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
             self.tbl.d.next = 0.into();
             self.act.d.next = 0.into();
             self.started.d.next = 0.into();
+            self.run.d.next = 0.into();
+            self.rm.d.next = 0.into();
             self.active.d.next = 0.into();
             self.pend.d.next = false;
             self.has_sub.d.next = false;
             self.old_id.d.next = 0.into();
-            self.max_inf.d.next = 8.into();
+            self.room.d.next = 8.into();
             self.flag.d.next = false;
             self.deciding.d.next = false;
             self.outstanding.d.next = false;

@@ -56,14 +56,16 @@
 //!   its event.
 //!
 //! ## Cost and timing (board config, `synth report --only simt_issue --seeds 1,2,3`)
-//! **1191 LCs** (with the measurement harness's 85 flip-flops; 774 before the restructuring);
-//! **Fmax median 89.5 MHz** (seeds 1 / 2 / 3: 88.6, 91.4, 89.5; before 64.0, 64.7, 65.8):
-//! **the 100 MHz target is not met.** The critical path (seed 1, 11.3 ns, 3.8 logic + 7.5
-//! routing) is the end's order-matrix update: a target PC of the end (high fan-out: 4T + 2
-//! comparators and the TLR loads) → a P-bit comparator (carry chain) → the row select → `lt`.
-//! History and the steps measured: `docs/simt_issue.md`. The full config (32 threads, 16-bit
-//! PCs; 1024 matrix bits, 130 comparators) was not re-synthesized after the restructuring
-//! (before it: 4303 LUT4, 635 flip-flops, 512 carry cells by `synth report --full`).
+//! **1201 LCs** (with the measurement harness's 85 flip-flops; 774 before issue #20);
+//! **Fmax median 96.9 MHz** (seeds 1 / 2 / 3: 97.2, 95.3, 96.9; before issue #20 64.0, 64.7,
+//! 65.8): every seed ≥ 95 MHz, **the median misses 100 MHz.** The end's compares are flat
+//! logic (not `<`: yosys's carry chain hid its delay from abc), the rows of exited threads are
+//! 0 (a start's `behind` needs no `live` mask) and `in_block` is written as AND / OR (no clock
+//! enable). Critical paths (about 10.4 ns, 6.9 ns of it routing): seeds 1, 2 an end target →
+//! its compares → the row select → `lt`; seed 3 the start: `w` → `behind` → the sync pick →
+//! `rep`. History and the steps measured: `docs/simt_issue.md`. The full config (32 threads,
+//! 16-bit PCs) was not re-synthesized after the restructuring (before it: 4303 LUT4, 635
+//! flip-flops, 512 carry cells by `synth report --full`).
 
 use rust_hdl::prelude::*;
 
@@ -175,6 +177,11 @@ pub struct SimtIssue<const T: usize, const P: usize, const RB: usize> {
     lt_tk: Signal<Local, Bits<T>>,
     lt_fl: Signal<Local, Bits<T>>,
     nrow: [Signal<Local, Bits<T>>; T],
+    /// Bits where the two operands of a compare differ: `end_taken` / `end_fall`, and each
+    /// target against every TLR (the compares are flat logic, see below).
+    ne_tf: Signal<Local, Bits<P>>,
+    ne_tk: [Signal<Local, Bits<P>>; T],
+    ne_fl: [Signal<Local, Bits<P>>; T],
     /// rep one-hot (for the port) and the warp PC.
     rep_oh: Signal<Local, Bits<T>>,
     rep_idx: Signal<Local, Bits<RB>>,
@@ -184,6 +191,8 @@ pub struct SimtIssue<const T: usize, const P: usize, const RB: usize> {
     /// Thread t's index; the threads below t.
     thread_idx: [Constant<Bits<RB>>; T],
     below: [Constant<Bits<T>>; T],
+    /// PC bits above bit i.
+    above: [Constant<Bits<P>>; P],
     first: Constant<Bits<T>>,
     code_busy: Constant<Bits<2>>,
     code_bad_seq: Constant<Bits<2>>,
@@ -263,11 +272,19 @@ impl<const T: usize, const P: usize, const RB: usize> SimtIssue<T, P, RB> {
             lt_tk: Default::default(),
             lt_fl: Default::default(),
             nrow: std::array::from_fn(|_| Default::default()),
+            ne_tf: Default::default(),
+            ne_tk: std::array::from_fn(|_| Default::default()),
+            ne_fl: std::array::from_fn(|_| Default::default()),
             rep_oh: Default::default(),
             rep_idx: Default::default(),
             wpc: Default::default(),
             thread_idx: std::array::from_fn(|t| Constant::new((t as u64).into())),
             below: std::array::from_fn(|t| Constant::new(Bits::<T>::from((1u64 << t) - 1))),
+            above: std::array::from_fn(|i| {
+                Constant::new(Bits::<P>::from(
+                    ((1u64 << P) - 1) & !((1u64 << (i + 1)) - 1),
+                ))
+            }),
             first: Constant::new(Bits::<T>::from(1u64)),
             code_busy: Constant::new(1u64.into()),
             code_bad_seq: Constant::new(2u64.into()),
@@ -345,8 +362,8 @@ impl<const T: usize, const P: usize, const RB: usize> Logic for SimtIssue<T, P, 
                 self.behind.next = self.behind.val().replace_bit(t, true);
             }
         }
+        // (the rows of exited threads are 0: `behind` needs no `live` mask)
         self.at_pc.next = self.live_q.q.val() & !self.behind.val() & !self.rowsel.val();
-        self.behind.next = self.behind.val() & self.live_q.q.val();
 
         // ---- cyclic order from rep: the threads before t (rep .. t-1, wrapping) ----
         self.rep_ge.next = self.rep_hot.q.val();
@@ -421,25 +438,48 @@ impl<const T: usize, const P: usize, const RB: usize> Logic for SimtIssue<T, P, 
         if !self.two_s.val() {
             self.rep_n.next = self.rep_n.val() | self.lead.val();
         }
-        // the order after the end: compares of the targets with each other and every TLR
-        self.c_tf.next = self.end_taken.val() < self.end_fall.val();
-        self.c_ft.next = self.end_fall.val() < self.end_taken.val();
+        // the order after the end: compares of the targets with each other and every TLR,
+        // written as flat logic (a < b iff at some bit a is 0, b is 1 and no higher bit
+        // differs) rather than `<`: yosys maps `<` to a carry chain, whose output reaches
+        // abc as an input of arrival 0, so abc put the row select's levels after it; as
+        // logic, abc maps the compare and the row select together by depth
+        self.ne_tf.next = self.end_taken.val() ^ self.end_fall.val();
+        self.c_tf.next = false;
+        self.c_ft.next = false;
+        for i in 0..P {
+            if !(self.ne_tf.val() & self.above[i].val()).any() {
+                if !self.end_taken.val().get_bit(i) & self.end_fall.val().get_bit(i) {
+                    self.c_tf.next = true;
+                }
+                if self.end_taken.val().get_bit(i) & !self.end_fall.val().get_bit(i) {
+                    self.c_ft.next = true;
+                }
+            }
+        }
         self.tk_lt.next = 0.into();
         self.fl_lt.next = 0.into();
         self.lt_tk.next = 0.into();
         self.lt_fl.next = 0.into();
         for t in 0..T {
-            if self.end_taken.val() < self.next_pc[t].q.val() {
-                self.tk_lt.next = self.tk_lt.val().replace_bit(t, true);
-            }
-            if self.end_fall.val() < self.next_pc[t].q.val() {
-                self.fl_lt.next = self.fl_lt.val().replace_bit(t, true);
-            }
-            if self.next_pc[t].q.val() < self.end_taken.val() {
-                self.lt_tk.next = self.lt_tk.val().replace_bit(t, true);
-            }
-            if self.next_pc[t].q.val() < self.end_fall.val() {
-                self.lt_fl.next = self.lt_fl.val().replace_bit(t, true);
+            self.ne_tk[t].next = self.end_taken.val() ^ self.next_pc[t].q.val();
+            self.ne_fl[t].next = self.end_fall.val() ^ self.next_pc[t].q.val();
+            for i in 0..P {
+                if !(self.ne_tk[t].val() & self.above[i].val()).any() {
+                    if !self.end_taken.val().get_bit(i) & self.next_pc[t].q.val().get_bit(i) {
+                        self.tk_lt.next = self.tk_lt.val().replace_bit(t, true);
+                    }
+                    if self.end_taken.val().get_bit(i) & !self.next_pc[t].q.val().get_bit(i) {
+                        self.lt_tk.next = self.lt_tk.val().replace_bit(t, true);
+                    }
+                }
+                if !(self.ne_fl[t].val() & self.above[i].val()).any() {
+                    if !self.end_fall.val().get_bit(i) & self.next_pc[t].q.val().get_bit(i) {
+                        self.fl_lt.next = self.fl_lt.val().replace_bit(t, true);
+                    }
+                    if self.end_fall.val().get_bit(i) & !self.next_pc[t].q.val().get_bit(i) {
+                        self.lt_fl.next = self.lt_fl.val().replace_bit(t, true);
+                    }
+                }
             }
         }
 
@@ -468,6 +508,10 @@ impl<const T: usize, const P: usize, const RB: usize> Logic for SimtIssue<T, P, 
                     self.nrow[t].next =
                         self.nrow[t].val() | (self.upd.val() & !self.end_cond.val());
                 }
+            }
+            // an exited thread's row is 0 (so `behind` needs no `live` mask)
+            if !self.surv.val().get_bit(t) {
+                self.nrow[t].next = 0.into();
             }
         }
 
@@ -503,7 +547,6 @@ impl<const T: usize, const P: usize, const RB: usize> Logic for SimtIssue<T, P, 
             self.active_q.d.next = 0.into();
             self.w.d.next = self.first.val();
             self.rep_hot.d.next = self.init_mask.val() & !(self.init_ge.val() << 1);
-            self.in_block.d.next = false;
             self.done_q.d.next = !self.init_mask.val().any();
             for t in 0..T {
                 self.next_pc[t].d.next = self.init_pc.val();
@@ -520,7 +563,6 @@ impl<const T: usize, const P: usize, const RB: usize> Logic for SimtIssue<T, P, 
         if self.ev_open.val() {
             // claim 6: the threads at this block run it
             self.active_q.d.next = self.at_pc.val();
-            self.in_block.d.next = true;
         }
         if self.ev_end.val() {
             for t in 0..T {
@@ -529,7 +571,6 @@ impl<const T: usize, const P: usize, const RB: usize> Logic for SimtIssue<T, P, 
             }
             self.live_q.d.next = self.surv.val();
             self.active_q.d.next = 0.into();
-            self.in_block.d.next = false;
             self.done_q.d.next = !self.surv.val().any();
             if self.surv.val().any() {
                 // use the representative, then advance
@@ -537,6 +578,11 @@ impl<const T: usize, const P: usize, const RB: usize> Logic for SimtIssue<T, P, 
                 self.rep_hot.d.next = self.rep_n.val();
             }
         }
+        // a block is open: set by an open, cleared by an end (and init, reset), written as
+        // AND / OR so that the late start decision is data, not a clock enable
+        self.in_block.d.next = !self.reset.val()
+            & (self.ev_open.val()
+                | (self.in_block.q.val() & !self.ev_end.val() & !self.ev_init.val()));
         if self.reset.val() {
             self.live_q.d.next = 0.into();
             self.active_q.d.next = 0.into();
