@@ -472,51 +472,6 @@ impl UnitVisitor for RecordScenario {
 mod tests {
     use super::*;
 
-    /// The bridge's port tables and the manifest's (parsed from the exported Verilog by
-    /// `flow::top_ports`) agree for every board unit.
-    struct PortsAgree;
-    impl UnitVisitor for PortsAgree {
-        type Out = ();
-        fn visit<U: BoardUnit>(self, _clock: f64, _bridge: Bridge) {
-            use testbench::verilator::TracePorts;
-            let decl = crate::flow::top_ports(&U::verilog()).unwrap();
-            let p = U::ports();
-            let ins: Vec<(String, usize)> = decl
-                .iter()
-                .filter(|d| d.dir == "input" && d.name != "clock")
-                .map(|d| (d.name.clone(), d.width))
-                .collect();
-            let outs: Vec<(String, usize)> = decl
-                .iter()
-                .filter(|d| d.dir == "output")
-                .map(|d| (d.name.clone(), d.width))
-                .collect();
-            let pi: Vec<(String, usize)> = p
-                .inputs()
-                .iter()
-                .map(|x| (x.name.clone(), x.width))
-                .collect();
-            let po: Vec<(String, usize)> = p
-                .outputs()
-                .iter()
-                .map(|x| (x.name.clone(), x.width))
-                .collect();
-            let sorted = |mut v: Vec<(String, usize)>| {
-                v.sort();
-                v
-            };
-            assert_eq!(sorted(ins), sorted(pi), "{} inputs", U::NAME);
-            assert_eq!(sorted(outs), sorted(po), "{} outputs", U::NAME);
-        }
-    }
-
-    #[test]
-    fn bridge_and_manifest_port_tables_agree() {
-        for (name, _, _) in UNITS {
-            visit_unit(name, PortsAgree).expect("registered unit");
-        }
-    }
-
     /// The PLL search agrees with `icepll` for every unit clock.
     #[test]
     fn pll_matches_icepll() {

@@ -96,10 +96,14 @@ pub fn visit<V: UnitVisitor>(name: &str, visitor: &mut V) -> Option<V::Out> {
 
 /// Run `visitor` on every registered unit, in registry order.
 pub fn visit_all<V: UnitVisitor>(visitor: &mut V) -> Vec<V::Out> {
-    names()
-        .into_iter()
-        .map(|n| visit(n, visitor).expect("a registered name"))
-        .collect()
+    let mut v = vec![];
+    macro_rules! each {
+        ($m:ident, $u:ty) => {
+            v.push(visitor.visit::<$u>());
+        };
+    }
+    crate::for_each_unit!(each);
+    v
 }
 
 /// The proptest runner behind every unit's [`BoardUnit::random_trace`]: ChaCha seeded with
