@@ -536,7 +536,7 @@ pub fn handoff_episode(cfg: LockConfig, seed: u64, len: usize) -> Vec<LockIn> {
                     .iter()
                     .copied()
                     .filter(|&w| {
-                        any || (waiting >> w & 1 == 0
+                        any || ((waiting >> w) & 1 == 0
                             && !model.queued(w as usize)
                             && holder != Some(w))
                     })
