@@ -105,9 +105,19 @@ fn spec_checker_passes_the_model() {
 #[test]
 fn spec_checker_rules_each_catch_their_fault() {
     let cfg = ExpanderConfig::board();
-    let t = generate(cfg, 11, 40_000);
-    let mut model = Model::new(cfg);
-    let outs: Vec<ExpOut> = t.iter().map(|i| model.step(i)).collect();
+    // the first trace's samples must all be caught; the others (other seeds of the standard
+    // stimulus) only serve to find a fault named by its rule when another rule fired first at
+    // every sample of the first (in their samples a fault may be legal, e.g. a BE report dropped
+    // a few cycles before a CU reset and `be_killed` free its entry within the report bound)
+    let traces: Vec<(Vec<ExpIn>, Vec<ExpOut>)> = [11u64, 12, 13, 14, 15]
+        .iter()
+        .map(|&seed| {
+            let t = generate(cfg, seed, 40_000);
+            let mut model = Model::new(cfg);
+            let outs: Vec<ExpOut> = t.iter().map(|i| model.step(i)).collect();
+            (t, outs)
+        })
+        .collect();
     type Fault = (&'static str, fn(&ExpIn, &ExpOut) -> bool, fn(&mut ExpOut));
     let faults: [Fault; 13] = [
         (
@@ -196,21 +206,27 @@ fn spec_checker_rules_each_catch_their_fault() {
         ),
     ];
     for (rule, when, fault) in faults {
-        let cands: Vec<usize> = (0..t.len()).filter(|&c| when(&t[c], &outs[c])).collect();
-        assert!(
-            !cands.is_empty(),
-            "{rule}: the trace never offers the situation"
-        );
         let mut named = 0;
-        for nth in [0usize, 1, 2, 3, 5, 8, 13, 21, 34, 55] {
-            let Some(&c) = cands.get(nth * cands.len() / 60) else {
-                continue;
-            };
-            let mut bad = outs.clone();
-            fault(&mut bad[c]);
-            match judge(&mut ExpanderSpec::new(cfg), &t, &bad) {
-                Ok(()) => panic!("{rule}: fault at cycle {c} not caught"),
-                Err(v) => named += (v.rule == rule) as usize,
+        for (k, (t, outs)) in traces.iter().enumerate() {
+            if k > 0 && named > 0 {
+                break;
+            }
+            let cands: Vec<usize> = (0..t.len()).filter(|&c| when(&t[c], &outs[c])).collect();
+            assert!(
+                k > 0 || !cands.is_empty(),
+                "{rule}: the trace never offers the situation"
+            );
+            for nth in [0usize, 1, 2, 3, 5, 8, 13, 21, 34, 55] {
+                let Some(&c) = cands.get(nth * cands.len() / 60) else {
+                    continue;
+                };
+                let mut bad = outs.clone();
+                fault(&mut bad[c]);
+                match judge(&mut ExpanderSpec::new(cfg), t, &bad) {
+                    Ok(()) if k > 0 => {}
+                    Ok(()) => panic!("{rule}: fault at cycle {c} not caught"),
+                    Err(v) => named += (v.rule == rule) as usize,
+                }
             }
         }
         assert!(named > 0, "{rule}: never the rule that caught its fault");

@@ -149,9 +149,13 @@ impl Mix {
         Self {
             rt: [2, 8, 30][rng.range(0, 2)],
             be: [5, 20, 60][rng.range(0, 2)],
-            wgs_max: [3, 12, 40][rng.range(0, 2)].min(wmax),
-            depth_rt: rng.range(1, 4),
-            depth_be: rng.range(1, 4),
+            // up to the widest count in a quarter of the mixes: the top bits of the WG
+            // counters (counts of 64..255 on the board) are then exercised too
+            wgs_max: [3, 12, 40, wmax][rng.range(0, 3)].min(wmax),
+            // a deep channel FIFO in a quarter of the mixes: many queued WGs per kernel (the
+            // top bits of the queued counters), which a FIFO of 1..4 never reaches
+            depth_rt: [rng.range(1, 4), 300][(rng.range(0, 3) == 0) as usize],
+            depth_be: [rng.range(1, 4), 300][(rng.range(0, 3) == 0) as usize],
             dispatch: [30, 70, 100][rng.range(0, 2)],
             split: [0, 10, 40][rng.range(0, 2)],
             run_max: [2, 10, 60][rng.range(0, 2)],
@@ -476,9 +480,12 @@ fn bad_event(rng: &mut Rng, m: &KernelExpander, far: &FarSide, cfg: ExpanderConf
             }
         }
         4 if !i.rt_valid => {
-            // a duplicate RT kid, or a zero WG count
+            // a duplicate RT kid (of any held RT entry: every entry's compare), or a zero WG
+            // count
             i.rt_valid = true;
-            match m.rt_entries().iter().flatten().next() {
+            let held: Vec<_> = m.rt_entries().iter().flatten().collect();
+            let pick = rng.range(0, held.len().max(1) - 1);
+            match held.get(pick) {
                 Some(e) if rng.range(0, 1) == 0 => {
                     i.rt_kid = e.kid;
                     i.rt_wgs = 1;

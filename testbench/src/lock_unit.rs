@@ -411,12 +411,19 @@ pub fn mixes(cfg: &LockConfig) -> Vec<Mix> {
 }
 
 /// A whole trace: a setup prefix that writes every warp's priority, then random cycles of one
-/// mix, optionally cut into bursts (busy segments separated by silent ones).
+/// mix, optionally cut into bursts (busy segments separated by silent ones); or, in 2 pieces of
+/// 9, a [`handoff_episode`] of the same length range.
 pub fn trace_strategy(cfg: LockConfig, max_len: usize) -> impl Strategy<Value = Vec<LockIn>> {
     let setup_prios = proptest::collection::vec(0u32..(1 << cfg.prio_bits), cfg.warps);
     let mixes = mixes(&cfg);
+    let kinds = mixes.len() + 2;
     let perm = Just((0..cfg.warps as u32).collect::<Vec<u32>>()).prop_shuffle();
-    (setup_prios, 0..mixes.len(), perm).prop_flat_map(move |(prios, m, perm)| {
+    (setup_prios, 0..kinds, perm).prop_flat_map(move |(prios, m, perm)| {
+        if m >= mixes.len() {
+            return (any::<u64>(), 1..max_len.max(2))
+                .prop_map(move |(seed, len)| handoff_episode(cfg, seed, len))
+                .boxed();
+        }
         let setup: Vec<LockIn> = prios
             .iter()
             .enumerate()
@@ -431,26 +438,133 @@ pub fn trace_strategy(cfg: LockConfig, max_len: usize) -> impl Strategy<Value = 
             proptest::collection::vec(cycle_strategy(cfg, mixes[m].clone(), perm), 1..max_len);
         // bursts: alternate busy and silent segments of random length (or none)
         let bursts = proptest::option::of(proptest::collection::vec(1usize..24, 1..40));
-        (body, bursts).prop_map(move |(mut body, bursts)| {
-            if let Some(segments) = bursts {
-                let mut at = 0;
-                for (k, len) in segments.iter().cycle().take(body.len()).enumerate() {
-                    if k % 2 == 1 {
-                        for c in body.iter_mut().skip(at).take(*len) {
-                            *c = LockIn::default();
+        (body, bursts)
+            .prop_map(move |(mut body, bursts)| {
+                if let Some(segments) = bursts {
+                    let mut at = 0;
+                    for (k, len) in segments.iter().cycle().take(body.len()).enumerate() {
+                        if k % 2 == 1 {
+                            for c in body.iter_mut().skip(at).take(*len) {
+                                *c = LockIn::default();
+                            }
+                        }
+                        at += len;
+                        if at >= body.len() {
+                            break;
                         }
                     }
-                    at += len;
-                    if at >= body.len() {
-                        break;
-                    }
+                }
+                let mut t = setup.clone();
+                t.extend(body);
+                t
+            })
+            .boxed()
+    })
+}
+
+/// A hand-off episode (a stimulus kind of [`trace_strategy`]): after a reset and a write of
+/// every warp's priority, rounds of 20..80 cycles, each on one lock among 2..=4 warps (a random
+/// subset; in 3 rounds of 4 their priorities are rewritten distinct, else at random, so ties
+/// occur too). The stimulus follows the golden model (closed loop): the lock's holder releases
+/// it in about a third of the cycles, and in about two thirds a participant that may ask (not
+/// holding it, not waiting, nothing queued) acquires it — often the warp that released it the
+/// cycle before. So a lock is handed off again and again between the same few warps under
+/// distinct priorities (every pair of waiters meets, the round-robin pointer at every place),
+/// and releases are followed by acquires of the same lock in the next cycles (a free lock with
+/// a waiter reserved for its hand-off, an entry staged behind a release). Now and then: an
+/// acquire of another lock (a deny releases everything the warp holds), an acquire by any
+/// participant (BUSY, a re-acquire of the lock it holds), a priority rewrite while warps wait,
+/// and in a third of the episodes a hold limit of 1..=4 with dense retirement. Exactly `len`
+/// cycles (at least 1), deterministic in `seed`.
+pub fn handoff_episode(cfg: LockConfig, seed: u64, len: usize) -> Vec<LockIn> {
+    let mut r = golden_model::dispatcher::eval::Rng::new(seed);
+    let mut rng = move |n: u64| r.next_u64() % n.max(1);
+    let pmax = 1u64 << cfg.prio_bits;
+    let all: u64 = if cfg.warps == 64 {
+        !0
+    } else {
+        (1u64 << cfg.warps) - 1
+    };
+    let mut model = golden_model::lock_unit::LockUnit::new(cfg);
+    let mut t: Vec<LockIn> = vec![<LockIn as golden_model::ResetInput>::reset_input()];
+    for w in 0..cfg.warps {
+        t.push(LockIn::set_cpr(w as u32, rng(pmax) as u32));
+    }
+    let limited = rng(3) == 0;
+    if limited {
+        t.push(LockIn::set_hold_limit(1 + rng(4) as u32));
+    }
+    let mut waiting = 0u64;
+    for i in &t {
+        waiting = model.step(i).waiting;
+    }
+    let mut warp_ids: Vec<u32> = (0..cfg.warps as u32).collect();
+    while t.len() < len {
+        // one round: a lock, its participants and their priorities
+        let lock = rng(cfg.locks as u64) as u32;
+        for k in 0..warp_ids.len() {
+            let j = k + rng((warp_ids.len() - k) as u64) as usize;
+            warp_ids.swap(k, j);
+        }
+        let n = (2 + rng(3) as usize).min(cfg.warps);
+        let part: Vec<u32> = warp_ids[..n].to_vec();
+        let distinct = rng(4) != 0 && pmax >= n as u64;
+        let mut prios: Vec<u32> = (0..pmax as u32).collect();
+        for k in 0..n.min(pmax as usize) {
+            let j = k + rng(pmax - k as u64) as usize;
+            prios.swap(k, j);
+        }
+        for (k, &w) in part.iter().enumerate() {
+            let p = if distinct { prios[k] } else { rng(pmax) as u32 };
+            let i = LockIn::set_cpr(w, p);
+            waiting = model.step(&i).waiting;
+            t.push(i);
+        }
+        for _ in 0..20 + rng(60) {
+            let holder = model.owner(lock as usize).map(|h| h as u32);
+            let mut i = LockIn::default();
+            if let Some(h) = holder {
+                if rng(3) == 0 {
+                    i.rel_valid = true;
+                    i.rel_warp = h;
+                    i.rel_lock = lock;
                 }
             }
-            let mut t = setup.clone();
-            t.extend(body);
-            t
-        })
-    })
+            if rng(3) != 0 {
+                let any = rng(10) == 0;
+                let may: Vec<u32> = part
+                    .iter()
+                    .copied()
+                    .filter(|&w| {
+                        any || ((waiting >> w) & 1 == 0
+                            && !model.queued(w as usize)
+                            && holder != Some(w))
+                    })
+                    .collect();
+                if !may.is_empty() {
+                    i.acq_valid = true;
+                    i.acq_warp = may[rng(may.len() as u64) as usize];
+                    i.acq_lock = if rng(10) == 0 {
+                        rng(cfg.locks as u64) as u32
+                    } else {
+                        lock
+                    };
+                }
+            }
+            if rng(30) == 0 {
+                i.cpr_we = true;
+                i.cpr_warp = part[rng(n as u64) as usize];
+                i.cpr_prio = rng(pmax) as u32;
+            }
+            if limited && rng(2) == 0 {
+                i.retire = rng(u64::MAX) & all;
+            }
+            waiting = model.step(&i).waiting;
+            t.push(i);
+        }
+    }
+    t.truncate(len.max(1));
+    t
 }
 
 /// A deterministic random trace of exactly `cycles` cycles (reset first), for benches and long

@@ -162,11 +162,25 @@ pub fn mixes() -> Vec<Mix> {
     ]
 }
 
-/// A random program whose blocks carry the sync flag with probability `sync` / 256.
+/// A random program whose blocks carry the sync flag with probability `sync` / 256. Half the
+/// programs spread their blocks over the whole PC range; the other half pack them into a window
+/// of 2^k PCs (k = 1..=pc_bits, at a random base), so PCs that share their high bits meet in
+/// the unit's PC compares (a TLR against a branch target, taken against fall-through): every
+/// compare is decided at every bit position, the lowest ones included, not only at the top bits
+/// where two PCs spread over the range usually differ.
 pub fn program_strategy(cfg: SimtConfig, sync: u8) -> impl Strategy<Value = BlockProgram> {
     let pcs = 1usize << cfg.pc_bits;
     let max_blocks = pcs.min(10);
-    proptest::collection::btree_set(0..pcs as u32, 1..=max_blocks).prop_flat_map(move |set| {
+    let spread = proptest::collection::btree_set(0..pcs as u32, 1..=max_blocks).boxed();
+    let packed = (1..=cfg.pc_bits, any::<u32>())
+        .prop_flat_map(move |(k, base)| {
+            let width = 1u32 << k;
+            let base = base % (pcs as u32 - width + 1);
+            proptest::collection::btree_set(0..width, 1..=max_blocks.min(width as usize))
+                .prop_map(move |set| set.into_iter().map(|p| base + p).collect())
+        })
+        .boxed();
+    prop_oneof![spread, packed].prop_flat_map(move |set: std::collections::BTreeSet<u32>| {
         let pcs: Vec<u32> = set.into_iter().collect();
         let n = pcs.len();
         (
