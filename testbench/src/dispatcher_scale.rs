@@ -62,7 +62,7 @@ impl Mix {
     pub fn new(seed: u64) -> Self {
         Mix(seed)
     }
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -70,10 +70,10 @@ impl Mix {
         z ^ (z >> 31)
     }
     pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+        self.next_u64() % n
     }
     fn wide(&mut self) -> u128 {
-        (self.next() as u128) << 64 | self.next() as u128
+        (self.next_u64() as u128) << 64 | self.next_u64() as u128
     }
 }
 
