@@ -484,6 +484,11 @@ pub fn full_configs() -> Vec<(String, std::result::Result<String, &'static str>)
             hdl::run_finder::time_shared::TimeShared128,
         >()),
     ));
+    v.extend(
+        crate::dispatcher_scale::sub_blocks()
+            .into_iter()
+            .map(|(n, v)| (n, Ok(v))),
+    );
     v.extend([
         (
             "simt_issue_full".into(),

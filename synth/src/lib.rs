@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod board;
 pub mod dispatcher;
+pub mod dispatcher_scale;
 pub mod ecp5;
 pub mod export;
 pub mod flow;

@@ -372,6 +372,24 @@ fn main() -> Result<()> {
                 std::fs::write(&p, serde_json::to_string_pretty(&areas)?)?;
                 println!("\nwrote {}", p.display());
             }
+            // patent-scale dispatcher sub-blocks: placed and routed when `--only` names them
+            for (unit, v) in synth::dispatcher_scale::sub_blocks()
+                .into_iter()
+                .filter(|(u, _)| full && only.as_deref().is_some_and(|o| u.contains(o)))
+            {
+                eprintln!("synthesizing {unit} ...");
+                let r = flow::synthesize_seeds(&unit, &v, &work, freq, &seeds);
+                match &r {
+                    Ok(r) => println!(
+                        "| {unit} | {} | {:.1} | {} |",
+                        r.lcs,
+                        r.fmax_mhz,
+                        r.fmax_by_seed_text()
+                    ),
+                    Err(e) => eprintln!("  FAILED: {e:#}"),
+                }
+                results.push((unit, r));
+            }
             let failed: Vec<&str> = results
                 .iter()
                 .filter(|(_, r)| r.is_err())

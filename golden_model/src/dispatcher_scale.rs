@@ -1,0 +1,434 @@
+//! Sub-blocks of the patent-scale dispatcher (SPEC Unit 3 "Patent scale"; seed 003 emb. 4–7;
+//! design: `docs/dispatcher_scale.md`), each a plain-Rust cycle model of its own contract.
+//!
+//! ## Run cache with refresher (design block 1), one per execution module
+//! A module of Q = 4 units has nine free maps: VGPR of units 0..4 (`V` blocks each), SGPR of
+//! units 0..4 (`S` blocks), LDS (`L` blocks). The cache keeps each map's longest free run in a
+//! register and refreshes it with one time-shared `V`-bit finder (emb. 7) over seven *slots*:
+//! slot u = VGPR of unit u (u < 4), slot 4 = SGPR 0 ‖ SGPR 1, slot 5 = SGPR 2 ‖ SGPR 3 (each
+//! SGPR map in its own half of the word, the run not crossing the middle), slot 6 = LDS.
+//!
+//! Per cycle (all outputs are registers):
+//! - `change` (bit u: VGPR u, 4 + u: SGPR u, 8: LDS) says that those maps take new values **at
+//!   the end of this cycle** (the write strobe of whoever owns the maps); their slots become
+//!   dirty and the stale countdown is loaded with K = [`RUN_CACHE_K`] = 7;
+//! - the lowest dirty slot (as of the start of the cycle) is evaluated on this cycle's maps, its
+//!   run(s) registered and its dirty bit cleared (unless `change` sets it again);
+//! - otherwise the countdown steps down to 0; `eligible` = countdown is 0.
+//!
+//! So with the last `change` (or `reset`) in cycle w, the new maps are visible from x = w + 1,
+//! `eligible` is low in x .. x + K − 1 and high from x + K, and by then every cached run is the
+//! run of the current maps (at most seven dirty slots, one per cycle) — exactly the golden
+//! dispatcher's rule `changed + K <= now` (`DispatcherConfig::refresh_latency`). `reset` acts as
+//! a change of every map: runs read 0, every slot dirty, countdown K.
+
+use crate::run_finder::max_run;
+
+/// Refresh latency of the run cache: seven slots, one per cycle (the golden dispatcher's
+/// [`crate::dispatcher::FULL_REFRESH_LATENCY`]).
+pub const RUN_CACHE_K: usize = 7;
+/// Schedule slots of the time-shared finder (4 VGPR, 2 SGPR pairs, LDS).
+pub const RUN_CACHE_SLOTS: usize = 7;
+
+/// Map widths of one module's run cache (Q = 4 units fixed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunCacheConfig {
+    /// VGPR blocks per unit = the finder width (a power of two, 16..=128).
+    pub vgpr: usize,
+    /// SGPR blocks per unit (1..=vgpr/2: two share a finder word).
+    pub sgpr: usize,
+    /// LDS blocks of the module (1..=vgpr).
+    pub lds: usize,
+}
+
+impl RunCacheConfig {
+    /// Small maps with odd widths (padding exercised): 16 / 6 / 12.
+    pub const fn small() -> Self {
+        Self {
+            vgpr: 16,
+            sgpr: 6,
+            lds: 12,
+        }
+    }
+    /// The board dispatcher's map widths: 16 / 8 / 16.
+    pub const fn board() -> Self {
+        Self {
+            vgpr: 16,
+            sgpr: 8,
+            lds: 16,
+        }
+    }
+    /// `DispatcherConfig::full()`'s widths: 128 / 64 / 48.
+    pub const fn full() -> Self {
+        Self {
+            vgpr: 128,
+            sgpr: 64,
+            lds: 48,
+        }
+    }
+    /// Width of every run output: clog2(vgpr + 1).
+    pub fn run_bits(&self) -> usize {
+        crate::count_bits(self.vgpr)
+    }
+    /// Width of map `j` (0..4 VGPR, 4..8 SGPR, 8 LDS).
+    pub fn map_width(&self, j: usize) -> usize {
+        match j {
+            0..=3 => self.vgpr,
+            4..=7 => self.sgpr,
+            _ => self.lds,
+        }
+    }
+    /// Panics unless the widths are supported.
+    pub fn validate(&self) {
+        assert!(
+            self.vgpr.is_power_of_two() && (16..=128).contains(&self.vgpr),
+            "run cache: vgpr = {} must be a power of two in 16..=128",
+            self.vgpr
+        );
+        assert!(
+            (1..=self.vgpr / 2).contains(&self.sgpr),
+            "run cache: sgpr = {} must be 1..=vgpr/2",
+            self.sgpr
+        );
+        assert!(
+            (1..=self.vgpr).contains(&self.lds),
+            "run cache: lds = {} must be 1..=vgpr",
+            self.lds
+        );
+    }
+}
+
+/// One cycle's inputs (the maps as they are during the cycle, 1 = free).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunCacheIn {
+    pub reset: bool,
+    pub vgpr0: u128,
+    pub vgpr1: u128,
+    pub vgpr2: u128,
+    pub vgpr3: u128,
+    pub sgpr0: u128,
+    pub sgpr1: u128,
+    pub sgpr2: u128,
+    pub sgpr3: u128,
+    pub lds: u128,
+    /// Maps written at the end of this cycle: bit u VGPR u, 4 + u SGPR u, 8 LDS.
+    pub change: u16,
+}
+
+impl RunCacheIn {
+    /// Map `j` (0..4 VGPR, 4..8 SGPR, 8 LDS).
+    pub fn map(&self, j: usize) -> u128 {
+        [
+            self.vgpr0, self.vgpr1, self.vgpr2, self.vgpr3, self.sgpr0, self.sgpr1, self.sgpr2,
+            self.sgpr3, self.lds,
+        ][j]
+    }
+    /// Set map `j`.
+    pub fn set_map(&mut self, j: usize, v: u128) {
+        *[
+            &mut self.vgpr0,
+            &mut self.vgpr1,
+            &mut self.vgpr2,
+            &mut self.vgpr3,
+            &mut self.sgpr0,
+            &mut self.sgpr1,
+            &mut self.sgpr2,
+            &mut self.sgpr3,
+            &mut self.lds,
+        ][j] = v;
+    }
+}
+
+impl crate::ResetInput for RunCacheIn {
+    fn reset_input() -> Self {
+        Self {
+            reset: true,
+            ..Default::default()
+        }
+    }
+}
+
+/// One cycle's outputs (all registered).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunCacheOut {
+    pub run_vgpr0: u8,
+    pub run_vgpr1: u8,
+    pub run_vgpr2: u8,
+    pub run_vgpr3: u8,
+    pub run_sgpr0: u8,
+    pub run_sgpr1: u8,
+    pub run_sgpr2: u8,
+    pub run_sgpr3: u8,
+    pub run_lds: u8,
+    /// Every cached run is the run of the current maps; no change in the last K cycles.
+    pub eligible: bool,
+}
+
+impl RunCacheOut {
+    /// Cached run of map `j`.
+    pub fn run(&self, j: usize) -> usize {
+        [
+            self.run_vgpr0,
+            self.run_vgpr1,
+            self.run_vgpr2,
+            self.run_vgpr3,
+            self.run_sgpr0,
+            self.run_sgpr1,
+            self.run_sgpr2,
+            self.run_sgpr3,
+            self.run_lds,
+        ][j] as usize
+    }
+}
+
+/// The maps (0..9) a slot (0..7) covers.
+pub fn slot_maps(slot: usize) -> &'static [usize] {
+    match slot {
+        0 => &[0],
+        1 => &[1],
+        2 => &[2],
+        3 => &[3],
+        4 => &[4, 5],
+        5 => &[6, 7],
+        _ => &[8],
+    }
+}
+
+/// The slot that holds map `j`.
+pub fn map_slot(j: usize) -> usize {
+    match j {
+        0..=3 => j,
+        4 | 5 => 4,
+        6 | 7 => 5,
+        _ => 6,
+    }
+}
+
+/// Cycle model of one module's run cache (see the module doc).
+#[derive(Clone, Debug)]
+pub struct RunCacheModel {
+    pub cfg: RunCacheConfig,
+    runs: [u8; 9],
+    dirty: u8,
+    stale: usize,
+}
+
+impl RunCacheModel {
+    pub fn new(cfg: RunCacheConfig) -> Self {
+        cfg.validate();
+        Self {
+            cfg,
+            runs: [0; 9],
+            dirty: 0,
+            stale: 0,
+        }
+    }
+}
+
+impl crate::CycleModel for RunCacheModel {
+    type In = RunCacheIn;
+    type Out = RunCacheOut;
+
+    fn reset(&mut self) {
+        self.step(&<RunCacheIn as crate::ResetInput>::reset_input());
+    }
+
+    fn step(&mut self, i: &RunCacheIn) -> RunCacheOut {
+        let r = &self.runs;
+        let out = RunCacheOut {
+            run_vgpr0: r[0],
+            run_vgpr1: r[1],
+            run_vgpr2: r[2],
+            run_vgpr3: r[3],
+            run_sgpr0: r[4],
+            run_sgpr1: r[5],
+            run_sgpr2: r[6],
+            run_sgpr3: r[7],
+            run_lds: r[8],
+            eligible: self.stale == 0,
+        };
+        if i.reset {
+            self.runs = [0; 9];
+            self.dirty = (1 << RUN_CACHE_SLOTS) - 1;
+            self.stale = RUN_CACHE_K;
+            return out;
+        }
+        if self.dirty != 0 {
+            let slot = self.dirty.trailing_zeros() as usize;
+            for &j in slot_maps(slot) {
+                let w = self.cfg.map_width(j);
+                self.runs[j] = max_run(i.map(j) & crate::run_finder::low_mask(w), w) as u8;
+            }
+            self.dirty &= !(1 << slot);
+        }
+        for j in 0..9 {
+            if i.change >> j & 1 == 1 {
+                self.dirty |= 1 << map_slot(j);
+            }
+        }
+        self.stale = if i.change & 0x1ff != 0 {
+            RUN_CACHE_K
+        } else {
+            self.stale.saturating_sub(1)
+        };
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::CycleModel;
+
+    #[test]
+    fn refresh_takes_k_cycles_after_a_change() {
+        let mut m = RunCacheModel::new(RunCacheConfig::full());
+        m.reset();
+        let mut i = RunCacheIn {
+            vgpr0: (1 << 100) - 1,
+            sgpr0: 0xff00,
+            sgpr1: u64::MAX as u128,
+            lds: 0b111 << 40,
+            ..Default::default()
+        };
+        // reset in cycle 0: ineligible in cycles 1..=7, eligible from 8 with exact runs
+        for t in 1..=7 {
+            assert!(!m.step(&i).eligible, "cycle {t}");
+        }
+        let o = m.step(&i);
+        assert!(o.eligible);
+        assert_eq!((o.run_vgpr0, o.run_sgpr0, o.run_sgpr1), (100, 8, 64));
+        assert_eq!((o.run_lds, o.run_vgpr1), (3, 0));
+        // write VGPR 1 at the end of cycle w: ineligible for K cycles from w + 1
+        i.change = 1 << 1;
+        assert!(m.step(&i).eligible);
+        i.change = 0;
+        i.vgpr1 = 0b1011;
+        for _ in 0..RUN_CACHE_K {
+            assert!(!m.step(&i).eligible);
+        }
+        let o = m.step(&i);
+        assert!(o.eligible);
+        assert_eq!(o.run_vgpr1, 2);
+    }
+}
+
+// -------------------------------------------------------------------------------------------
+// Head needs + head × module matcher (design blocks 2 and 3), full config
+// -------------------------------------------------------------------------------------------
+//
+// 4 heads × 16 modules × 4 units. A head's WG (waves 0..=64, VGPR / SGPR blocks per wave,
+// LDS blocks) is registered (block 2: q0 = waves div 4, r = waves mod 4 and the products), then
+// matched against every module's cached runs, free wave slots and split pointer (block 3):
+// unit u takes q0 + 1 waves iff (u − ptr) mod 4 < r, else q0, and fits iff its free slots,
+// cached VGPR run and cached SGPR run cover its share; the module fits iff all four units fit
+// and its cached LDS run ≥ lds. Outputs of cycle t: heads of t − 2 on the modules of t − 1.
+// Inputs are in range: runs ≤ the map widths (128 / 64 / 48), slots ≤ 16, per-wave needs ≤ 255.
+
+/// Heads and modules of the matcher (the full config's channels and modules).
+pub const MATCH_HEADS: usize = 4;
+pub const MATCH_MODULES: usize = 16;
+
+/// A channel head as the matcher sees it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MatchHead {
+    pub valid: bool,
+    /// Waves of the WG (0..=64).
+    pub waves: usize,
+    /// VGPR blocks per wave (0..=255).
+    pub vgpr: usize,
+    /// SGPR blocks per wave (0..=255).
+    pub sgpr: usize,
+    /// LDS blocks of the WG (0..=255).
+    pub lds: usize,
+}
+
+/// A module as the matcher sees it: its run cache's outputs, free wave slots, split pointer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MatchModule {
+    pub run_vgpr: [usize; 4],
+    pub run_sgpr: [usize; 4],
+    pub run_lds: usize,
+    /// Free wave slots per unit (0..=16).
+    pub slots: [usize; 4],
+    /// Split pointer (0..4).
+    pub ptr: usize,
+    pub eligible: bool,
+}
+
+/// One cycle's matcher inputs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MatcherIn {
+    pub reset: bool,
+    pub heads: [MatchHead; MATCH_HEADS],
+    pub modules: [MatchModule; MATCH_MODULES],
+}
+
+impl crate::ResetInput for MatcherIn {
+    fn reset_input() -> Self {
+        Self {
+            reset: true,
+            ..Default::default()
+        }
+    }
+}
+
+/// One cycle's matcher outputs: bit 16c + m.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MatcherOut {
+    pub fit: u64,
+    pub fit_eligible: u64,
+}
+
+/// Head `h` fits module `m` on its cached runs (SPEC step 3 with runs for maps).
+pub fn module_fits(h: &MatchHead, m: &MatchModule) -> bool {
+    let (q0, r) = (h.waves / 4, h.waves % 4);
+    m.run_lds >= h.lds
+        && (0..4).all(|u| {
+            let share = q0 + usize::from((u + 4 - m.ptr % 4) % 4 < r);
+            m.slots[u] >= share
+                && m.run_vgpr[u] >= share * h.vgpr
+                && m.run_sgpr[u] >= share * h.sgpr
+        })
+}
+
+/// Cycle model of the matcher.
+#[derive(Clone, Debug, Default)]
+pub struct MatcherModel {
+    needs: [MatchHead; MATCH_HEADS],
+    out: MatcherOut,
+}
+
+impl crate::CycleModel for MatcherModel {
+    type In = MatcherIn;
+    type Out = MatcherOut;
+
+    fn reset(&mut self) {
+        self.step(&<MatcherIn as crate::ResetInput>::reset_input());
+    }
+
+    fn step(&mut self, i: &MatcherIn) -> MatcherOut {
+        let out = self.out.clone();
+        let mut next = MatcherOut::default();
+        if !i.reset {
+            for (c, h) in self.needs.iter().enumerate() {
+                for (m, md) in i.modules.iter().enumerate() {
+                    if h.valid && module_fits(h, md) {
+                        next.fit |= 1 << (16 * c + m);
+                        if md.eligible {
+                            next.fit_eligible |= 1 << (16 * c + m);
+                        }
+                    }
+                }
+            }
+        }
+        self.out = next;
+        self.needs = i.heads;
+        if i.reset {
+            for h in &mut self.needs {
+                h.valid = false;
+            }
+        }
+        out
+    }
+}

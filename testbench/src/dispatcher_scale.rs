@@ -1,0 +1,483 @@
+//! Patent-scale dispatcher sub-blocks (design: `docs/dispatcher_scale.md`): port tables,
+//! stimulus, and contract checkers written from the design alone (not from the cycle models).
+//!
+//! ## Run cache (design block 1)
+//! [`RunCachePorts`] is the exported top's port table; [`run_cache_trace`] the stimulus (maps
+//! change only when `change` announces it; idle stretches, changes every cycle, bursts, resets
+//! mid-trace, announced writes of an unchanged value); [`RunCacheContract`] judges any trace by
+//! the contract of `hdl::dispatcher_scale::RunCache`:
+//! - `eligible-exact`: `eligible` high ⇒ every cached run is the longest free run of its map as
+//!   the inputs show it in that cycle;
+//! - `eligible-timing`: `eligible` is high exactly when the last `change` or `reset` was at
+//!   least K + 1 cycles before (the new maps visible for K cycles: SPEC "Patent scale" with the
+//!   golden dispatcher's rule `changed + K <= now`), so all runs are exact by change + K;
+//! - `run-held`: every cached run is the run of a value its map held in an earlier cycle since
+//!   the last reset (or 0, the reset value, until `eligible` has been high since the reset);
+//! - `announced`: (stimulus) a map changes only after a cycle whose `change` (or `reset`) names it.
+//!
+//! A reset cycle starts afresh: its maps need no announcement and its outputs (the state before
+//! the reset) are not judged.
+
+use crate::port_table;
+use crate::spec::{SpecChecker, Violation};
+use golden_model::dispatcher_scale::{RunCacheConfig, RunCacheIn, RunCacheOut, RUN_CACHE_K};
+use golden_model::run_finder::{low_mask, max_run};
+use hdl::dispatcher_scale::RunCache;
+
+port_table! {
+    /// Port map of an exported run cache (`hdl::dispatcher_scale::RunCache`).
+    pub struct RunCachePorts(RunCacheConfig) as c: RunCacheIn => RunCacheOut;
+    dut [const V: usize, const S: usize, const L: usize, const H: usize, const KV: usize,
+        const KH: usize, const SH: usize] RunCache<V, S, L, H, KV, KH, SH>;
+    ports {
+        in reset: 1,
+        in vgpr0: c.vgpr,
+        in vgpr1: c.vgpr,
+        in vgpr2: c.vgpr,
+        in vgpr3: c.vgpr,
+        in sgpr0: c.sgpr,
+        in sgpr1: c.sgpr,
+        in sgpr2: c.sgpr,
+        in sgpr3: c.sgpr,
+        in lds: c.lds,
+        in change: 9,
+        out run_vgpr0: c.run_bits(),
+        out run_vgpr1: c.run_bits(),
+        out run_vgpr2: c.run_bits(),
+        out run_vgpr3: c.run_bits(),
+        out run_sgpr0: c.run_bits(),
+        out run_sgpr1: c.run_bits(),
+        out run_sgpr2: c.run_bits(),
+        out run_sgpr3: c.run_bits(),
+        out run_lds: c.run_bits(),
+        out eligible: 1,
+    }
+}
+
+/// A small deterministic generator (splitmix64) for the stimulus.
+#[derive(Clone, Debug)]
+pub struct Mix(u64);
+
+impl Mix {
+    pub fn new(seed: u64) -> Self {
+        Mix(seed)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n
+    }
+    fn wide(&mut self) -> u128 {
+        (self.next_u64() as u128) << 64 | self.next_u64() as u128
+    }
+}
+
+/// A random free map of `w` blocks with a varied run structure: sparse, dense, all free, all
+/// used, one run, a few runs.
+pub fn random_map(r: &mut Mix, w: usize) -> u128 {
+    let m = low_mask(w);
+    let one_run = |r: &mut Mix| {
+        let a = r.below(w as u64) as usize;
+        let len = r.below((w - a) as u64 + 1) as usize;
+        (low_mask(len)) << a
+    };
+    m & match r.below(8) {
+        0 => r.wide() & r.wide(),
+        1 => r.wide() | r.wide(),
+        2 => u128::MAX,
+        3 => 0,
+        4 => one_run(r),
+        5 => one_run(r) | one_run(r) | one_run(r),
+        6 => !(one_run(r) | one_run(r)),
+        _ => r.wide(),
+    }
+}
+
+/// Stimulus styles of [`run_cache_trace`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// Mostly idle: a change now and then.
+    Idle,
+    /// A change (of 1..=9 maps) in every cycle.
+    EveryCycle,
+    /// Bursts of changes separated by idle gaps around K.
+    Bursts,
+    /// Everything, with resets mid-trace and announced writes of unchanged values.
+    Mixed,
+}
+
+/// The run-cache stimulus: `cycles` cycles starting with a reset; maps change only at the end
+/// of a cycle whose `change` (or `reset`) names them.
+pub fn run_cache_trace(
+    cfg: RunCacheConfig,
+    style: Style,
+    seed: u64,
+    cycles: usize,
+) -> Vec<RunCacheIn> {
+    let mut r = Mix::new(seed);
+    let mut cur = RunCacheIn::default();
+    for j in 0..9 {
+        cur.set_map(j, random_map(&mut r, cfg.map_width(j)));
+    }
+    let mut out = Vec::with_capacity(cycles);
+    let (mut burst, mut gap) = (0u64, 0u64);
+    for t in 0..cycles {
+        let mut i = cur.clone();
+        i.reset = t == 0 || (style == Style::Mixed && r.below(200) == 0);
+        let changing = match style {
+            Style::Idle => r.below(12) == 0,
+            Style::EveryCycle => true,
+            Style::Bursts | Style::Mixed => {
+                if burst > 0 {
+                    burst -= 1;
+                    true
+                } else if gap > 0 {
+                    gap -= 1;
+                    false
+                } else {
+                    burst = r.below(10);
+                    gap = r.below(2 * RUN_CACHE_K as u64 + 4);
+                    style == Style::Mixed && r.below(3) == 0
+                }
+            }
+        };
+        if changing {
+            i.change = match r.below(4) {
+                0 => 1 << r.below(9),
+                1 => 0x1ff,
+                _ => (r.below(0x1ff) + 1) as u16,
+            };
+        }
+        // the values written at the end of this cycle (a reset may write any map)
+        let written = if i.reset { 0x1ff } else { i.change };
+        for j in 0..9 {
+            let keep = style == Style::Mixed && r.below(4) == 0;
+            if written >> j & 1 == 1 && !keep {
+                cur.set_map(j, random_map(&mut r, cfg.map_width(j)));
+            }
+        }
+        out.push(i);
+    }
+    out
+}
+
+/// The run cache's contract, judged from the ports alone (see the module doc).
+pub struct RunCacheContract {
+    cfg: RunCacheConfig,
+    /// Cycle of the last reset, of the last `change`/`reset`.
+    reset_at: Option<usize>,
+    last_write: Option<usize>,
+    prev: Option<RunCacheIn>,
+    /// Per map: the runs of the values it held since the last reset.
+    held: Vec<Vec<usize>>,
+    /// `eligible` was high since the last reset (so every run has been refreshed since).
+    refreshed: bool,
+}
+
+impl RunCacheContract {
+    pub fn new(cfg: RunCacheConfig) -> Self {
+        cfg.validate();
+        Self {
+            cfg,
+            reset_at: None,
+            last_write: None,
+            prev: None,
+            held: vec![vec![]; 9],
+            refreshed: false,
+        }
+    }
+    fn run_of(&self, i: &RunCacheIn, j: usize) -> usize {
+        let w = self.cfg.map_width(j);
+        max_run(i.map(j) & low_mask(w), w)
+    }
+}
+
+impl SpecChecker for RunCacheContract {
+    type In = RunCacheIn;
+    type Out = RunCacheOut;
+
+    fn check(&mut self, t: usize, i: &RunCacheIn, o: &RunCacheOut) -> Result<(), Violation> {
+        let k = RUN_CACHE_K;
+        // (a reset cycle starts afresh: its maps need no announcement)
+        if let Some(p) = self.prev.as_ref().filter(|_| !i.reset) {
+            let written = if p.reset { 0x1ff } else { p.change };
+            for j in 0..9 {
+                let m = low_mask(self.cfg.map_width(j));
+                if written >> j & 1 == 0 && (p.map(j) ^ i.map(j)) & m != 0 {
+                    return Err(Violation::new(
+                        t,
+                        "announced",
+                        format!("map {j} changed without `change` in cycle {}", t - 1),
+                    ));
+                }
+            }
+        }
+        // (nor are its outputs judged against its possibly new maps)
+        if let Some(r) = self.reset_at.filter(|_| !i.reset) {
+            self.refreshed |= o.eligible;
+            let w = self.last_write.expect("a reset is a write");
+            let cur: Vec<usize> = (0..9).map(|j| self.run_of(i, j)).collect();
+            let want = t > w + k;
+            if o.eligible != want {
+                return Err(Violation::new(
+                    t,
+                    "eligible-timing",
+                    format!(
+                        "eligible = {} with the last change/reset in cycle {w} (K = {k})",
+                        o.eligible
+                    ),
+                ));
+            }
+            if o.eligible {
+                if let Some(j) = (0..9).find(|&j| o.run(j) != cur[j]) {
+                    return Err(Violation::new(
+                        t,
+                        "eligible-exact",
+                        format!(
+                            "eligible but map {j}'s cached run {} != {}",
+                            o.run(j),
+                            cur[j]
+                        ),
+                    ));
+                }
+            }
+            for j in 0..9 {
+                let ok = self.held[j].contains(&o.run(j)) || (o.run(j) == 0 && !self.refreshed);
+                if !ok {
+                    return Err(Violation::new(
+                        t,
+                        "run-held",
+                        format!(
+                            "map {j}'s cached run {} is no run the map held since the reset in cycle {r}",
+                            o.run(j)
+                        ),
+                    ));
+                }
+            }
+        }
+        // this cycle's inputs become history for the next
+        if i.reset {
+            self.reset_at = Some(t);
+            self.held = vec![vec![]; 9];
+            self.refreshed = false;
+        } else if self.reset_at.is_some() {
+            for j in 0..9 {
+                let v = self.run_of(i, j);
+                if !self.held[j].contains(&v) {
+                    self.held[j].push(v);
+                }
+            }
+        }
+        if i.reset || i.change & 0x1ff != 0 {
+            self.last_write = Some(t);
+        }
+        self.prev = Some(i.clone());
+        Ok(())
+    }
+}
+
+// -------------------------------------------------------------------------------------------
+// Head needs + head × module matcher (design blocks 2 and 3)
+// -------------------------------------------------------------------------------------------
+
+use golden_model::dispatcher::{DispatcherConfig, Resources, Wg};
+use golden_model::dispatcher_scale::{MatchHead, MatchModule, MatcherIn, MatcherOut, MATCH_HEADS};
+use hdl::dispatcher_scale::{Matcher, HEAD_BITS, MODULE_BITS};
+use rust_hdl::prelude::{Bits, Clock, In, Signal};
+
+/// `heads` port value of the matcher.
+pub fn pack_heads(h: &[MatchHead; MATCH_HEADS]) -> u128 {
+    let mut v = 0u128;
+    for (c, h) in h.iter().enumerate() {
+        let w = (h.waves as u128 & 0x7f)
+            | (h.vgpr as u128 & 0xff) << 7
+            | (h.sgpr as u128 & 0xff) << 15
+            | (h.lds as u128 & 0xff) << 23
+            | u128::from(h.valid) << 31;
+        v |= w << (HEAD_BITS * c);
+    }
+    v
+}
+
+/// The 95 bits of one module in the matcher's `modules` port.
+pub fn pack_module(m: &MatchModule) -> u128 {
+    let mut w = 0u128;
+    for u in 0..4 {
+        w |= (m.run_vgpr[u] as u128 & 0xff) << (8 * u);
+        w |= (m.run_sgpr[u] as u128 & 0xff) << (32 + 8 * u);
+        w |= (m.slots[u] as u128 & 0x1f) << (72 + 5 * u);
+    }
+    w | (m.run_lds as u128 & 0xff) << 64 | (m.ptr as u128 & 3) << 92 | u128::from(m.eligible) << 94
+}
+
+impl crate::rtl::HdlDut for Matcher {
+    type In = MatcherIn;
+    type Out = MatcherOut;
+    fn drive(&mut self, i: &MatcherIn) {
+        self.reset.next = i.reset;
+        self.heads.next = crate::ports::PortSignal::from_port(pack_heads(&i.heads));
+        let mut b = Bits::<1520>::default();
+        for (m, md) in i.modules.iter().enumerate() {
+            let w = pack_module(md);
+            for k in 0..MODULE_BITS {
+                if w >> k & 1 == 1 {
+                    b = b.replace_bit(MODULE_BITS * m + k, true);
+                }
+            }
+        }
+        self.modules.next = b;
+    }
+    fn sample(&self) -> MatcherOut {
+        MatcherOut {
+            fit: crate::ports::PortSignal::to_port(self.fit.val()) as u64,
+            fit_eligible: crate::ports::PortSignal::to_port(self.fit_eligible.val()) as u64,
+        }
+    }
+    fn clock_signal(&mut self) -> Option<&mut Signal<In, Clock>> {
+        Some(&mut self.clock)
+    }
+}
+
+/// A random in-range module (runs ≤ 128 / 64 / 48, slots ≤ 16), often nearly empty or full.
+pub fn random_module(r: &mut Mix) -> MatchModule {
+    let mode = r.below(4);
+    let run = |r: &mut Mix, w: u64| match mode {
+        0 => w,
+        1 => r.below(w / 4 + 1),
+        _ => r.below(w + 1),
+    } as usize;
+    let mut m = MatchModule::default();
+    for u in 0..4 {
+        m.run_vgpr[u] = run(r, 128);
+        m.run_sgpr[u] = run(r, 64);
+        m.slots[u] = run(r, 16);
+    }
+    m.run_lds = run(r, 48);
+    m.ptr = r.below(4) as usize;
+    m.eligible = r.below(3) != 0;
+    m
+}
+
+/// A random head: a WG of 0..=64 waves with needs around what fits.
+pub fn random_head(r: &mut Mix) -> MatchHead {
+    let waves = match r.below(4) {
+        0 => r.below(5),
+        1 => r.below(65),
+        _ => r.below(17),
+    } as usize;
+    MatchHead {
+        valid: r.below(6) != 0,
+        waves,
+        vgpr: match r.below(5) {
+            0 => r.below(256),
+            _ => r.below(40),
+        } as usize,
+        sgpr: r.below(24) as usize,
+        lds: match r.below(4) {
+            0 => r.below(256),
+            _ => r.below(49),
+        } as usize,
+    }
+}
+
+/// Matcher stimulus: a reset, then heads and modules that change at random (each head or
+/// module keeps its value with probability `hold` %), resets now and then.
+pub fn matcher_trace(seed: u64, cycles: usize, hold: u64) -> Vec<MatcherIn> {
+    let mut r = Mix::new(seed);
+    let mut cur = MatcherIn::default();
+    let mut out = vec![];
+    for t in 0..cycles {
+        for h in cur.heads.iter_mut() {
+            if t == 0 || r.below(100) >= hold {
+                *h = random_head(&mut r);
+            }
+        }
+        for m in cur.modules.iter_mut() {
+            if t == 0 || r.below(100) >= hold {
+                *m = random_module(&mut r);
+            }
+        }
+        cur.reset = t == 0 || r.below(300) == 0;
+        out.push(cur.clone());
+    }
+    out
+}
+
+/// The matcher's contract from SPEC step 3 alone: bit 16c + m of `fit` at cycle t is set iff
+/// head c of cycle t − 2 was valid and its WG fits module m of cycle t − 1 by the golden
+/// dispatcher's own rule (`Resources::fits`, full config) on maps whose longest free runs are
+/// the cached runs (one free run at block 0 per map); `fit_eligible` = `fit` ∧ m eligible.
+/// No reset in cycles t − 2, t − 1, else both read 0.
+#[derive(Default)]
+pub struct MatcherContract {
+    hist: Vec<MatcherIn>,
+}
+
+impl MatcherContract {
+    /// The golden dispatcher's fit of `h` on `m` (maps rebuilt from the runs).
+    pub fn spec_fits(h: &MatchHead, m: &MatchModule) -> bool {
+        let mut res = Resources::new(DispatcherConfig::full());
+        let mask = |n: usize| golden_model::run_finder::low_mask(n);
+        res.vgpr[0] = m.run_vgpr.iter().map(|&n| mask(n)).collect();
+        res.sgpr[0] = m.run_sgpr.iter().map(|&n| mask(n)).collect();
+        res.slots_free[0] = m.slots.to_vec();
+        res.lds[0] = mask(m.run_lds);
+        res.ptr[0] = m.ptr;
+        let wg = Wg::dependent(0, 0, h.waves, h.vgpr, h.sgpr, h.lds);
+        res.fits(0, &wg)
+    }
+}
+
+impl SpecChecker for MatcherContract {
+    type In = MatcherIn;
+    type Out = MatcherOut;
+
+    fn check(&mut self, t: usize, i: &MatcherIn, o: &MatcherOut) -> Result<(), Violation> {
+        self.hist.push(i.clone());
+        if t < 2 || !self.hist[..t].iter().any(|x| x.reset) {
+            return Ok(());
+        }
+        let (h2, h1) = (&self.hist[t - 2], &self.hist[t - 1]);
+        let mut want = MatcherOut::default();
+        if !h2.reset && !h1.reset {
+            for (c, h) in h2.heads.iter().enumerate() {
+                for (m, md) in h1.modules.iter().enumerate() {
+                    if h.valid && Self::spec_fits(h, md) {
+                        want.fit |= 1 << (16 * c + m);
+                        if md.eligible {
+                            want.fit_eligible |= 1 << (16 * c + m);
+                        }
+                    }
+                }
+            }
+        }
+        if o.fit != want.fit {
+            let b = (o.fit ^ want.fit).trailing_zeros();
+            return Err(Violation::new(
+                t,
+                "fit",
+                format!(
+                    "head {} × module {}: fit = {} but SPEC step 3 says {}",
+                    b / 16,
+                    b % 16,
+                    o.fit >> b & 1,
+                    want.fit >> b & 1
+                ),
+            ));
+        }
+        if o.fit_eligible != want.fit_eligible {
+            let b = (o.fit_eligible ^ want.fit_eligible).trailing_zeros();
+            return Err(Violation::new(
+                t,
+                "fit-eligible",
+                format!("head {} × module {}: fit_eligible wrong", b / 16, b % 16),
+            ));
+        }
+        Ok(())
+    }
+}
