@@ -145,6 +145,11 @@ enum Cmd {
         /// nextpnr placement seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Several nextpnr seeds (comma list, e.g. 1,2,3; overrides --seed; Alchitry Cu only):
+        /// one synthesis, placed and routed at each seed, every seed must meet the clock, the
+        /// bitstream is the first seed's.
+        #[arg(long, value_delimiter = ',')]
+        seeds: Vec<u64>,
         /// Override the unit's board clock (MHz).
         #[arg(long)]
         clock: Option<f64>,
@@ -440,6 +445,7 @@ fn main() -> Result<()> {
             all,
             out,
             seed,
+            seeds,
             clock,
             readme,
         } => match board.as_str() {
@@ -447,7 +453,7 @@ fn main() -> Result<()> {
                 unit,
                 all,
                 &out.unwrap_or_else(|| "build/board".into()),
-                seed,
+                &if seeds.is_empty() { vec![seed] } else { seeds },
                 clock,
                 &readme,
             )?,
@@ -538,11 +544,11 @@ fn board_build(
     unit: Option<String>,
     all: bool,
     out: &Path,
-    seed: u64,
+    seeds: &[u64],
     clock: Option<f64>,
     readme: &Path,
 ) -> Result<()> {
-    use synth::board::{bridge_only_config, build, visit_unit, ConfigOf, UNITS};
+    use synth::board::{bridge_only_config, build_seeds, visit_unit, ConfigOf, UNITS};
     let names: Vec<String> = if all {
         std::iter::once("bridge_only".to_string())
             .chain(UNITS.iter().map(|(n, _, _)| n.to_string()))
@@ -571,13 +577,17 @@ fn board_build(
                 ..base
             };
         }
-        match build(&cfg, out, seed) {
+        match build_seeds(&cfg, out, seeds) {
             Ok(r) => {
                 println!(
-                    "{}: {:.2} MHz clock, Fmax {:.2} MHz, {} LCs, {} BRAMs -> {}",
+                    "{}: {:.2} MHz clock, Fmax {} MHz, {} LCs, {} BRAMs -> {}",
                     r.unit,
                     r.clock_mhz,
-                    r.fmax_mhz,
+                    r.fmax_mhz_by_seed
+                        .iter()
+                        .map(|(s, f)| format!("{f:.2} (seed {s})"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
                     r.lcs,
                     r.brams,
                     r.bin.display()
@@ -597,7 +607,7 @@ fn board_build(
     if readme.as_os_str() != "-" && !rows.is_empty() {
         let lines: Vec<String> = rows
             .iter()
-            .map(|r| synth::board::readme_row(r, seed))
+            .map(synth::board::readme_row)
             .collect();
         synth::readme::upsert_rows(
             readme,
