@@ -57,10 +57,10 @@ module board_bridge #(
                      N_BAD_ARG = 8'd8, N_OVERRUN = 8'd9, N_UNSUPPORTED = 8'd10;
     localparam integer SW = TXP_BITS < 160 ? TXP_BITS : 160;  // status bits in r_pay (all 160 if !LEAN)
 
-    localparam [4:0] S_IDLE = 5'd0, S_LEN = 5'd1, S_CMD = 5'd2, S_PAY = 5'd3, S_CRC1 = 5'd4,
-                     S_CRC2 = 5'd5, S_DISCARD = 5'd6, S_EXEC = 5'd7, S_STEP = 5'd8,
-                     S_RUN_PRIME = 5'd9, S_RUN = 5'd10, S_CAP_WAIT = 5'd11, S_CAP_LOAD = 5'd12,
-                     S_TX = 5'd13, S_RUN_PRIME2 = 5'd14, S_STEP_LOAD = 5'd15, S_CAP_WAIT2 = 5'd16;
+    localparam [3:0] S_IDLE = 4'd0, S_LEN = 4'd1, S_CMD = 4'd2, S_PAY = 4'd3, S_CRC1 = 4'd4,
+                     S_CRC2 = 4'd5, S_DISCARD = 4'd6, S_EXEC = 4'd7, S_STEP = 4'd8,
+                     S_RUN_PRIME = 4'd9, S_RUN = 4'd10, S_CAP_WAIT = 4'd11, S_CAP_LOAD = 4'd12,
+                     S_TX = 4'd13, S_RUN_PRIME2 = 4'd14;
 
     function [15:0] crc16(input [15:0] c, input [7:0] b);  // CRC-16/CCITT-FALSE, one byte
         integer i;
@@ -84,7 +84,7 @@ module board_bridge #(
         .start(tx_go), .busy(tx_busy), .tx(tx));
 
     // ---- state ----
-    reg [4:0] st = S_IDLE;
+    reg [3:0] st = S_IDLE;
     reg [7:0] len = 8'd0;            // payload length of the frame being parsed
     reg [7:0] left = 8'd0;           // payload bytes still to come
     reg [7:0] cmd = 8'd0;
@@ -127,29 +127,12 @@ module board_bridge #(
     reg [STIM_AW-1:0] stim_wa = {STIM_AW{1'b0}};
     reg [STIM_AW-1:0] cap_ra = {STIM_AW{1'b0}};
     wire cap_we = ce & run_on;
-    // The unit's outputs and the capture buffer's read data are registered before anything
-    // reads them (issue #20): `out_q` holds the outputs of the previous cycle (the unit's
-    // combinational outputs end in a flip-flop, not in the reply mux or a block-RAM write port),
-    // `cap_q` the capture word read the cycle before (the block RAM's clock-to-out ends in a
-    // flip-flop). A step replies one cycle later (S_STEP_LOAD), a capture read too
-    // (S_CAP_WAIT2), a free run writes capture word k one cycle later: none of it shows on the
-    // serial line (a byte takes 8+ cycles).
-    reg [OUT_BITS-1:0] out_q = {OUT_BITS{1'b0}};
-    reg [OUT_BITS-1:0] cap_q = {OUT_BITS{1'b0}};
-    reg cap_we_q = 1'b0;
-    reg [STIM_AW-1:0] cap_wa_q = {STIM_AW{1'b0}};
-    always @(posedge clock) begin
-        out_q <= unit_out;
-        cap_we_q <= cap_we;
-        cap_wa_q <= wr[STIM_AW-1:0];
-        cap_q <= cap_rdata;
-    end
     always @(posedge clock) begin
         if (stim_we) stim[stim_wa] <= pay[16 +: IN_BITS];
         stim_rdata <= stim[rd[STIM_AW-1:0]];
     end
     always @(posedge clock) begin
-        if (cap_we_q) cap[cap_wa_q] <= out_q;
+        if (cap_we) cap[wr[STIM_AW-1:0]] <= unit_out;
         cap_rdata <= cap[cap_ra];
     end
 
@@ -306,10 +289,8 @@ module board_bridge #(
                             good <= good + 1'b1; st <= S_STEP;
                         end
                         C_READ_OUT: if (!len_is_0) nak(N_BAD_LENGTH, cmd); else begin
-                            // the unit is frozen (no enable since its last step) and its
-                            // inputs held: last cycle's outputs are this cycle's
                             r_type <= R_OUTPUTS; r_len <= OUT_BYTES;
-                            r_pay <= {TXP_BITS{1'b0}}; r_pay[OUT_BITS-1:0] <= out_q; r_phase <= 3'd0;
+                            r_pay <= {TXP_BITS{1'b0}}; r_pay[OUT_BITS-1:0] <= unit_out; r_phase <= 3'd0;
                             good <= good + 1'b1; st <= S_TX;
                         end
                         C_LOAD: if (LEAN) nak(N_UNSUPPORTED, cmd);
@@ -341,11 +322,10 @@ module board_bridge #(
                     endcase
                 end
                 // lockstep: the enable is high in this cycle only; reply with the outputs seen
-                // before this cycle's edge (registered in out_q at that edge)
-                S_STEP: st <= S_STEP_LOAD;
-                S_STEP_LOAD: begin
+                // before this cycle's edge
+                S_STEP: begin
                     r_type <= R_OUTPUTS; r_len <= OUT_BYTES;
-                    r_pay <= {TXP_BITS{1'b0}}; r_pay[OUT_BITS-1:0] <= out_q; r_phase <= 3'd0;
+                    r_pay <= {TXP_BITS{1'b0}}; r_pay[OUT_BITS-1:0] <= unit_out; r_phase <= 3'd0;
                     st <= S_TX;
                 end
                 // free-running: stimulus word k is read two cycles before the unit's k-th
@@ -369,11 +349,10 @@ module board_bridge #(
                     if (run_last) begin run_on <= 1'b0; ack; end
                     else begin in_hold <= stim_rdata; ce <= 1'b1; end
                 end
-                S_CAP_WAIT: st <= S_CAP_WAIT2;
-                S_CAP_WAIT2: st <= S_CAP_LOAD;
+                S_CAP_WAIT: st <= S_CAP_LOAD;
                 S_CAP_LOAD: if (!LEAN) begin
                     r_type <= R_CAPTURE; r_len <= OUT_BYTES;
-                    r_pay <= {TXP_BITS{1'b0}}; r_pay[OUT_BITS-1:0] <= cap_q; r_phase <= 3'd0;
+                    r_pay <= {TXP_BITS{1'b0}}; r_pay[OUT_BITS-1:0] <= cap_rdata; r_phase <= 3'd0;
                     st <= S_TX;
                 end
                 // ---- reply: sync, length, type, payload (LSB first), CRC-16 ----
