@@ -76,13 +76,13 @@
 //! a done's compares end in one flip-flop instead of the counter.
 //!
 //! ## Cost (board config, iCE40 HX8K, `synth report --only preempt_ctrl --seeds 1,2,3`)
-//! **1017 LCs** (incl. the harness's 69 flip-flops); **97.2 MHz median** of placement seeds
-//! 1–3 (97.2, 101.0, 96.7; before issue #20 903 LCs, 78.1): every seed ≥ 95 MHz, **the median
-//! misses 100 MHz.** The critical paths (10.3 ns at seeds 1 and 3, 7 LUT levels, about 7 ns
-//! of it routing) run from an input id through its compares: `launch_id` → the duplicate
-//! compares → the error code, and the start's compare with `old_id` → `start_ok` → the
-//! `started` / `run` flags. What was tried, how these numbers were measured and what is
-//! left: `docs/preempt_ctrl.md`.
+//! **1020 LCs** (incl. the harness's 69 flip-flops); **98.0 MHz median** of placement seeds
+//! 1–3 (98.0, 98.0, 99.2; before issue #20 903 LCs, 78.1): every seed ≥ 98 MHz, **the median
+//! misses 100 MHz.** The critical path (10.2 ns at seed 1, 6 LUT levels, 6.9 ns of it
+//! routing) is the duplicate check: `launch_id` against the 16 slots' ids, masked by
+//! `used ∧ ¬rm`, OR-reduced, selecting the launch's `used` bit. The error flags are registered
+//! raw and decoded after their registers; the start's compare selects the table flags last.
+//! What was tried, how these numbers were measured and what is left: `docs/preempt_ctrl.md`.
 //!
 //! ## Worked example (the golden model's `worked_example_reset_and_resubmission`)
 //! Launch 10, 11, 12 (idempotent), `max_inflight` 2: 10 and 11 are submitted; start(10) →
@@ -195,8 +195,13 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     ack_skip_q: DFF<Bit>,
     cu_reset_q: DFF<Bit>,
     done_q: DFF<Bit>,
-    error_q: DFF<Bit>,
-    code_q: DFF<Bits<3>>,
+    /// The four error classes of the previous cycle, registered raw (`DUP_ID`, `BAD_EVENT`,
+    /// `BAD_STATE`, `BAD_CFG`): `error` and `error_code` are decoded from them, so the
+    /// compares of this cycle's inputs end in a flip-flop, not in the code's priority logic.
+    e_dup_q: DFF<Bit>,
+    e_event_q: DFF<Bit>,
+    e_state_q: DFF<Bit>,
+    e_cfg_q: DFF<Bit>,
 
     // ---- constants ----
     one: Constant<Bits<D>>,
@@ -268,6 +273,11 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     n_act: Signal<Local, Bits<D>>,
     n_started: Signal<Local, Bits<D>>,
     n_run: Signal<Local, Bits<D>>,
+    /// `n_act`, `n_started`, `n_run` as they are when a start is accepted this cycle: both
+    /// variants are computed in parallel and `start_ok` (the start's id compare) selects last.
+    n_act_st: Signal<Local, Bits<D>>,
+    n_started_st: Signal<Local, Bits<D>>,
+    n_run_st: Signal<Local, Bits<D>>,
     shift: Signal<Local, Bits<D>>,
     n_used: Signal<Local, Bits<D>>,
     tail: Signal<Local, Bits<D>>,
@@ -351,8 +361,10 @@ impl<const D: usize, const IB: usize> PreemptCtrl<D, IB> {
             ack_skip_q: Default::default(),
             cu_reset_q: Default::default(),
             done_q: Default::default(),
-            error_q: Default::default(),
-            code_q: Default::default(),
+            e_dup_q: Default::default(),
+            e_event_q: Default::default(),
+            e_state_q: Default::default(),
+            e_cfg_q: Default::default(),
             one: Constant::new(1u64.into()),
             last: Constant::new((1u64 << (D - 1)).into()),
             upto: std::array::from_fn(|i| {
@@ -413,6 +425,9 @@ impl<const D: usize, const IB: usize> PreemptCtrl<D, IB> {
             n_act: Default::default(),
             n_started: Default::default(),
             n_run: Default::default(),
+            n_act_st: Default::default(),
+            n_started_st: Default::default(),
+            n_run_st: Default::default(),
             shift: Default::default(),
             n_used: Default::default(),
             tail: Default::default(),
@@ -467,8 +482,10 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
             ack_skip_q,
             cu_reset_q,
             done_q,
-            error_q,
-            code_q
+            e_dup_q,
+            e_event_q,
+            e_state_q,
+            e_cfg_q
         );
         for i in 0..D {
             self.ids[i].clock.next = self.clock.val();
@@ -520,8 +537,26 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         self.ack_skip.next = self.ack_skip_q.q.val();
         self.cu_reset.next = self.cu_reset_q.q.val();
         self.preempt_done.next = self.done_q.q.val();
-        self.error.next = self.error_q.q.val();
-        self.error_code.next = self.code_q.q.val();
+        // the smallest code of the previous cycle's errors wins (flat: one term per code bit)
+        self.error.next = self.e_dup_q.q.val()
+            | self.e_event_q.q.val()
+            | self.e_state_q.q.val()
+            | self.e_cfg_q.q.val();
+        self.code.next = 0.into();
+        if self.e_dup_q.q.val() | (!self.e_event_q.q.val() & self.e_state_q.q.val()) {
+            self.code.next = self.code.val() | self.one3.val();
+        }
+        if !self.e_dup_q.q.val() & (self.e_event_q.q.val() | self.e_state_q.q.val()) {
+            self.code.next = self.code.val() | self.two3.val();
+        }
+        if !self.e_dup_q.q.val()
+            & !self.e_event_q.q.val()
+            & !self.e_state_q.q.val()
+            & self.e_cfg_q.q.val()
+        {
+            self.code.next = self.code.val() | self.four3.val();
+        }
+        self.error_code.next = self.code.val();
 
         // ---- legality of this cycle's events, all against the start-of-cycle state ----
         // start: the oldest SUBMITTED slot (lowest set bit of act & !started)
@@ -575,30 +610,35 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
             & !self.act_any.val();
 
         // ---- table flags: start, killed, submit, resume (in place) ----
+        // Two variants: without a start (`n_act`, `n_started`) and with one (`*_st`: go →
+        // RUNNING, skip → SKIPPED); `start_ok` selects between them after the shift below.
         self.n_tbl.next = self.tbl.q.val();
         self.n_act.next = self.act.q.val();
         self.n_started.next = self.started.q.val();
-        if self.start_ok.val() {
-            // go → RUNNING; skip → SKIPPED
-            self.n_started.next = self.n_started.val() | self.oldest.val();
-            if self.skip.val() {
-                self.n_act.next = self.n_act.val() & !self.oldest.val();
-            }
+        self.n_act_st.next = self.act.q.val();
+        self.n_started_st.next = self.started.q.val() | self.oldest.val();
+        if self.skip.val() {
+            self.n_act_st.next = self.act.q.val() & !self.oldest.val();
         }
         if self.killed_ok.val() {
             // every SUBMITTED or RUNNING entry becomes KILLED
             self.n_started.next = self.n_started.val() & !self.n_act.val();
             self.n_act.next = 0.into();
+            self.n_started_st.next = self.n_started_st.val() & !self.n_act_st.val();
+            self.n_act_st.next = 0.into();
         }
         if self.do_submit.val() {
             self.n_tbl.next = self.n_tbl.val() | self.head.val();
             self.n_act.next = self.n_act.val() | self.head.val();
+            self.n_act_st.next = self.n_act_st.val() | self.head.val();
         }
         if self.resume_ok.val() {
             // S4.2: the table (all SKIPPED/KILLED) is the queue's head already, in order
             self.n_tbl.next = 0.into();
             self.n_act.next = 0.into();
             self.n_started.next = 0.into();
+            self.n_act_st.next = 0.into();
+            self.n_started_st.next = 0.into();
         }
 
         // ---- the pending removal (`rm`, a done of the previous cycle): everything above the
@@ -618,16 +658,29 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         self.tbl.d.next = ((self.n_tbl.val() & !self.shift.val())
             | ((self.n_tbl.val() >> 1) & self.shift.val()))
             & self.table_mask.val();
-        self.act.d.next = ((self.n_act.val() & !self.shift.val())
-            | ((self.n_act.val() >> 1) & self.shift.val()))
-            & self.table_mask.val();
-        self.started.d.next = ((self.n_started.val() & !self.shift.val())
-            | ((self.n_started.val() >> 1) & self.shift.val()))
-            & self.table_mask.val();
         self.n_run.next = self.n_tbl.val() & self.n_act.val() & self.n_started.val();
-        self.run.d.next = ((self.n_run.val() & !self.shift.val())
-            | ((self.n_run.val() >> 1) & self.shift.val()))
-            & self.table_mask.val();
+        self.n_run_st.next = self.n_tbl.val() & self.n_act_st.val() & self.n_started_st.val();
+        if self.start_ok.val() {
+            self.act.d.next = ((self.n_act_st.val() & !self.shift.val())
+                | ((self.n_act_st.val() >> 1) & self.shift.val()))
+                & self.table_mask.val();
+            self.started.d.next = ((self.n_started_st.val() & !self.shift.val())
+                | ((self.n_started_st.val() >> 1) & self.shift.val()))
+                & self.table_mask.val();
+            self.run.d.next = ((self.n_run_st.val() & !self.shift.val())
+                | ((self.n_run_st.val() >> 1) & self.shift.val()))
+                & self.table_mask.val();
+        } else {
+            self.act.d.next = ((self.n_act.val() & !self.shift.val())
+                | ((self.n_act.val() >> 1) & self.shift.val()))
+                & self.table_mask.val();
+            self.started.d.next = ((self.n_started.val() & !self.shift.val())
+                | ((self.n_started.val() >> 1) & self.shift.val()))
+                & self.table_mask.val();
+            self.run.d.next = ((self.n_run.val() & !self.shift.val())
+                | ((self.n_run.val() >> 1) & self.shift.val()))
+                & self.table_mask.val();
+        }
 
         // ---- launch (S2.2): the first empty slot after the removal ----
         // `tail` = the first empty slot of the start-of-cycle state; a done moves it down one
@@ -800,7 +853,7 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
         self.ack_skip_q.d.next = self.start_ok.val() & self.skip.val();
         self.cu_reset_q.d.next = self.reset_now.val();
         self.done_q.d.next = self.done_now.val();
-        // the smallest code of the cycle wins (flat: one term per code bit)
+        // the error classes of this cycle (decoded into `error_code` from their registers)
         self.e_dup.next = self.launch_valid.val() & !self.full.val() & self.dup.val();
         self.e_event.next = (self.start_valid.val() & !self.start_hit.val())
             | (self.done_valid.val() & !self.done_any.val());
@@ -808,19 +861,10 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
             | (self.resume.val() & !(self.flag.q.val() & self.sent.q.val()))
             | (self.killed.val() & !self.outstanding.q.val());
         self.e_cfg.next = self.cfg_we.val() & !self.cfg_ok.val();
-        self.error_q.d.next =
-            self.e_dup.val() | self.e_event.val() | self.e_state.val() | self.e_cfg.val();
-        self.code.next = 0.into();
-        if self.e_dup.val() | (!self.e_event.val() & self.e_state.val()) {
-            self.code.next = self.code.val() | self.one3.val();
-        }
-        if !self.e_dup.val() & (self.e_event.val() | self.e_state.val()) {
-            self.code.next = self.code.val() | self.two3.val();
-        }
-        if !self.e_dup.val() & !self.e_event.val() & !self.e_state.val() & self.e_cfg.val() {
-            self.code.next = self.code.val() | self.four3.val();
-        }
-        self.code_q.d.next = self.code.val();
+        self.e_dup_q.d.next = self.e_dup.val();
+        self.e_event_q.d.next = self.e_event.val();
+        self.e_state_q.d.next = self.e_state.val();
+        self.e_cfg_q.d.next = self.e_cfg.val();
 
         // ---- synchronous reset: the idle state (every init value) ----
         if self.reset.val() {
@@ -845,8 +889,10 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
             self.ack_skip_q.d.next = false;
             self.cu_reset_q.d.next = false;
             self.done_q.d.next = false;
-            self.error_q.d.next = false;
-            self.code_q.d.next = 0.into();
+            self.e_dup_q.d.next = false;
+            self.e_event_q.d.next = false;
+            self.e_state_q.d.next = false;
+            self.e_cfg_q.d.next = false;
         }
     }
 }

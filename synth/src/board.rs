@@ -160,14 +160,18 @@ pub fn pcf() -> String {
     s
 }
 
-/// One bitstream build.
+/// One bitstream build (one synthesis, placed and routed at one or more nextpnr seeds).
 #[derive(Clone, Debug, Serialize)]
 pub struct BuildResult {
     pub unit: String,
     /// The PLL's clock (MHz) the bitstream runs at and nextpnr was asked for.
     pub clock_mhz: f64,
-    /// nextpnr's maximum frequency of that clock after routing.
+    /// nextpnr's maximum frequency of that clock after routing, at the first seed (the seed
+    /// whose placement is the bitstream).
     pub fmax_mhz: f64,
+    /// Fmax at every seed placed, in the order asked for (all met the clock).
+    pub fmax_mhz_by_seed: Vec<(u64, f64)>,
+    /// The worst slack over the seeds.
     pub slack_ns: f64,
     /// Logic cells of the whole board top (unit + bridge + UART + reset + LEDs).
     pub lcs: u32,
@@ -187,11 +191,21 @@ fn bram_use(log: &str) -> Option<u32> {
         .ok()
 }
 
-/// Build `DIR/<unit>/<unit>.bin` from `cfg` (a bitstream config, with PLL).
+/// Build `DIR/<unit>/<unit>.bin` from `cfg` (a bitstream config, with PLL) at one nextpnr seed.
 pub fn build(cfg: &BoardConfig, out: &Path, seed: u64) -> Result<BuildResult> {
+    build_seeds(cfg, out, &[seed])
+}
+
+/// Synthesize once, then place and route at every seed of `seeds` (each must meet the clock;
+/// the logs are `nextpnr_s<seed>.log`); the bitstream `DIR/<unit>/<unit>.bin` is the first
+/// seed's placement (its log is also `nextpnr.log`, its report `report.json`).
+pub fn build_seeds(cfg: &BoardConfig, out: &Path, seeds: &[u64]) -> Result<BuildResult> {
     let pll = cfg
         .pll
         .ok_or_else(|| anyhow!("a bitstream needs the PLL config"))?;
+    if seeds.is_empty() {
+        bail!("no nextpnr seed given");
+    }
     for t in ["yosys", "nextpnr-ice40", "icepack"] {
         require(t)?;
     }
@@ -213,53 +227,75 @@ pub fn build(cfg: &BoardConfig, out: &Path, seed: u64) -> Result<BuildResult> {
         &dir.join("yosys.out"),
         Duration::from_secs(3600),
     )?;
-    let asc = format!("{}.asc", cfg.unit);
     let freq = format!("{:.3}", pll.f_out_mhz);
-    let nextpnr = run_limited(
-        Command::new("nextpnr-ice40").current_dir(&dir).args([
-            "--hx8k",
-            "--package",
-            "cb132",
-            "--pcf",
-            &pcf_name,
-            "--json",
-            "board_top.json",
-            "--asc",
-            &asc,
-            "--freq",
-            &freq,
-            "--seed",
-            &seed.to_string(),
-            "--report",
-            "report.json",
-        ]),
-        "nextpnr-ice40",
-        &dir.join("nextpnr.log"),
-        crate::flow::pnr_timeout(),
-    );
-    let log = std::fs::read_to_string(dir.join("nextpnr.log")).unwrap_or_default();
-    let fmax = last_fmax(&log);
-    if let Some((lcs, total)) = last_lc_use(&log).filter(|(l, t)| l > t) {
-        bail!(
-            "{}: does not fit the HX8K: {lcs} of {total} logic cells (nextpnr stops before placement)",
-            cfg.unit
+    let mut by_seed = vec![];
+    let mut failed = vec![];
+    let mut first_log = String::new();
+    for (k, &seed) in seeds.iter().enumerate() {
+        let asc = format!("{}_s{seed}.asc", cfg.unit);
+        let log_name = format!("nextpnr_s{seed}.log");
+        let report = format!("report_s{seed}.json");
+        let nextpnr = run_limited(
+            Command::new("nextpnr-ice40").current_dir(&dir).args([
+                "--hx8k",
+                "--package",
+                "cb132",
+                "--pcf",
+                &pcf_name,
+                "--json",
+                "board_top.json",
+                "--asc",
+                &asc,
+                "--freq",
+                &freq,
+                "--seed",
+                &seed.to_string(),
+                "--report",
+                &report,
+            ]),
+            "nextpnr-ice40",
+            &dir.join(&log_name),
+            crate::flow::pnr_timeout(),
         );
+        let log = std::fs::read_to_string(dir.join(&log_name)).unwrap_or_default();
+        let fmax = last_fmax(&log);
+        if let Some((lcs, total)) = last_lc_use(&log).filter(|(l, t)| l > t) {
+            bail!(
+                "{}: does not fit the HX8K: {lcs} of {total} logic cells (nextpnr stops before placement)",
+                cfg.unit
+            );
+        }
+        match (nextpnr, fmax) {
+            (Ok(_), Some(f)) if f >= pll.f_out_mhz => by_seed.push((seed, f)),
+            (r, f) => failed.push(format!(
+                "seed {seed}: Fmax {} at {freq} MHz{}",
+                f.map_or("none".to_string(), |f| format!("{f:.2} MHz")),
+                r.err().map_or(String::new(), |e| format!(" ({e})"))
+            )),
+        }
+        if k == 0 {
+            std::fs::copy(dir.join(&log_name), dir.join("nextpnr.log"))?;
+            if dir.join(&report).exists() {
+                std::fs::copy(dir.join(&report), dir.join("report.json"))?;
+            }
+            first_log = log;
+        }
     }
-    if let Err(e) = nextpnr {
+    if !failed.is_empty() {
         bail!(
-            "{}: nextpnr failed at {freq} MHz (Fmax {:?} MHz; timing not met?): {e}",
+            "{}: timing not met at every seed (met: {}): {}",
             cfg.unit,
-            fmax
+            by_seed
+                .iter()
+                .map(|(s, f)| format!("seed {s} {f:.2} MHz"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            failed.join("; ")
         );
     }
-    let fmax = fmax.ok_or_else(|| anyhow!("no Fmax in the nextpnr log"))?;
-    if fmax < pll.f_out_mhz {
-        bail!(
-            "{}: timing not met: Fmax {fmax:.2} MHz < clock {freq} MHz",
-            cfg.unit
-        );
-    }
-    let (lcs, lcs_total) = last_lc_use(&log).ok_or_else(|| anyhow!("no LC count in the log"))?;
+    let (lcs, lcs_total) =
+        last_lc_use(&first_log).ok_or_else(|| anyhow!("no LC count in the log"))?;
+    let asc = format!("{}_s{}.asc", cfg.unit, seeds[0]);
     let bin = dir.join(format!("{}.bin", cfg.unit));
     run_limited(
         Command::new("icepack")
@@ -269,37 +305,37 @@ pub fn build(cfg: &BoardConfig, out: &Path, seed: u64) -> Result<BuildResult> {
         &dir.join("icepack.log"),
         Duration::from_secs(300),
     )?;
+    let worst = by_seed.iter().map(|s| s.1).fold(f64::INFINITY, f64::min);
     Ok(BuildResult {
         unit: cfg.unit.clone(),
         clock_mhz: pll.f_out_mhz,
-        fmax_mhz: fmax,
-        slack_ns: 1000.0 / pll.f_out_mhz - 1000.0 / fmax,
+        fmax_mhz: by_seed[0].1,
+        fmax_mhz_by_seed: by_seed,
+        slack_ns: 1000.0 / pll.f_out_mhz - 1000.0 / worst,
         lcs,
         lcs_total,
-        brams: bram_use(&log).unwrap_or(0),
+        brams: bram_use(&first_log).unwrap_or(0),
         bin,
     })
 }
 
 /// The report table (Markdown).
 pub fn table(rows: &[BuildResult]) -> String {
-    let mut s = String::from(
-        "| unit | clock (MHz) | Fmax (MHz) | slack (ns) | LCs incl. bridge (of 7680) | BRAMs (of 32) |\n|---|---:|---:|---:|---:|---:|\n",
-    );
+    let mut s = format!("{README_HEADER}\n");
     for r in rows {
-        s.push_str(&format!(
-            "| `{}` | {:.2} | {:.2} | {:.2} | {} | {} |\n",
-            r.unit, r.clock_mhz, r.fmax_mhz, r.slack_ns, r.lcs, r.brams
-        ));
+        s.push_str(&readme_row(r));
+        s.push('\n');
     }
     s
 }
 
-/// Header of the README block `bitstreams-ice40` (`synth build --readme`).
+/// Header of the README block `bitstreams-ice40` (`synth build --readme`). A build at several
+/// seeds (`--seeds 1,2,3`) lists the Fmax of each, in the order of the seed column, and the
+/// worst slack.
 pub const README_HEADER: &str = "| unit | bridge | clock (MHz) | Fmax (MHz) | nextpnr seed | slack (ns) | LCs incl. bridge (of 7680) | BRAMs (of 32) |\n|---|---|---:|---:|---:|---:|---:|---:|";
 
 /// One row of the README block `bitstreams-ice40`.
-pub fn readme_row(r: &BuildResult, seed: u64) -> String {
+pub fn readme_row(r: &BuildResult) -> String {
     let bridge = UNITS
         .iter()
         .find(|(n, _, _)| *n == r.unit)
@@ -307,9 +343,21 @@ pub fn readme_row(r: &BuildResult, seed: u64) -> String {
             "full",
             |(_, _, b)| if b.is_lean() { "lean" } else { "full" },
         );
+    let fmax = r
+        .fmax_mhz_by_seed
+        .iter()
+        .map(|(_, f)| format!("{f:.2}"))
+        .collect::<Vec<_>>()
+        .join(" / ");
+    let seeds = r
+        .fmax_mhz_by_seed
+        .iter()
+        .map(|(s, _)| s.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
     format!(
-        "| `{}` | {} | {:.2} | {:.2} | {} | {:.2} | {} | {} |",
-        r.unit, bridge, r.clock_mhz, r.fmax_mhz, seed, r.slack_ns, r.lcs, r.brams
+        "| `{}` | {} | {:.2} | {} | {} | {:.2} | {} | {} |",
+        r.unit, bridge, r.clock_mhz, fmax, seeds, r.slack_ns, r.lcs, r.brams
     )
 }
 

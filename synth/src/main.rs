@@ -145,6 +145,11 @@ enum Cmd {
         /// nextpnr placement seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Several nextpnr seeds (comma list, e.g. 1,2,3; overrides --seed; Alchitry Cu only):
+        /// one synthesis, placed and routed at each seed, every seed must meet the clock, the
+        /// bitstream is the first seed's.
+        #[arg(long, value_delimiter = ',')]
+        seeds: Vec<u64>,
         /// Override the unit's board clock (MHz).
         #[arg(long)]
         clock: Option<f64>,
@@ -458,6 +463,7 @@ fn main() -> Result<()> {
             all,
             out,
             seed,
+            seeds,
             clock,
             readme,
         } => match board.as_str() {
@@ -465,7 +471,7 @@ fn main() -> Result<()> {
                 unit,
                 all,
                 &out.unwrap_or_else(|| "build/board".into()),
-                seed,
+                &if seeds.is_empty() { vec![seed] } else { seeds },
                 clock,
                 &readme,
             )?,
@@ -552,15 +558,83 @@ fn unknown_unit(name: &str) -> anyhow::Error {
 }
 
 /// `synth build`: one unit, or every unit and the bridge alone; prints the report table.
+/// The loop `synth build` runs for either board: every name in turn, one result row each,
+/// the README block upserted after each success (a long `--all` keeps what it built), the JSON
+/// report rewritten after each unit, a table at the end, an error naming the failed units.
+struct BuildLoop<'a> {
+    out: &'a Path,
+    readme: &'a Path,
+    /// README block and its header.
+    block: &'static str,
+    header: &'static str,
+    /// File name of the JSON report in `out`.
+    json: &'static str,
+}
+
+impl BuildLoop<'_> {
+    fn run<R: serde::Serialize>(
+        &self,
+        names: &[String],
+        mut build: impl FnMut(&str) -> Result<R>,
+        summary: impl Fn(&R) -> String,
+        row: impl Fn(&R) -> String,
+    ) -> Result<Vec<R>> {
+        let write_readme = self.readme.as_os_str() != "-";
+        if write_readme {
+            // fail before the place and route, not after
+            synth::readme::replace_block(&std::fs::read_to_string(self.readme)?, self.block, "")?;
+        }
+        std::fs::create_dir_all(self.out)?;
+        let mut rows = vec![];
+        let mut failed = vec![];
+        for name in names {
+            match build(name) {
+                Ok(r) => {
+                    println!("{}", summary(&r));
+                    if write_readme {
+                        synth::readme::upsert_rows(
+                            self.readme,
+                            self.block,
+                            self.header,
+                            &[row(&r)],
+                        )?;
+                    }
+                    rows.push(r);
+                }
+                Err(e) => {
+                    eprintln!("{name}: {e:#}");
+                    failed.push(name.clone());
+                }
+            }
+            std::fs::write(
+                self.out.join(self.json),
+                serde_json::to_string_pretty(&rows)?,
+            )?;
+        }
+        println!("\n{}", self.header);
+        for r in &rows {
+            println!("{}", row(r));
+        }
+        if write_readme && !rows.is_empty() {
+            println!("wrote block `{}` of {}", self.block, self.readme.display());
+        }
+        if !failed.is_empty() {
+            anyhow::bail!("failed: {}", failed.join(", "));
+        }
+        Ok(rows)
+    }
+}
+
+/// `synth build` (Alchitry Cu): one unit, or every board unit and the bridge alone.
 fn board_build(
     unit: Option<String>,
     all: bool,
     out: &Path,
-    seed: u64,
+    seeds: &[u64],
     clock: Option<f64>,
     readme: &Path,
 ) -> Result<()> {
-    use synth::board::{bridge_only_config, build, visit_unit, ConfigOf, UNITS};
+    use synth::board::{bridge_only_config, build_seeds, visit_unit, ConfigOf, UNITS};
     let names: Vec<String> = if all {
         std::iter::once("bridge_only".to_string())
             .chain(UNITS.iter().map(|(n, _, _)| n.to_string()))
@@ -568,71 +642,57 @@ fn board_build(
     } else {
         vec![unit.expect("--unit or --all")]
     };
-    let mut rows = vec![];
-    let mut failed = vec![];
-    for name in &names {
-        let mut cfg = if name == "bridge_only" {
-            bridge_only_config(clock.unwrap_or(synth::board::BRIDGE_ONLY_MHZ))
-        } else {
-            visit_unit(name, ConfigOf).ok_or_else(|| unknown_unit(name))?
-        };
-        if let Some(mhz) = clock {
-            let base = hdl::board_top::BoardConfig::board(
-                &cfg.unit,
-                cfg.inputs.clone(),
-                cfg.outputs.clone(),
-                cfg.unit_verilog.clone(),
-                mhz,
-            );
-            cfg = hdl::board_top::BoardConfig {
-                lean: cfg.lean,
-                ..base
+    let flow = BuildLoop {
+        out,
+        readme,
+        block: "bitstreams-ice40",
+        header: synth::board::README_HEADER,
+        json: "board_report.json",
+    };
+    let rows = flow.run(
+        &names,
+        |name| {
+            let mut cfg = if name == "bridge_only" {
+                bridge_only_config(clock.unwrap_or(synth::board::BRIDGE_ONLY_MHZ))
+            } else {
+                visit_unit(name, ConfigOf).ok_or_else(|| unknown_unit(name))?
             };
-        }
-        match build(&cfg, out, seed) {
-            Ok(r) => {
-                println!(
-                    "{}: {:.2} MHz clock, Fmax {:.2} MHz, {} LCs, {} BRAMs -> {}",
-                    r.unit,
-                    r.clock_mhz,
-                    r.fmax_mhz,
-                    r.lcs,
-                    r.brams,
-                    r.bin.display()
+            if let Some(mhz) = clock {
+                let base = hdl::board_top::BoardConfig::board(
+                    &cfg.unit,
+                    cfg.inputs.clone(),
+                    cfg.outputs.clone(),
+                    cfg.unit_verilog.clone(),
+                    mhz,
                 );
-                rows.push(r);
+                cfg = hdl::board_top::BoardConfig {
+                    lean: cfg.lean,
+                    ..base
+                };
             }
-            Err(e) => {
-                eprintln!("{name}: {e:#}");
-                failed.push(name.clone());
-            }
-        }
+            build_seeds(&cfg, out, seeds)
+        },
+        |r| {
+            format!(
+                "{}: {:.2} MHz clock, Fmax {} MHz, {} LCs, {} BRAMs -> {}",
+                r.unit,
+                r.clock_mhz,
+                r.fmax_mhz_by_seed
+                    .iter()
+                    .map(|(s, f)| format!("{f:.2} (seed {s})"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                r.lcs,
+                r.brams,
+                r.bin.display()
+            )
+        },
+        synth::board::readme_row,
+    );
+    if let Ok(rows) = &rows {
+        std::fs::write(out.join("board_report.md"), synth::board::table(rows))?;
     }
-    let table = synth::board::table(&rows);
-    println!("\n{table}");
-    std::fs::create_dir_all(out)?;
-    std::fs::write(out.join("board_report.md"), &table)?;
-    if readme.as_os_str() != "-" && !rows.is_empty() {
-        let lines: Vec<String> = rows
-            .iter()
-            .map(|r| synth::board::readme_row(r, seed))
-            .collect();
-        synth::readme::upsert_rows(
-            readme,
-            "bitstreams-ice40",
-            synth::board::README_HEADER,
-            &lines,
-        )?;
-        println!("wrote block `bitstreams-ice40` of {}", readme.display());
-    }
-    std::fs::write(
-        out.join("board_report.json"),
-        serde_json::to_string_pretty(&rows)?,
-    )?;
-    if !failed.is_empty() {
-        anyhow::bail!("failed: {}", failed.join(", "));
-    }
-    Ok(())
+    rows.map(|_| ())
 }
 
 /// `synth build --board ulx3s-85f`: one unit, or every ULX3S unit and the bridge alone.
@@ -652,53 +712,32 @@ fn ulx3s_build(
     } else {
         vec![unit.expect("--unit or --all")]
     };
-    if readme.as_os_str() != "-" {
-        // fail before the place and route, not after
-        synth::readme::replace_block(&std::fs::read_to_string(readme)?, "bitstreams-ecp5", "")?;
-    }
     let tools = synth::ecp5::tools()?;
-    let mut rows = vec![];
-    let mut failed = vec![];
-    for name in &names {
-        let (core, pll) = ulx3s::bitstream_config(name, clock)?;
-        eprintln!(
-            "ulx3s-85f: building {name} at {:.3} MHz (EHXPLLL {}/{}x{}) ...",
-            pll.f_out_mhz, pll.clki_div, pll.clkfb_div, pll.clkop_div
-        );
-        match ulx3s::build(&tools, &core, &pll, out, seed) {
-            Ok(r) => {
-                println!(
-                    "{}: {:.2} MHz clock, Fmax {:.2} MHz, {} LUT4 sites, {} FF, {} EBR (yosys {:.0} s, nextpnr {:.0} s) -> {}",
-                    r.unit, r.clock_mhz, r.fmax_mhz, r.comb, r.ffs, r.ebrs, r.yosys_s, r.pnr_s,
-                    r.bit.display()
-                );
-                if readme.as_os_str() != "-" {
-                    synth::readme::upsert_rows(
-                        readme,
-                        "bitstreams-ecp5",
-                        ulx3s::README_HEADER,
-                        &[ulx3s::readme_row(&r)],
-                    )?;
-                }
-                rows.push(r);
-            }
-            Err(e) => {
-                eprintln!("{name}: {e:#}");
-                failed.push(name.clone());
-            }
-        }
-        std::fs::create_dir_all(out)?;
-        std::fs::write(
-            out.join("ulx3s_report.json"),
-            serde_json::to_string_pretty(&rows)?,
-        )?;
-    }
-    println!("\n{}", ulx3s::README_HEADER);
-    for r in &rows {
-        println!("{}", ulx3s::readme_row(r));
-    }
-    if !failed.is_empty() {
-        anyhow::bail!("failed: {}", failed.join(", "));
-    }
-    Ok(())
+    let flow = BuildLoop {
+        out,
+        readme,
+        block: "bitstreams-ecp5",
+        header: ulx3s::README_HEADER,
+        json: "ulx3s_report.json",
+    };
+    flow.run(
+        &names,
+        |name| {
+            let (core, pll) = ulx3s::bitstream_config(name, clock)?;
+            eprintln!(
+                "ulx3s-85f: building {name} at {:.3} MHz (EHXPLLL {}/{}x{}) ...",
+                pll.f_out_mhz, pll.clki_div, pll.clkfb_div, pll.clkop_div
+            );
+            ulx3s::build(&tools, &core, &pll, out, seed)
+        },
+        |r| {
+            format!(
+                "{}: {:.2} MHz clock, Fmax {:.2} MHz, {} LUT4 sites, {} FF, {} EBR (yosys {:.0} s, nextpnr {:.0} s) -> {}",
+                r.unit, r.clock_mhz, r.fmax_mhz, r.comb, r.ffs, r.ebrs, r.yosys_s, r.pnr_s,
+                r.bit.display()
+            )
+        },
+        ulx3s::readme_row,
+    )
+    .map(|_| ())
 }
