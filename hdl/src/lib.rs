@@ -4,6 +4,7 @@
 
 pub mod board_top;
 pub mod dispatcher;
+pub mod dispatcher_tagged;
 pub mod kernel_expander;
 pub mod lock_unit;
 pub mod preempt_ctrl;

@@ -13,6 +13,7 @@
 
 pub mod board_top;
 pub mod dispatcher;
+pub mod dispatcher_tagged;
 pub mod eda;
 pub mod kernel_expander;
 pub mod lock_unit;

@@ -38,8 +38,10 @@
 //! ## One cycle t (S = the state at the start of t); additions to `super`'s cycle
 //! 1. **Hold**: the BE channel's head is no candidate of t's decision when it is class 1 and
 //!    either a CU reset is open (`cu_reset` or `cu_reset_done` in t, a `cu_reset` not yet
-//!    confirmed, or the walk running in S) or the withdraw below pops it. A held head counts as
-//!    "replaced" for emb. 3 (no failure is counted in t: g holds).
+//!    confirmed, or the walk running in S) or the withdraw below pops it; and in the cycle of a
+//!    `cu_reset` the head is held whatever its class (so no decision pops the BE channel while
+//!    the flush compacts it: the RTL's flush then needs no second form for a popped head). A
+//!    held head counts as "replaced" for emb. 3 (no failure is counted in t: g holds).
 //! 2. **Withdraw**: the command of t is `withdraw_kslot` when `withdraw_valid`, else the command
 //!    still active from t−1. If the BE channel's head in S is class 1 with that kslot (and no
 //!    `cu_reset` in t), it is popped at the edge without a record (a head in split mode goes
@@ -352,7 +354,8 @@ impl CycleModel for TaggedDispatcher {
                     kslot: s,
                 })
             });
-        if head.is_some_and(|t| t.is_be()) && (reset_open || wd_pop) {
+        if head.is_some_and(|t| t.is_be()) && (reset_open || wd_pop) || head.is_some() && i.cu_reset
+        {
             self.inner.head_changed[BE_CHANNEL] = true;
         }
         // Push: the tag check (a class-1 WG outside the BE channel) is a push error.
