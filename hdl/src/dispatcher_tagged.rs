@@ -5,11 +5,15 @@
 //! module doc is normative: ports, the one-cycle order of hold, withdraw, flush and reclaim, the
 //! reclaim bound); the untagged part is [`crate::dispatcher`]'s (every rule, register and timing of
 //! its module doc holds unchanged). This block is that dispatcher's logic with the extensions
-//! added in a separate top, so the standalone `dispatcher` export is generated exactly as before
-//! (`tests/dispatcher_tagged.rs` checks the export is byte-identical to the committed file's
-//! generator and equals the tagged RTL with the new inputs at 0).
+//! added in a separate top (a copy of `hdl/src/dispatcher.rs`'s struct and kernel, extended), so
+//! the standalone `dispatcher` export is generated exactly as before: `hdl/src/dispatcher.rs` is
+//! not touched, and `tests/dispatcher_tagged.rs` checks that this block with every new input
+//! at 0 gives the plain RTL's outputs cycle for cycle. A fix in the shared logic must be made in
+//! both files (the price of keeping `dispatcher.v` byte-identical; RustHDL has no way to
+//! generate the two tops from one kernel without changing the old one's netlist).
 //!
-//! **Cost** (board config, HX8K CB132, in the flow's harness): see *Cost* below.
+//! **Cost** (board config, HX8K CB132, in the flow's harness): see *Cost* below — this form is
+//! not yet measured; the first form measured 7886 LCs and did not fit.
 //!
 //! ## Ports (the exported module `top` has exactly these, in this order)
 //! Every port of `dispatcher` (same names, widths, order and meaning), then:
@@ -42,10 +46,11 @@
 //!   remaining sub-WGs. The next head is decoded from FIFO entry 1 directly (decoder 1), since a
 //!   withdraw may pop in consecutive cycles and `entry1_*` follows one edge late.
 //! - **Flush** (`cu_reset`): channel 1's entries and the push of the cycle are compacted at the
-//!   edge to the class-0 ones in order (ranks of the sources that stay; 4 × 5 selects per field);
-//!   a replaced head loads decoder 3 (the first source that stays), `entry1_*` loads decoder 4
-//!   (the second). Nothing of channel 1 pops in that cycle (the hold), so the compaction has one
-//!   form.
+//!   edge to the class-0 ones in order (ranks of the sources that stay; entry j selects among
+//!   sources j..=4); a replaced head loads decoder 1, which decodes the first source that stays
+//!   in a `cu_reset` cycle. Nothing of channel 1 pops in that cycle (the hold), so the compaction
+//!   has one form; the head counts as replaced in the next cycle, so `entry1_*` (not valid after
+//!   the compaction) is refreshed before any pop reads it.
 //! - **Reclaim walk**: `cu_reset_done` with no walk running starts it; in each of the next 8
 //!   cycles it visits slot k = 0..7 and, when the slot is busy with a class-1 WG (slot tags are a
 //!   flip-flop bit per slot) and not completed in the same cycle, frees the slot at the edge and
@@ -55,7 +60,14 @@
 //!   (**bound table size + 2 = 10 cycles**).
 //!
 //! ## Cost
-//! (measured below)
+//! Command: `cargo run --release -p synth -- report --only dispatcher_tagged --seeds 1,2,3`
+//! (2026-11-26). The first form (two more head decoders for the flush: its new head and its
+//! new entry 1) needed **7886 ICESTORM_LCs of 7680** with the harness: nextpnr could not place
+//! it (plain `dispatcher`: 6235 LCs, so +1651). This form decodes the flush's head with decoder
+//! 1 and lets `entry1_*` refresh one cycle later (the model's head counts as replaced after a
+//! flush); its LCs and Fmax were not measured before the session's deadline (the machine's
+//! compile queue). Block RAM: 10 `SB_RAM40_4K` (the plain dispatcher's 5 + the walk's copy of
+//! the in-flight table).
 
 use rust_hdl::prelude::*;
 
@@ -348,21 +360,21 @@ pub struct DispatcherTagged {
     head_is_sub: [Signal<Local, Bit>; 2],
     head_prio_now: [Signal<Local, Bits<2>>; 2],
     head_rank: [Signal<Local, Bits<2>>; 2],
-    /// Head decoders, source s: 0 / 1 = entry 1 of channel 0 / 1, 2 = the push port, 3 / 4 =
-    /// the BE channel's head / entry 1 after a flush.
-    dec_waves: [Signal<Local, Bits<4>>; 5],
-    dec_vgpr: [Signal<Local, Bits<5>>; 5],
-    dec_sgpr: [Signal<Local, Bits<4>>; 5],
-    dec_lds: [Signal<Local, Bits<5>>; 5],
-    dec_waves_hi: [Signal<Local, Bits<3>>; 5],
-    dec_waves_lo: [Signal<Local, Bits<3>>; 5],
-    dec_need_vgpr_hi: [Signal<Local, Bits<16>>; 5],
-    dec_need_vgpr_lo: [Signal<Local, Bits<16>>; 5],
-    dec_need_vgpr_1w: [Signal<Local, Bits<16>>; 5],
-    dec_need_sgpr_hi: [Signal<Local, Bits<8>>; 5],
-    dec_need_sgpr_lo: [Signal<Local, Bits<8>>; 5],
-    dec_need_sgpr_1w: [Signal<Local, Bits<8>>; 5],
-    dec_need_lds: [Signal<Local, Bits<16>>; 5],
+    /// Head decoders, source s: 0 / 1 = entry 1 of channel 0 / 1 (in a `cu_reset` cycle: the BE
+    /// channel's head after the flush), 2 = the push port.
+    dec_waves: [Signal<Local, Bits<4>>; 3],
+    dec_vgpr: [Signal<Local, Bits<5>>; 3],
+    dec_sgpr: [Signal<Local, Bits<4>>; 3],
+    dec_lds: [Signal<Local, Bits<5>>; 3],
+    dec_waves_hi: [Signal<Local, Bits<3>>; 3],
+    dec_waves_lo: [Signal<Local, Bits<3>>; 3],
+    dec_need_vgpr_hi: [Signal<Local, Bits<16>>; 3],
+    dec_need_vgpr_lo: [Signal<Local, Bits<16>>; 3],
+    dec_need_vgpr_1w: [Signal<Local, Bits<16>>; 3],
+    dec_need_sgpr_hi: [Signal<Local, Bits<8>>; 3],
+    dec_need_sgpr_lo: [Signal<Local, Bits<8>>; 3],
+    dec_need_sgpr_1w: [Signal<Local, Bits<8>>; 3],
+    dec_need_lds: [Signal<Local, Bits<16>>; 3],
     dec_half_waves: Signal<Local, Bits<4>>,
     /// Next hi / lo decode of each channel's head.
     load_waves_hi: [Signal<Local, Bits<3>>; 2],
@@ -578,8 +590,6 @@ pub struct DispatcherTagged {
     flush_rank: [Signal<Local, Bits<3>>; 6],
     /// Flush: the BE channel's new head's priority.
     flush_head_prio: Signal<Local, Bits<2>>,
-    /// Flush: the head after this edge's push is class 1 (it is replaced).
-    flush_replaced: Signal<Local, Bit>,
 }
 
 impl DispatcherTagged {
@@ -1657,7 +1667,7 @@ impl Logic for DispatcherTagged {
         self.dec_sgpr[2].next = self.push_sgpr.val();
         self.dec_lds[2].next = self.push_lds.val();
         // flush: the BE channel's sources that stay (class 0; entries 0..3, the push) and their
-        // ranks; decoder 3 takes the first (the new head), decoder 4 the second (entry 1)
+        // ranks (source k can only land in entry j <= k)
         self.flush_keep.next = 0.into();
         for k in 0..4 {
             if (self.fifo_count[1].q.val().index() > k) & !self.fifo_class[4 + k].q.val() {
@@ -1674,46 +1684,32 @@ impl Logic for DispatcherTagged {
                 self.flush_rank[k + 1].next = self.flush_rank[k].val() + 1;
             }
         }
-        self.flush_replaced.next = self.push_accept[1].val() & self.push_class.val();
-        if self.fifo_count[1].q.val().any() {
-            self.flush_replaced.next = self.fifo_class[4].q.val();
-        }
-        for s in 3..5 {
-            self.dec_waves[s].next = 0.into();
-            self.dec_vgpr[s].next = 0.into();
-            self.dec_sgpr[s].next = 0.into();
-            self.dec_lds[s].next = 0.into();
-        }
+        // decoder 1 decodes the flush's new head (the first source that stays) in a `cu_reset`
+        // cycle (entry 1 of channel 1 is not needed then: nothing pops it)
         self.flush_head_prio.next = 0.into();
-        for k in 0..4 {
-            if self.flush_keep.val().get_bit(k) & (self.flush_rank[k].val() == 0) {
-                self.dec_waves[3].next = self.fifo_waves[4 + k].q.val();
-                self.dec_vgpr[3].next = self.fifo_vgpr[4 + k].q.val();
-                self.dec_sgpr[3].next = self.fifo_sgpr[4 + k].q.val();
-                self.dec_lds[3].next = self.fifo_lds[4 + k].q.val();
-                self.flush_head_prio.next = self.fifo_prio[4 + k].q.val();
+        if self.cu_reset.val() {
+            self.dec_waves[1].next = 0.into();
+            self.dec_vgpr[1].next = 0.into();
+            self.dec_sgpr[1].next = 0.into();
+            self.dec_lds[1].next = 0.into();
+            for k in 0..4 {
+                if self.flush_keep.val().get_bit(k) & (self.flush_rank[k].val() == 0) {
+                    self.dec_waves[1].next = self.fifo_waves[4 + k].q.val();
+                    self.dec_vgpr[1].next = self.fifo_vgpr[4 + k].q.val();
+                    self.dec_sgpr[1].next = self.fifo_sgpr[4 + k].q.val();
+                    self.dec_lds[1].next = self.fifo_lds[4 + k].q.val();
+                    self.flush_head_prio.next = self.fifo_prio[4 + k].q.val();
+                }
             }
-            if self.flush_keep.val().get_bit(k) & (self.flush_rank[k].val() == 1) {
-                self.dec_waves[4].next = self.fifo_waves[4 + k].q.val();
-                self.dec_vgpr[4].next = self.fifo_vgpr[4 + k].q.val();
-                self.dec_sgpr[4].next = self.fifo_sgpr[4 + k].q.val();
-                self.dec_lds[4].next = self.fifo_lds[4 + k].q.val();
+            if self.flush_keep.val().get_bit(4) & (self.flush_rank[4].val() == 0) {
+                self.dec_waves[1].next = self.push_waves.val();
+                self.dec_vgpr[1].next = self.push_vgpr.val();
+                self.dec_sgpr[1].next = self.push_sgpr.val();
+                self.dec_lds[1].next = self.push_lds.val();
+                self.flush_head_prio.next = self.push_prio.val();
             }
         }
-        if self.flush_keep.val().get_bit(4) & (self.flush_rank[4].val() == 0) {
-            self.dec_waves[3].next = self.push_waves.val();
-            self.dec_vgpr[3].next = self.push_vgpr.val();
-            self.dec_sgpr[3].next = self.push_sgpr.val();
-            self.dec_lds[3].next = self.push_lds.val();
-            self.flush_head_prio.next = self.push_prio.val();
-        }
-        if self.flush_keep.val().get_bit(4) & (self.flush_rank[4].val() == 1) {
-            self.dec_waves[4].next = self.push_waves.val();
-            self.dec_vgpr[4].next = self.push_vgpr.val();
-            self.dec_sgpr[4].next = self.push_sgpr.val();
-            self.dec_lds[4].next = self.push_lds.val();
-        }
-        for s in 0..5 {
+        for s in 0..3 {
             // ceil(n/2) = (n >> 1) + n[0], floor(n/2) = n >> 1 (n ≤ 8 for accepted WGs)
             self.dec_half_waves.next = self.dec_waves[s].val() >> 1;
             self.dec_waves_lo[s].next = self.dec_half_waves.val().get_bits::<3>(0);
@@ -1881,11 +1877,14 @@ impl Logic for DispatcherTagged {
         }
 
         // ---- flush (`cu_reset`): the BE channel keeps its class-0 WGs in order (the channel is
-        // held this cycle, so nothing pops it); a replaced head loads decoder 3 ----
+        // held this cycle, so nothing pops it); a replaced head loads decoder 1 ----
         if self.cu_reset.val() {
             for j in 0..4 {
                 for k in 0..4 {
-                    if self.flush_keep.val().get_bit(k) & (self.flush_rank[k].val().index() == j) {
+                    if (k >= j)
+                        & self.flush_keep.val().get_bit(k)
+                        & (self.flush_rank[k].val().index() == j)
+                    {
                         self.fifo_id[4 + j].d.next = self.fifo_id[4 + k].q.val();
                         self.fifo_prio[4 + j].d.next = self.fifo_prio[4 + k].q.val();
                         self.fifo_waves[4 + j].d.next = self.fifo_waves[4 + k].q.val();
@@ -1910,34 +1909,25 @@ impl Logic for DispatcherTagged {
                 }
             }
             self.fifo_count[1].d.next = self.flush_rank[5].val();
-            self.entry1_waves_hi[1].d.next = self.dec_waves_hi[4].val();
-            self.entry1_waves_lo[1].d.next = self.dec_waves_lo[4].val();
-            self.entry1_need_vgpr_hi[1].d.next = self.dec_need_vgpr_hi[4].val();
-            self.entry1_need_vgpr_lo[1].d.next = self.dec_need_vgpr_lo[4].val();
-            self.entry1_need_vgpr_1w[1].d.next = self.dec_need_vgpr_1w[4].val();
-            self.entry1_need_sgpr_hi[1].d.next = self.dec_need_sgpr_hi[4].val();
-            self.entry1_need_sgpr_lo[1].d.next = self.dec_need_sgpr_lo[4].val();
-            self.entry1_need_sgpr_1w[1].d.next = self.dec_need_sgpr_1w[4].val();
-            self.entry1_need_lds[1].d.next = self.dec_need_lds[4].val();
             if !self.flush_keep.val().get_bit(0) {
-                self.head_waves_hi[1].d.next = self.dec_waves_hi[3].val();
-                self.head_waves_lo[1].d.next = self.dec_waves_lo[3].val();
-                self.head_need_vgpr_hi[1].d.next = self.dec_need_vgpr_hi[3].val();
-                self.head_need_vgpr_lo[1].d.next = self.dec_need_vgpr_lo[3].val();
-                self.head_need_vgpr_1w[1].d.next = self.dec_need_vgpr_1w[3].val();
-                self.head_need_sgpr_hi[1].d.next = self.dec_need_sgpr_hi[3].val();
-                self.head_need_sgpr_lo[1].d.next = self.dec_need_sgpr_lo[3].val();
-                self.head_need_sgpr_1w[1].d.next = self.dec_need_sgpr_1w[3].val();
-                self.head_need_lds[1].d.next = self.dec_need_lds[3].val();
+                self.head_waves_hi[1].d.next = self.dec_waves_hi[1].val();
+                self.head_waves_lo[1].d.next = self.dec_waves_lo[1].val();
+                self.head_need_vgpr_hi[1].d.next = self.dec_need_vgpr_hi[1].val();
+                self.head_need_vgpr_lo[1].d.next = self.dec_need_vgpr_lo[1].val();
+                self.head_need_vgpr_1w[1].d.next = self.dec_need_vgpr_1w[1].val();
+                self.head_need_sgpr_hi[1].d.next = self.dec_need_sgpr_hi[1].val();
+                self.head_need_sgpr_lo[1].d.next = self.dec_need_sgpr_lo[1].val();
+                self.head_need_sgpr_1w[1].d.next = self.dec_need_sgpr_1w[1].val();
+                self.head_need_lds[1].d.next = self.dec_need_lds[1].val();
                 self.head_prio[1].d.next = self.flush_head_prio.val();
-                self.head_waves_odd[1].d.next = self.dec_waves[3].val().get_bit(0);
+                self.head_waves_odd[1].d.next = self.dec_waves[1].val().get_bit(0);
                 self.split_left[1].d.next = 0.into();
                 self.head_split[1].d.next = false;
                 self.head_split_more[1].d.next = false;
             }
-            if self.flush_replaced.val() {
-                self.head_changed.d.next = self.head_changed_next.val() | 2;
-            }
+            // the head counts as replaced in the next cycle even when it stayed: `entry1_*`
+            // (loaded from decoder 1 now) is refreshed by then, before any pop of channel 1
+            self.head_changed.d.next = self.head_changed_next.val() | 2;
         }
 
         // ================= FREE-RUNNING: windows, LFSR, module policy scores ==================

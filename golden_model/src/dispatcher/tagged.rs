@@ -52,7 +52,10 @@
 //!    a WG decided before (popped at an earlier edge) still gets its record.
 //! 3. **Flush** (`cu_reset` in t): at the edge every class-1 WG of the BE channel is removed —
 //!    those queued in S and a class-1 push accepted in t — without a record or report; class-0
-//!    WGs stay in order; an active withdraw command ends. The last record of a BE WG decided
+//!    WGs stay in order; an active withdraw command ends. The BE channel's head counts as
+//!    replaced in t+1 (no candidate of t+1's decision, no failure counted), also when a class-0
+//!    head stayed: the RTL refreshes its decode of FIFO entry 1 in t+1 (no decoder of the
+//!    compacted entry 1 in the flush cycle). The last record of a BE WG decided
 //!    before the hold is visible in t+1 at the latest.
 //! 4. **Reclaim** (`cu_reset_done` in t0, no walk running in S): the walk visits in-flight slot k
 //!    in cycle t0+1+k (k = 0..slots) and, when it holds a class-1 WG, frees it through a second
@@ -445,6 +448,10 @@ impl CycleModel for TaggedDispatcher {
         }
         if replaced {
             self.inner.split_left[BE_CHANNEL] = 0;
+            self.inner.head_changed[BE_CHANNEL] = true;
+        }
+        if i.cu_reset {
+            // the BE channel's head counts as replaced in t+1 even when it stayed (class 0)
             self.inner.head_changed[BE_CHANNEL] = true;
         }
         // 4. Reclaim walk: a second free port, after this cycle's completion.
