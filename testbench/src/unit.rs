@@ -60,6 +60,10 @@ macro_rules! for_each_unit {
             kernel_expander,
             $crate::kernel_expander::KernelExpanderBoard
         );
+        $m!(
+            dispatcher_tagged,
+            $crate::dispatcher_tagged::DispatcherTaggedBoard
+        );
     };
 }
 

@@ -38,8 +38,10 @@
 //! ## One cycle t (S = the state at the start of t); additions to `super`'s cycle
 //! 1. **Hold**: the BE channel's head is no candidate of t's decision when it is class 1 and
 //!    either a CU reset is open (`cu_reset` or `cu_reset_done` in t, a `cu_reset` not yet
-//!    confirmed, or the walk running in S) or the withdraw below pops it. A held head counts as
-//!    "replaced" for emb. 3 (no failure is counted in t: g holds).
+//!    confirmed, or the walk running in S) or the withdraw below pops it; and in the cycle of a
+//!    `cu_reset` the head is held whatever its class (so no decision pops the BE channel while
+//!    the flush compacts it: the RTL's flush then needs no second form for a popped head). A
+//!    held head counts as "replaced" for emb. 3 (no failure is counted in t: g holds).
 //! 2. **Withdraw**: the command of t is `withdraw_kslot` when `withdraw_valid`, else the command
 //!    still active from t−1. If the BE channel's head in S is class 1 with that kslot (and no
 //!    `cu_reset` in t), it is popped at the edge without a record (a head in split mode goes
@@ -50,7 +52,10 @@
 //!    a WG decided before (popped at an earlier edge) still gets its record.
 //! 3. **Flush** (`cu_reset` in t): at the edge every class-1 WG of the BE channel is removed —
 //!    those queued in S and a class-1 push accepted in t — without a record or report; class-0
-//!    WGs stay in order; an active withdraw command ends. The last record of a BE WG decided
+//!    WGs stay in order; an active withdraw command ends. The BE channel's head counts as
+//!    replaced in t+1 (no candidate of t+1's decision, no failure counted), also when a class-0
+//!    head stayed: the RTL refreshes its decode of FIFO entry 1 in t+1 (no decoder of the
+//!    compacted entry 1 in the flush cycle). The last record of a BE WG decided
 //!    before the hold is visible in t+1 at the latest.
 //! 4. **Reclaim** (`cu_reset_done` in t0, no walk running in S): the walk visits in-flight slot k
 //!    in cycle t0+1+k (k = 0..slots) and, when it holds a class-1 WG, frees it through a second
@@ -352,7 +357,8 @@ impl CycleModel for TaggedDispatcher {
                     kslot: s,
                 })
             });
-        if head.is_some_and(|t| t.is_be()) && (reset_open || wd_pop) {
+        if head.is_some_and(|t| t.is_be()) && (reset_open || wd_pop) || head.is_some() && i.cu_reset
+        {
             self.inner.head_changed[BE_CHANNEL] = true;
         }
         // Push: the tag check (a class-1 WG outside the BE channel) is a push error.
@@ -442,6 +448,10 @@ impl CycleModel for TaggedDispatcher {
         }
         if replaced {
             self.inner.split_left[BE_CHANNEL] = 0;
+            self.inner.head_changed[BE_CHANNEL] = true;
+        }
+        if i.cu_reset {
+            // the BE channel's head counts as replaced in t+1 even when it stayed (class 0)
             self.inner.head_changed[BE_CHANNEL] = true;
         }
         // 4. Reclaim walk: a second free port, after this cycle's completion.

@@ -733,3 +733,9 @@ impl SpecChecker for TaggedChecker {
         Ok(())
     }
 }
+
+impl crate::unit::CheckedUnit for crate::dispatcher_tagged::DispatcherTaggedBoard {
+    fn spec_checker() -> Box<dyn SpecChecker<In = TaggedIn, Out = TaggedOut>> {
+        Box::new(TaggedChecker::new(TaggedConfig::board()))
+    }
+}

@@ -1,0 +1,488 @@
+//! Tagged dispatcher (SPEC Unit 8's dispatcher extensions) verification: the port table of the
+//! exported `dispatcher_tagged` top (the `dispatcher` table, then the new ports), the RustHDL
+//! adapter, the standard random stimulus (a front-end-like stream with the model in the loop,
+//! bad inputs included) and a free proptest strategy (any input sequence, protocol or not), the
+//! per-cycle port invariants and the registry entry.
+
+use crate::dispatcher::DispPorts;
+use crate::ports::{cut, PortSignal, PortValue};
+use crate::verilator::{Port, TracePorts};
+use golden_model::dispatcher::tagged::{
+    Tag, TaggedConfig, TaggedDispatcher, TaggedIn, TaggedOut, BE, BE_CHANNEL, RT,
+};
+use golden_model::dispatcher::{DispIn, Wg};
+use golden_model::CycleModel;
+use hdl::dispatcher_tagged::DispatcherTagged;
+use proptest::prelude::*;
+
+/// The new input ports after `dispatcher`'s, in header order (name, width).
+const NEW_INPUTS: [(&str, usize); 6] = [
+    ("push_class", 1),
+    ("push_kslot", 3),
+    ("withdraw_valid", 1),
+    ("withdraw_kslot", 3),
+    ("cu_reset", 1),
+    ("cu_reset_done", 1),
+];
+
+/// The new output ports after the new inputs, in header order (name, width).
+const NEW_OUTPUTS: [(&str, usize); 11] = [
+    ("room", 2),
+    ("disp_class", 1),
+    ("disp_kslot", 3),
+    ("disp_last", 1),
+    ("wdr_valid", 1),
+    ("wdr_kslot", 3),
+    ("cpl_valid", 1),
+    ("cpl_class", 1),
+    ("cpl_kslot", 3),
+    ("reclaim_busy", 1),
+    ("reclaim_done", 1),
+];
+
+/// Port map of the exported board top: every port of [`DispPorts`] in its order, then the new
+/// inputs, then the new outputs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TaggedPorts;
+
+impl TaggedPorts {
+    fn new_inputs(i: &TaggedIn) -> [u128; 6] {
+        [
+            i.push_class.to_port(),
+            i.push_kslot.to_port(),
+            i.withdraw_valid.to_port(),
+            i.withdraw_kslot.to_port(),
+            i.cu_reset.to_port(),
+            i.cu_reset_done.to_port(),
+        ]
+    }
+}
+
+impl TracePorts for TaggedPorts {
+    type In = TaggedIn;
+    type Out = TaggedOut;
+    fn inputs(&self) -> Vec<Port> {
+        let mut v = DispPorts.inputs();
+        v.extend(NEW_INPUTS.iter().map(|(n, w)| Port::new(*n, *w)));
+        v
+    }
+    fn outputs(&self) -> Vec<Port> {
+        let mut v = DispPorts.outputs();
+        v.extend(NEW_OUTPUTS.iter().map(|(n, w)| Port::new(*n, *w)));
+        v
+    }
+    fn encode(&self, i: &TaggedIn) -> Vec<u128> {
+        let mut v = DispPorts.encode(&i.base);
+        v.extend(
+            Self::new_inputs(i)
+                .iter()
+                .zip(NEW_INPUTS)
+                .map(|(&x, (_, w))| cut(x, w)),
+        );
+        v
+    }
+    fn decode(&self, v: &[u128]) -> TaggedOut {
+        let n = DispPorts.outputs().len();
+        let x = &v[n..];
+        TaggedOut {
+            base: DispPorts.decode(&v[..n]),
+            room: PortValue::from_port(x[0]),
+            disp_class: PortValue::from_port(x[1]),
+            disp_kslot: PortValue::from_port(x[2]),
+            disp_last: PortValue::from_port(x[3]),
+            wdr_valid: PortValue::from_port(x[4]),
+            wdr_kslot: PortValue::from_port(x[5]),
+            cpl_valid: PortValue::from_port(x[6]),
+            cpl_class: PortValue::from_port(x[7]),
+            cpl_kslot: PortValue::from_port(x[8]),
+            reclaim_busy: PortValue::from_port(x[9]),
+            reclaim_done: PortValue::from_port(x[10]),
+        }
+    }
+    fn header_order(&self) -> Vec<String> {
+        let mut v = DispPorts.header_order();
+        v.extend(NEW_INPUTS.iter().map(|(n, _)| n.to_string()));
+        v.extend(NEW_OUTPUTS.iter().map(|(n, _)| n.to_string()));
+        v
+    }
+}
+
+macro_rules! drive_fields {
+    ($dut:expr, $src:expr; $($f:ident),*) => {
+        $($dut.$f.next = PortSignal::from_port(PortValue::to_port(&$src.$f));)*
+    };
+}
+
+macro_rules! sample_fields {
+    ($dut:expr; $($f:ident),*) => {
+        ($(PortValue::from_port(PortSignal::to_port($dut.$f.val()))),*)
+    };
+}
+
+impl crate::rtl::HdlDut for DispatcherTagged {
+    type In = TaggedIn;
+    type Out = TaggedOut;
+    fn drive(&mut self, i: &TaggedIn) {
+        drive_fields!(self, i.base; reset, push_valid, push_channel, push_id, push_prio,
+            push_waves, push_vgpr, push_sgpr, push_lds, push_indep, done_valid, done_slot,
+            cfg_we, cfg_addr, cfg_data, retire_class);
+        drive_fields!(self, i; push_class, push_kslot, withdraw_valid, withdraw_kslot,
+            cu_reset, cu_reset_done);
+    }
+    fn sample(&self) -> TaggedOut {
+        let (push_ready, disp_valid, disp_id, disp_module, disp_slot, disp_sub, disp_waves) = sample_fields!(self; push_ready, disp_valid, disp_id, disp_module, disp_slot,
+                disp_sub, disp_waves);
+        let (disp_vgpr_base, disp_sgpr_base, disp_lds_base, error, error_code) = sample_fields!(self; disp_vgpr_base, disp_sgpr_base, disp_lds_base, error,
+                error_code);
+        let (room, disp_class, disp_kslot, disp_last, wdr_valid, wdr_kslot) =
+            sample_fields!(self; room, disp_class, disp_kslot, disp_last, wdr_valid, wdr_kslot);
+        let (cpl_valid, cpl_class, cpl_kslot, reclaim_busy, reclaim_done) =
+            sample_fields!(self; cpl_valid, cpl_class, cpl_kslot, reclaim_busy, reclaim_done);
+        TaggedOut {
+            base: golden_model::dispatcher::DispOut {
+                push_ready,
+                disp_valid,
+                disp_id,
+                disp_module,
+                disp_slot,
+                disp_sub,
+                disp_waves,
+                disp_vgpr_base,
+                disp_sgpr_base,
+                disp_lds_base,
+                error,
+                error_code,
+            },
+            room,
+            disp_class,
+            disp_kslot,
+            disp_last,
+            wdr_valid,
+            wdr_kslot,
+            cpl_valid,
+            cpl_class,
+            cpl_kslot,
+            reclaim_busy,
+            reclaim_done,
+        }
+    }
+    fn clock_signal(
+        &mut self,
+    ) -> Option<&mut rust_hdl::prelude::Signal<rust_hdl::prelude::In, rust_hdl::prelude::Clock>>
+    {
+        Some(&mut self.clock)
+    }
+}
+
+/// Port invariants of one cycle (any trace): `error` iff a code, codes 0..=5; the new
+/// registered fields 0 without their strobes; `room` agrees with `push_ready`.
+pub fn invariants(i: &TaggedIn, o: &TaggedOut) -> Result<(), String> {
+    let b = &o.base;
+    if b.error != (b.error_code != 0) || b.error_code > 5 {
+        return Err(format!("error {} with code {}", b.error, b.error_code));
+    }
+    if !b.disp_valid && (o.disp_class != 0 || o.disp_kslot != 0 || o.disp_last) {
+        return Err(format!("record tag without a record: {o:?}"));
+    }
+    if b.disp_valid && !b.disp_sub && !o.disp_last {
+        return Err("a whole WG's record without disp_last".into());
+    }
+    if !o.wdr_valid && o.wdr_kslot != 0 {
+        return Err("wdr_kslot without wdr_valid".into());
+    }
+    if !o.cpl_valid && (o.cpl_class != 0 || o.cpl_kslot != 0) {
+        return Err("completion tag without cpl_valid".into());
+    }
+    if o.room >= 4 {
+        return Err(format!("room {} has bits beyond the 2 channels", o.room));
+    }
+    if b.push_ready != (o.room >> (i.base.push_channel & 1) & 1 == 1) {
+        return Err(format!(
+            "push_ready {} but room {:#b} for channel {}",
+            b.push_ready, o.room, i.base.push_channel
+        ));
+    }
+    if o.reclaim_done && o.reclaim_busy {
+        return Err("reclaim_done while the walk still runs".into());
+    }
+    Ok(())
+}
+
+/// xorshift64*: the stimulus needs no more than a reproducible stream.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn pct(&mut self, p: u64) -> bool {
+        self.below(100) < p
+    }
+}
+
+/// A random front-end-like stream on the board config, with the model in the loop: RT WGs
+/// into channel 0 and BE WGs into channel 1 in runs per kernel slot (now and then an RT WG in
+/// channel 1), completions of live slots in any order (no BE completion while a CU reset is
+/// open), withdraws of the BE head's kernel (or of another slot), CU resets confirmed 1..8
+/// cycles later (sometimes a second confirmation during the walk, sometimes a reset during the
+/// walk), bad inputs (a class-1 push into channel 0, completions of idle slots, bad register
+/// writes), backpressure (full FIFOs: pushes are offered whatever `push_ready`), register
+/// writes (policy, split threshold), retire strobes and resets now and then. Returns the
+/// inputs and the model's outputs.
+pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
+    let cfg = TaggedConfig::board();
+    let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut m = TaggedDispatcher::new(cfg);
+    let mut ins = vec![TaggedIn {
+        base: DispIn {
+            reset: true,
+            ..DispIn::default()
+        },
+        ..TaggedIn::default()
+    }];
+    let mut outs = vec![m.step(&ins[0])];
+    let mut next_id = 0u32;
+    let (mut be_kslot, mut be_left) = (0u32, 0u32);
+    let mut confirm_at: Option<usize> = None;
+    let mut reset_open_until = 0usize;
+    // bursts: the push rate changes every few hundred cycles (idle stretches, saturation)
+    let mut push_pct = 55;
+    while ins.len() < cycles {
+        let k = ins.len();
+        if k % 256 == 0 {
+            push_pct = [0, 20, 55, 90][r.below(4) as usize];
+        }
+        let mut i = TaggedIn::default();
+        if ins[k - 1].base.reset {
+            // a small split threshold: heads enter split mode now and then
+            i = TaggedIn::from(DispIn::cfg(
+                golden_model::dispatcher::reg::SPLIT_THRESHOLD,
+                6,
+            ));
+        } else if r.pct(1) && r.pct(20) {
+            i.base.reset = true;
+            confirm_at = None;
+            reset_open_until = 0;
+        } else {
+            if r.pct(push_pct) {
+                let be = r.pct(50);
+                let wmax = if r.pct(20) { 8 } else { 3 };
+                let waves = 1 + r.below(wmax) as usize;
+                let q = waves.div_ceil(2);
+                let wg = Wg {
+                    id: next_id & 0xFF,
+                    prio: r.below(4) as usize,
+                    waves: if r.pct(1) { 0 } else { waves },
+                    vgpr: r.below(1 + 16 / q as u64) as usize + usize::from(r.pct(1)) * 9,
+                    sgpr: r.below(1 + 8 / q as u64) as usize,
+                    lds: r.below(6) as usize,
+                    indep: r.pct(30),
+                };
+                next_id += 1;
+                let tag = if be {
+                    if be_left == 0 {
+                        be_kslot = r.below(8) as u32;
+                        be_left = 1 + r.below(6) as u32;
+                    }
+                    be_left -= 1;
+                    Tag {
+                        class: BE,
+                        kslot: be_kslot,
+                    }
+                } else {
+                    Tag {
+                        class: RT,
+                        kslot: r.below(4) as u32,
+                    }
+                };
+                let mut ch = if be { BE_CHANNEL } else { 0 };
+                if !be && r.pct(10) {
+                    ch = BE_CHANNEL;
+                }
+                let bad = r.pct(2);
+                i = TaggedIn::push(if bad { 0 } else { ch }, &wg, tag);
+                if bad {
+                    i.push_class = BE;
+                }
+            }
+            // a completion of a live slot (BE ones only while no CU reset is open)
+            if r.pct(35) {
+                let live: Vec<usize> = m
+                    .in_flight()
+                    .into_iter()
+                    .filter(|(_, t)| t.class == RT || k > reset_open_until)
+                    .map(|x| x.0)
+                    .collect();
+                if !live.is_empty() {
+                    let s = live[r.below(live.len() as u64) as usize];
+                    i.base.done_valid = true;
+                    i.base.done_slot = s as u32;
+                } else if r.pct(5) {
+                    i.base.done_valid = true;
+                    i.base.done_slot = r.below(8) as u32;
+                }
+            }
+            if r.pct(1) {
+                i.base.cfg_we = true;
+                i.base.cfg_addr = r.below(16) as u32;
+                i.base.cfg_data = match i.base.cfg_addr {
+                    0 => r.below(4) as u32,
+                    1 => 2 + r.below(12) as u32,
+                    _ => r.below(1 << 16) as u32,
+                };
+            }
+            if r.pct(10) {
+                i.base.retire_class = r.below(256);
+            }
+            if r.pct(3) {
+                i.withdraw_valid = true;
+                i.withdraw_kslot = match m.queued_tags(BE_CHANNEL).first() {
+                    Some(t) if r.pct(80) => t.kslot,
+                    _ => r.below(8) as u32,
+                };
+            }
+            if confirm_at.is_none() && r.pct(1) {
+                i.cu_reset = true;
+                confirm_at = Some(k + 1 + r.below(8) as usize);
+                reset_open_until = usize::MAX;
+            }
+            if confirm_at == Some(k) {
+                i.cu_reset_done = true;
+                confirm_at = None;
+                reset_open_until = k + cfg.reclaim_bound();
+                if r.pct(20) {
+                    confirm_at = Some(k + 1 + r.below(8) as usize);
+                }
+            }
+        }
+        outs.push(m.step(&i));
+        ins.push(i);
+    }
+    (ins, outs)
+}
+
+/// One cycle of free stimulus: any value on every port (the protocol need not hold: a
+/// `cu_reset_done` without a `cu_reset`, BE completions during a reset, completions of idle
+/// slots, withdraws of anything), weighted towards the interesting cases.
+fn free_cycle() -> impl Strategy<Value = TaggedIn> {
+    let push = (
+        any::<bool>(),
+        0u32..2,
+        0u32..256,
+        0u32..4,
+        prop_oneof![8 => 1u32..4, 2 => 4u32..9, 1 => 0u32..16],
+        prop_oneof![8 => 0u32..6, 1 => 0u32..32],
+        prop_oneof![8 => 0u32..4, 1 => 0u32..16],
+        0u32..7,
+        any::<bool>(),
+    );
+    let tag = (0u32..2, 0u32..8);
+    let done = (prop::bool::weighted(0.35), 0u32..8);
+    let cmds = (
+        prop::bool::weighted(0.05),
+        0u32..8,
+        prop::bool::weighted(0.02),
+        prop::bool::weighted(0.03),
+        prop::bool::weighted(0.01),
+    );
+    let cfgw = (prop::bool::weighted(0.01), 0u32..16, 0u32..16);
+    (push, tag, done, cmds, cfgw).prop_map(
+        |(
+            (pv, ch, id, prio, waves, vgpr, sgpr, lds, indep),
+            (class, kslot),
+            (dv, ds),
+            (wv, wk, cr, crd, rst),
+            (cw, ca, cd),
+        )| {
+            TaggedIn {
+                base: DispIn {
+                    reset: rst,
+                    push_valid: pv,
+                    push_channel: ch,
+                    push_id: id,
+                    push_prio: prio,
+                    push_waves: waves,
+                    push_vgpr: vgpr,
+                    push_sgpr: sgpr,
+                    push_lds: lds,
+                    push_indep: indep,
+                    done_valid: dv,
+                    done_slot: ds,
+                    cfg_we: cw,
+                    cfg_addr: ca,
+                    cfg_data: cd,
+                    retire_class: 0,
+                },
+                push_class: class,
+                push_kslot: kslot,
+                withdraw_valid: wv,
+                withdraw_kslot: wk,
+                cu_reset: cr,
+                cu_reset_done: crd,
+            }
+        },
+    )
+}
+
+/// Free proptest traces (shrinkable): a reset, a small split threshold, then up to `max_len`
+/// cycles of [`free_cycle`] with idle stretches.
+pub fn free_trace_strategy(max_len: usize) -> impl Strategy<Value = Vec<TaggedIn>> {
+    let cycle = prop_oneof![3 => free_cycle(), 1 => Just(TaggedIn::default())];
+    prop::collection::vec(cycle, 1..max_len).prop_map(|mut v| {
+        v.insert(
+            0,
+            TaggedIn::from(DispIn::cfg(
+                golden_model::dispatcher::reg::SPLIT_THRESHOLD,
+                4,
+            )),
+        );
+        v.insert(
+            0,
+            TaggedIn {
+                base: DispIn {
+                    reset: true,
+                    ..DispIn::default()
+                },
+                ..TaggedIn::default()
+            },
+        );
+        v
+    })
+}
+
+/// The board config for the cross-unit tools.
+pub struct DispatcherTaggedBoard;
+
+impl crate::unit::BoardUnit for DispatcherTaggedBoard {
+    const NAME: &'static str = "dispatcher_tagged";
+    const CONFIG: &'static str =
+        "board: the board dispatcher + 3-bit kernel slots, withdraw, BE flush, 8-slot reclaim walk";
+    type In = TaggedIn;
+    type Out = TaggedOut;
+    type Ports = TaggedPorts;
+
+    fn ports() -> TaggedPorts {
+        TaggedPorts
+    }
+    fn verilog() -> String {
+        hdl::dispatcher_tagged::verilog()
+    }
+    fn model() -> Box<dyn CycleModel<In = TaggedIn, Out = TaggedOut>> {
+        Box::new(TaggedDispatcher::new(TaggedConfig::board()))
+    }
+    fn rtl() -> Box<dyn CycleModel<In = TaggedIn, Out = TaggedOut>> {
+        Box::new(crate::rtl::RtlSim::new(DispatcherTagged::new()))
+    }
+    fn invariants() -> crate::unit::Invariants<TaggedIn, TaggedOut> {
+        Box::new(|_, i, o| invariants(i, o))
+    }
+    fn random_trace(seed: u64, cycles: usize) -> Vec<TaggedIn> {
+        random_run(seed, cycles).0
+    }
+}
