@@ -116,7 +116,7 @@ impl UnitVisitor for Bench {
 pub fn run(c: Cycles, only: Option<&str>) -> Result<String> {
     let mut out = String::new();
     for name in testbench::unit::names() {
-        if only.is_some_and(|o| !name.contains(o)) {
+        if !crate::only_selects(only, name) {
             continue;
         }
         let s = testbench::unit::visit(name, &mut Bench(c)).expect("registered")?;

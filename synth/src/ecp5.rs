@@ -613,7 +613,7 @@ pub fn report(o: &ReportOptions) -> Result<()> {
     let mut failed = vec![];
     for (unit, v) in configs
         .into_iter()
-        .filter(|(u, _)| o.only.as_deref().is_none_or(|x| u.contains(x)))
+        .filter(|(u, _)| crate::only_selects(o.only.as_deref(), u))
     {
         let v = match v {
             Ok(v) => v,

@@ -27,3 +27,32 @@ pub fn rate(cycles: usize, secs: f64) -> String {
         format!("{:.1} k cycles/s", r / 1e3)
     }
 }
+
+/// What `--only X` selects: the unit named exactly X when X is a registered unit's name (so
+/// `--only dispatcher` is the dispatcher alone, not `dispatcher_tagged` too); otherwise every
+/// name containing X (`--only run_finder_`, `--only lock_unit_full`). No filter selects all.
+pub fn only_selects(only: Option<&str>, name: &str) -> bool {
+    match only {
+        None => true,
+        Some(o) if testbench::unit::names().contains(&o) => name == o,
+        Some(o) => name.contains(o),
+    }
+}
+
+#[cfg(test)]
+mod only_tests {
+    use super::only_selects;
+
+    #[test]
+    fn only_is_exact_for_a_registered_name_and_a_substring_otherwise() {
+        assert!(only_selects(None, "dispatcher_tagged"));
+        assert!(only_selects(Some("dispatcher"), "dispatcher"));
+        assert!(!only_selects(Some("dispatcher"), "dispatcher_tagged"));
+        assert!(only_selects(Some("dispatcher_tagged"), "dispatcher_tagged"));
+        assert!(only_selects(
+            Some("run_finder_"),
+            "run_finder_tree_pipe_128"
+        ));
+        assert!(!only_selects(Some("run_finder_"), "lock_unit"));
+    }
+}

@@ -325,7 +325,7 @@ fn main() -> Result<()> {
             let mut results = vec![];
             for u in units
                 .iter()
-                .filter(|u| u.in_report && only.as_deref().is_none_or(|o| u.unit.contains(o)))
+                .filter(|u| u.in_report && synth::only_selects(only.as_deref(), &u.unit))
             {
                 eprintln!("synthesizing {} ...", u.unit);
                 let r = flow::synthesize_seeds(&u.unit, &u.verilog, &work, freq, &seeds);
@@ -362,7 +362,7 @@ fn main() -> Result<()> {
             // full (patent-scale) configs: area only (they exceed the HX8K's pins or cells)
             let mut areas = vec![];
             for (unit, v) in area_only_units().into_iter().filter(|_| full) {
-                if only.as_deref().is_some_and(|o| !unit.contains(o)) {
+                if !synth::only_selects(only.as_deref(), &unit) {
                     continue;
                 }
                 eprintln!("synthesizing {unit} (area only) ...");
@@ -380,7 +380,7 @@ fn main() -> Result<()> {
             // patent-scale dispatcher sub-blocks: placed and routed when `--only` names them
             for (unit, v) in synth::dispatcher_scale::sub_blocks()
                 .into_iter()
-                .filter(|(u, _)| full && only.as_deref().is_some_and(|o| u.contains(o)))
+                .filter(|(u, _)| full && only.is_some() && synth::only_selects(only.as_deref(), u))
             {
                 eprintln!("synthesizing {unit} ...");
                 let r = flow::synthesize_seeds(&unit, &v, &work, freq, &seeds);
