@@ -75,147 +75,9 @@ fn tagged_model_is_the_untagged_model_on_swept_configs() {
 // ---------------------------------------------------------------------------------------------
 // Random tagged traces of the model, judged by the tagged spec checker.
 
-use golden_model::dispatcher::tagged::{Tag, TaggedOut, BE, BE_CHANNEL, RT};
-use golden_model::dispatcher::Wg;
+use golden_model::dispatcher::tagged::{TaggedOut, BE, BE_CHANNEL, RT};
 use testbench::spec::dispatcher_tagged::TaggedChecker;
 use testbench::spec::{judge, Violation};
-
-/// xorshift64*: the stimulus needs no more than a reproducible stream.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn pct(&mut self, p: u64) -> bool {
-        self.below(100) < p
-    }
-}
-
-/// A random front-end-like stream on the board config, with the model in the loop: RT WGs
-/// into channel 0 and BE WGs into channel 1 in runs per kernel slot, completions of live slots
-/// in any order (no BE completion while a CU reset is open), withdraws of the BE head's kernel
-/// (or of another slot), CU resets confirmed 1..8 cycles later (sometimes a second confirmation
-/// during the walk, sometimes a reset during the walk), a class-1 push into channel 0 (refused)
-/// and resets now and then. Returns the inputs and the model's outputs.
-fn tagged_random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
-    let cfg = TaggedConfig::board();
-    let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-    let mut m = TaggedDispatcher::new(cfg);
-    let mut ins = vec![TaggedIn {
-        base: DispIn {
-            reset: true,
-            ..DispIn::default()
-        },
-        ..TaggedIn::default()
-    }];
-    let mut outs = vec![m.step(&ins[0])];
-    let mut next_id = 0u32;
-    let (mut be_kslot, mut be_left) = (0u32, 0u32);
-    let mut confirm_at: Option<usize> = None;
-    let mut reset_open_until = 0usize;
-    while ins.len() < cycles {
-        let k = ins.len();
-        let mut i = TaggedIn::default();
-        if ins[k - 1].base.reset {
-            // a small split threshold: heads enter split mode now and then
-            i = TaggedIn::from(DispIn::cfg(
-                golden_model::dispatcher::reg::SPLIT_THRESHOLD,
-                6,
-            ));
-        } else if r.pct(1) && r.pct(20) {
-            i.base.reset = true;
-            confirm_at = None;
-            reset_open_until = 0;
-        } else {
-            // a push: RT or BE, small WGs mostly, some splittable
-            if r.pct(55) {
-                let be = r.pct(50);
-                let wmax = if r.pct(20) { 8 } else { 3 };
-                let waves = 1 + r.below(wmax) as usize;
-                let q = waves.div_ceil(2);
-                let wg = Wg {
-                    id: next_id & 0xFF,
-                    prio: r.below(4) as usize,
-                    waves,
-                    vgpr: r.below(1 + 16 / q as u64) as usize,
-                    sgpr: r.below(1 + 8 / q as u64) as usize,
-                    lds: r.below(6) as usize,
-                    indep: r.pct(30),
-                };
-                next_id += 1;
-                let tag = if be {
-                    if be_left == 0 {
-                        be_kslot = r.below(8) as u32;
-                        be_left = 1 + r.below(6) as u32;
-                    }
-                    be_left -= 1;
-                    Tag {
-                        class: BE,
-                        kslot: be_kslot,
-                    }
-                } else {
-                    Tag {
-                        class: RT,
-                        kslot: r.below(4) as u32,
-                    }
-                };
-                let ch = if be { BE_CHANNEL } else { 0 };
-                let bad = r.pct(2);
-                i = TaggedIn::push(if bad { 0 } else { ch }, &wg, tag);
-                if bad {
-                    i.push_class = BE;
-                }
-            }
-            // a completion of a live slot (BE ones only while no CU reset is open)
-            if r.pct(35) {
-                let live: Vec<usize> = m
-                    .in_flight()
-                    .into_iter()
-                    .filter(|(_, t)| t.class == RT || k > reset_open_until)
-                    .map(|x| x.0)
-                    .collect();
-                if !live.is_empty() {
-                    let s = live[r.below(live.len() as u64) as usize];
-                    i.base.done_valid = true;
-                    i.base.done_slot = s as u32;
-                } else if r.pct(5) {
-                    i.base.done_valid = true;
-                    i.base.done_slot = r.below(8) as u32;
-                }
-            }
-            if r.pct(3) {
-                i.withdraw_valid = true;
-                i.withdraw_kslot = match m.queued_tags(BE_CHANNEL).first() {
-                    Some(t) if r.pct(80) => t.kslot,
-                    _ => r.below(8) as u32,
-                };
-            }
-            if confirm_at.is_none() && r.pct(1) {
-                i.cu_reset = true;
-                confirm_at = Some(k + 1 + r.below(8) as usize);
-                reset_open_until = usize::MAX;
-            }
-            if confirm_at == Some(k) {
-                i.cu_reset_done = true;
-                confirm_at = None;
-                reset_open_until = k + cfg.reclaim_bound();
-                if r.pct(20) {
-                    confirm_at = Some(k + 1 + r.below(8) as usize);
-                }
-            }
-        }
-        outs.push(m.step(&i));
-        ins.push(i);
-    }
-    (ins, outs)
-}
 
 fn count(outs: &[TaggedOut], f: impl Fn(&TaggedOut) -> bool) -> usize {
     outs.iter().filter(|o| f(o)).count()
@@ -225,7 +87,7 @@ fn count(outs: &[TaggedOut], f: impl Fn(&TaggedOut) -> bool) -> usize {
 #[test]
 fn spec_checker_passes_the_model_on_random_tagged_traces() {
     for seed in 1..=3 {
-        let (ins, outs) = tagged_random_run(seed, 20_000);
+        let (ins, outs) = random_run(seed, 20_000);
         let mut chk = TaggedChecker::new(TaggedConfig::board());
         judge(&mut chk, &ins, &outs).unwrap_or_else(|v| panic!("seed {seed}: {v}"));
         let be_recs = count(&outs, |o| o.base.disp_valid && o.disp_class == BE);
@@ -254,7 +116,7 @@ fn assert_rule(ins: &[TaggedIn], outs: &[TaggedOut], rule: &str, at: usize) {
 }
 
 fn base_run() -> (Vec<TaggedIn>, Vec<TaggedOut>) {
-    let (ins, outs) = tagged_random_run(1, 6_000);
+    let (ins, outs) = random_run(1, 6_000);
     assert!(first_violation(&ins, &outs).is_none());
     (ins, outs)
 }
@@ -468,7 +330,7 @@ fn spec_rejects_a_missing_reclaim_done_reclaim_bound() {
 #[test]
 fn drain_after_random_tagged_traces_returns_everything() {
     for seed in 4..=6 {
-        let (mut ins, mut outs) = tagged_random_run(seed, 5_000);
+        let (mut ins, mut outs) = random_run(seed, 5_000);
         let mut m = TaggedDispatcher::new(TaggedConfig::board());
         for i in &ins {
             m.step(i);
