@@ -572,13 +572,15 @@ struct BuildLoop<'a> {
 }
 
 impl BuildLoop<'_> {
+    /// `report` gets the rows built (also when some failed) before the error is returned.
     fn run<R: serde::Serialize>(
         &self,
         names: &[String],
         mut build: impl FnMut(&str) -> Result<R>,
         summary: impl Fn(&R) -> String,
         row: impl Fn(&R) -> String,
-    ) -> Result<Vec<R>> {
+        report: impl FnOnce(&[R]) -> Result<()>,
+    ) -> Result<()> {
         let write_readme = self.readme.as_os_str() != "-";
         if write_readme {
             // fail before the place and route, not after
@@ -618,10 +620,11 @@ impl BuildLoop<'_> {
         if write_readme && !rows.is_empty() {
             println!("wrote block `{}` of {}", self.block, self.readme.display());
         }
+        report(&rows)?;
         if !failed.is_empty() {
             anyhow::bail!("failed: {}", failed.join(", "));
         }
-        Ok(rows)
+        Ok(())
     }
 }
 
@@ -649,7 +652,7 @@ fn board_build(
         header: synth::board::README_HEADER,
         json: "board_report.json",
     };
-    let rows = flow.run(
+    flow.run(
         &names,
         |name| {
             let mut cfg = if name == "bridge_only" {
@@ -688,11 +691,13 @@ fn board_build(
             )
         },
         synth::board::readme_row,
-    );
-    if let Ok(rows) = &rows {
-        std::fs::write(out.join("board_report.md"), synth::board::table(rows))?;
-    }
-    rows.map(|_| ())
+        |rows| {
+            Ok(std::fs::write(
+                out.join("board_report.md"),
+                synth::board::table(rows),
+            )?)
+        },
+    )
 }
 
 /// `synth build --board ulx3s-85f`: one unit, or every ULX3S unit and the bridge alone.
@@ -738,6 +743,6 @@ fn ulx3s_build(
             )
         },
         ulx3s::readme_row,
+        |_| Ok(()),
     )
-    .map(|_| ())
 }
