@@ -76,13 +76,15 @@
 //! a done's compares end in one flip-flop instead of the counter.
 //!
 //! ## Cost (board config, iCE40 HX8K, `synth report --only preempt_ctrl --seeds 1,2,3`)
-//! **1020 LCs** (incl. the harness's 69 flip-flops); **98.0 MHz median** of placement seeds
-//! 1–3 (98.0, 98.0, 99.2; before issue #20 903 LCs, 78.1): every seed ≥ 98 MHz, **the median
-//! misses 100 MHz.** The critical path (10.2 ns at seed 1, 6 LUT levels, 6.9 ns of it
-//! routing) is the duplicate check: `launch_id` against the 16 slots' ids, masked by
-//! `used ∧ ¬rm`, OR-reduced, selecting the launch's `used` bit. The error flags are registered
-//! raw and decoded after their registers; the start's compare selects the table flags last.
-//! What was tried, how these numbers were measured and what is left: `docs/preempt_ctrl.md`.
+//! **1107 LCs** (incl. the harness's 69 flip-flops); **104.4 MHz median** of placement seeds
+//! 1–3 (108.2, 104.4, 100.6; before issue #20 903 LCs, 78.1), mapped with yosys
+//! `synth_ice40 -abc9` (the unit's entry in `synth::flow::ice40_options`; the same netlist
+//! with plain `synth_ice40`: 1020 LCs, 98.0 / 98.0 / 99.2). The critical path of seed 1
+//! (9.2 ns, 5 LUT levels, 6.6 ns of it routing) runs from `pend` through the count
+//! `active − pend` and the CU-reset decision into the `act` flags. The error flags are
+//! registered raw and decoded after their registers; the start's compare selects the table
+//! flags last. What was tried, how these numbers were measured and what is left:
+//! `docs/preempt_ctrl.md`.
 //!
 //! ## Worked example (the golden model's `worked_example_reset_and_resubmission`)
 //! Launch 10, 11, 12 (idempotent), `max_inflight` 2: 10 and 11 are submitted; start(10) →

@@ -221,7 +221,10 @@ pub fn build_seeds(cfg: &BoardConfig, out: &Path, seeds: &[u64]) -> Result<Build
             "-l",
             "yosys.log",
             "-p",
-            "read_verilog board_top.v; synth_ice40 -top board_top -json board_top.json",
+            &format!(
+                "read_verilog board_top.v; synth_ice40 {} -top board_top -json board_top.json",
+                crate::flow::ice40_options(&cfg.unit)
+            ),
         ]),
         "yosys",
         &dir.join("yosys.out"),

@@ -227,6 +227,25 @@ pub fn synthesize(unit: &str, verilog: &str, work: &Path, target_mhz: f64) -> Re
     synthesize_seeds(unit, verilog, work, target_mhz, &[1])
 }
 
+/// The `synth_ice40` options a unit is mapped with; the unit's report row (`synth report`) and
+/// its bitstream (`synth build`) use the same. The environment variable `SYNTH_ICE40_OPTS`
+/// replaces them for an A/B run (e.g. `SYNTH_ICE40_OPTS=" "` for plain `synth_ice40`).
+///
+/// Chosen per unit by A/B runs of `synth report --only U --seeds 1,2,3` (docs/board_top.md,
+/// "yosys options per unit"): `-abc9` (ABC9, the timing-driven mapper with yosys's iCE40 delay
+/// model; "experimental" in yosys 0.23) for the preemption controller (98.0 → 104.4 MHz median,
+/// 1020 → 1107 LCs); plain `synth_ice40` elsewhere (the SIMT issue unit fell to 93.5 MHz
+/// with it, the schedule generator's board top to 82.1 from 86.8 MHz at seed 1).
+pub fn ice40_options(unit: &str) -> String {
+    if let Ok(o) = std::env::var("SYNTH_ICE40_OPTS") {
+        return o;
+    }
+    match unit {
+        "preempt_ctrl" => "-abc9".to_string(),
+        _ => String::new(),
+    }
+}
+
 /// The lower median of some values (NaN-free).
 pub fn median(values: &[f64]) -> Option<f64> {
     let mut v = values.to_vec();
@@ -256,7 +275,10 @@ pub fn synthesize_seeds(
         Command::new("yosys").current_dir(&dir).args([
             "-q",
             "-p",
-            "read_verilog top.v harness.v; synth_ice40 -top harness -json harness.json",
+            &format!(
+                "read_verilog top.v harness.v; synth_ice40 {} -top harness -json harness.json",
+                ice40_options(unit)
+            ),
         ]),
         "yosys synth_ice40",
         &dir.join("yosys.log"),
