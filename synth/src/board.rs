@@ -221,10 +221,7 @@ pub fn build_seeds(cfg: &BoardConfig, out: &Path, seeds: &[u64]) -> Result<Build
             "-l",
             "yosys.log",
             "-p",
-            &format!(
-                "read_verilog board_top.v; synth_ice40 {} -top board_top -json board_top.json",
-                crate::flow::ice40_options(&cfg.unit)
-            ),
+            "read_verilog board_top.v; synth_ice40 -top board_top -json board_top.json",
         ]),
         "yosys",
         &dir.join("yosys.out"),

@@ -227,9 +227,11 @@ pub fn synthesize(unit: &str, verilog: &str, work: &Path, target_mhz: f64) -> Re
     synthesize_seeds(unit, verilog, work, target_mhz, &[1])
 }
 
-/// The `synth_ice40` options a unit is mapped with; the unit's report row (`synth report`) and
-/// its bitstream (`synth build`) use the same. The environment variable `SYNTH_ICE40_OPTS`
-/// replaces them for an A/B run (e.g. `SYNTH_ICE40_OPTS=" "` for plain `synth_ice40`).
+/// The `synth_ice40` options a unit is mapped with in its report row (`synth report`). The
+/// environment variable `SYNTH_ICE40_OPTS` replaces them for an A/B run (e.g.
+/// `SYNTH_ICE40_OPTS=" "` for plain `synth_ice40`). Bitstreams (`synth build`) keep plain
+/// `synth_ice40`: the preemption controller's board top with `-abc9` at 95 MHz reached 85.06 /
+/// 87.34 / 87.49 MHz at seeds 1–3, no better than plain (docs/board_top.md, "Session 4").
 ///
 /// Chosen per unit by A/B runs of `synth report --only U --seeds 1,2,3` (docs/board_top.md,
 /// "yosys options per unit"): `-abc9` (ABC9, the timing-driven mapper with yosys's iCE40 delay
