@@ -163,6 +163,16 @@ fn spec_rejects_a_wrong_completion_echo_cpl_echo() {
 }
 
 #[test]
+fn spec_rejects_a_completion_echo_without_a_completion_cpl_echo() {
+    let (ins, mut outs) = base_run();
+    let k = (2..outs.len())
+        .find(|&k| !outs[k].cpl_valid && !ins[k - 1].base.done_valid && !ins[k - 1].base.reset)
+        .unwrap();
+    outs[k].cpl_valid = true;
+    assert_rule(&ins, &outs, "cpl-echo", k);
+}
+
+#[test]
 fn spec_rejects_a_room_bit_unlike_push_ready_room() {
     let (ins, mut outs) = base_run();
     let k = (1..ins.len()).find(|&k| ins[k].base.push_valid).unwrap();
@@ -259,10 +269,7 @@ fn spec_rejects_a_withdraw_that_leaves_a_wg_of_the_kernel_withdraw_all() {
     let (ins, outs) = base_run();
     // the last report of a run, with no new command or reset soon after
     let cands = (1..outs.len() - 20).filter(|&k| {
-        outs[k].wdr_valid
-            && !outs[k + 1].wdr_valid
-            && window_quiet(&ins, k - 1, k + 12)
-            && no_push(&ins, k - 1, k + 12)
+        outs[k].wdr_valid && !outs[k + 1].wdr_valid && window_quiet(&ins, k - 1, k + 12)
     });
     assert_rule_at_some(&ins, &outs, "withdraw-all", cands, |outs, k| {
         outs[k].wdr_valid = false;
@@ -673,7 +680,9 @@ fn be(w: &Wg, kslot: u32) -> TaggedIn {
 }
 
 fn trecs(outs: &[TaggedOut]) -> Vec<usize> {
-    (0..outs.len()).filter(|&c| outs[c].base.disp_valid).collect()
+    (0..outs.len())
+        .filter(|&c| outs[c].base.disp_valid)
+        .collect()
 }
 
 /// The model's outputs pass; the corrupted ones are rejected by `rule` at `cycle`.
@@ -756,7 +765,12 @@ fn spec_tagged_rejects_a_sub_wg_of_a_dependent_be_wg_split() {
 
 #[test]
 fn spec_tagged_rejects_a_wrong_wave_split_wave_split() {
-    assert_tagged_rejected(&one_be(), |o| o[5].base.disp_waves = 1 << 3, "wave-split", 5);
+    assert_tagged_rejected(
+        &one_be(),
+        |o| o[5].base.disp_waves = 1 << 3,
+        "wave-split",
+        5,
+    );
 }
 
 #[test]
@@ -806,7 +820,12 @@ fn spec_tagged_rejects_a_wrong_error_code_error_code() {
 
 #[test]
 fn spec_tagged_rejects_record_fields_without_a_record_idle_outputs() {
-    assert_tagged_rejected(&one_be(), |o| o[3].base.disp_lds_base = 1, "idle-outputs", 3);
+    assert_tagged_rejected(
+        &one_be(),
+        |o| o[3].base.disp_lds_base = 1,
+        "idle-outputs",
+        3,
+    );
 }
 
 #[test]
@@ -828,11 +847,17 @@ fn spec_tagged_rejects_an_error_in_the_cycle_after_reset_reset_idle() {
 fn spec_tagged_rejects_a_block_allocated_twice_region_free() {
     let t = tscenario(
         16,
-        &[(1, be(&twg(1, 0, 2, 4, 0, 0), 3)), (2, be(&twg(2, 0, 1, 4, 0, 0), 3))],
+        &[
+            (1, be(&twg(1, 0, 2, 4, 0, 0), 3)),
+            (2, be(&twg(2, 0, 1, 4, 0, 0), 3)),
+        ],
     );
     let outs = tmodel(&t);
     let r = trecs(&outs);
-    assert_eq!((outs[r[0]].base.disp_module, outs[r[1]].base.disp_module), (0, 1));
+    assert_eq!(
+        (outs[r[0]].base.disp_module, outs[r[1]].base.disp_module),
+        (0, 1)
+    );
     assert_tagged_rejected(&t, |o| o[r[1]].base.disp_module = 0, "region-free", r[1]);
 }
 
@@ -840,10 +865,18 @@ fn spec_tagged_rejects_a_block_allocated_twice_region_free() {
 fn spec_tagged_rejects_a_be_slot_in_flight_slot() {
     let t = tscenario(
         16,
-        &[(1, be(&twg(1, 0, 2, 4, 0, 0), 3)), (2, be(&twg(2, 0, 1, 4, 0, 0), 3))],
+        &[
+            (1, be(&twg(1, 0, 2, 4, 0, 0), 3)),
+            (2, be(&twg(2, 0, 1, 4, 0, 0), 3)),
+        ],
     );
     let r = trecs(&tmodel(&t));
-    assert_tagged_rejected(&t, |o| o[r[1]].base.disp_slot = o[r[0]].base.disp_slot, "slot", r[1]);
+    assert_tagged_rejected(
+        &t,
+        |o| o[r[1]].base.disp_slot = o[r[0]].base.disp_slot,
+        "slot",
+        r[1],
+    );
 }
 
 /// Both modules full (an RT WG and a BE WG take all LDS), RT WG 3 (priority 1) waits in
@@ -888,14 +921,20 @@ fn spec_tagged_rejects_an_rt_pick_over_a_better_be_head_pick_priority() {
 #[test]
 fn spec_tagged_accepts_an_rt_pick_while_the_be_head_is_held() {
     let t = rt_be_blocked(&[
-        (10, TaggedIn {
-            cu_reset: true,
-            ..TaggedIn::default()
-        }),
-        (20, TaggedIn {
-            cu_reset_done: true,
-            ..TaggedIn::default()
-        }),
+        (
+            10,
+            TaggedIn {
+                cu_reset: true,
+                ..TaggedIn::default()
+            },
+        ),
+        (
+            20,
+            TaggedIn {
+                cu_reset_done: true,
+                ..TaggedIn::default()
+            },
+        ),
     ]);
     let outs = tmodel(&t);
     let r = trecs(&outs);
@@ -915,8 +954,20 @@ fn spec_tagged_rejects_an_accepted_completion_of_a_reclaimed_slot_error_code() {
         30,
         &[
             (1, be(&twg(7, 0, 1, 1, 1, 1), 2)),
-            (8, TaggedIn { cu_reset: true, ..TaggedIn::default() }),
-            (10, TaggedIn { cu_reset_done: true, ..TaggedIn::default() }),
+            (
+                8,
+                TaggedIn {
+                    cu_reset: true,
+                    ..TaggedIn::default()
+                },
+            ),
+            (
+                10,
+                TaggedIn {
+                    cu_reset_done: true,
+                    ..TaggedIn::default()
+                },
+            ),
             (22, TaggedIn::from(DispIn::done(0))),
         ],
     );
@@ -941,15 +992,31 @@ fn spec_tagged_rejects_a_record_into_a_slot_before_the_walk_frees_it_slot() {
         30,
         &[
             (1, be(&twg(7, 0, 1, 1, 1, 1), 2)),
-            (8, TaggedIn { cu_reset: true, ..TaggedIn::default() }),
+            (
+                8,
+                TaggedIn {
+                    cu_reset: true,
+                    ..TaggedIn::default()
+                },
+            ),
             (9, rt(&twg(8, 0, 1, 1, 1, 1), 1)),
-            (12, TaggedIn { cu_reset_done: true, ..TaggedIn::default() }),
+            (
+                12,
+                TaggedIn {
+                    cu_reset_done: true,
+                    ..TaggedIn::default()
+                },
+            ),
         ],
     );
     let outs = tmodel(&t);
     let r = trecs(&outs);
     assert_eq!(r.len(), 2);
-    assert!(r[1] <= 13, "the RT record {} comes before the walk visits slot 0", r[1]);
+    assert!(
+        r[1] <= 13,
+        "the RT record {} comes before the walk visits slot 0",
+        r[1]
+    );
     assert_eq!(outs[r[1]].base.disp_slot, 1);
     assert_tagged_rejected(&t, |o| o[r[1]].base.disp_slot = 0, "slot", r[1]);
 }
@@ -989,52 +1056,8 @@ fn spec_tagged_rejects_an_rt_be_tie_against_the_lfsr_tie_lfsr() {
             break;
         }
     }
-    assert!(hit.is_some(), "no completion cycle in 12..40 made the swap a tie-lfsr violation");
-}
-
-#[test]
-#[ignore]
-fn debug_dump() {
-    let seed: u64 = std::env::var("DSEED").map_or(1, |s| s.parse().unwrap());
-    let a: usize = std::env::var("DA").map_or(0, |s| s.parse().unwrap());
-    let b: usize = std::env::var("DB").map_or(0, |s| s.parse().unwrap());
-    let (ins, outs) = random_run(seed, 20_000);
-    for k in a..b {
-        let (i, o) = (&ins[k], &outs[k]);
-        let mut s = format!("{k}:");
-        if i.base.reset { s += " RESET"; }
-        if i.base.push_valid { s += &format!(" push(ch{} id{} p{} w{} v{} s{} l{} ind{} c{} k{})", i.base.push_channel, i.base.push_id, i.base.push_prio, i.base.push_waves, i.base.push_vgpr, i.base.push_sgpr, i.base.push_lds, i.base.push_indep as u8, i.push_class, i.push_kslot); }
-        if i.base.done_valid { s += &format!(" done{}", i.base.done_slot); }
-        if i.base.cfg_we { s += &format!(" cfg{}={}", i.base.cfg_addr, i.base.cfg_data); }
-        if i.withdraw_valid { s += &format!(" WD{}", i.withdraw_kslot); }
-        if i.cu_reset { s += " CURESET"; }
-        if i.cu_reset_done { s += " CUDONE"; }
-        s += &format!(" | rdy{} room{}", o.base.push_ready as u8, o.room);
-        if o.base.disp_valid { s += &format!(" REC(id{} m{} slot{} sub{} w{:x} vb{:x} sb{:x} lb{} c{} k{} last{})", o.base.disp_id, o.base.disp_module, o.base.disp_slot, o.base.disp_sub as u8, o.base.disp_waves, o.base.disp_vgpr_base, o.base.disp_sgpr_base, o.base.disp_lds_base, o.disp_class, o.disp_kslot, o.disp_last as u8); }
-        if o.base.error { s += &format!(" ERR{}", o.base.error_code); }
-        if o.wdr_valid { s += &format!(" wdr{}", o.wdr_kslot); }
-        if o.cpl_valid { s += &format!(" cpl(c{} k{})", o.cpl_class, o.cpl_kslot); }
-        if o.reclaim_busy { s += " busy"; }
-        if o.reclaim_done { s += " RDONE"; }
-        eprintln!("{s}");
-    }
-}
-
-#[test]
-#[ignore]
-fn debug_scan() {
-    let mut seeds: Vec<(u64, usize)> = (1..=20).map(|s| (s, 20_000)).collect();
-    for b in [1000u64, 2000, 3000, 6000, 7000] {
-        seeds.extend((0..12).map(|k| (b + k, 8000)));
-    }
-    let mut bad = 0;
-    for (seed, n) in seeds {
-        let (ins, outs) = random_run(seed, n);
-        let mut chk = TaggedChecker::new(TaggedConfig::board());
-        if let Err(v) = judge(&mut chk, &ins, &outs) {
-            eprintln!("seed {seed}: {v}");
-            bad += 1;
-        }
-    }
-    eprintln!("{bad} traces fail");
+    assert!(
+        hit.is_some(),
+        "no completion cycle in 12..40 made the swap a tie-lfsr violation"
+    );
 }

@@ -542,7 +542,10 @@ fn slot_episodes_visit_every_decoder_term() {
         );
     }
     let missed: Vec<usize> = (0..terms.len()).filter(|&t| all[t] == 0).collect();
-    assert!(missed.is_empty(), "targets never visited at seeds 1-7: {missed:?}");
+    assert!(
+        missed.is_empty(),
+        "targets never visited at seeds 1-7: {missed:?}"
+    );
 }
 
 #[test]

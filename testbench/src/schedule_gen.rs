@@ -665,7 +665,10 @@ impl Episodes {
                 let ri = self.r(nr) as usize;
                 let m = self.targets[ti].1[ri].len() as u32;
                 let ci = self.r(m) as usize;
-                (self.targets[ti].1[ri][ci], u32::from(self.targets[ti].0 % 8))
+                (
+                    self.targets[ti].1[ri][ci],
+                    u32::from(self.targets[ti].0 % 8),
+                )
             }
         };
         let write = SchedIn {

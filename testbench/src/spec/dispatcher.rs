@@ -679,10 +679,8 @@ impl DispatcherChecker {
     /// been blocked).
     fn held_in(&self, c: usize, a: usize, b: usize) -> bool {
         (a..=b).any(|x| {
-            self.snap(x).map_or_else(
-                || self.held_later.contains(&(x, c)),
-                |sn| sn.held[c],
-            )
+            self.snap(x)
+                .map_or_else(|| self.held_later.contains(&(x, c)), |sn| sn.held[c])
         })
     }
 
@@ -1422,7 +1420,9 @@ impl DispatcherChecker {
             .map(|r| r.channel)
             .collect();
         let sure_fit: Vec<usize> = (0..cfg.channels)
-            .filter(|&c| !self.held_in(c, s, s + h) && (0..cfg.modules).any(|m| stable[m] && sn.fit_lo[c][m]))
+            .filter(|&c| {
+                !self.held_in(c, s, s + h) && (0..cfg.modules).any(|m| stable[m] && sn.fit_lo[c][m])
+            })
             .collect();
         // a held head: the decision counts no failure (emb. 3's counter holds)
         let any_held = sn.held.iter().any(|&h| h);

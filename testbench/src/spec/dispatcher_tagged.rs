@@ -59,7 +59,7 @@
 //! - `reclaim-hold` (no record of a killed WG after the walk): no class-1 record is visible
 //!   from H cycles after a `cu_reset` / `cu_reset_done` to one cycle after the walk ends.
 //! - `cpl-echo`: a completion of a slot in flight is echoed in the next cycle with its WG's tag;
-//!   of a slot not in flight, never.
+//!   of a slot not in flight, never; no echo without a completion in the previous cycle.
 //! - `room`: `room[push_channel]` equals `push_ready` for a channel in range.
 //!
 //! H is the dispatcher's head → record bound ([`super::dispatcher::Timing`]), S the table size.
@@ -135,6 +135,8 @@ pub struct TaggedChecker {
     prev_cpl_slot: Option<usize>,
     prev_cpl_free: Option<usize>,
     prev_cpl_rt_reclaim: bool,
+    /// A completion of a slot in range was requested in the previous cycle.
+    prev_done: bool,
     /// The withdraw kslot active for this cycle's report (from the previous cycle).
     wd_expect: Option<u32>,
     runs: Vec<Run>,
@@ -170,6 +172,7 @@ impl TaggedChecker {
             prev_cpl_slot: None,
             prev_cpl_free: None,
             prev_cpl_rt_reclaim: false,
+            prev_done: false,
             wd_expect: None,
             runs: vec![],
             walk: None,
@@ -528,6 +531,14 @@ impl TaggedChecker {
                     ),
                 ));
             }
+        } else if !self.prev_done {
+            if let Some((c, s)) = got {
+                return Err(Violation::new(
+                    k,
+                    "cpl-echo",
+                    format!("completion echo {{class {c}, kslot {s}}} without a completion in the previous cycle"),
+                ));
+            }
         } else if let Some(s) = self.prev_cpl_slot {
             if got != self.prev_cpl {
                 let rule = if self.prev_cpl_rt_reclaim && got.is_none() {
@@ -625,6 +636,7 @@ impl TaggedChecker {
         self.prev_cpl_free = None;
         self.prev_cpl_rt_reclaim = false;
         let s = b.done_slot as usize;
+        self.prev_done = b.done_valid && s < c.slots;
         if b.done_valid && s < c.slots {
             if let Some(&(_, from)) = self.reclaimed.iter().find(|r| r.0 == s) {
                 if k >= from {
