@@ -275,7 +275,7 @@ pub fn episode_run(seed: u64, cycles: usize) -> (Vec<SchedIn>, Vec<usize>) {
     // the walk starts at frac(seed·φ) of the list: traces of consecutive seeds (a mutate run's
     // 12) start spread evenly over the decoder terms, whatever the first seed
     let len = g.targets.len() as u64;
-    g.next_target = ((seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) * len >> 32) as usize;
+    g.next_target = (((seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) * len) >> 32) as usize;
     g.push(<SchedIn as golden_model::ResetInput>::reset_input());
     while g.trace.len() < cycles {
         g.ready = [100, 100, 90, 60, 30][g.r(5) as usize];
