@@ -636,7 +636,10 @@ fn coverage_of_the_registry_trace() {
     // completion after `cu_reset_done`): the free traces drive it; this stream only through
     // its bad-input path (a completion of a random slot when no live slot may complete), which
     // can name a BE slot in a walk: rare (1 in this trace since the LDS change of session 4)
-    assert!(collide <= 2, "{collide} walk visits met a completion of the same BE slot");
+    assert!(
+        collide <= 2,
+        "{collide} walk visits met a completion of the same BE slot"
+    );
     assert!(wd_runs > 20 && wd_split > 0);
 }
 
