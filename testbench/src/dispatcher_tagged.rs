@@ -233,8 +233,9 @@ impl Rng {
 /// cycles later (sometimes a second confirmation during the walk, sometimes a reset during the
 /// walk), bad inputs (a class-1 push into channel 0, completions of idle slots, bad register
 /// writes), backpressure (full FIFOs: pushes are offered whatever `push_ready`), register
-/// writes (policy, split threshold), retire strobes and resets now and then. Returns the
-/// inputs and the model's outputs.
+/// writes (policy, split threshold), retire strobes and resets now and then; VGPR and SGPR
+/// needs up to the map, LDS needs mostly small, a tenth 6..=16 blocks. Returns the inputs and
+/// the model's outputs.
 pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
     let cfg = TaggedConfig::board();
     let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
@@ -281,7 +282,14 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                     waves: if r.pct(1) { 0 } else { waves },
                     vgpr: r.below(1 + 16 / q as u64) as usize + usize::from(r.pct(1)) * 9,
                     sgpr: r.below(1 + 8 / q as u64) as usize,
-                    lds: r.below(6) as usize,
+                    // a tenth of the WGs need 6..=16 LDS blocks (up to the whole map), so
+                    // every start's end-of-map test of the LDS search meets a need that
+                    // crosses it
+                    lds: if r.pct(10) {
+                        6 + r.below(11) as usize
+                    } else {
+                        r.below(6) as usize
+                    },
                     indep: r.pct(30),
                 };
                 next_id += 1;

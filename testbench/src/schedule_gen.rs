@@ -251,6 +251,12 @@ pub fn seeded_trace(seed: u64, cycles: usize) -> Vec<SchedIn> {
 /// the per-cycle random mix of [`cycle_strategy`]. The mutation runs (`synth mutate`) and the
 /// long Verilator replays use it (`random_trace`).
 pub fn episode_trace(seed: u64, cycles: usize) -> Vec<SchedIn> {
+    episode_run(seed, cycles).0
+}
+
+/// [`episode_trace`] and the slot-episode targets it visited (indices into the
+/// [`decoder_terms`] list), for the coverage test.
+pub fn episode_run(seed: u64, cycles: usize) -> (Vec<SchedIn>, Vec<usize>) {
     use proptest::strategy::ValueTree;
     let mut runner = crate::unit::seeded_runner(seed);
     let mixes = mixes();
@@ -264,18 +270,22 @@ pub fn episode_trace(seed: u64, cycles: usize) -> Vec<SchedIn> {
         base: 0,
         targets: mask_targets(),
         next_target: 0,
+        visited: vec![],
     };
-    g.next_target = g.r(g.targets.len() as u32) as usize;
+    // the walk starts at frac(seed·φ) of the list: traces of consecutive seeds (a mutate run's
+    // 12) start spread evenly over the decoder terms, whatever the first seed
+    let len = g.targets.len() as u64;
+    g.next_target = (((seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) * len) >> 32) as usize;
     g.push(<SchedIn as golden_model::ResetInput>::reset_input());
     while g.trace.len() < cycles {
         g.ready = [100, 100, 90, 60, 30][g.r(5) as usize];
-        match g.r(28) {
+        match g.r(32) {
             0..=7 => g.tile_episode(),
             8..=12 => g.profile_episode(),
             13..=14 => g.force_episode(),
             15 => g.push(<SchedIn as golden_model::ResetInput>::reset_input()),
             16 => g.bad_episode(),
-            20..=27 => g.slot_episode(),
+            20..=31 => g.slot_episode(),
             _ => {
                 let n = 5 + g.r(60) as usize;
                 let strat = &noise[g.r(noise.len() as u32) as usize];
@@ -287,7 +297,13 @@ pub fn episode_trace(seed: u64, cycles: usize) -> Vec<SchedIn> {
         }
     }
     g.trace.truncate(cycles);
-    g.trace
+    (g.trace, g.visited)
+}
+
+/// The targets the slot episodes walk, one per (mode, mask bit) in mode order: (mask bit
+/// `8 * (8 * axis + b) + j`, number of rules of that mode that drive it).
+pub fn decoder_terms() -> Vec<(u8, usize)> {
+    mask_targets().iter().map(|(b, r)| (*b, r.len())).collect()
 }
 
 /// State of [`episode_trace`]: the trace so far and the golden model run on it.
@@ -302,19 +318,39 @@ struct Episodes {
     /// Base of the profiling episode's close performance values.
     base: u16,
     /// Every decoder mask bit (`8 * (8 * axis + b) + j`: coordinate bit b of x/y driven by
-    /// index bit j) some board configuration sets, with those configurations.
-    targets: Vec<(u8, Vec<SchedCfg>)>,
+    /// index bit j) some board configuration sets, per mode, with those configurations
+    /// grouped by the rule that drives it ([`mask_targets`]).
+    targets: Vec<(u8, Vec<Vec<SchedCfg>>)>,
     /// The target of the last slot episode.
     next_target: usize,
+    /// The targets visited, in order.
+    visited: Vec<usize>,
 }
 
-/// The decoder mask bits (`8 * (8 * axis + b) + j`) of the board configurations, each with
-/// the configurations of one mode (1, 3, 4: the permuted orders) that set it: one target per
-/// (bit, mode), so that every rule (offset register) that can drive a bit is reached.
-fn mask_targets() -> Vec<(u8, Vec<SchedCfg>)> {
-    let mut t: Vec<(u8, Vec<SchedCfg>)> = vec![];
+/// Which rule of its mode maps thread bit `i` (x bits 0..lw, then y bits) to an index bit —
+/// SPEC's piecewise definitions, the decoder's terms: strided (1) `i < p1`, `i < p1 + p0`, the
+/// rest; permuted (3) x below `p0`, x from `p0`, y below `p1`, y from `p1`; one rule otherwise.
+fn decode_rule(mode: u8, lw: u8, p0: u8, p1: u8, i: u8) -> u8 {
+    match mode {
+        1 if i < p1 => 0,
+        1 if i < p1 + p0 => 1,
+        1 => 2,
+        3 if i < lw => u8::from(i >= p0),
+        3 => 2 + u8::from(i - lw >= p1),
+        _ => 0,
+    }
+}
+
+/// The decoder mask bits (`8 * (8 * axis + b) + j`) of the board configurations, one target
+/// per (mode, bit) for modes 1, 3 and 4 (the permuted orders), each with the configurations
+/// that set the bit grouped by the rule of the mode that drives it ([`decode_rule`]): a slot
+/// episode draws the rule first, then a configuration, so a bit that several rules can drive
+/// gets each rule's decoder term as often, not mostly the rule with the most configurations.
+fn mask_targets() -> Vec<(u8, Vec<Vec<SchedCfg>>)> {
+    let mut t: Vec<(u8, Vec<Vec<SchedCfg>>)> = vec![];
     for mode in [1u8, 3, 4] {
-        let mut m: Vec<(u8, Vec<SchedCfg>)> = (0..128).map(|b| (b as u8, vec![])).collect();
+        // (mask bit, rule) → configurations
+        let mut m: std::collections::BTreeMap<(u8, u8), Vec<SchedCfg>> = Default::default();
         for lw in 0..5 {
             for lh in 0..5 {
                 for p0 in 0..8 {
@@ -322,13 +358,18 @@ fn mask_targets() -> Vec<(u8, Vec<SchedCfg>)> {
                         if mode == 4 && (p0, p1) != (0, 0) {
                             continue;
                         }
-                        if let Some((wx, wy, _)) = hdl::schedule_gen::decode(mode, lw, lh, p0, p1) {
-                            for bit in 0..32 {
-                                if wx >> bit & 1 == 1 {
-                                    m[bit].1.push(SchedCfg::new(mode, lw, lh, p0, p1));
-                                }
-                                if wy >> bit & 1 == 1 {
-                                    m[64 + bit].1.push(SchedCfg::new(mode, lw, lh, p0, p1));
+                        let Some((wx, wy, _)) = hdl::schedule_gen::decode(mode, lw, lh, p0, p1)
+                        else {
+                            continue;
+                        };
+                        for bit in 0..32u8 {
+                            let b = bit / 8;
+                            for (word, axis, i) in [(wx, 0u8, b), (wy, 64, lw + b)] {
+                                if word >> bit & 1 == 1 {
+                                    let rule = decode_rule(mode, lw, p0, p1, i);
+                                    m.entry((axis + bit, rule))
+                                        .or_default()
+                                        .push(SchedCfg::new(mode, lw, lh, p0, p1));
                                 }
                             }
                         }
@@ -336,10 +377,19 @@ fn mask_targets() -> Vec<(u8, Vec<SchedCfg>)> {
                 }
             }
         }
-        t.extend(m);
+        for ((bit, _), c) in m {
+            match t.last_mut() {
+                Some((b, rules)) if *b == bit && t_mode(rules) == mode => rules.push(c),
+                _ => t.push((bit, vec![c])),
+            }
+        }
     }
-    t.retain(|(_, c)| !c.is_empty());
     t
+}
+
+/// The mode of a target's configurations.
+fn t_mode(rules: &[Vec<SchedCfg>]) -> u8 {
+    rules[0][0].mode
 }
 
 impl Episodes {
@@ -610,9 +660,15 @@ impl Episodes {
                 // the targets in turn (from a random first one): each one visited
                 self.next_target = (self.next_target + 1) % self.targets.len();
                 let ti = self.next_target;
-                let m = self.targets[ti].1.len() as u32;
+                self.visited.push(ti);
+                let nr = self.targets[ti].1.len() as u32;
+                let ri = self.r(nr) as usize;
+                let m = self.targets[ti].1[ri].len() as u32;
                 let ci = self.r(m) as usize;
-                (self.targets[ti].1[ci], u32::from(self.targets[ti].0 % 8))
+                (
+                    self.targets[ti].1[ri][ci],
+                    u32::from(self.targets[ti].0 % 8),
+                )
             }
         };
         let write = SchedIn {

@@ -123,16 +123,17 @@ impl Timing {
     }
 }
 
-/// A WG as the checker queued it from a push.
+/// A WG as the checker queued it from a push (public for the checkers of extended
+/// dispatchers, which hand their queues over with [`DispatcherChecker::set_queue`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Wg {
-    id: u32,
-    prio: usize,
-    waves: usize,
-    vgpr: usize,
-    sgpr: usize,
-    lds: usize,
-    indep: bool,
+pub struct Wg {
+    pub id: u32,
+    pub prio: usize,
+    pub waves: usize,
+    pub vgpr: usize,
+    pub sgpr: usize,
+    pub lds: usize,
+    pub indep: bool,
 }
 
 impl Wg {
@@ -437,6 +438,9 @@ struct Snap {
     front: Vec<Option<Wg>>,
     fit_lo: Vec<Vec<bool>>,
     fit_hi: Vec<Vec<bool>>,
+    /// Per channel: its head was no candidate of this cycle's decision (held by an
+    /// extension: [`DispatcherChecker::hold`]); it then obliges nothing and no failure counts.
+    held: Vec<bool>,
 }
 
 /// One record the checker accepted.
@@ -553,6 +557,10 @@ pub struct DispatcherChecker {
     idle_next: bool,
     records: u64,
     seen: BTreeMap<&'static str, u64>,
+    /// Holds announced for cycles whose snapshot is not yet taken: (cycle, channel).
+    held_later: Vec<(usize, usize)>,
+    /// Per channel: the front leaves after this cycle's record ([`Self::set_queue`]).
+    gone_after_record: Vec<bool>,
 }
 
 impl DispatcherChecker {
@@ -581,6 +589,8 @@ impl DispatcherChecker {
             idle_next: true,
             records: 0,
             seen: BTreeMap::new(),
+            held_later: vec![],
+            gone_after_record: vec![false; cfg.channels],
         }
     }
 
@@ -618,6 +628,60 @@ impl DispatcherChecker {
     /// `IDLE_SLOT`, `BAD_CFG`).
     pub fn coverage(&self) -> &BTreeMap<&'static str, u64> {
         &self.seen
+    }
+
+    /// Hook for an extended dispatcher (the tagged one): replace channel `c`'s queue by `wgs`
+    /// (front first), as the extension's own rules decided it (a withdraw or flush removed WGs
+    /// without a record; a WG decided before them is put back at the front for its record). A
+    /// new front leaves split mode.
+    /// With `front_gone`, the front leaves after this cycle's record even when that is not its
+    /// last (a split head withdrawn or flushed while its decided sub-WG records were in
+    /// flight: none of them is the last).
+    pub fn set_queue(&mut self, c: usize, wgs: Vec<Wg>, front_gone: bool) {
+        self.gone_after_record[c] = front_gone;
+        let st = &mut self.st;
+        if st.queue[c].front().map(|w| w.id) != wgs.first().map(|w| w.id) {
+            st.split_left[c] = 0;
+            st.split_ok[c] = false;
+        }
+        st.queue[c] = wgs.into();
+    }
+
+    /// Hook for an extended dispatcher: channel `c`'s head is no candidate of cycle `k`'s
+    /// decision (any cycle not yet judged as a state point: at most H cycles back).
+    pub fn hold(&mut self, k: usize, c: usize) {
+        match self.snaps.iter_mut().find(|s| s.cycle == k) {
+            Some(sn) => sn.held[c] = true,
+            None => self.held_later.push((k, c)),
+        }
+    }
+
+    /// Hook for an extended dispatcher: free slot `slot` as a completion in cycle `k` would
+    /// (slot free from k+1, blocks within k+1 ..= k+F); call after [`SpecChecker::check`] of
+    /// cycle `k`. Returns whether the slot was in flight.
+    pub fn reclaim(&mut self, k: usize, slot: usize) -> bool {
+        let cfg = self.cfg;
+        let st = &mut self.st;
+        let Some(pl) = st.inflight.get_mut(slot).and_then(|p| p.take()) else {
+            return false;
+        };
+        st.hi.give(cfg.units, &pl, None);
+        if self.timing.free_latency <= 1 {
+            st.lo.give(cfg.units, &pl, Some(&st.hi));
+            st.changed[pl.module] = Some(k + 1);
+        } else {
+            st.settling.push((k + self.timing.free_latency, pl));
+        }
+        true
+    }
+
+    /// Channel `c`'s head held in some cycle of a ..= b (a decision in that window may have
+    /// been blocked).
+    fn held_in(&self, c: usize, a: usize, b: usize) -> bool {
+        (a..=b).any(|x| {
+            self.snap(x)
+                .map_or_else(|| self.held_later.contains(&(x, c)), |sn| sn.held[c])
+        })
     }
 
     fn hit(&mut self, what: &'static str) {
@@ -962,6 +1026,7 @@ impl DispatcherChecker {
                         .filter(|rc| rc.channel == x)
                         .count();
                     if n_rec == 0
+                        && !self.held_in(x, s, r)
                         && !self.may_enter_split(sn, x)
                         && (0..cfg.modules).any(|y| elig[y] && fitc[x][y])
                     {
@@ -1257,10 +1322,13 @@ impl DispatcherChecker {
         }
         let popped = if st.split_left[c] > 0 {
             st.split_left[c] -= 1;
-            st.split_left[c] == 0
+            st.split_left[c] == 0 || self.gone_after_record[c]
         } else {
             true
         };
+        if popped {
+            st.split_left[c] = 0;
+        }
         if popped {
             st.queue[c].pop_front();
             st.split_ok[c] = false;
@@ -1305,6 +1373,9 @@ impl DispatcherChecker {
             split_mode: st.split_left.iter().map(|&n| n > 0).collect(),
             fit_lo: fit(&st.lo),
             fit_hi: fit(&st.hi),
+            held: (0..cfg.channels)
+                .map(|c| self.held_later.contains(&(k, c)))
+                .collect(),
             front,
             lo: st.lo.clone(),
             hi: st.hi.clone(),
@@ -1349,8 +1420,12 @@ impl DispatcherChecker {
             .map(|r| r.channel)
             .collect();
         let sure_fit: Vec<usize> = (0..cfg.channels)
-            .filter(|&c| (0..cfg.modules).any(|m| stable[m] && sn.fit_lo[c][m]))
+            .filter(|&c| {
+                !self.held_in(c, s, s + h) && (0..cfg.modules).any(|m| stable[m] && sn.fit_lo[c][m])
+            })
             .collect();
+        // a held head: the decision counts no failure (emb. 3's counter holds)
+        let any_held = sn.held.iter().any(|&h| h);
         let obliged: Vec<usize> = sure_fit
             .iter()
             .copied()
@@ -1413,7 +1488,7 @@ impl DispatcherChecker {
             let n = &mut st.front_fail[c].1;
             if recorded_now || !fail_lo {
                 *n = 0;
-            } else if slot_free {
+            } else if slot_free && !any_held {
                 *n = n.saturating_add(1);
             }
             if threshold != 0
@@ -1557,6 +1632,7 @@ impl DispatcherChecker {
         while self.recs.front().is_some_and(|r| r.cycle + 4 * h + 8 < k) {
             self.recs.pop_front();
         }
+        self.held_later.retain(|&(x, _)| x > k);
     }
 
     /// Everything judged at a reset or the end of a trace: the obligations whose window closed.
@@ -1656,6 +1732,7 @@ impl SpecChecker for DispatcherChecker {
             let _ = w;
             self.st = State::new(&self.cfg);
             self.snaps.clear();
+            self.held_later.clear();
             self.recs.clear();
             self.idle_next = true;
             self.want_error = None;

@@ -1,8 +1,26 @@
 //! Spec checker of the tagged dispatcher's extensions (SPEC Unit 8 "CU reset reclaims" and the
 //! design `docs/gpu_frontend.md`: kernel tags, withdraw, BE channel flush, reclaim engine),
 //! written from SPEC and the design's contract, not from the model. It judges the new rules
-//! only; the placement rules of Unit 3 stay with [`super::dispatcher::DispatcherChecker`] (on
-//! traces without withdraw, flush or reclaim).
+//! (below) and, on the same tagged trace, every rule of SPEC Unit 3 through an inner
+//! [`super::dispatcher::DispatcherChecker`] (placement, records, slots, errors, handshakes,
+//! work conservation: its rule names, see its module doc), fed what the new rules decide:
+//! - **queues**: every cycle, each channel's queue is handed over as this checker keeps it
+//!   (WGs withdrawn or flushed are gone; a WG recorded after a withdraw or flush took it —
+//!   decided before — is put at its channel's front for that record and leaves after it);
+//! - **holds** (the contract's step 1): the BE channel's head obliges nothing (no
+//!   `pick-priority` / `work-conserving` duty, no emb. 3 failure counted) in a cycle where it
+//!   is class 1 and a CU reset is open (`cu_reset` or `cu_reset_done` in the cycle, a reset not
+//!   confirmed, the walk running), in a `cu_reset` cycle and the one after it, and in the cycle
+//!   of a withdraw pop and the one after it; a duty whose window meets a held cycle is excused;
+//! - **the walk's frees**: the walk started by `cu_reset_done` in t0 frees slot j's BE WG as a
+//!   completion in cycle t0+1+j would (slot from the next cycle, blocks within F), after that
+//!   cycle's external completion; so a record into that slot before, or a completion of it
+//!   after (`IDLE_SLOT`), is judged by Unit 3's rules;
+//! - a class-1 push outside the BE channel is shown to it as a push with an out-of-range
+//!   priority (`BAD_ID`, queues nothing).
+//!
+//! Within a cycle the new rules are judged first, so a violation both see is named by the new
+//! rule.
 //!
 //! ## What it keeps (built from the ports)
 //! - per channel the queue of accepted WGs `{id, tag, shape}` with their fate: queued,
@@ -41,12 +59,12 @@
 //! - `reclaim-hold` (no record of a killed WG after the walk): no class-1 record is visible
 //!   from H cycles after a `cu_reset` / `cu_reset_done` to one cycle after the walk ends.
 //! - `cpl-echo`: a completion of a slot in flight is echoed in the next cycle with its WG's tag;
-//!   of a slot not in flight, never.
+//!   of a slot not in flight, never; no echo without a completion in the previous cycle.
 //! - `room`: `room[push_channel]` equals `push_ready` for a channel in range.
 //!
 //! H is the dispatcher's head → record bound ([`super::dispatcher::Timing`]), S the table size.
 
-use crate::spec::dispatcher::Timing;
+use crate::spec::dispatcher::{DispatcherChecker, Timing, Wg};
 use crate::spec::{SpecChecker, Violation};
 use golden_model::dispatcher::tagged::{TaggedConfig, TaggedIn, TaggedOut, BE, BE_CHANNEL};
 use golden_model::dispatcher::DispatcherConfig;
@@ -65,9 +83,13 @@ enum Fate {
 
 #[derive(Clone, Debug)]
 struct Entry {
+    /// Push order (unique since the last reset).
+    seq: u64,
     id: u32,
     class: u32,
     kslot: u32,
+    prio: usize,
+    indep: bool,
     waves: usize,
     vgpr: usize,
     sgpr: usize,
@@ -113,6 +135,8 @@ pub struct TaggedChecker {
     prev_cpl_slot: Option<usize>,
     prev_cpl_free: Option<usize>,
     prev_cpl_rt_reclaim: bool,
+    /// A completion of a slot in range was requested in the previous cycle.
+    prev_done: bool,
     /// The withdraw kslot active for this cycle's report (from the previous cycle).
     wd_expect: Option<u32>,
     runs: Vec<Run>,
@@ -125,6 +149,14 @@ pub struct TaggedChecker {
     armed: bool,
     hold: Option<(usize, Option<usize>)>,
     walks_seen: usize,
+    /// SPEC Unit 3's checker, fed the queues as this checker's rules leave them, the holds, and
+    /// the reclaim walk's frees (see the module doc).
+    base: DispatcherChecker,
+    /// Per table slot: the class of the WG in flight there (from the records and completions).
+    slot_class: Vec<Option<u32>>,
+    /// The queue entry this cycle's record named: (channel, entry as it was before the record).
+    matched: Option<(usize, Entry)>,
+    seq: u64,
 }
 
 impl TaggedChecker {
@@ -140,6 +172,7 @@ impl TaggedChecker {
             prev_cpl_slot: None,
             prev_cpl_free: None,
             prev_cpl_rt_reclaim: false,
+            prev_done: false,
             wd_expect: None,
             runs: vec![],
             walk: None,
@@ -148,6 +181,10 @@ impl TaggedChecker {
             armed: false,
             hold: None,
             walks_seen: 0,
+            base: DispatcherChecker::new(c),
+            slot_class: vec![None; c.slots],
+            matched: None,
+            seq: 0,
         }
     }
 
@@ -243,6 +280,7 @@ impl TaggedChecker {
             ));
         };
         let e = self.queue[c][p].clone();
+        self.matched = Some((c, e.clone()));
         if (e.class, e.kslot) != (class, kslot) {
             return Err(Violation::new(
                 k,
@@ -493,6 +531,14 @@ impl TaggedChecker {
                     ),
                 ));
             }
+        } else if !self.prev_done {
+            if let Some((c, s)) = got {
+                return Err(Violation::new(
+                    k,
+                    "cpl-echo",
+                    format!("completion echo {{class {c}, kslot {s}}} without a completion in the previous cycle"),
+                ));
+            }
         } else if let Some(s) = self.prev_cpl_slot {
             if got != self.prev_cpl {
                 let rule = if self.prev_cpl_rt_reclaim && got.is_none() {
@@ -590,6 +636,7 @@ impl TaggedChecker {
         self.prev_cpl_free = None;
         self.prev_cpl_rt_reclaim = false;
         let s = b.done_slot as usize;
+        self.prev_done = b.done_valid && s < c.slots;
         if b.done_valid && s < c.slots {
             if let Some(&(_, from)) = self.reclaimed.iter().find(|r| r.0 == s) {
                 if k >= from {
@@ -643,10 +690,14 @@ impl TaggedChecker {
         let (legal, tag_bad) = self.push_legal(i);
         self.prev_tag_refused = handshake && tag_bad;
         if handshake && legal {
+            self.seq += 1;
             self.queue[ch].push_back(Entry {
+                seq: self.seq,
                 id: b.push_id,
                 class: i.push_class & 1,
                 kslot: i.push_kslot & kmask,
+                prio: b.push_prio as usize,
+                indep: b.push_indep,
                 waves: b.push_waves as usize,
                 vgpr: b.push_vgpr as usize,
                 sgpr: b.push_sgpr as usize,
@@ -710,21 +761,113 @@ impl TaggedChecker {
     }
 }
 
+impl TaggedChecker {
+    /// SPEC Unit 3 on the tagged trace: hand the queues (as withdraw and flush left them, the
+    /// WG of this cycle's record at its channel's front), the holds and the walk's frees to
+    /// [`DispatcherChecker`], then let it judge the cycle's old ports.
+    fn sync_base(&mut self, k: usize, i: &TaggedIn, o: &TaggedOut) -> Result<(), Violation> {
+        let c = *self.dc();
+        let wg = |e: &Entry| Wg {
+            id: e.id,
+            prio: e.prio,
+            waves: e.waves,
+            vgpr: e.vgpr,
+            sgpr: e.sgpr,
+            lds: e.lds,
+            indep: e.indep,
+        };
+        for ch in 0..c.channels {
+            let queued: Vec<&Entry> = self.queue[ch]
+                .iter()
+                .filter(|e| e.fate == Fate::Queued)
+                .collect();
+            let mut v: Vec<Wg> = vec![];
+            let mut gone = false;
+            if let Some((mc, e)) = &self.matched {
+                if *mc == ch && !queued.iter().any(|q| q.seq == e.seq) {
+                    // recorded after a withdraw or flush took it (decided before): at the front
+                    // for its record, gone after it
+                    v.push(wg(e));
+                    gone = true;
+                }
+            }
+            v.extend(queued.iter().map(|e| wg(e)));
+            self.base.set_queue(ch, v, gone);
+        }
+        // holds (the model's step 1): a class-1 BE head while a CU reset is open, any BE head
+        // in a `cu_reset` cycle and the cycle after it, a head popped by a withdraw and the
+        // cycle after that pop
+        let walking = self.walk.is_some_and(|(t0, end)| k > t0 && k <= end);
+        let reset_open = i.cu_reset || i.cu_reset_done || self.armed || walking;
+        let head_be = self.queue[BE_CHANNEL]
+            .iter()
+            .find(|e| e.fate == Fate::Queued)
+            .is_some_and(|e| e.class == BE);
+        if reset_open && head_be || i.cu_reset {
+            self.base.hold(k, BE_CHANNEL);
+        }
+        if i.cu_reset {
+            self.base.hold(k + 1, BE_CHANNEL);
+        }
+        if o.wdr_valid && k > 0 {
+            self.base.hold(k - 1, BE_CHANNEL);
+            self.base.hold(k, BE_CHANNEL);
+        }
+        // the push of a class-1 WG outside the BE channel is BAD_ID: shown to the Unit 3
+        // checker as a push with an out-of-range priority (BAD_ID there, queues nothing)
+        let mut bi = i.base.clone();
+        if self.push_legal(i).1 {
+            bi.push_prio = c.prios as u32;
+        }
+        self.base.check(k, &bi, &o.base)?;
+        if i.base.reset {
+            return Ok(());
+        }
+        // table slots by class; the walk frees a BE WG's slot as a completion in the cycle it
+        // visits the slot (t0+1+j for slot j), after this cycle's completion
+        if o.base.disp_valid && (o.base.disp_slot as usize) < c.slots {
+            self.slot_class[o.base.disp_slot as usize] = Some(o.disp_class);
+        }
+        if i.base.done_valid && (i.base.done_slot as usize) < c.slots {
+            self.slot_class[i.base.done_slot as usize] = None;
+        }
+        if let Some((t0, end)) = self.walk {
+            if k > t0 && k <= end {
+                let j = k - t0 - 1;
+                if j < c.slots && self.slot_class[j] == Some(BE) {
+                    self.base.reclaim(k, j);
+                    self.slot_class[j] = None;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 impl SpecChecker for TaggedChecker {
     type In = TaggedIn;
     type Out = TaggedOut;
 
     fn check(&mut self, k: usize, i: &TaggedIn, o: &TaggedOut) -> Result<(), Violation> {
+        self.matched = None;
         if i.base.reset {
+            // the reset cycle's record is judged by SPEC Unit 3 only (its WG found here, the
+            // new rules' verdict dropped with the state)
+            if o.base.disp_valid {
+                let _ = self.judge_record(k, o);
+            }
+            self.sync_base(k, i, o)?;
             self.reset();
             return Ok(());
         }
         self.judge_outputs(k, i, o)?;
+        self.sync_base(k, i, o)?;
         self.apply_inputs(k, i, o);
         Ok(())
     }
 
     fn finish(&mut self, cycles: usize) -> Result<(), Violation> {
+        self.base.finish(cycles)?;
         if let Some(by) = self.reclaim_done_by {
             if cycles > by {
                 return Err(Violation::new(cycles, "reclaim-bound", "no reclaim_done"));
