@@ -43,6 +43,9 @@
 use crate::dispatcher::eval::Rng;
 use std::collections::{HashMap, HashSet, VecDeque};
 
+pub mod eval;
+pub mod system;
+
 /// Cycles per µs at the 100 MHz board clock.
 pub const CYCLES_PER_US: f64 = 100.0;
 
@@ -477,9 +480,10 @@ pub struct KernelSource {
     be_outstanding: usize,
     /// Kids (as launched, class 1) that are really RT kernels (`rt_as_be`).
     rt_in_be: HashSet<u32>,
-    /// The launch offered and not yet accepted.
-    offer: Option<KernelSpec>,
+    /// The launch offered and not yet accepted, and whether it is an RT arrival.
+    offer: Option<(KernelSpec, bool)>,
     pending_rt: VecDeque<u64>,
+    stopped: bool,
     pub launched: u64,
 }
 
@@ -497,10 +501,30 @@ impl KernelSource {
             rt_in_be: HashSet::new(),
             offer: None,
             pending_rt: VecDeque::new(),
+            stopped: false,
             launched: 0,
         };
         s.next_rt = s.gap();
         s
+    }
+
+    /// Offer nothing from now on (a drain); the offer pending is withdrawn.
+    pub fn stop(&mut self) {
+        self.stopped = true;
+        self.offer = None;
+    }
+
+    /// Whether [`KernelSource::stop`] was called.
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Forget every kernel outstanding (the front-end was reset); arrivals go on.
+    pub fn clear(&mut self) {
+        self.outstanding.clear();
+        self.be_outstanding = 0;
+        self.rt_in_be.clear();
+        self.offer = None;
     }
 
     fn gap(&mut self) -> u64 {
@@ -562,6 +586,9 @@ impl KernelSource {
     /// The launch offered in cycle `now` (the same until [`KernelSource::accepted`]); RT
     /// arrivals first. Returns (spec, arrival cycle of an RT kernel).
     pub fn offer(&mut self, now: u64) -> Option<(KernelSpec, Option<u64>)> {
+        if self.stopped {
+            return None;
+        }
         while now >= self.next_rt {
             self.pending_rt.push_back(self.next_rt);
             self.next_rt = self.next_rt.saturating_add(self.gap());
@@ -610,24 +637,19 @@ impl KernelSource {
                 }
                 spec.bad = Some(b);
             }
-            self.offer = Some(spec);
+            self.offer = Some((spec, rt));
         }
-        let spec = self.offer?;
-        let arrival = if self.params.rt_as_be {
-            (spec.bad.is_none() && !self.pending_rt.is_empty()).then(|| self.pending_rt[0])
-        } else {
-            (spec.class == 0).then(|| self.pending_rt.front().copied().unwrap_or(now))
-        };
+        let (spec, rt) = self.offer?;
+        let arrival = rt.then(|| self.pending_rt.front().copied().unwrap_or(now));
         Some((spec, arrival))
     }
 
     /// The offered launch was taken by the front-end's launch handshake.
     pub fn accepted(&mut self) {
-        let Some(spec) = self.offer.take() else {
+        let Some((spec, rt)) = self.offer.take() else {
             return;
         };
         self.launched += 1;
-        let rt = spec.class == 0 || (self.params.rt_as_be && !self.pending_rt.is_empty());
         if rt {
             self.pending_rt.pop_front();
         }
