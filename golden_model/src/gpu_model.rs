@@ -196,7 +196,7 @@ impl Gpu {
     pub fn new(params: GpuParams, seed: u64) -> Self {
         Self {
             params,
-            rng: Rng::new(seed ^ 0x6770_755f_6d6f_64),
+            rng: Rng::new(seed ^ 0x0067_7075_5f6d_6f64),
             running: vec![],
             finished: vec![],
             skip_until: HashMap::new(),

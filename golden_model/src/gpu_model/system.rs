@@ -203,7 +203,7 @@ impl System {
         if !self.params.auto_preempt && self.src.stopped() {
             // the storm ends with the stream: resume until the flag is clear (a resume before
             // preempt done is refused with BAD_STATE and retried)
-            if self.last.preempted && now % 64 == 0 {
+            if self.last.preempted && now.is_multiple_of(64) {
                 i.resume = true;
                 self.stats.host_resumes += 1;
             }

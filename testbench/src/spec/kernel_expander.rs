@@ -338,12 +338,10 @@ impl SpecChecker for ExpanderSpec {
                         if i.rec_last {
                             k.queued -= 1;
                         }
-                        if i.rec_class == BE {
-                            if k.st == St::Submitted && !k.dead {
-                                k.st = St::Await;
-                                self.start_due = Some(k.kid);
-                                started_now = Some(p);
-                            }
+                        if i.rec_class == BE && k.st == St::Submitted && !k.dead {
+                            k.st = St::Await;
+                            self.start_due = Some(k.kid);
+                            started_now = Some(p);
                         }
                     } else {
                         errs.push(3);
