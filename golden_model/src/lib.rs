@@ -14,6 +14,8 @@
 pub mod board_top;
 pub mod dispatcher;
 pub mod dispatcher_scale;
+pub mod gpu_frontend;
+pub mod gpu_model;
 pub mod kernel_expander;
 pub mod lock_unit;
 pub mod preempt_ctrl;

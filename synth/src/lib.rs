@@ -5,6 +5,7 @@ pub mod board;
 pub mod dispatcher;
 pub mod dispatcher_scale;
 pub mod ecp5;
+pub mod eval_system;
 pub mod export;
 pub mod flow;
 pub mod lock_unit;

@@ -7,6 +7,7 @@
 //! cargo run --release -p synth -- eval-dispatch --out build  # dispatcher policy evaluation
 //! cargo run --release -p synth -- eval-lock --out build      # lock unit vs FIFO lock and spin
 //! cargo run --release -p synth -- eval-preempt --out build   # preemption controller evaluation
+//! cargo run --release -p synth -- eval-system --out build    # GPU front-end system evaluation
 //! cargo run --release -p synth -- finder-table --out docs/run_finder_table.md
 //! cargo run --release -p synth -- simt-table                 # SIMT scheme vs IPDOM per program
 //! cargo run --release -p synth -- eval-schedule --out build   # schedule-order cache study
@@ -88,6 +89,12 @@ enum Cmd {
     /// Run the preemption controller evaluation (golden model + GPU model vs baselines):
     /// DIR/preempt_eval.{md,svg}.
     EvalPreempt {
+        #[arg(long, default_value = "build")]
+        out: PathBuf,
+    },
+    /// Run the GPU front-end system evaluation (composed golden model + GPU model, SPEC Unit 8
+    /// configurations (a)-(d)): DIR/system_eval.{md,svg}.
+    EvalSystem {
         #[arg(long, default_value = "build")]
         out: PathBuf,
     },
@@ -422,6 +429,13 @@ fn main() -> Result<()> {
             println!("{}", synth::preempt_ctrl::evaluate(&out)?);
             println!(
                 "wrote {0}/preempt_eval.md and {0}/preempt_eval.svg",
+                out.display()
+            );
+        }
+        Cmd::EvalSystem { out } => {
+            println!("{}", synth::eval_system::evaluate(&out)?);
+            println!(
+                "wrote {0}/system_eval.md and {0}/system_eval.svg",
                 out.display()
             );
         }

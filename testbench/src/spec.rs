@@ -16,6 +16,7 @@ use std::fmt;
 
 pub mod dispatcher;
 pub mod dispatcher_tagged;
+pub mod gpu_frontend;
 pub mod kernel_expander;
 pub mod lock_unit;
 pub mod preempt_ctrl;

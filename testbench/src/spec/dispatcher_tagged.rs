@@ -117,6 +117,8 @@ struct Live {
 /// A withdraw command's run: ids that must end by `by`, none recorded from `late`.
 #[derive(Clone, Debug)]
 struct Run {
+    /// The commanded kernel slot: WG ids are indices within a kernel, so a run is (kslot, ids).
+    kslot: u32,
     ids: Vec<u32>,
     by: usize,
     late: usize,
@@ -319,7 +321,12 @@ impl TaggedChecker {
             .find(|x| x.fate == Fate::Queued && x.record_by.is_none())
         {
             // a WG the active withdraw should have taken
-            let rule = if c == BE_CHANNEL && self.runs.iter().any(|r| r.ids.contains(&x.id)) {
+            let rule = if c == BE_CHANNEL
+                && self
+                    .runs
+                    .iter()
+                    .any(|r| r.kslot == x.kslot && r.ids.contains(&x.id))
+            {
                 "withdraw-all"
             } else {
                 "dropped"
@@ -347,7 +354,13 @@ impl TaggedChecker {
             }
         }
         for run in &self.runs {
-            if k >= run.late && c == BE_CHANNEL && run.ids.contains(&id) && e.fate == Fate::Queued {
+            if k >= run.late
+                && c == BE_CHANNEL
+                && e.class == BE
+                && e.kslot == run.kslot
+                && run.ids.contains(&id)
+                && e.fate == Fate::Queued
+            {
                 return Err(Violation::new(
                     k,
                     "withdraw-all",
@@ -598,10 +611,12 @@ impl TaggedChecker {
         }
         for run in &self.runs {
             if k > run.by {
-                if let Some(e) = self.queue[BE_CHANNEL]
-                    .iter()
-                    .find(|e| e.fate == Fate::Queued && run.ids.contains(&e.id))
-                {
+                if let Some(e) = self.queue[BE_CHANNEL].iter().find(|e| {
+                    e.fate == Fate::Queued
+                        && e.class == BE
+                        && e.kslot == run.kslot
+                        && run.ids.contains(&e.id)
+                }) {
                     return Err(Violation::new(
                         k,
                         "withdraw-all",
@@ -669,6 +684,7 @@ impl TaggedChecker {
                 .collect();
             if !ids.is_empty() {
                 self.runs.push(Run {
+                    kslot: s,
                     by: k + ids.len() + h,
                     late: k + h,
                     ids,

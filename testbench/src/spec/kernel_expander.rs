@@ -327,7 +327,6 @@ impl SpecChecker for ExpanderSpec {
             })
             .collect();
         let mut errs: Vec<u32> = vec![];
-        let mut rec_last_on: Option<usize> = None;
         // a kernel started by this cycle's record cannot be answered in the same cycle
         let mut started_now: Option<usize> = None;
         if i.rec_valid {
@@ -339,15 +338,10 @@ impl SpecChecker for ExpanderSpec {
                         if i.rec_last {
                             k.queued -= 1;
                         }
-                        if i.rec_class == BE {
-                            if i.rec_last {
-                                rec_last_on = Some(p);
-                            }
-                            if k.st == St::Submitted && !k.dead {
-                                k.st = St::Await;
-                                self.start_due = Some(k.kid);
-                                started_now = Some(p);
-                            }
+                        if i.rec_class == BE && k.st == St::Submitted && !k.dead {
+                            k.st = St::Await;
+                            self.start_due = Some(k.kid);
+                            started_now = Some(p);
                         }
                     } else {
                         errs.push(3);
@@ -367,8 +361,8 @@ impl SpecChecker for ExpanderSpec {
         if i.wdr_valid {
             match self.by_tag(BE, i.wdr_slot) {
                 Some(p)
-                    if self.be[p].st == St::Skipped
-                        && self.be[p].queued > (rec_last_on == Some(p)) as u32 =>
+                    // `queued` already counts this cycle's last record down
+                    if self.be[p].st == St::Skipped && self.be[p].queued > 0 =>
                 {
                     self.be[p].queued -= 1
                 }

@@ -1,0 +1,694 @@
+//! System spec checker of the GPU scheduling front-end (SPEC Unit 8, ports in the module doc of
+//! `golden_model::gpu_frontend`), written from SPEC Unit 8 and the port table alone.
+//!
+//! It judges any trace of the `gpu_frontend` ports (composed model, RustHDL, Verilator, board)
+//! together with the inputs the compute modules drove. Its own state is what the ports imply:
+//! the kernels accepted and not yet done (by class and kid, with their WG count), the records in
+//! flight (by dispatcher slot: tag, WG index, attempt), per kernel tag the WGs of its current
+//! attempt, the open obligations (an error, the end of a reclaim). It never reads a unit's
+//! register and never asks which tracker slot holds which kernel: a kernel's WGs are found by
+//! their tag `{class, kslot}` and their index.
+//!
+//! Attempts: a tag's attempt ends at `kernel_done` (the kernel left), at `kernel_skip {kslot}`
+//! (BE) and at `cu_reset` (every BE tag). Records of an ended attempt may still come out for
+//! [`SysConfig::orphan_window`] cycles (decided before the skip or the reset reached the
+//! dispatcher: Unit 3's head → record pipeline plus the front-end's withdraw register); they are
+//! the attempt's orphans, judged only for their slots. Later records start the tag's next
+//! attempt.
+//!
+//! Rules, each with its name:
+//! - `launch-error`: a launch taken (`launch_valid` ∧ `launch_ready`) with WG count 0 gets
+//!   `error` code 2 `ZERO_WGS`, a shape with 0 waves or one that fits no empty module code 1
+//!   `NEVER_FITS` (both: 1), exactly one cycle later; `error-unexpected`: `error` with no such
+//!   launch (or bad register write) one cycle before;
+//! - `dup-error`: a launch of a kid that a kernel of the same class still holds (accepted, no
+//!   `kernel_done` yet) gets `DUP_ID` (code 1) on the class's unit port (`exp_error` RT,
+//!   `pc_error` BE) before the next launch is answered (two cycles after the next launch taken)
+//!   or by the end of a drained trace — unless that kernel finishes first (then the launch may
+//!   be taken as a new kernel); nothing else changes (the held kernel completes once with its
+//!   own WG count);
+//! - `unit-error`: no other unit error strobes, except `BAD_STATE`/`BAD_CFG` (Unit 4) within
+//!   two cycles of a host `preempt`/`resume`/register write, and `IDLE_SLOT` (dispatcher, code
+//!   4) one cycle after a completion of a slot not in flight (`bad-cpl-error`: it must come);
+//! - `done-once`: `kernel_done {kid, class}` only for a kernel held (accepted, not done);
+//! - `done-complete`: at `kernel_done` some tag of its class holds a complete attempt: WGs
+//!   0..wgs−1 each dispatched once (its last record seen) and every record of the attempt
+//!   completed — all WGs in one attempt;
+//! - `wg-twice`: a record (not an orphan) of a WG whose dispatch already ended in its tag's
+//!   current attempt;
+//! - `slot-busy`: a record names a slot still in flight (not completed, not reclaimed);
+//!   `rt-reclaimed`: that slot holds an RT WG, or a completion of an RT WG's slot is refused —
+//!   an RT WG is never reclaimed;
+//! - `reclaim-bound`: after a `cu_reset_done` taken with no reclaim running, `reclaim_busy` is
+//!   low again within table size + 2 cycles; every BE WG in flight at the confirmation is free
+//!   from then on (its slot may be named again);
+//! - `reset-idem`: a `cu_reset` needs at least one held BE kernel launched idempotent while
+//!   `RESET_ENABLE` = 1 (with none, a CU reset would kill work that may not be re-run);
+//! - `idle-fields-zero`: every output field is 0 while its valid is low;
+//! - `drained` ([`SystemSpec::finish_drained`], after a quiet end of a trace): every kernel
+//!   accepted completed, no record in flight, no error owed — nothing accepted was dropped and
+//!   every resource came back.
+
+use crate::spec::{SpecChecker, Violation};
+use golden_model::gpu_frontend::{GfIn, GfOut};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// Register addresses of the front-end (port table).
+const ADDR_MAX_INFLIGHT: u32 = 0x10;
+const ADDR_AUTO_PREEMPT: u32 = 0x11;
+const ADDR_RESET_ENABLE: u32 = 0x12;
+
+/// What the checker needs to know of the composition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SysConfig {
+    /// In-flight table slots of the dispatcher.
+    pub slots: usize,
+    /// Compute module: units, wave slots per unit, VGPR / SGPR blocks per unit, LDS blocks.
+    pub units: u32,
+    pub wave_slots: u32,
+    pub vgpr_blocks: u32,
+    pub sgpr_blocks: u32,
+    pub lds_blocks: u32,
+    /// Cycles after a skip or a CU reset during which records of the ended attempt may appear.
+    pub orphan_window: usize,
+}
+
+impl SysConfig {
+    /// The board composition (dispatcher board config: 8 slots, 2 units × 4 wave slots, 16
+    /// VGPR / 8 SGPR blocks per unit, 16 LDS blocks).
+    pub const fn board() -> Self {
+        Self {
+            slots: 8,
+            units: 2,
+            wave_slots: 4,
+            vgpr_blocks: 16,
+            sgpr_blocks: 8,
+            lds_blocks: 16,
+            orphan_window: 8,
+        }
+    }
+    /// SPEC Unit 8's reclaim bound: table size + 2 cycles.
+    pub const fn reclaim_bound(&self) -> usize {
+        self.slots + 2
+    }
+    fn fits_empty(&self, waves: u32, vgpr: u32, sgpr: u32, lds: u32) -> bool {
+        let q = waves.div_ceil(self.units);
+        waves > 0
+            && q <= self.wave_slots
+            && q * vgpr <= self.vgpr_blocks
+            && q * sgpr <= self.sgpr_blocks
+            && lds <= self.lds_blocks
+    }
+}
+
+/// One WG of a tag's attempt.
+#[derive(Clone, Copy, Debug, Default)]
+struct WgAt {
+    records: u32,
+    completed: u32,
+    ended: bool,
+}
+
+/// A kernel tag's current attempt.
+#[derive(Clone, Debug, Default)]
+struct Attempt {
+    gen: u64,
+    wgs: BTreeMap<u32, WgAt>,
+    /// Orphans of the ended attempt may appear until this cycle (inclusive).
+    orphans_until: Option<usize>,
+    /// The cycle of the attempt's latest completion.
+    last_cpl: usize,
+}
+
+/// A record in flight.
+#[derive(Clone, Copy, Debug)]
+struct InFlight {
+    class: u32,
+    kslot: u32,
+    idx: u32,
+    /// Attempt generation of its tag (None: an orphan).
+    gen: Option<u64>,
+}
+
+/// A kernel held (accepted, not done).
+#[derive(Clone, Copy, Debug)]
+struct Held {
+    wgs: u32,
+    idem: bool,
+    accepted: usize,
+}
+
+/// A DUP_ID owed.
+#[derive(Clone, Copy, Debug)]
+struct DupOwed {
+    class: u32,
+    kid: u32,
+    launched: usize,
+    deadline: Option<usize>,
+    /// The held kernel finished meanwhile: the launch may have been taken as new.
+    ambiguous: bool,
+}
+
+/// Counters of what the checker judged (so a test can assert that the rules had work).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SysStats {
+    pub launches: u64,
+    pub bad_launches: u64,
+    pub dups: u64,
+    pub kernels_done: [u64; 2],
+    pub records: u64,
+    pub orphans: u64,
+    pub completions: u64,
+    pub skips: u64,
+    pub resets: u64,
+    pub reclaims: u64,
+    pub reclaimed_slots: u64,
+    pub bad_completions: u64,
+}
+
+/// The system checker.
+#[derive(Clone, Debug)]
+pub struct SystemSpec {
+    cfg: SysConfig,
+    held: HashMap<(u32, u32), Held>,
+    /// Kids whose duplicate launch may have been taken as a new kernel.
+    maybe: HashSet<(u32, u32)>,
+    attempts: HashMap<(u32, u32), Attempt>,
+    next_gen: u64,
+    flight: HashMap<u32, InFlight>,
+    /// error code owed in a given cycle (front-end `error`).
+    gf_error_due: Option<(usize, u32)>,
+    /// cycles in which `error` BAD_CFG is expected (bad register write).
+    cfg_error_due: Option<usize>,
+    /// Unit 4 errors tolerated up to this cycle (host commands, register writes).
+    pc_tolerate_until: Option<usize>,
+    dups: Vec<DupOwed>,
+    /// The previous cycle's completion: (cycle, class of the WG in flight, None: not in flight).
+    cpl_prev: Option<(usize, Option<u32>)>,
+    reclaim_until: Option<usize>,
+    reset_enable: bool,
+    pub stats: SysStats,
+}
+
+impl SystemSpec {
+    pub fn new(cfg: SysConfig) -> Self {
+        Self {
+            cfg,
+            held: HashMap::new(),
+            maybe: HashSet::new(),
+            attempts: HashMap::new(),
+            next_gen: 1,
+            flight: HashMap::new(),
+            gf_error_due: None,
+            cfg_error_due: None,
+            pc_tolerate_until: None,
+            dups: vec![],
+            cpl_prev: None,
+            reclaim_until: None,
+            reset_enable: true,
+            stats: SysStats::default(),
+        }
+    }
+
+    /// The board composition.
+    pub fn board() -> Self {
+        Self::new(SysConfig::board())
+    }
+
+    /// Kernels accepted and not yet done.
+    pub fn held(&self) -> usize {
+        self.held.len()
+    }
+
+    /// Records in flight (not completed, not reclaimed).
+    pub fn in_flight(&self) -> usize {
+        self.flight.len()
+    }
+
+    fn new_attempt(&mut self, tag: (u32, u32), orphans_until: Option<usize>) {
+        let gen = self.next_gen;
+        self.next_gen += 1;
+        self.attempts.insert(
+            tag,
+            Attempt {
+                gen,
+                wgs: BTreeMap::new(),
+                orphans_until,
+                last_cpl: 0,
+            },
+        );
+    }
+
+    fn attempt(&mut self, tag: (u32, u32)) -> &mut Attempt {
+        if !self.attempts.contains_key(&tag) {
+            self.new_attempt(tag, None);
+        }
+        self.attempts.get_mut(&tag).unwrap()
+    }
+
+    /// End of a quiet trace: every accepted kernel done, nothing in flight, nothing owed.
+    pub fn finish_drained(&mut self, cycle: usize) -> Result<(), Violation> {
+        if let Some(((c, k), h)) = self.held.iter().next() {
+            return Err(Violation::new(
+                cycle,
+                "drained",
+                format!(
+                    "kernel {k} of class {c} accepted in cycle {} never completed ({} kernels held)",
+                    h.accepted,
+                    self.held.len()
+                ),
+            ));
+        }
+        if let Some((s, f)) = self.flight.iter().next() {
+            return Err(Violation::new(
+                cycle,
+                "drained",
+                format!("slot {s} still in flight ({f:?})"),
+            ));
+        }
+        if let Some(d) = self.dups.iter().find(|d| !d.ambiguous) {
+            return Err(Violation::new(
+                cycle,
+                "dup-error",
+                format!(
+                    "launch of held kid {} (class {}) in cycle {} got no DUP_ID",
+                    d.kid, d.class, d.launched
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn fields_zero(&self, cycle: usize, o: &GfOut) -> Result<(), Violation> {
+        let bad = (!o.disp_valid
+            && (o.disp_id
+                | o.disp_module
+                | o.disp_slot
+                | o.disp_waves
+                | o.disp_vgpr_base
+                | o.disp_sgpr_base
+                | o.disp_lds_base
+                | o.disp_class
+                | o.disp_kslot
+                != 0
+                || o.disp_sub
+                || o.disp_last))
+            || (!o.kernel_done_valid && (o.kernel_done_kid | o.kernel_done_class) != 0)
+            || (!o.kernel_skip_valid && o.kernel_skip_slot != 0)
+            || (!o.error && o.error_code != 0)
+            || (!o.pc_error && o.pc_error_code != 0)
+            || (!o.exp_error && o.exp_error_code != 0)
+            || (!o.disp_error && o.disp_error_code != 0);
+        if bad {
+            return Err(Violation::new(
+                cycle,
+                "idle-fields-zero",
+                format!("a field is not 0 while its valid is low: {o:?}"),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl SpecChecker for SystemSpec {
+    type In = GfIn;
+    type Out = GfOut;
+
+    fn check(&mut self, cycle: usize, i: &GfIn, o: &GfOut) -> Result<(), Violation> {
+        let v = |rule: &'static str, d: String| Err(Violation::new(cycle, rule, d));
+        if i.reset {
+            *self = Self {
+                stats: std::mem::take(&mut self.stats),
+                ..Self::new(self.cfg)
+            };
+            return Ok(());
+        }
+        self.fields_zero(cycle, o)?;
+
+        // --- errors owed from earlier cycles
+        let due = self.gf_error_due.filter(|&(c, _)| c == cycle).map(|d| d.1);
+        let cfg_due = self.cfg_error_due == Some(cycle);
+        match (o.error, due, cfg_due) {
+            (true, Some(code), _) if o.error_code == code => {}
+            (true, None, true) if o.error_code == 3 => {}
+            (true, Some(code), _) => {
+                return v(
+                    "launch-error",
+                    format!("error code {} for a launch owing code {code}", o.error_code),
+                )
+            }
+            (true, None, _) => {
+                return v(
+                    "error-unexpected",
+                    format!("error {} with no bad launch or write", o.error_code),
+                )
+            }
+            (false, Some(code), _) => {
+                return v(
+                    "launch-error",
+                    format!("bad launch of the previous cycle got no error (code {code} owed)"),
+                )
+            }
+            (false, None, true) => {
+                return v(
+                    "error-unexpected",
+                    "bad register write got no BAD_CFG".into(),
+                )
+            }
+            _ => {}
+        }
+        // unit error ports
+        let tolerate_pc = self.pc_tolerate_until.is_some_and(|c| cycle <= c);
+        for (class, flag, code, port) in [
+            (1u32, o.pc_error, o.pc_error_code, "pc_error"),
+            (0u32, o.exp_error, o.exp_error_code, "exp_error"),
+        ] {
+            if !flag {
+                continue;
+            }
+            if code == 1 {
+                if let Some(p) = self.dups.iter().position(|d| d.class == class) {
+                    let d = self.dups.remove(p);
+                    if d.ambiguous {
+                        self.maybe.remove(&(d.class, d.kid));
+                    }
+                    continue;
+                }
+            }
+            if class == 1 && tolerate_pc && (code == 3 || code == 4) {
+                continue;
+            }
+            return v(
+                "unit-error",
+                format!("{port} code {code} with no cause on the ports"),
+            );
+        }
+        for d in &self.dups {
+            if !d.ambiguous && d.deadline.is_some_and(|c| cycle > c) {
+                return v(
+                    "dup-error",
+                    format!(
+                        "launch of held kid {} (class {}) in cycle {} got no DUP_ID",
+                        d.kid, d.class, d.launched
+                    ),
+                );
+            }
+        }
+        // reclaim window
+        if let Some(u) = self.reclaim_until {
+            if o.reclaim_busy && cycle >= u {
+                return v(
+                    "reclaim-bound",
+                    format!(
+                        "reclaim still busy {} cycles after cu_reset_done",
+                        self.cfg.reclaim_bound()
+                    ),
+                );
+            }
+            if !o.reclaim_busy && cycle > u - self.cfg.reclaim_bound() + 1 {
+                self.reclaim_until = None;
+            }
+        }
+
+        // --- the compute modules' completion (judged: a refusal shows in t+1)
+        if let Some((c, class)) = self.cpl_prev.take() {
+            let refused = o.disp_error && o.disp_error_code == 4;
+            match class {
+                None if !refused => {
+                    return v(
+                        "bad-cpl-error",
+                        format!("completion in cycle {c} of a slot not in flight got no IDLE_SLOT"),
+                    )
+                }
+                Some(0) if refused => {
+                    return v(
+                        "rt-reclaimed",
+                        format!("completion in cycle {c} of an RT WG in flight was refused"),
+                    )
+                }
+                Some(_) if refused => {
+                    return v(
+                        "slot-busy",
+                        format!("completion in cycle {c} of a BE WG in flight was refused"),
+                    )
+                }
+                _ => {}
+            }
+        } else if o.disp_error && !(o.disp_error_code == 5 && tolerate_pc) {
+            return v(
+                "unit-error",
+                format!("disp_error code {} with no cause", o.disp_error_code),
+            );
+        }
+        if i.done_valid {
+            match self.flight.remove(&i.done_slot) {
+                Some(f) => {
+                    self.stats.completions += 1;
+                    self.cpl_prev = Some((cycle, Some(f.class)));
+                    if let Some(gen) = f.gen {
+                        let a = self.attempt((f.class, f.kslot));
+                        if a.gen == gen {
+                            a.last_cpl = cycle;
+                            if let Some(w) = a.wgs.get_mut(&f.idx) {
+                                w.completed += 1;
+                            }
+                        }
+                    }
+                }
+                None => {
+                    self.stats.bad_completions += 1;
+                    self.cpl_prev = Some((cycle, None));
+                }
+            }
+        }
+
+        // --- records
+        if o.disp_valid {
+            self.stats.records += 1;
+            let tag = (o.disp_class, o.disp_kslot);
+            if let Some(f) = self.flight.get(&o.disp_slot) {
+                let rule = if f.class == 0 {
+                    "rt-reclaimed"
+                } else {
+                    "slot-busy"
+                };
+                return v(
+                    rule,
+                    format!(
+                        "record into slot {} still held by a WG of tag {:?} (index {})",
+                        o.disp_slot,
+                        (f.class, f.kslot),
+                        f.idx
+                    ),
+                );
+            }
+            let a = self.attempt(tag);
+            let orphan = a.orphans_until.is_some_and(|u| cycle <= u);
+            let gen = if orphan {
+                self.stats.orphans += 1;
+                None
+            } else {
+                a.orphans_until = None;
+                let w = a.wgs.entry(o.disp_id).or_default();
+                if w.ended {
+                    return v(
+                        "wg-twice",
+                        format!(
+                            "WG {} of tag {tag:?} dispatched again in one attempt",
+                            o.disp_id
+                        ),
+                    );
+                }
+                w.records += 1;
+                w.ended = o.disp_last;
+                Some(a.gen)
+            };
+            self.flight.insert(
+                o.disp_slot,
+                InFlight {
+                    class: o.disp_class,
+                    kslot: o.disp_kslot,
+                    idx: o.disp_id,
+                    gen,
+                },
+            );
+        }
+
+        // --- kernel done
+        if o.kernel_done_valid {
+            let key = (o.kernel_done_class, o.kernel_done_kid);
+            let h = match self.held.get(&key) {
+                Some(h) => *h,
+                None if self.maybe.remove(&key) => Held {
+                    wgs: 0,
+                    idem: false,
+                    accepted: cycle,
+                },
+                None => {
+                    return v(
+                        "done-once",
+                        format!("kernel_done of kernel {key:?} that is not held"),
+                    )
+                }
+            };
+            // a complete attempt of its class
+            let wgs = h.wgs;
+            let flight = &self.flight;
+            let tag = self
+                .attempts
+                .iter()
+                .filter(|((c, _), _)| *c == key.0)
+                .filter(|(t, a)| {
+                    a.orphans_until.is_none()
+                        && !a.wgs.is_empty()
+                        && (wgs == 0 || a.wgs.len() as u32 == wgs)
+                        && a.wgs.keys().copied().eq(0..a.wgs.len() as u32)
+                        && a.wgs.values().all(|w| w.ended && w.completed == w.records)
+                        && !flight
+                            .values()
+                            .any(|f| (f.class, f.kslot) == **t && f.gen == Some(a.gen))
+                })
+                // tags name kernel slots, not kernels: of several complete attempts with that
+                // many WGs, the one completed last is the kernel just reported (a kernel whose
+                // dispatch has a gap looks complete for a while)
+                .max_by_key(|(t, a)| (a.last_cpl, std::cmp::Reverse(t.1)))
+                .map(|(t, _)| *t);
+            let Some(tag) = tag else {
+                let mut seen: Vec<String> = self
+                    .attempts
+                    .iter()
+                    .filter(|((c, _), a)| *c == key.0 && !a.wgs.is_empty())
+                    .map(|((_, k), a)| {
+                        let done = a
+                            .wgs
+                            .values()
+                            .filter(|w| w.ended && w.completed == w.records);
+                        format!("kslot {k}: {} WGs, {} complete", a.wgs.len(), done.count())
+                    })
+                    .collect();
+                seen.sort();
+                return v(
+                    "done-complete",
+                    format!(
+                        "kernel_done of {key:?} ({wgs} WGs) with no tag of its class holding all \
+                         its WGs completed in one attempt (attempts: {})",
+                        seen.join("; ")
+                    ),
+                );
+            };
+            self.new_attempt(tag, None);
+            self.held.remove(&key);
+            self.stats.kernels_done[key.0 as usize & 1] += 1;
+            for d in self.dups.iter_mut() {
+                if (d.class, d.kid) == key {
+                    d.ambiguous = true;
+                    self.maybe.insert(key);
+                }
+            }
+        }
+
+        // --- skip, CU reset, confirmation
+        if o.kernel_skip_valid {
+            self.stats.skips += 1;
+            let u = cycle + self.cfg.orphan_window;
+            self.new_attempt((1, o.kernel_skip_slot), Some(u));
+        }
+        if o.cu_reset {
+            self.stats.resets += 1;
+            let any_idem = self.held.iter().any(|((c, _), h)| *c == 1 && h.idem);
+            if !any_idem {
+                return v(
+                    "reset-idem",
+                    "cu_reset with no held BE kernel launched idempotent".into(),
+                );
+            }
+            let u = cycle + self.cfg.orphan_window;
+            let tags: Vec<(u32, u32)> =
+                self.attempts.keys().copied().filter(|t| t.0 == 1).collect();
+            for t in tags {
+                self.new_attempt(t, Some(u));
+            }
+        }
+        if i.cu_reset_done && self.reclaim_until.is_none() && !o.reclaim_busy {
+            self.stats.reclaims += 1;
+            self.reclaim_until = Some(cycle + self.cfg.reclaim_bound());
+            let be: Vec<u32> = self
+                .flight
+                .iter()
+                .filter(|(_, f)| f.class == 1)
+                .map(|(s, _)| *s)
+                .collect();
+            self.stats.reclaimed_slots += be.len() as u64;
+            for s in be {
+                self.flight.remove(&s);
+            }
+        }
+
+        // --- host commands and register writes
+        if (i.preempt || i.resume) && !i.reset {
+            self.pc_tolerate_until = Some(cycle + 2);
+        }
+        if i.cfg_we {
+            let (a, d) = (i.cfg_addr, i.cfg_data);
+            let bad = match a {
+                0x00..=0x0F => false,
+                ADDR_MAX_INFLIGHT => d > 15,
+                ADDR_AUTO_PREEMPT | ADDR_RESET_ENABLE => d > 1,
+                _ => true,
+            };
+            if bad {
+                self.cfg_error_due = Some(cycle + 1);
+            } else if a == ADDR_RESET_ENABLE {
+                self.reset_enable = d == 1;
+            }
+            self.pc_tolerate_until = Some(cycle + 2);
+        }
+
+        // --- launch taken
+        if i.launch_valid && o.launch_ready {
+            self.stats.launches += 1;
+            let fits =
+                self.cfg
+                    .fits_empty(i.launch_waves, i.launch_vgpr, i.launch_sgpr, i.launch_lds);
+            let code = if !fits {
+                Some(1)
+            } else if i.launch_wgs == 0 {
+                Some(2)
+            } else {
+                None
+            };
+            for d in self.dups.iter_mut() {
+                if d.deadline.is_none() {
+                    d.deadline = Some(cycle + 2);
+                }
+            }
+            if let Some(code) = code {
+                self.stats.bad_launches += 1;
+                self.gf_error_due = Some((cycle + 1, code));
+            } else {
+                let key = (i.launch_class & 1, i.launch_kid);
+                let maybe = self.maybe.contains(&key);
+                if self.held.contains_key(&key) || maybe {
+                    self.stats.dups += 1;
+                    self.dups.push(DupOwed {
+                        class: key.0,
+                        kid: key.1,
+                        launched: cycle,
+                        deadline: None,
+                        ambiguous: maybe,
+                    });
+                } else {
+                    self.held.insert(
+                        key,
+                        Held {
+                            wgs: i.launch_wgs,
+                            idem: i.launch_idem && self.reset_enable,
+                            accepted: cycle,
+                        },
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,518 @@
+//! GPU scheduling front-end as a system (SPEC Unit 8): the composed golden model
+//! (`golden_model::gpu_frontend`), the GPU behavioural model and kernel streams
+//! (`golden_model::gpu_model`), judged every cycle by the system spec checker
+//! (`testbench::spec::gpu_frontend`) and by each unit's own checker on its internal ports
+//! (the model's probe): random streams over several seeds, preempt storms, resets during a
+//! reclaim, bad inputs, a drain that gives every resource back, a coverage count of every
+//! interaction, a negative test per system rule, and the evaluation's qualitative outcome.
+
+use golden_model::dispatcher::tagged::TaggedConfig;
+use golden_model::gpu_frontend::{GfIn, GfOut, Kernel};
+use golden_model::gpu_model::system::{SysParams, SysStats, System};
+use golden_model::gpu_model::{GpuParams, StreamParams};
+use golden_model::kernel_expander::ExpanderConfig;
+use golden_model::preempt_ctrl::PreemptConfig;
+use golden_model::CycleModel;
+use testbench::spec::dispatcher_tagged::TaggedChecker;
+use testbench::spec::gpu_frontend::{SysConfig, SystemSpec};
+use testbench::spec::kernel_expander::ExpanderSpec;
+use testbench::spec::preempt_ctrl::PreemptSpec;
+use testbench::spec::{SpecChecker, Violation};
+
+/// A recorded trace of the front-end's ports.
+struct Trace {
+    ins: Vec<GfIn>,
+    outs: Vec<GfOut>,
+    stats: SysStats,
+}
+
+/// Short, busy streams: RT kernels every ~600 cycles, BE WGs of 100–400 cycles, CU reset 60.
+fn busy(seed: u64) -> SysParams {
+    SysParams {
+        gpu: GpuParams {
+            cu_reset_time: 60,
+            ..GpuParams::default()
+        },
+        stream: StreamParams {
+            rt_period: 600,
+            rt_wgs: (1, 4),
+            rt_wg_cycles: (20, 120),
+            be_backlog: 6,
+            be_wgs: (1, 12),
+            be_wg_cycles: (100, 400),
+            be_idem: 0.8,
+            max_waves: 8,
+            indep: 0.5,
+            bad: 0.0,
+            rt_as_be: false,
+        },
+        seed,
+        ..SysParams::default()
+    }
+}
+
+/// Run `cycles` cycles (calling `poke` before each), then stop the stream and drain; every
+/// cycle is judged by the system checker and the three unit checkers on the internal ports.
+fn run(p: SysParams, cycles: u64, mut poke: impl FnMut(&mut System)) -> Result<Trace, Violation> {
+    let mut sys = System::new(p);
+    let mut spec = SystemSpec::board();
+    let mut pc = PreemptSpec::new(PreemptConfig::board());
+    let mut exp = ExpanderSpec::new(ExpanderConfig::board());
+    let mut disp = TaggedChecker::new(TaggedConfig::board());
+    let (mut ins, mut outs) = (vec![], vec![]);
+    let mut quiet_for = 0;
+    let mut c = 0usize;
+    loop {
+        if c as u64 == cycles {
+            sys.src.stop();
+        }
+        if (c as u64) < cycles {
+            poke(&mut sys);
+        }
+        let (i, o) = sys.step();
+        spec.check(c, &i, &o)?;
+        let pr = sys.fe.probe();
+        let unit = |r: Result<(), Violation>, u: &str| {
+            r.map_err(|v| Violation::new(v.cycle, v.rule, format!("{u}: {}", v.detail)))
+        };
+        unit(pc.check(c, &pr.pc_in, &pr.pc_out), "preempt_ctrl")?;
+        unit(exp.check(c, &pr.exp_in, &pr.exp_out), "kernel_expander")?;
+        unit(
+            disp.check(c, &pr.disp_in, &pr.disp_out),
+            "dispatcher_tagged",
+        )?;
+        ins.push(i);
+        outs.push(o);
+        c += 1;
+        if c as u64 > cycles {
+            quiet_for = if sys.quiet() { quiet_for + 1 } else { 0 };
+            if quiet_for > 20 {
+                break;
+            }
+            assert!(
+                (c as u64) < cycles + 400_000,
+                "the system did not drain: {} kernels outstanding, {} records held",
+                sys.src.outstanding(),
+                sys.gpu.holding()
+            );
+        }
+    }
+    spec.finish_drained(c)?;
+    assert!(
+        sys.fe.dispatcher().idle(),
+        "drained: every map, wave slot and slot back"
+    );
+    Ok(Trace {
+        ins,
+        outs,
+        stats: sys.stats.clone(),
+    })
+}
+
+fn judge(ins: &[GfIn], outs: &[GfOut], cfg: SysConfig) -> Result<(), Violation> {
+    let mut spec = SystemSpec::new(cfg);
+    for (c, (i, o)) in ins.iter().zip(outs).enumerate() {
+        spec.check(c, i, o)?;
+    }
+    spec.finish_drained(ins.len())
+}
+
+/// After a drain: a kernel of two full-size WGs (8 waves, every VGPR, SGPR and LDS block of a
+/// module each) is dispatched to both modules at once and completes: every resource is back.
+fn full_size_probe(sys: &mut System, spec: &mut SystemSpec, mut c: usize) {
+    let k = Kernel {
+        kid: 200,
+        class: 0,
+        idem: true,
+        wgs: 2,
+        waves: 8,
+        vgpr: 4,
+        sgpr: 2,
+        lds: 16,
+        indep: false,
+    };
+    let mut recs = vec![];
+    let mut launched = false;
+    let mut done = false;
+    for _ in 0..200 {
+        let mut i = if launched {
+            GfIn::default()
+        } else {
+            GfIn::launch(&k)
+        };
+        if let Some(&(s, at)) = recs.first() {
+            if c >= at + 20 && !done {
+                i.done_valid = true;
+                i.done_slot = s;
+                recs.remove(0);
+            }
+        }
+        let o = sys.fe.step(&i);
+        spec.check(c, &i, &o).unwrap();
+        launched |= o.launch_ready;
+        if o.disp_valid {
+            recs.push((o.disp_slot, c));
+        }
+        done |= o.kernel_done_valid && o.kernel_done_kid == 200;
+        c += 1;
+    }
+    assert!(
+        done,
+        "the full-size kernel completed: every resource came back"
+    );
+}
+
+fn busy_bad(seed: u64) -> SysParams {
+    let mut p = busy(seed);
+    p.stream.bad = 0.1;
+    p
+}
+
+#[test]
+fn random_streams_pass_the_system_checker_and_drain() {
+    for seed in 1..=4 {
+        let t = run(busy(seed), 100_000, |_| {}).unwrap_or_else(|v| panic!("seed {seed}: {v}"));
+        assert!(
+            t.stats.kernel_done[0] > 50 && t.stats.kernel_done[1] > 20,
+            "seed {seed}: {:?}",
+            t.stats.kernel_done
+        );
+    }
+    // the probe after a drain, on a fresh system that ran a stream
+    let mut sys = System::new(busy(5));
+    let mut spec = SystemSpec::board();
+    let mut c = 0;
+    while c < 20_000 || !sys.quiet() {
+        if c == 20_000 {
+            sys.src.stop();
+        }
+        let (i, o) = sys.step();
+        spec.check(c, &i, &o).unwrap();
+        c += 1;
+        assert!(c < 400_000);
+    }
+    spec.finish_drained(c).unwrap();
+    full_size_probe(&mut sys, &mut spec, c);
+}
+
+#[test]
+fn preempt_storms_with_auto_preempt_off() {
+    for seed in 1..=3 {
+        let mut p = busy(seed);
+        p.auto_preempt = false;
+        p.storm = 0.01;
+        let t = run(p, 60_000, |_| {}).unwrap_or_else(|v| panic!("seed {seed}: {v}"));
+        assert!(
+            t.stats.host_preempts > 20 && t.stats.host_resumes > 20,
+            "{:?}",
+            t.stats
+        );
+        assert!(t.stats.kernel_done[1] > 10);
+    }
+}
+
+#[test]
+fn resets_during_a_reclaim_walk() {
+    for seed in 1..=3 {
+        let mut resets = 0;
+        let t = run(busy(seed), 60_000, |sys| {
+            if sys.last().reclaim_busy && resets < 5 {
+                resets += 1;
+                sys.reset_next();
+            }
+        })
+        .unwrap_or_else(|v| panic!("seed {seed}: {v}"));
+        assert_eq!(resets, 5, "seed {seed}: five resets during a walk");
+        assert!(t.ins.iter().filter(|i| i.reset).count() == 5);
+    }
+}
+
+#[test]
+fn bad_launches_get_their_error_and_change_nothing() {
+    for seed in 1..=3 {
+        let t = run(busy_bad(seed), 60_000, |_| {}).unwrap_or_else(|v| panic!("seed {seed}: {v}"));
+        let gf = t.outs.iter().filter(|o| o.error).count();
+        let dup = t
+            .outs
+            .iter()
+            .filter(|o| {
+                (o.pc_error && o.pc_error_code == 1) || (o.exp_error && o.exp_error_code == 1)
+            })
+            .count();
+        assert!(
+            gf > 0 && dup > 0,
+            "seed {seed}: {gf} launch errors, {dup} DUP_ID"
+        );
+    }
+}
+
+#[test]
+fn coverage_of_every_interaction() {
+    let (
+        mut skips,
+        mut resets,
+        mut reclaimed,
+        mut rt_reclaim,
+        mut resub,
+        mut wsplit,
+        mut split,
+        mut waits,
+    ) = (0, 0, 0, 0, 0, 0, 0, 0);
+    for seed in 1..=4 {
+        let t = run(busy(seed), 100_000, |_| {}).unwrap();
+        let s = &t.stats;
+        skips += s.skips;
+        resets += s.cu_resets;
+        reclaimed += s.reclaimed;
+        rt_reclaim += s.rt_during_reclaim;
+        resub += s.resubmitted;
+        wsplit += s.withdraw_split;
+        split += s.split_records;
+        waits += s.done_waits;
+    }
+    println!(
+        "skips {skips}, CU resets {resets}, BE WGs reclaimed {reclaimed}, RT launches during a reset/reclaim {rt_reclaim}, resubmissions {resub}, withdraws across a split {wsplit}, split records {split}, done waits {waits}"
+    );
+    assert!(skips > 0 && resets > 0 && reclaimed > 0 && rt_reclaim > 0 && resub > 0);
+    assert!(split > 0);
+}
+
+// ---- negative tests: a corrupted trace breaks exactly the named rule at the named cycle ----
+
+fn clean() -> Trace {
+    run(busy(1), 30_000, |_| {}).unwrap()
+}
+
+fn expect(ins: &[GfIn], outs: &[GfOut], rule: &str, cycle: Option<usize>) {
+    let e = judge(ins, outs, SysConfig::board()).expect_err("the corrupted trace must fail");
+    assert_eq!(e.rule, rule, "{e}");
+    if let Some(c) = cycle {
+        assert_eq!(e.cycle, c, "{e}");
+    }
+}
+
+#[test]
+fn negative_idle_fields_zero() {
+    let mut t = clean();
+    let c = (10..).find(|&c| !t.outs[c].disp_valid).unwrap();
+    t.outs[c].disp_id = 5;
+    expect(&t.ins, &t.outs, "idle-fields-zero", Some(c));
+}
+
+#[test]
+fn negative_error_unexpected_and_unit_error() {
+    let t = clean();
+    let c = (10..)
+        .find(|&c| !t.outs[c].error && !t.outs[c].exp_error)
+        .unwrap();
+    let mut o = t.outs.clone();
+    o[c].error = true;
+    o[c].error_code = 1;
+    expect(&t.ins, &o, "error-unexpected", Some(c));
+    let mut o = t.outs.clone();
+    o[c].exp_error = true;
+    o[c].exp_error_code = 3;
+    expect(&t.ins, &o, "unit-error", Some(c));
+}
+
+#[test]
+fn negative_launch_error_and_dup_error() {
+    let t = run(busy_bad(1), 30_000, |_| {}).unwrap();
+    let c = (1..t.outs.len()).find(|&c| t.outs[c].error).unwrap();
+    let mut o = t.outs.clone();
+    o[c].error = false;
+    o[c].error_code = 0;
+    expect(&t.ins, &o, "launch-error", Some(c));
+    let mut hit = 0;
+    for c in (1..t.outs.len()).filter(|&c| t.outs[c].exp_error || t.outs[c].pc_error) {
+        let mut o = t.outs.clone();
+        o[c].exp_error = false;
+        o[c].exp_error_code = 0;
+        o[c].pc_error = false;
+        o[c].pc_error_code = 0;
+        if let Err(e) = judge(&t.ins, &o, SysConfig::board()) {
+            assert_eq!(e.rule, "dup-error", "{e}");
+            assert!(e.cycle >= c);
+            hit += 1;
+        }
+    }
+    assert!(hit > 0, "some DUP_ID removed is caught");
+}
+
+#[test]
+fn negative_bad_cpl_error() {
+    let t = clean();
+    let c = (10..t.ins.len() - 2)
+        .find(|&c| {
+            t.ins[c].done_valid
+                && !t.ins[c + 1].done_valid
+                && !(t.outs[c + 1].disp_valid && t.outs[c + 1].disp_slot == t.ins[c].done_slot)
+                && !t.outs[c].disp_valid
+        })
+        .unwrap();
+    let mut i = t.ins.clone();
+    i[c + 1].done_valid = true;
+    i[c + 1].done_slot = t.ins[c].done_slot;
+    expect(&i, &t.outs, "bad-cpl-error", Some(c + 2));
+}
+
+#[test]
+fn negative_done_once_and_drained() {
+    let t = clean();
+    let c = (10..t.outs.len() - 1)
+        .find(|&c| t.outs[c].kernel_done_valid && !t.outs[c + 1].kernel_done_valid)
+        .unwrap();
+    let mut o = t.outs.clone();
+    o[c + 1].kernel_done_valid = true;
+    o[c + 1].kernel_done_kid = o[c].kernel_done_kid;
+    o[c + 1].kernel_done_class = o[c].kernel_done_class;
+    expect(&t.ins, &o, "done-once", Some(c + 1));
+    let last = (0..t.outs.len())
+        .rev()
+        .find(|&c| t.outs[c].kernel_done_valid)
+        .unwrap();
+    let mut o = t.outs.clone();
+    o[last].kernel_done_valid = false;
+    o[last].kernel_done_kid = 0;
+    o[last].kernel_done_class = 0;
+    expect(&t.ins, &o, "drained", Some(t.ins.len()));
+}
+
+#[test]
+fn negative_done_complete() {
+    let t = clean();
+    let mut hit = false;
+    for a in (10..t.ins.len() - 3).filter(|&a| {
+        let i = &t.ins[a];
+        i.launch_valid && t.outs[a].launch_ready && i.launch_class == 0 && i.launch_wgs > 1
+    }) {
+        let c = a + 2;
+        if t.outs[c].kernel_done_valid {
+            continue;
+        }
+        let mut o = t.outs.clone();
+        o[c].kernel_done_valid = true;
+        o[c].kernel_done_kid = t.ins[a].launch_kid;
+        o[c].kernel_done_class = 0;
+        let e = judge(&t.ins, &o, SysConfig::board()).unwrap_err();
+        if e.rule == "done-complete" && e.cycle == c {
+            hit = true;
+            break;
+        }
+    }
+    assert!(hit, "an early kernel_done is caught as done-complete");
+}
+
+/// A copy of record `r` (a WG of `class`) injected into a later cycle.
+fn inject_record(class: u32, rule: &str) {
+    let t = clean();
+    let mut hit = false;
+    for r in (10..t.outs.len() - 400).filter(|&r| {
+        let o = &t.outs[r];
+        o.disp_valid && o.disp_class == class && o.disp_last
+    }) {
+        let slot = t.outs[r].disp_slot;
+        let cpl = (r + 1..t.ins.len()).find(|&c| t.ins[c].done_valid && t.ins[c].done_slot == slot);
+        let q = if rule == "wg-twice" {
+            match cpl {
+                Some(c) => c + 1,
+                None => continue,
+            }
+        } else {
+            r + 1
+        };
+        if q >= t.outs.len()
+            || t.outs[q].disp_valid
+            || cpl.is_some_and(|c| rule != "wg-twice" && c <= q)
+        {
+            continue;
+        }
+        let mut o = t.outs.clone();
+        o[q] = GfOut {
+            disp_valid: true,
+            disp_id: t.outs[r].disp_id,
+            disp_module: t.outs[r].disp_module,
+            disp_slot: slot,
+            disp_class: class,
+            disp_kslot: t.outs[r].disp_kslot,
+            disp_last: true,
+            ..o[q].clone()
+        };
+        if let Err(e) = judge(&t.ins, &o, SysConfig::board()) {
+            if e.rule == rule && e.cycle == q {
+                hit = true;
+                break;
+            }
+        }
+    }
+    assert!(hit, "an injected record is caught as {rule}");
+}
+
+#[test]
+fn negative_slot_busy() {
+    inject_record(1, "slot-busy");
+}
+
+#[test]
+fn negative_rt_reclaimed() {
+    inject_record(0, "rt-reclaimed");
+}
+
+#[test]
+fn negative_wg_twice() {
+    inject_record(0, "wg-twice");
+}
+
+#[test]
+fn negative_reclaim_bound() {
+    let t = clean();
+    let c = (0..t.ins.len())
+        .find(|&c| t.ins[c].cu_reset_done && !t.outs[c].reclaim_busy)
+        .unwrap();
+    let b = SysConfig::board().reclaim_bound();
+    let mut o = t.outs.clone();
+    for x in &mut o[c + 1..=c + b] {
+        x.reclaim_busy = true;
+    }
+    expect(&t.ins, &o, "reclaim-bound", Some(c + b));
+}
+
+#[test]
+fn negative_reset_idem() {
+    let mut p = busy(1);
+    p.reset_enable = false;
+    let t = run(p, 20_000, |_| {}).unwrap();
+    assert!(
+        t.outs.iter().all(|o| !o.cu_reset),
+        "RESET_ENABLE = 0: no CU reset"
+    );
+    let c = (100..)
+        .find(|&c| t.ins[c].launch_valid && t.outs[c].launch_ready)
+        .unwrap()
+        + 20;
+    let mut o = t.outs.clone();
+    o[c].cu_reset = true;
+    expect(&t.ins, &o, "reset-idem", Some(c));
+}
+
+#[test]
+fn reset_preemption_beats_no_preemption_on_rt_p99() {
+    use golden_model::gpu_model::eval::{self, Config, DEFAULT_BE_WG, RT_PERIODS};
+    for seed in 1..=3 {
+        let r = |c| eval::run(c, RT_PERIODS[0], DEFAULT_BE_WG, seed, 400_000);
+        let (a, b, c, d) = (r(Config::A), r(Config::B), r(Config::C), r(Config::D));
+        println!(
+            "seed {seed}: RT p99 a {} b {} c {} d {}; BE WGs/kcycle a {:.2} b {:.2} c {:.2} d {:.2}",
+            a.rt_p99, b.rt_p99, c.rt_p99, d.rt_p99, a.be_wgs_per_kcycle, b.be_wgs_per_kcycle,
+            c.be_wgs_per_kcycle, d.be_wgs_per_kcycle
+        );
+        assert!(a.rt_kernels > 5 && d.rt_kernels > 5);
+        assert!(d.rt_p99 < b.rt_p99, "seed {seed}: (d) p99 below (b)");
+        assert!(b.rt_p99 < a.rt_p99, "seed {seed}: (b) p99 below (a)");
+        assert!(
+            d.be_wgs_per_kcycle < b.be_wgs_per_kcycle,
+            "seed {seed}: the reset costs BE work"
+        );
+        assert!(d.lost_per_kcycle > 0.0 && b.lost_per_kcycle == 0.0);
+    }
+}
