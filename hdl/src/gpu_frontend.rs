@@ -39,9 +39,16 @@
 //! port (which reads `room` from the dispatcher's FIFO counters) — and that one ends in the
 //! push register.
 //!
-//! ## Cost (ECP5-85F speed 6; `./target/release/synth report --target ecp5-85f --only
-//! gpu_frontend --seeds 1,2,3`)
-//! See docs/gpu_frontend.md, *Composition as built*.
+//! ## Cost (ECP5-85F speed 6, in the `synth` flow's harness; command
+//! `./target/release/synth report --target ecp5-85f --only gpu_frontend --seeds 1,2,3
+//! --seeds-other-speeds 1`, 2026-11-26, yowasp tools on a loaded machine)
+//! yosys `synth_ecp5`: **8953 logic LUT4** (+ 766 carry, 144 RAM, 72 RAMW LUTs: 9935 LUT4s,
+//! 11 % of the 85F), **3265 FFs** (incl. the harness's), **2 EBR** (DP16KD: the expander's
+//! descriptor store), 36 `TRELLIS_DPR16X4`, 383 `CCU2C`. **Fmax not measured to the end**:
+//! nextpnr-ecp5 seed 1 did not finish routing within the flow's 900 s (`PNR_TIMEOUT`); its
+//! estimate after placement is **46.06 MHz** — far below the 100 MHz goal (the units alone
+//! on the iCE40: `dispatcher_tagged` 50.5 MHz, `kernel_expander` 62.3, `preempt_ctrl` 98.0).
+//! History and the critical path: `docs/gpu_frontend.md`, *Composition as built*.
 
 use crate::dispatcher_tagged::DispatcherTagged;
 use crate::kernel_expander::BoardKernelExpander;
