@@ -44,11 +44,14 @@
 //! --seeds-other-speeds 1`, 2026-11-26, yowasp tools on a loaded machine)
 //! yosys `synth_ecp5`: **8953 logic LUT4** (+ 766 carry, 144 RAM, 72 RAMW LUTs: 9935 LUT4s,
 //! 11 % of the 85F), **3265 FFs** (incl. the harness's), **2 EBR** (DP16KD: the expander's
-//! descriptor store), 36 `TRELLIS_DPR16X4`, 383 `CCU2C`. **Fmax not measured to the end**:
-//! nextpnr-ecp5 seed 1 did not finish routing within the flow's 900 s (`PNR_TIMEOUT`); its
-//! estimate after placement is **46.06 MHz** — far below the 100 MHz goal (the units alone
-//! on the iCE40: `dispatcher_tagged` 50.5 MHz, `kernel_expander` 62.3, `preempt_ctrl` 98.0).
-//! History and the critical path: `docs/gpu_frontend.md`, *Composition as built*.
+//! descriptor store), 36 `TRELLIS_DPR16X4`, 383 `CCU2C`. The flow's nextpnr-ecp5 run of seed 1
+//! did not finish within its 900 s (`PNR_TIMEOUT`); the same nextpnr command on the flow's
+//! `harness.json` without the limit (seed 1, speed 6) routed: **57.29 MHz — the 100 MHz goal
+//! is missed**; seeds 2 and 3 not run (no median). Critical path (17.45 ns, 11.28 of it
+//! routing): the expander's tracker counters → its done report → Unit 4's done compare →
+//! Unit 4's `BAD_EVENT` flag: a glue register on `done` is the next step (safe: a reported
+//! kernel is never dead, `killed` comes ≥ 10 cycles after the flush). Details:
+//! `docs/gpu_frontend.md`, *Composition as built*.
 
 use crate::dispatcher_tagged::DispatcherTagged;
 use crate::kernel_expander::BoardKernelExpander;
