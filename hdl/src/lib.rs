@@ -6,6 +6,7 @@ pub mod board_top;
 pub mod dispatcher;
 pub mod dispatcher_scale;
 pub mod dispatcher_tagged;
+pub mod gpu_frontend;
 pub mod kernel_expander;
 pub mod lock_unit;
 pub mod preempt_ctrl;

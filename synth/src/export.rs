@@ -48,6 +48,11 @@ struct ManifestPort {
     width: usize,
 }
 
+/// Registered units the iCE40 report leaves out: they cannot fit the HX8K's 7680 LCs
+/// (`gpu_frontend` composes `dispatcher_tagged`, 7473 LCs alone, with two more units); the
+/// ECP5 report (`--target ecp5-85f`) measures them.
+pub const NOT_ON_ICE40: &[&str] = &["gpu_frontend"];
+
 /// Every unit's board config as RustHDL exports it (module `top`): (unit, Verilog, config,
 /// in the iCE40 report). The registered units ([`testbench::for_each_unit!`]), then the
 /// run-finder forms (every variant at N = 32 and 128, combinational).

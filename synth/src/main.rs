@@ -330,10 +330,11 @@ fn main() -> Result<()> {
             let units = export(&out)?;
             let work = out.join("synth");
             let mut results = vec![];
-            for u in units
-                .iter()
-                .filter(|u| u.in_report && synth::only_selects(only.as_deref(), &u.unit))
-            {
+            for u in units.iter().filter(|u| {
+                u.in_report
+                    && !synth::export::NOT_ON_ICE40.contains(&u.unit.as_str())
+                    && synth::only_selects(only.as_deref(), &u.unit)
+            }) {
                 eprintln!("synthesizing {} ...", u.unit);
                 let r = flow::synthesize_seeds(&u.unit, &u.verilog, &work, freq, &seeds);
                 match &r {

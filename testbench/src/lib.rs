@@ -16,6 +16,7 @@ pub mod dispatcher;
 pub mod dispatcher_scale;
 pub mod dispatcher_tagged;
 pub mod eda;
+pub mod gpu_frontend;
 pub mod kernel_expander;
 pub mod lock_unit;
 pub mod lockstep;

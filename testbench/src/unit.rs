@@ -64,6 +64,7 @@ macro_rules! for_each_unit {
             dispatcher_tagged,
             $crate::dispatcher_tagged::DispatcherTaggedBoard
         );
+        $m!(gpu_frontend, $crate::gpu_frontend::GpuFrontendBoard);
     };
 }
 
