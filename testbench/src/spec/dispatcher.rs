@@ -640,6 +640,14 @@ impl DispatcherChecker {
     pub fn set_queue(&mut self, c: usize, wgs: Vec<Wg>, front_gone: bool) {
         self.gone_after_record[c] = front_gone;
         let st = &mut self.st;
+        // WGs left without a record (withdraw, flush): the front's failure run and its "should
+        // have been split" mark end with them. Ids alone cannot tell a new front from the old
+        // one where ids repeat (the front-end numbers WGs within their kernel, and a killed
+        // kernel is resubmitted with the same ids), so the run restarts (lenient).
+        if st.queue[c].len() > wgs.len() {
+            st.must_split[c] = None;
+            st.front_fail[c] = (None, 0);
+        }
         if st.queue[c].front().map(|w| w.id) != wgs.first().map(|w| w.id) {
             st.split_left[c] = 0;
             st.split_ok[c] = false;
