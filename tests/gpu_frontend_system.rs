@@ -342,6 +342,8 @@ fn negative_launch_error_and_dup_error() {
 }
 
 #[test]
+// the search condition reads as the cases it excludes
+#[allow(clippy::nonminimal_bool)]
 fn negative_bad_cpl_error() {
     let t = clean();
     let c = (10..t.ins.len() - 2)
