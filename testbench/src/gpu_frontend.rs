@@ -77,21 +77,7 @@ crate::port_table! {
 /// Port invariants of one cycle (any trace): every field 0 while its valid is low, an error
 /// strobe iff a code, codes in range, a whole WG's record ends its dispatch.
 pub fn invariants(o: &GfOut) -> Result<(), String> {
-    let fields_idle = (!o.disp_valid
-        && (o.disp_id
-            | o.disp_module
-            | o.disp_slot
-            | o.disp_waves
-            | o.disp_vgpr_base
-            | o.disp_sgpr_base
-            | o.disp_lds_base
-            | o.disp_class
-            | o.disp_kslot
-            != 0
-            || o.disp_sub
-            || o.disp_last))
-        || (!o.kernel_done_valid && (o.kernel_done_kid | o.kernel_done_class) != 0)
-        || (!o.kernel_skip_valid && o.kernel_skip_slot != 0);
+    let fields_idle = crate::spec::gpu_frontend::stream_field_set_while_idle(o);
     if fields_idle {
         return Err(format!("a field is set while its valid is low: {o:?}"));
     }

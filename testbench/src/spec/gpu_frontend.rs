@@ -53,6 +53,27 @@ use crate::spec::{SpecChecker, Violation};
 use golden_model::gpu_frontend::{GfIn, GfOut};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+/// A field of the record, `kernel_done` or `kernel_skip` stream is not 0 while its valid is low
+/// (the port contract's idle rule for the three output streams; the error ports are judged
+/// beside it by their callers).
+pub fn stream_field_set_while_idle(o: &GfOut) -> bool {
+    (!o.disp_valid
+        && (o.disp_id
+            | o.disp_module
+            | o.disp_slot
+            | o.disp_waves
+            | o.disp_vgpr_base
+            | o.disp_sgpr_base
+            | o.disp_lds_base
+            | o.disp_class
+            | o.disp_kslot
+            != 0
+            || o.disp_sub
+            || o.disp_last))
+        || (!o.kernel_done_valid && (o.kernel_done_kid | o.kernel_done_class) != 0)
+        || (!o.kernel_skip_valid && o.kernel_skip_slot != 0)
+}
+
 /// Register addresses of the front-end (port table).
 const ADDR_MAX_INFLIGHT: u32 = 0x10;
 const ADDR_AUTO_PREEMPT: u32 = 0x11;
@@ -280,21 +301,7 @@ impl SystemSpec {
     }
 
     fn fields_zero(&self, cycle: usize, o: &GfOut) -> Result<(), Violation> {
-        let bad = (!o.disp_valid
-            && (o.disp_id
-                | o.disp_module
-                | o.disp_slot
-                | o.disp_waves
-                | o.disp_vgpr_base
-                | o.disp_sgpr_base
-                | o.disp_lds_base
-                | o.disp_class
-                | o.disp_kslot
-                != 0
-                || o.disp_sub
-                || o.disp_last))
-            || (!o.kernel_done_valid && (o.kernel_done_kid | o.kernel_done_class) != 0)
-            || (!o.kernel_skip_valid && o.kernel_skip_slot != 0)
+        let bad = stream_field_set_while_idle(o)
             || (!o.error && o.error_code != 0)
             || (!o.pc_error && o.pc_error_code != 0)
             || (!o.exp_error && o.exp_error_code != 0)
