@@ -6,13 +6,23 @@
 
 use hdl::dispatcher_scale::{matcher_verilog, run_cache_verilog, RunCacheFull};
 
+/// The unit names of every sub-block built so far ([`sub_block_verilog`] by index).
+pub const SUB_BLOCKS: [&str; 2] = ["dispatcher_scale_run_cache", "dispatcher_scale_matcher"];
+
+/// RustHDL export (module `top`) of sub-block `i` of [`SUB_BLOCKS`], full widths.
+pub fn sub_block_verilog(i: usize) -> String {
+    match i {
+        0 => run_cache_verilog::<RunCacheFull>(),
+        1 => matcher_verilog(),
+        _ => panic!("no dispatcher_scale sub-block {i}"),
+    }
+}
+
 /// (unit name, RustHDL export with module `top`) of every sub-block built so far, full widths.
 pub fn sub_blocks() -> Vec<(String, String)> {
-    vec![
-        (
-            "dispatcher_scale_run_cache".into(),
-            run_cache_verilog::<RunCacheFull>(),
-        ),
-        ("dispatcher_scale_matcher".into(), matcher_verilog()),
-    ]
+    SUB_BLOCKS
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.to_string(), sub_block_verilog(i)))
+        .collect()
 }

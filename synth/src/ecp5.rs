@@ -458,45 +458,50 @@ pub fn synthesize(
     })
 }
 
+/// A config's Verilog, generated only when the config is selected: the full configs take
+/// minutes to generate (`report --full --only X` builds one, and the list itself costs nothing).
+pub type VerilogFn = Box<dyn Fn() -> String>;
+
 /// The full (patent-scale) configs that `report --target ecp5-85f --full` places and routes:
-/// (name, Verilog or why there is none yet). **Hook:** a unit whose `full()` config does not
-/// exist yet is listed with `Err(reason)` and reported as such; when it lands (the dispatcher's
-/// with the issue "Patent-scale dispatcher", the schedule generator's 64×64 RTL config), replace
-/// its `Err` by its Verilog function.
-pub fn full_configs() -> Vec<(String, std::result::Result<String, &'static str>)> {
+/// (name, its Verilog generator or why there is none yet). **Hook:** a unit whose `full()`
+/// config does not exist yet is listed with `Err(reason)` and reported as such; when it lands
+/// (the dispatcher's with the issue "Patent-scale dispatcher", the schedule generator's 64×64
+/// RTL config), replace its `Err` by its Verilog function.
+pub fn full_configs() -> Vec<(String, std::result::Result<VerilogFn, &'static str>)> {
+    fn gen(f: impl Fn() -> String + 'static) -> std::result::Result<VerilogFn, &'static str> {
+        Ok(Box::new(f))
+    }
     // smallest first, so that a long run has measured most configs before the lock unit
-    let mut v: Vec<(String, std::result::Result<String, &'static str>)> = vec![];
+    let mut v: Vec<(String, std::result::Result<VerilogFn, &'static str>)> = vec![];
     for variant in crate::run_finder::VARIANTS {
         v.push((
             format!("run_finder_{variant}_128"),
-            Ok(crate::run_finder::comb_verilog(variant, 128).expect("in the table")),
+            gen(move || crate::run_finder::comb_verilog(variant, 128).expect("in the table")),
         ));
     }
     v.push((
         "run_finder_tree_pipe_128".into(),
-        Ok(crate::run_finder::tree_pipe_verilog(128)
-            .expect("in the table")
-            .0),
+        gen(|| {
+            crate::run_finder::tree_pipe_verilog(128)
+                .expect("in the table")
+                .0
+        }),
     ));
     v.push((
         "run_finder_time_shared_128".into(),
-        Ok(crate::run_finder::verilog_of::<
-            hdl::run_finder::time_shared::TimeShared128,
-        >()),
+        gen(crate::run_finder::verilog_of::<hdl::run_finder::time_shared::TimeShared128>),
     ));
-    v.extend(
-        crate::dispatcher_scale::sub_blocks()
-            .into_iter()
-            .map(|(n, v)| (n, Ok(v))),
-    );
+    for (i, name) in crate::dispatcher_scale::SUB_BLOCKS.iter().enumerate() {
+        v.push((
+            name.to_string(),
+            gen(move || crate::dispatcher_scale::sub_block_verilog(i)),
+        ));
+    }
     v.extend([
-        (
-            "simt_issue_full".into(),
-            Ok(crate::simt_issue::full_verilog()),
-        ),
+        ("simt_issue_full".into(), gen(crate::simt_issue::full_verilog)),
         (
             "preempt_ctrl_full".into(),
-            Ok(crate::preempt_ctrl::full_verilog()),
+            gen(crate::preempt_ctrl::full_verilog),
         ),
         (
             "schedule_gen_full".into(),
@@ -506,10 +511,7 @@ pub fn full_configs() -> Vec<(String, std::result::Result<String, &'static str>)
             "dispatcher_full".into(),
             Err("no full() RTL config yet (issue \"Patent-scale dispatcher\")"),
         ),
-        (
-            "lock_unit_full".into(),
-            Ok(crate::lock_unit::full_verilog()),
-        ),
+        ("lock_unit_full".into(), gen(crate::lock_unit::full_verilog)),
     ]);
     v
 }
@@ -586,13 +588,16 @@ pub struct ReportOptions {
 pub fn report(o: &ReportOptions) -> Result<()> {
     let tools = tools()?;
     let work = o.out.join("ecp5");
-    let configs: Vec<(String, std::result::Result<String, &'static str>)> = if o.full {
+    let configs: Vec<(String, std::result::Result<VerilogFn, &'static str>)> = if o.full {
         full_configs()
     } else {
         crate::export::units()
             .into_iter()
             .filter(|u| u.3)
-            .map(|(unit, v, _, _)| (unit, Ok(v)))
+            .map(|(unit, v, _, _)| {
+                let f: VerilogFn = Box::new(move || v.clone());
+                (unit, Ok(f))
+            })
             .collect()
     };
     let j = o.json.clone().unwrap_or_else(|| {
@@ -616,7 +621,7 @@ pub fn report(o: &ReportOptions) -> Result<()> {
         .filter(|(u, _)| crate::only_selects(o.only.as_deref(), u))
     {
         let v = match v {
-            Ok(v) => v,
+            Ok(generate) => generate(),
             Err(why) => {
                 eprintln!("{unit}: skipped: {why}");
                 rows.push(missing_row(&unit, why));
@@ -736,5 +741,11 @@ mod tests {
             .iter()
             .filter(|(n, _)| n.starts_with("run_finder_"))
             .all(|(n, v)| n.ends_with("_128") && v.is_ok()));
+        // generators run only when selected; a small one gives its export
+        let (_, shared) = f
+            .iter()
+            .find(|(n, _)| n == "run_finder_time_shared_128")
+            .expect("listed");
+        assert!(shared.as_ref().unwrap()().contains("module top"));
     }
 }

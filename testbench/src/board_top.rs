@@ -153,21 +153,21 @@ pub fn build_sim_board(cfg: &BoardConfig) -> Result<PathBuf> {
     if exe.exists() {
         return Ok(exe);
     }
+    let _claim = crate::verilator::claim_build(&dir);
+    if exe.exists() {
+        return Ok(exe);
+    }
     // private build directory, renamed when done (two test threads may build the same board)
     let tmp = crate::verilator::private_build_dir(&dir);
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp)?;
     std::fs::write(tmp.join("board_top.v"), &verilog)?;
     std::fs::write(tmp.join("harness.cpp"), &harness)?;
-    let out = Command::new("verilator")
-        .current_dir(&tmp)
-        .args([
-            "--cc",
-            "--exe",
-            "--build",
+    crate::verilator::verilate_and_make(
+        &tmp,
+        "board_top",
+        &[
             "-O2",
-            "--top-module",
-            "board_top",
             "-Wno-fatal",
             "-Wno-lint",
             "-Wno-style",
@@ -175,25 +175,11 @@ pub fn build_sim_board(cfg: &BoardConfig) -> Result<PathBuf> {
             "fast",
             "--x-initial",
             "fast",
-            "-Mdir",
-            "obj",
-            "-MAKEFLAGS",
-            "OPT_FAST=-O2 OPT_SLOW=-O1",
-            "-j",
-            "2",
-            "board_top.v",
-            "harness.cpp",
-        ])
-        .output()
-        .context("running verilator")?;
-    if !out.status.success() {
-        bail!(
-            "verilator build of the simulated board failed in {}:\n{}\n{}",
-            tmp.display(),
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+        ],
+        &["OPT_FAST=-O2", "OPT_SLOW=-O1"],
+        &["board_top.v", "harness.cpp"],
+    )
+    .context("building the simulated board")?;
     match std::fs::rename(&tmp, &dir) {
         Ok(()) => {}
         Err(_) if exe.exists() => {
