@@ -9,6 +9,18 @@
 //! register and never asks which tracker slot holds which kernel: a kernel's WGs are found by
 //! their tag `{class, kslot}` and their index.
 //!
+//! Which tag (exact as far as the ports allow): `kernel_done` names the kernel {kid, class},
+//! records and completions name the tag {class, kslot}, and no port of the top pairs a kid with
+//! its kslot (the expander picks the slot inside; a BE kernel reaches it through Unit 4's
+//! submissions, whose timing is not on the ports either). So at `kernel_done` the candidates
+//! are the tags of its class whose current attempt is complete with exactly its WG count; with
+//! one candidate that attempt ends. With several the done stays pending: a later record of a
+//! candidate tag either repeats a WG index its complete attempt already ended (the slot holds a
+//! new kernel: that attempt was a done kernel's) or adds a new index (the tag still runs its
+//! kernel: no candidate). `done-complete` fires as soon as the pending dones cannot all get
+//! distinct candidate tags (a bipartite matching), never on a guess. A skip or CU reset that
+//! restarts a candidate tag gives it to a pending done that can take it.
+//!
 //! Attempts: a tag's attempt ends at `kernel_done` (the kernel left), at `kernel_skip {kslot}`
 //! (BE) and at `cu_reset` (every BE tag). Records of an ended attempt may still come out for
 //! [`SysConfig::orphan_window`] cycles (decided before the skip or the reset reached the
@@ -33,7 +45,8 @@
 //! - `done-once`: `kernel_done {kid, class}` only for a kernel held (accepted, not done);
 //! - `done-complete`: at `kernel_done` some tag of its class holds a complete attempt: WGs
 //!   0..wgs−1 each dispatched once (its last record seen) and every record of the attempt
-//!   completed — all WGs in one attempt;
+//!   completed — all WGs in one attempt — and the kernels reported done can each have their
+//!   own such attempt ("Which tag" above);
 //! - `wg-twice`: a record (not an orphan) of a WG whose dispatch already ended in its tag's
 //!   current attempt;
 //! - `slot-busy`: a record names a slot still in flight (not completed, not reclaimed);
@@ -159,6 +172,44 @@ struct Held {
     accepted: usize,
 }
 
+/// A `kernel_done` whose tag the ports do not name yet: the tags of its class whose attempts
+/// were complete with its WG count when it came (each a possible home of the kernel).
+#[derive(Clone, Debug)]
+struct PendingDone {
+    kernel: (u32, u32),
+    cycle: usize,
+    cands: Vec<(u32, u32)>,
+}
+
+/// Whether every pending `kernel_done` can have its own tag: a matching of `p` into distinct
+/// candidate tags (augmenting paths; a handful of entries).
+fn matchable(p: &[PendingDone]) -> bool {
+    fn augment(
+        p: &[PendingDone],
+        i: usize,
+        seen: &mut Vec<(u32, u32)>,
+        owner: &mut HashMap<(u32, u32), usize>,
+    ) -> bool {
+        for &t in &p[i].cands {
+            if seen.contains(&t) {
+                continue;
+            }
+            seen.push(t);
+            let free = match owner.get(&t) {
+                None => true,
+                Some(&j) => augment(p, j, seen, owner),
+            };
+            if free {
+                owner.insert(t, i);
+                return true;
+            }
+        }
+        false
+    }
+    let mut owner = HashMap::new();
+    (0..p.len()).all(|i| augment(p, i, &mut vec![], &mut owner))
+}
+
 /// A DUP_ID owed.
 #[derive(Clone, Copy, Debug)]
 struct DupOwed {
@@ -204,6 +255,8 @@ pub struct SystemSpec {
     /// Unit 4 errors tolerated up to this cycle (host commands, register writes).
     pc_tolerate_until: Option<usize>,
     dups: Vec<DupOwed>,
+    /// `kernel_done`s not yet tied to a tag (see the module doc, "Which tag").
+    pending: Vec<PendingDone>,
     /// The previous cycle's completion: (cycle, class of the WG in flight, None: not in flight).
     cpl_prev: Option<(usize, Option<u32>)>,
     reclaim_until: Option<usize>,
@@ -224,6 +277,7 @@ impl SystemSpec {
             cfg_error_due: None,
             pc_tolerate_until: None,
             dups: vec![],
+            pending: vec![],
             cpl_prev: None,
             reclaim_until: None,
             reset_enable: true,
@@ -265,6 +319,114 @@ impl SystemSpec {
             self.new_attempt(tag, None);
         }
         self.attempts.get_mut(&tag).unwrap()
+    }
+
+    /// Tie `kernel_done`s to tags where only one way is left: a pending done with one candidate
+    /// takes it (its attempt ends: the tag's next records start a new one); the tag leaves the
+    /// other candidate lists. `done-complete` when no way is left for some done.
+    fn settle(&mut self, cycle: usize) -> Result<(), Violation> {
+        loop {
+            if let Some(d) = self.pending.iter().find(|d| d.cands.is_empty()) {
+                return Err(Violation::new(
+                    cycle,
+                    "done-complete",
+                    format!(
+                        "kernel_done of {:?} in cycle {}: no tag of its class is left that held                          all its WGs completed in one attempt",
+                        d.kernel, d.cycle
+                    ),
+                ));
+            }
+            if !matchable(&self.pending) {
+                return Err(Violation::new(
+                    cycle,
+                    "done-complete",
+                    format!(
+                        "kernel_done of {:?}: fewer complete attempts than kernels reported                          done with them ({} pending)",
+                        self.pending.last().map(|d| d.kernel),
+                        self.pending.len()
+                    ),
+                ));
+            }
+            let Some(i) = self.pending.iter().position(|d| d.cands.len() == 1) else {
+                return Ok(());
+            };
+            let d = self.pending.remove(i);
+            self.take_tag(d.cands[0]);
+        }
+    }
+
+    /// Tag `t`'s complete attempt ends as a pending done's (it leaves every candidate list).
+    fn take_tag(&mut self, t: (u32, u32)) {
+        for d in &mut self.pending {
+            d.cands.retain(|&x| x != t);
+        }
+        self.new_attempt(t, None);
+    }
+
+    /// A record of WG `idx` on tag `t`, candidate of a pending done: if that WG already ended in
+    /// the complete attempt, the attempt is over (a new kernel in that slot) and goes to a
+    /// pending done that can take it with the others still matched; otherwise the tag still runs
+    /// its kernel and is no candidate.
+    fn record_on_candidate(
+        &mut self,
+        cycle: usize,
+        t: (u32, u32),
+        idx: u32,
+    ) -> Result<(), Violation> {
+        if !self.pending.iter().any(|d| d.cands.contains(&t)) {
+            return Ok(());
+        }
+        let ended = self
+            .attempts
+            .get(&t)
+            .and_then(|a| a.wgs.get(&idx))
+            .is_some_and(|w| w.ended);
+        if ended {
+            let n = self.pending.len();
+            let who = (0..n).find(|&i| {
+                self.pending[i].cands.contains(&t) && {
+                    let mut rest: Vec<PendingDone> = self.pending.clone();
+                    rest.remove(i);
+                    for d in &mut rest {
+                        d.cands.retain(|&x| x != t);
+                    }
+                    matchable(&rest)
+                }
+            });
+            if let Some(i) = who {
+                self.pending.remove(i);
+                self.take_tag(t);
+            }
+        } else {
+            for d in &mut self.pending {
+                d.cands.retain(|&x| x != t);
+            }
+        }
+        self.settle(cycle)
+    }
+
+    /// Tags whose attempts restart for another reason (skip, CU reset) end any pending done
+    /// they may hold: each goes to a pending done that can take it (any consistent choice).
+    fn flush_candidates(&mut self, tags: &[(u32, u32)]) {
+        for &t in tags {
+            let n = self.pending.len();
+            let who = (0..n).find(|&i| {
+                self.pending[i].cands.contains(&t) && {
+                    let mut rest: Vec<PendingDone> = self.pending.clone();
+                    rest.remove(i);
+                    for d in &mut rest {
+                        d.cands.retain(|&x| x != t);
+                    }
+                    matchable(&rest)
+                }
+            });
+            if let Some(i) = who {
+                self.pending.remove(i);
+            }
+            for d in &mut self.pending {
+                d.cands.retain(|&x| x != t);
+            }
+        }
     }
 
     /// End of a quiet trace: every accepted kernel done, nothing in flight, nothing owed.
@@ -489,8 +651,14 @@ impl SpecChecker for SystemSpec {
                     ),
                 );
             }
+            let orphan = self
+                .attempts
+                .get(&tag)
+                .is_some_and(|a| a.orphans_until.is_some_and(|u| cycle <= u));
+            if !orphan {
+                self.record_on_candidate(cycle, tag, o.disp_id)?;
+            }
             let a = self.attempt(tag);
-            let orphan = a.orphans_until.is_some_and(|u| cycle <= u);
             let gen = if orphan {
                 self.stats.orphans += 1;
                 None
@@ -538,10 +706,11 @@ impl SpecChecker for SystemSpec {
                     )
                 }
             };
-            // a complete attempt of its class
+            // the tags of its class holding a complete attempt of that many WGs; which one is
+            // the kernel's is settled later if several (module doc, "Which tag")
             let wgs = h.wgs;
             let flight = &self.flight;
-            let tag = self
+            let mut cands: Vec<(u32, u32)> = self
                 .attempts
                 .iter()
                 .filter(|((c, _), _)| *c == key.0)
@@ -555,12 +724,10 @@ impl SpecChecker for SystemSpec {
                             .values()
                             .any(|f| (f.class, f.kslot) == **t && f.gen == Some(a.gen))
                 })
-                // tags name kernel slots, not kernels: of several complete attempts with that
-                // many WGs, the one completed last is the kernel just reported (a kernel whose
-                // dispatch has a gap looks complete for a while)
-                .max_by_key(|(t, a)| (a.last_cpl, std::cmp::Reverse(t.1)))
-                .map(|(t, _)| *t);
-            let Some(tag) = tag else {
+                .map(|(t, _)| *t)
+                .collect();
+            cands.sort();
+            if cands.is_empty() {
                 let mut seen: Vec<String> = self
                     .attempts
                     .iter()
@@ -582,8 +749,13 @@ impl SpecChecker for SystemSpec {
                         seen.join("; ")
                     ),
                 );
-            };
-            self.new_attempt(tag, None);
+            }
+            self.pending.push(PendingDone {
+                kernel: key,
+                cycle,
+                cands,
+            });
+            self.settle(cycle)?;
             self.held.remove(&key);
             self.stats.kernels_done[key.0 as usize & 1] += 1;
             for d in self.dups.iter_mut() {
@@ -598,6 +770,7 @@ impl SpecChecker for SystemSpec {
         if o.kernel_skip_valid {
             self.stats.skips += 1;
             let u = cycle + self.cfg.orphan_window;
+            self.flush_candidates(&[(1, o.kernel_skip_slot)]);
             self.new_attempt((1, o.kernel_skip_slot), Some(u));
         }
         if o.cu_reset {
@@ -612,6 +785,7 @@ impl SpecChecker for SystemSpec {
             let u = cycle + self.cfg.orphan_window;
             let tags: Vec<(u32, u32)> =
                 self.attempts.keys().copied().filter(|t| t.0 == 1).collect();
+            self.flush_candidates(&tags);
             for t in tags {
                 self.new_attempt(t, Some(u));
             }
