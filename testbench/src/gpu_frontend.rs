@@ -195,6 +195,44 @@ impl SpecChecker for PortChecker {
     }
 }
 
+/// A checker of the top's ports: SPEC Unit 8's system checker
+/// ([`crate::spec::gpu_frontend::SystemSpec`], its 14 rules) and the [`PortChecker`], on any
+/// trace of the `gpu_frontend` ports (a bug the RTL shares with the model still breaks a SPEC
+/// rule). A violation of either is returned (the system checker's first).
+#[derive(Clone, Debug)]
+pub struct FrontendChecker {
+    pub sys: crate::spec::gpu_frontend::SystemSpec,
+    pub port: PortChecker,
+}
+
+impl FrontendChecker {
+    pub fn new() -> Self {
+        Self {
+            sys: crate::spec::gpu_frontend::SystemSpec::board(),
+            port: PortChecker::new(),
+        }
+    }
+}
+
+impl Default for FrontendChecker {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl SpecChecker for FrontendChecker {
+    type In = GfIn;
+    type Out = GfOut;
+    fn check(&mut self, cycle: usize, i: &GfIn, o: &GfOut) -> Result<(), Violation> {
+        self.sys.check(cycle, i, o)?;
+        self.port.check(cycle, i, o)
+    }
+    fn finish(&mut self, cycles: usize) -> Result<(), Violation> {
+        self.sys.finish(cycles)?;
+        self.port.finish(cycles)
+    }
+}
+
 /// The far side of the stimulus: compute modules that run each record for a random time and
 /// complete one record per cycle (any due one, in random order), end a skipped kernel's records
 /// at once, kill every BE record at a `cu_reset` (also BE records seen while the reset is
@@ -285,7 +323,11 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
             far.reset_open = true;
             far.confirm_at = t + r.below(8) as usize;
         }
-        if prev.disp_valid && !(prev.disp_class == BE && far.reset_open) {
+        // a BE record seen while the reset was open, or in its confirmation's cycle, is of a
+        // killed WG (no completion of a reset WG after the confirmation: SPEC Unit 8)
+        if prev.disp_valid
+            && !(prev.disp_class == BE && (far.reset_open || ins[t - 1].cu_reset_done))
+        {
             far.running.push((
                 t + r.below(mix.run) as usize,
                 prev.disp_slot,
@@ -462,8 +504,12 @@ impl crate::unit::BoardUnit for GpuFrontendBoard {
 }
 
 impl crate::unit::CheckedUnit for GpuFrontendBoard {
-    /// The port-level checker until the system spec checker (SPEC Unit 8's guarantees) is
-    /// registered in its place.
+    /// The port-level checker. The system checker ([`FrontendChecker`]) judges the RTL's
+    /// traces of the system stream (`tests/gpu_frontend_system.rs`,
+    /// `rtl_traces_pass_the_system_checker`) and 60 000 cycles of this stream (the test below);
+    /// on the 10^6-cycle stream of seed 2026 it still stops (cycle 375081, `wg-twice`: a BE
+    /// slot restarts a complete 1-WG attempt and no `kernel_done` of its class follows within
+    /// `done_lag` — not yet read: checker or composition), so it is not registered here yet.
     fn spec_checker() -> Box<dyn SpecChecker<In = GfIn, Out = GfOut>> {
         Box::new(PortChecker::new())
     }
@@ -499,7 +545,7 @@ mod tests {
             "resets {resets}, skips {skips}, done RT {done_rt} BE {done_be}, errors {errs}, \
              dups {dups}, idle-slot completions {idle}, host commands {manual}"
         );
-        let mut chk = PortChecker::new();
+        let mut chk = FrontendChecker::new();
         for (c, (i, o)) in ins.iter().zip(&outs).enumerate() {
             invariants(o).unwrap_or_else(|e| panic!("cycle {c}: {e}"));
             chk.check(c, i, o).unwrap_or_else(|v| panic!("{v}"));

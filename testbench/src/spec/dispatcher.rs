@@ -80,6 +80,13 @@
 //! - Nothing lost: every accepted WG stays in the checker's queue until its (last) record;
 //!   [`DispatcherChecker::queued_wgs`] lets a drain test ask that all left.
 //!
+//! WG identity: a queued WG is one entry (its key: the push count since reset, or the
+//! extension's own), never its id — ids may repeat (the front-end numbers WGs within their
+//! kernel, so two channel fronts can both be WG 0). The front's failure run, its split mode and
+//! "should have been split" mark belong to the entry; a record is matched to a front by id, on
+//! the channels an extension names for it ([`DispatcherChecker::record_from`]: the tagged
+//! checker finds the record's WG by its kernel tag), else on every channel.
+//!
 //! Emb. 3's counter: `g_hi` counts cycles with some head in which no head surely fitted an
 //! eligible module (reset by a record); per front, the sure failures while it is the front count
 //! cycles with a free slot in which no head fits any module even in the optimistic maps (held
@@ -127,6 +134,10 @@ impl Timing {
 /// dispatchers, which hand their queues over with [`DispatcherChecker::set_queue`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Wg {
+    /// Identity of the queue entry (unique per accepted push since the last reset: the
+    /// checker's push count, or the extension's own): WG ids may repeat (the front-end numbers
+    /// WGs within their kernel), so "the same front" means the same key, never the same id.
+    pub key: u64,
     pub id: u32,
     pub prio: usize,
     pub waves: usize,
@@ -483,10 +494,12 @@ struct State {
     pw_prev: Vec<u32>,
     changed: Vec<Option<usize>>,
     g_hi: u32,
-    /// Per channel: the id of a front that surely should have been split.
-    must_split: Vec<Option<u32>>,
-    /// Per channel: the front's id and the sure failures counted while it was the front.
-    front_fail: Vec<(Option<u32>, u32)>,
+    /// Per channel: the key of a front that surely should have been split.
+    must_split: Vec<Option<u64>>,
+    /// Per channel: the front's key and the sure failures counted while it was the front.
+    front_fail: Vec<(Option<u64>, u32)>,
+    /// Keys of the WGs pushed since the last reset.
+    pushed: u64,
     /// Per channel: the front may have entered split mode (the lenient count reached the
     /// threshold while it was the front); cleared when it leaves.
     split_ok: Vec<bool>,
@@ -515,6 +528,7 @@ impl State {
             must_split: vec![None; c.channels],
             front_fail: vec![(None, 0); c.channels],
             split_ok: vec![false; c.channels],
+            pushed: 0,
         }
     }
 
@@ -561,6 +575,8 @@ pub struct DispatcherChecker {
     held_later: Vec<(usize, usize)>,
     /// Per channel: the front leaves after this cycle's record ([`Self::set_queue`]).
     gone_after_record: Vec<bool>,
+    /// Channels (bit c) the next record may come from ([`Self::record_from`]; all by default).
+    record_channels: u64,
 }
 
 impl DispatcherChecker {
@@ -591,6 +607,7 @@ impl DispatcherChecker {
             seen: BTreeMap::new(),
             held_later: vec![],
             gone_after_record: vec![false; cfg.channels],
+            record_channels: u64::MAX,
         }
     }
 
@@ -640,19 +657,24 @@ impl DispatcherChecker {
     pub fn set_queue(&mut self, c: usize, wgs: Vec<Wg>, front_gone: bool) {
         self.gone_after_record[c] = front_gone;
         let st = &mut self.st;
-        // WGs left without a record (withdraw, flush): the front's failure run and its "should
-        // have been split" mark end with them. Ids alone cannot tell a new front from the old
-        // one where ids repeat (the front-end numbers WGs within their kernel, and a killed
-        // kernel is resubmitted with the same ids), so the run restarts (lenient).
-        if st.queue[c].len() > wgs.len() {
+        // a new front (by key: ids repeat across kernels) has no split mode, no failure run of
+        // its own yet and no "should have been split" mark
+        if st.queue[c].front().map(|w| w.key) != wgs.first().map(|w| w.key) {
             st.must_split[c] = None;
             st.front_fail[c] = (None, 0);
-        }
-        if st.queue[c].front().map(|w| w.id) != wgs.first().map(|w| w.id) {
             st.split_left[c] = 0;
             st.split_ok[c] = false;
         }
         st.queue[c] = wgs.into();
+    }
+
+    /// Hook for an extended dispatcher whose records name more than the WG id (a kernel tag):
+    /// this cycle's record comes from one of the channels in `mask` (bit c), as the extension's
+    /// own rules found it; the next [`SpecChecker::check`] judges it on those channels only.
+    /// Without it a record is matched to a front by id alone, which is ambiguous where ids
+    /// repeat across kernels (two fronts WG 0 of two kernels).
+    pub fn record_from(&mut self, mask: u64) {
+        self.record_channels = mask;
     }
 
     /// Hook for an extended dispatcher: channel `c`'s head is no candidate of cycle `k`'s
@@ -855,6 +877,7 @@ impl DispatcherChecker {
                 st.queue[c]
                     .front()
                     .is_some_and(|w| w.id == o.disp_id && (o.disp_sub || st.split_left[c] == 0))
+                    && self.record_channels >> c & 1 == 1
             })
             .collect();
         if fronts.is_empty() {
@@ -922,7 +945,7 @@ impl DispatcherChecker {
                 ));
             }
         }
-        if !o.disp_sub && st.must_split[c] == Some(whole.id) {
+        if !o.disp_sub && st.must_split[c] == Some(whole.key) {
             return Err(v(
                 10,
                 "split",
@@ -973,7 +996,7 @@ impl DispatcherChecker {
                 fail(0, "record-head", format!("WG {} recorded before it could have been a head (no state point after the last reset)", wg.id));
                 continue;
             };
-            if !sn.queue[c].iter().any(|w| w.id == whole.id) {
+            if !sn.queue[c].iter().any(|w| w.key == whole.key) {
                 fail(
                     0,
                     "record-head",
@@ -1477,7 +1500,7 @@ impl DispatcherChecker {
             if let Some(w) = f {
                 if threshold != 0
                     && st.g_hi as usize + 2 * h + 2 >= threshold as usize
-                    && st.queue[c].front().is_some_and(|q| q.id == w.id)
+                    && st.queue[c].front().is_some_and(|q| q.key == w.key)
                 {
                     st.split_ok[c] = true;
                 }
@@ -1490,8 +1513,8 @@ impl DispatcherChecker {
                 st.front_fail[c] = (None, 0);
                 continue;
             };
-            if st.front_fail[c].0 != Some(w.id) {
-                st.front_fail[c] = (Some(w.id), 0);
+            if st.front_fail[c].0 != Some(w.key) {
+                st.front_fail[c] = (Some(w.key), 0);
             }
             let n = &mut st.front_fail[c].1;
             if recorded_now || !fail_lo {
@@ -1504,9 +1527,9 @@ impl DispatcherChecker {
                 && w.indep
                 && w.waves >= 2
                 && st.split_left[c] == 0
-                && st.queue[c].front().is_some_and(|q| q.id == w.id)
+                && st.queue[c].front().is_some_and(|q| q.key == w.key)
             {
-                st.must_split[c] = Some(w.id);
+                st.must_split[c] = Some(w.key);
             }
         }
         Ok(())
@@ -1583,7 +1606,9 @@ impl DispatcherChecker {
         }
         let ch = i.push_channel as usize;
         if i.push_valid && ch < cfg.channels && o.push_ready && push_ok {
+            st.pushed += 1;
             st.queue[ch].push_back(Wg {
+                key: st.pushed,
                 id: i.push_id,
                 prio: i.push_prio as usize,
                 waves: i.push_waves as usize,
@@ -1721,6 +1746,7 @@ impl SpecChecker for DispatcherChecker {
             let vd = self.judge_record(k, o)?;
             self.apply_record(k, vd);
         }
+        self.record_channels = u64::MAX;
         let sn = self.snapshot(k);
         self.snaps.push_back(sn);
         // deferred judgments whose windows closed

@@ -158,6 +158,9 @@ pub struct TaggedChecker {
     slot_class: Vec<Option<u32>>,
     /// The queue entry this cycle's record named: (channel, entry as it was before the record).
     matched: Option<(usize, Entry)>,
+    /// Channels (bit c) whose front-most recordable WG with the record's id carries its tag:
+    /// where the Unit 3 checker may find the record (ids repeat across kernels).
+    record_mask: u64,
     seq: u64,
 }
 
@@ -186,6 +189,7 @@ impl TaggedChecker {
             base: DispatcherChecker::new(c),
             slot_class: vec![None; c.slots],
             matched: None,
+            record_mask: u64::MAX,
             seq: 0,
         }
     }
@@ -242,17 +246,34 @@ impl TaggedChecker {
             Fate::Withdrawn(w) => k < w + h,
             Fate::Flushed(f) => k < f + h,
         };
-        let mut found = None;
-        for (c, q) in self.queue.iter().enumerate() {
-            if let Some(p) = q.iter().position(|e| e.id == id && recordable(e)) {
-                let e = &q[p];
-                if e.class == class && e.kslot == kslot {
-                    found = Some((c, p));
-                    break;
-                }
-                found.get_or_insert((c, p));
-            }
+        // per channel its front-most recordable WG with that id; the first one carrying the
+        // record's tag (else the first one, for the diagnosis)
+        let firsts: Vec<(usize, usize)> = self
+            .queue
+            .iter()
+            .enumerate()
+            .filter_map(|(c, q)| {
+                q.iter()
+                    .position(|e| e.id == id && recordable(e))
+                    .map(|p| (c, p))
+            })
+            .collect();
+        let tagged = |&(c, p): &(usize, usize)| {
+            let e: &Entry = &self.queue[c][p];
+            e.class == class && e.kslot == kslot
+        };
+        let exact = firsts
+            .iter()
+            .filter(|x| tagged(x))
+            .fold(0u64, |m, &(c, _)| m | 1 << c);
+        if exact != 0 {
+            self.record_mask = exact;
         }
+        let found = firsts
+            .iter()
+            .copied()
+            .find(|x| tagged(x))
+            .or(firsts.first().copied());
         let Some((c, p)) = found else {
             let gone = self
                 .queue
@@ -784,6 +805,7 @@ impl TaggedChecker {
     fn sync_base(&mut self, k: usize, i: &TaggedIn, o: &TaggedOut) -> Result<(), Violation> {
         let c = *self.dc();
         let wg = |e: &Entry| Wg {
+            key: e.seq,
             id: e.id,
             prio: e.prio,
             waves: e.waves,
@@ -835,6 +857,10 @@ impl TaggedChecker {
         if self.push_legal(i).1 {
             bi.push_prio = c.prios as u32;
         }
+        if o.base.disp_valid {
+            // the record's WG by its tag, not by its id alone
+            self.base.record_from(self.record_mask);
+        }
         self.base.check(k, &bi, &o.base)?;
         if i.base.reset {
             return Ok(());
@@ -866,6 +892,7 @@ impl SpecChecker for TaggedChecker {
 
     fn check(&mut self, k: usize, i: &TaggedIn, o: &TaggedOut) -> Result<(), Violation> {
         self.matched = None;
+        self.record_mask = u64::MAX;
         if i.base.reset {
             // the reset cycle's record is judged by SPEC Unit 3 only (its WG found here, the
             // new rules' verdict dropped with the state)

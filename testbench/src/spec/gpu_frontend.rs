@@ -9,6 +9,26 @@
 //! register and never asks which tracker slot holds which kernel: a kernel's WGs are found by
 //! their tag `{class, kslot}` and their index.
 //!
+//! Which tag (exact as far as the ports allow): `kernel_done` names the kernel {kid, class},
+//! records and completions name the tag {class, kslot}, and no port of the top pairs a kid with
+//! its kslot (the expander picks the slot inside; a BE kernel reaches it through Unit 4's
+//! submissions, whose timing is not on the ports either). So at `kernel_done` the candidates
+//! are the tags of its class whose current attempt is complete with exactly its WG count; with
+//! one candidate that attempt ends. With several the done stays pending: a later record of a
+//! candidate tag either repeats a WG index its complete attempt already ended (the slot holds a
+//! new kernel: that attempt was a done kernel's) or adds a new index (the tag still runs its
+//! kernel: no candidate). `done-complete` fires as soon as the pending dones cannot all get
+//! distinct candidate tags (a bipartite matching), never on a guess. A skip or CU reset that
+//! restarts a candidate tag gives it to a pending done that can take it.
+//!
+//! A slot may take its next kernel before the old one's `kernel_done` reaches the port (the
+//! done travels through the expander's report and Unit 4): a record that repeats a WG of a
+//! complete attempt ends that attempt, which a `kernel_done` of its class and WG count must then
+//! claim within [`SysConfig::done_lag`] cycles (`wg-twice` otherwise).
+//!
+//! Within a cycle: records first, then the completion (a slot is in flight from the cycle its
+//! record is visible, SPEC Unit 3's port contract), then `kernel_done`.
+//!
 //! Attempts: a tag's attempt ends at `kernel_done` (the kernel left), at `kernel_skip {kslot}`
 //! (BE) and at `cu_reset` (every BE tag). Records of an ended attempt may still come out for
 //! [`SysConfig::orphan_window`] cycles (decided before the skip or the reset reached the
@@ -25,7 +45,8 @@
 //!   `kernel_done` yet) gets `DUP_ID` (code 1) on the class's unit port (`exp_error` RT,
 //!   `pc_error` BE) before the next launch is answered (two cycles after the next launch taken)
 //!   or by the end of a drained trace — unless that kernel finishes first (then the launch may
-//!   be taken as a new kernel); nothing else changes (the held kernel completes once with its
+//!   be taken as a new kernel: past its deadline without `DUP_ID` it owes nothing and takes no
+//!   later launch's `DUP_ID`); nothing else changes (the held kernel completes once with its
 //!   own WG count);
 //! - `unit-error`: no other unit error strobes, except `BAD_STATE`/`BAD_CFG` (Unit 4) within
 //!   two cycles of a host `preempt`/`resume`/register write, and `IDLE_SLOT` (dispatcher, code
@@ -33,7 +54,8 @@
 //! - `done-once`: `kernel_done {kid, class}` only for a kernel held (accepted, not done);
 //! - `done-complete`: at `kernel_done` some tag of its class holds a complete attempt: WGs
 //!   0..wgs−1 each dispatched once (its last record seen) and every record of the attempt
-//!   completed — all WGs in one attempt;
+//!   completed — all WGs in one attempt — and the kernels reported done can each have their
+//!   own such attempt ("Which tag" above);
 //! - `wg-twice`: a record (not an orphan) of a WG whose dispatch already ended in its tag's
 //!   current attempt;
 //! - `slot-busy`: a record names a slot still in flight (not completed, not reclaimed);
@@ -43,7 +65,9 @@
 //!   low again within table size + 2 cycles; every BE WG in flight at the confirmation is free
 //!   from then on (its slot may be named again);
 //! - `reset-idem`: a `cu_reset` needs at least one held BE kernel launched idempotent while
-//!   `RESET_ENABLE` = 1 (with none, a CU reset would kill work that may not be re-run);
+//!   `RESET_ENABLE` = 1 (with none, a CU reset would kill work that may not be re-run), or one
+//!   that reported `kernel_done` at most [`SysConfig::reset_lag`] cycles before (Unit 4's
+//!   registered decision sees the done later);
 //! - `idle-fields-zero`: every output field is 0 while its valid is low;
 //! - `drained` ([`SystemSpec::finish_drained`], after a quiet end of a trace): every kernel
 //!   accepted completed, no record in flight, no error owed — nothing accepted was dropped and
@@ -92,6 +116,14 @@ pub struct SysConfig {
     pub lds_blocks: u32,
     /// Cycles after a skip or a CU reset during which records of the ended attempt may appear.
     pub orphan_window: usize,
+    /// Cycles a slot may take a new kernel before its old kernel's `kernel_done` shows (the done
+    /// travels through the expander's report and Unit 4, a new kernel's first record through
+    /// the dispatcher).
+    pub done_lag: usize,
+    /// Cycles after an idempotent BE kernel's `kernel_done` during which a `cu_reset` may still
+    /// be for it (Unit 4 decides the registered `cu_reset` on its own view, which sees the
+    /// done later than the port).
+    pub reset_lag: usize,
 }
 
 impl SysConfig {
@@ -106,6 +138,8 @@ impl SysConfig {
             sgpr_blocks: 8,
             lds_blocks: 16,
             orphan_window: 8,
+            reset_lag: 2,
+            done_lag: 16,
         }
     }
     /// SPEC Unit 8's reclaim bound: table size + 2 cycles.
@@ -159,6 +193,44 @@ struct Held {
     accepted: usize,
 }
 
+/// A `kernel_done` whose tag the ports do not name yet: the tags of its class whose attempts
+/// were complete with its WG count when it came (each a possible home of the kernel).
+#[derive(Clone, Debug)]
+struct PendingDone {
+    kernel: (u32, u32),
+    cycle: usize,
+    cands: Vec<(u32, u32)>,
+}
+
+/// Whether every pending `kernel_done` can have its own tag: a matching of `p` into distinct
+/// candidate tags (augmenting paths; a handful of entries).
+fn matchable(p: &[PendingDone]) -> bool {
+    fn augment(
+        p: &[PendingDone],
+        i: usize,
+        seen: &mut Vec<(u32, u32)>,
+        owner: &mut HashMap<(u32, u32), usize>,
+    ) -> bool {
+        for &t in &p[i].cands {
+            if seen.contains(&t) {
+                continue;
+            }
+            seen.push(t);
+            let free = match owner.get(&t) {
+                None => true,
+                Some(&j) => augment(p, j, seen, owner),
+            };
+            if free {
+                owner.insert(t, i);
+                return true;
+            }
+        }
+        false
+    }
+    let mut owner = HashMap::new();
+    (0..p.len()).all(|i| augment(p, i, &mut vec![], &mut owner))
+}
+
 /// A DUP_ID owed.
 #[derive(Clone, Copy, Debug)]
 struct DupOwed {
@@ -204,10 +276,17 @@ pub struct SystemSpec {
     /// Unit 4 errors tolerated up to this cycle (host commands, register writes).
     pc_tolerate_until: Option<usize>,
     dups: Vec<DupOwed>,
+    /// `kernel_done`s not yet tied to a tag (see the module doc, "Which tag").
+    pending: Vec<PendingDone>,
     /// The previous cycle's completion: (cycle, class of the WG in flight, None: not in flight).
     cpl_prev: Option<(usize, Option<u32>)>,
     reclaim_until: Option<usize>,
     reset_enable: bool,
+    /// Complete attempts ended by a new kernel's record in their slot before a `kernel_done`
+    /// claimed them: (class, WG count, cycle).
+    early: Vec<(u32, u32, usize)>,
+    /// The last `kernel_done` of an idempotent BE kernel.
+    idem_done: Option<usize>,
     pub stats: SysStats,
 }
 
@@ -224,9 +303,12 @@ impl SystemSpec {
             cfg_error_due: None,
             pc_tolerate_until: None,
             dups: vec![],
+            pending: vec![],
             cpl_prev: None,
             reclaim_until: None,
             reset_enable: true,
+            idem_done: None,
+            early: vec![],
             stats: SysStats::default(),
         }
     }
@@ -267,6 +349,238 @@ impl SystemSpec {
         self.attempts.get_mut(&tag).unwrap()
     }
 
+    /// Tie `kernel_done`s to tags where only one way is left: a pending done with one candidate
+    /// takes it (its attempt ends: the tag's next records start a new one); the tag leaves the
+    /// other candidate lists. `done-complete` when no way is left for some done.
+    fn settle(&mut self, cycle: usize) -> Result<(), Violation> {
+        loop {
+            if let Some(d) = self.pending.iter().find(|d| d.cands.is_empty()) {
+                return Err(Violation::new(
+                    cycle,
+                    "done-complete",
+                    format!(
+                        "kernel_done of {:?} in cycle {}: no tag of its class is left that held                          all its WGs completed in one attempt",
+                        d.kernel, d.cycle
+                    ),
+                ));
+            }
+            if !matchable(&self.pending) {
+                return Err(Violation::new(
+                    cycle,
+                    "done-complete",
+                    format!(
+                        "kernel_done of {:?}: fewer complete attempts than kernels reported                          done with them ({} pending)",
+                        self.pending.last().map(|d| d.kernel),
+                        self.pending.len()
+                    ),
+                ));
+            }
+            let Some(i) = self.pending.iter().position(|d| d.cands.len() == 1) else {
+                return Ok(());
+            };
+            let d = self.pending.remove(i);
+            self.take_tag(d.cands[0]);
+        }
+    }
+
+    /// Tag `t`'s complete attempt ends as a pending done's (it leaves every candidate list).
+    fn take_tag(&mut self, t: (u32, u32)) {
+        for d in &mut self.pending {
+            d.cands.retain(|&x| x != t);
+        }
+        self.new_attempt(t, None);
+    }
+
+    /// A record of WG `idx` on tag `t`, candidate of a pending done: if that WG already ended in
+    /// the complete attempt, the attempt is over (a new kernel in that slot) and goes to a
+    /// pending done that can take it with the others still matched; otherwise the tag still runs
+    /// its kernel and is no candidate.
+    fn record_on_candidate(
+        &mut self,
+        cycle: usize,
+        t: (u32, u32),
+        idx: u32,
+    ) -> Result<(), Violation> {
+        if !self.pending.iter().any(|d| d.cands.contains(&t)) {
+            return Ok(());
+        }
+        let ended = self
+            .attempts
+            .get(&t)
+            .and_then(|a| a.wgs.get(&idx))
+            .is_some_and(|w| w.ended);
+        if ended {
+            let n = self.pending.len();
+            let who = (0..n).find(|&i| {
+                self.pending[i].cands.contains(&t) && {
+                    let mut rest: Vec<PendingDone> = self.pending.clone();
+                    rest.remove(i);
+                    for d in &mut rest {
+                        d.cands.retain(|&x| x != t);
+                    }
+                    matchable(&rest)
+                }
+            });
+            if let Some(i) = who {
+                self.pending.remove(i);
+                self.take_tag(t);
+            }
+        } else {
+            for d in &mut self.pending {
+                d.cands.retain(|&x| x != t);
+            }
+        }
+        self.settle(cycle)
+    }
+
+    /// Tags whose attempts restart for another reason (skip, CU reset) end any pending done
+    /// they may hold: each goes to a pending done that can take it (any consistent choice).
+    fn flush_candidates(&mut self, tags: &[(u32, u32)]) {
+        for &t in tags {
+            let n = self.pending.len();
+            let who = (0..n).find(|&i| {
+                self.pending[i].cands.contains(&t) && {
+                    let mut rest: Vec<PendingDone> = self.pending.clone();
+                    rest.remove(i);
+                    for d in &mut rest {
+                        d.cands.retain(|&x| x != t);
+                    }
+                    matchable(&rest)
+                }
+            });
+            if let Some(i) = who {
+                self.pending.remove(i);
+            }
+            for d in &mut self.pending {
+                d.cands.retain(|&x| x != t);
+            }
+        }
+    }
+
+    /// The part of a cycle after `kernel_done`: skip, CU reset, confirmation, host commands,
+    /// the launch; and the early-ended attempts that no `kernel_done` claimed in time.
+    fn after_done(&mut self, cycle: usize, i: &GfIn, o: &GfOut) -> Result<(), Violation> {
+        let v = |rule: &'static str, d: String| Err(Violation::new(cycle, rule, d));
+        if let Some(&(c, n, at)) = self.early.iter().find(|e| cycle > e.2 + self.cfg.done_lag) {
+            return v(
+                "wg-twice",
+                format!(
+                    "a slot of class {c} started its WGs again in cycle {at} after a complete \
+                     attempt of {n} WGs, and no kernel_done of that class came within {} cycles",
+                    self.cfg.done_lag
+                ),
+            );
+        }
+        // --- skip, CU reset, confirmation
+        if o.kernel_skip_valid {
+            self.stats.skips += 1;
+            let u = cycle + self.cfg.orphan_window;
+            self.flush_candidates(&[(1, o.kernel_skip_slot)]);
+            self.new_attempt((1, o.kernel_skip_slot), Some(u));
+        }
+        if o.cu_reset {
+            self.stats.resets += 1;
+            let any_idem = self.held.iter().any(|((c, _), h)| *c == 1 && h.idem)
+                || self
+                    .idem_done
+                    .is_some_and(|d| cycle <= d + self.cfg.reset_lag);
+            if !any_idem {
+                return v(
+                    "reset-idem",
+                    "cu_reset with no held BE kernel launched idempotent".into(),
+                );
+            }
+            let u = cycle + self.cfg.orphan_window;
+            let tags: Vec<(u32, u32)> =
+                self.attempts.keys().copied().filter(|t| t.0 == 1).collect();
+            self.flush_candidates(&tags);
+            for t in tags {
+                self.new_attempt(t, Some(u));
+            }
+        }
+        if i.cu_reset_done && self.reclaim_until.is_none() && !o.reclaim_busy {
+            self.stats.reclaims += 1;
+            self.reclaim_until = Some(cycle + self.cfg.reclaim_bound());
+            let be: Vec<u32> = self
+                .flight
+                .iter()
+                .filter(|(_, f)| f.class == 1)
+                .map(|(s, _)| *s)
+                .collect();
+            self.stats.reclaimed_slots += be.len() as u64;
+            for s in be {
+                self.flight.remove(&s);
+            }
+        }
+
+        // --- host commands and register writes
+        if (i.preempt || i.resume) && !i.reset {
+            self.pc_tolerate_until = Some(cycle + 2);
+        }
+        if i.cfg_we {
+            let (a, d) = (i.cfg_addr, i.cfg_data);
+            let bad = match a {
+                0x00..=0x0F => false,
+                ADDR_MAX_INFLIGHT => d > 15,
+                ADDR_AUTO_PREEMPT | ADDR_RESET_ENABLE => d > 1,
+                _ => true,
+            };
+            if bad {
+                self.cfg_error_due = Some(cycle + 1);
+            } else if a == ADDR_RESET_ENABLE {
+                self.reset_enable = d == 1;
+            }
+            self.pc_tolerate_until = Some(cycle + 2);
+        }
+
+        // --- launch taken
+        if i.launch_valid && o.launch_ready {
+            self.stats.launches += 1;
+            let fits =
+                self.cfg
+                    .fits_empty(i.launch_waves, i.launch_vgpr, i.launch_sgpr, i.launch_lds);
+            let code = if !fits {
+                Some(1)
+            } else if i.launch_wgs == 0 {
+                Some(2)
+            } else {
+                None
+            };
+            for d in self.dups.iter_mut() {
+                if d.deadline.is_none() {
+                    d.deadline = Some(cycle + 2);
+                }
+            }
+            if let Some(code) = code {
+                self.stats.bad_launches += 1;
+                self.gf_error_due = Some((cycle + 1, code));
+            } else {
+                let key = (i.launch_class & 1, i.launch_kid);
+                let maybe = self.maybe.contains(&key);
+                if self.held.contains_key(&key) || maybe {
+                    self.stats.dups += 1;
+                    self.dups.push(DupOwed {
+                        class: key.0,
+                        kid: key.1,
+                        launched: cycle,
+                        deadline: None,
+                        ambiguous: maybe,
+                    });
+                } else {
+                    self.held.insert(
+                        key,
+                        Held {
+                            wgs: i.launch_wgs,
+                            idem: i.launch_idem && self.reset_enable,
+                            accepted: cycle,
+                        },
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// End of a quiet trace: every accepted kernel done, nothing in flight, nothing owed.
     pub fn finish_drained(&mut self, cycle: usize) -> Result<(), Violation> {
         if let Some(((c, k), h)) = self.held.iter().next() {
@@ -285,6 +599,16 @@ impl SystemSpec {
                 cycle,
                 "drained",
                 format!("slot {s} still in flight ({f:?})"),
+            ));
+        }
+        if let Some(&(c, n, at)) = self.early.first() {
+            return Err(Violation::new(
+                cycle,
+                "wg-twice",
+                format!(
+                    "a slot of class {c} started its WGs again in cycle {at} after a complete \
+                     attempt of {n} WGs that no kernel_done claimed"
+                ),
             ));
         }
         if let Some(d) = self.dups.iter().find(|d| !d.ambiguous) {
@@ -390,6 +714,10 @@ impl SpecChecker for SystemSpec {
                 format!("{port} code {code} with no cause on the ports"),
             );
         }
+        // an ambiguous launch past its deadline without DUP_ID was taken as a new kernel (its
+        // kid stays in `maybe`): it owes nothing, and must not take a later launch's DUP_ID
+        self.dups
+            .retain(|d| !(d.ambiguous && d.deadline.is_some_and(|c| cycle > c)));
         for d in &self.dups {
             if !d.ambiguous && d.deadline.is_some_and(|c| cycle > c) {
                 return v(
@@ -447,28 +775,6 @@ impl SpecChecker for SystemSpec {
                 format!("disp_error code {} with no cause", o.disp_error_code),
             );
         }
-        if i.done_valid {
-            match self.flight.remove(&i.done_slot) {
-                Some(f) => {
-                    self.stats.completions += 1;
-                    self.cpl_prev = Some((cycle, Some(f.class)));
-                    if let Some(gen) = f.gen {
-                        let a = self.attempt((f.class, f.kslot));
-                        if a.gen == gen {
-                            a.last_cpl = cycle;
-                            if let Some(w) = a.wgs.get_mut(&f.idx) {
-                                w.completed += 1;
-                            }
-                        }
-                    }
-                }
-                None => {
-                    self.stats.bad_completions += 1;
-                    self.cpl_prev = Some((cycle, None));
-                }
-            }
-        }
-
         // --- records
         if o.disp_valid {
             self.stats.records += 1;
@@ -489,8 +795,29 @@ impl SpecChecker for SystemSpec {
                     ),
                 );
             }
+            let orphan = self
+                .attempts
+                .get(&tag)
+                .is_some_and(|a| a.orphans_until.is_some_and(|u| cycle <= u));
+            if !orphan {
+                self.record_on_candidate(cycle, tag, o.disp_id)?;
+                // the slot took a new kernel before its old one's kernel_done reached the port:
+                // a complete attempt ends here and waits (done_lag) for that kernel_done
+                let complete = self.attempts.get(&tag).filter(|a| {
+                    a.wgs.get(&o.disp_id).is_some_and(|w| w.ended)
+                        && a.wgs.keys().copied().eq(0..a.wgs.len() as u32)
+                        && a.wgs.values().all(|w| w.ended && w.completed == w.records)
+                        && !self
+                            .flight
+                            .values()
+                            .any(|f| (f.class, f.kslot) == tag && f.gen == Some(a.gen))
+                });
+                if let Some(a) = complete {
+                    self.early.push((tag.0, a.wgs.len() as u32, cycle));
+                    self.new_attempt(tag, None);
+                }
+            }
             let a = self.attempt(tag);
-            let orphan = a.orphans_until.is_some_and(|u| cycle <= u);
             let gen = if orphan {
                 self.stats.orphans += 1;
                 None
@@ -521,6 +848,30 @@ impl SpecChecker for SystemSpec {
             );
         }
 
+        // a completion in the cycle of a record may complete it (a slot is in flight from the
+        // cycle its record is visible, as SPEC Unit 3's port contract says)
+        if i.done_valid {
+            match self.flight.remove(&i.done_slot) {
+                Some(f) => {
+                    self.stats.completions += 1;
+                    self.cpl_prev = Some((cycle, Some(f.class)));
+                    if let Some(gen) = f.gen {
+                        let a = self.attempt((f.class, f.kslot));
+                        if a.gen == gen {
+                            a.last_cpl = cycle;
+                            if let Some(w) = a.wgs.get_mut(&f.idx) {
+                                w.completed += 1;
+                            }
+                        }
+                    }
+                }
+                None => {
+                    self.stats.bad_completions += 1;
+                    self.cpl_prev = Some((cycle, None));
+                }
+            }
+        }
+
         // --- kernel done
         if o.kernel_done_valid {
             let key = (o.kernel_done_class, o.kernel_done_kid);
@@ -538,10 +889,30 @@ impl SpecChecker for SystemSpec {
                     )
                 }
             };
-            // a complete attempt of its class
+            // the tags of its class holding a complete attempt of that many WGs; which one is
+            // the kernel's is settled later if several (module doc, "Which tag")
             let wgs = h.wgs;
+            if let Some(p) = self
+                .early
+                .iter()
+                .position(|&(c, n, _)| c == key.0 && (wgs == 0 || n == wgs))
+            {
+                self.early.remove(p);
+                if key.0 == 1 && h.idem {
+                    self.idem_done = Some(cycle);
+                }
+                self.held.remove(&key);
+                self.stats.kernels_done[key.0 as usize & 1] += 1;
+                for d in self.dups.iter_mut() {
+                    if (d.class, d.kid) == key {
+                        d.ambiguous = true;
+                        self.maybe.insert(key);
+                    }
+                }
+                return self.after_done(cycle, i, o);
+            }
             let flight = &self.flight;
-            let tag = self
+            let mut cands: Vec<(u32, u32)> = self
                 .attempts
                 .iter()
                 .filter(|((c, _), _)| *c == key.0)
@@ -555,12 +926,10 @@ impl SpecChecker for SystemSpec {
                             .values()
                             .any(|f| (f.class, f.kslot) == **t && f.gen == Some(a.gen))
                 })
-                // tags name kernel slots, not kernels: of several complete attempts with that
-                // many WGs, the one completed last is the kernel just reported (a kernel whose
-                // dispatch has a gap looks complete for a while)
-                .max_by_key(|(t, a)| (a.last_cpl, std::cmp::Reverse(t.1)))
-                .map(|(t, _)| *t);
-            let Some(tag) = tag else {
+                .map(|(t, _)| *t)
+                .collect();
+            cands.sort();
+            if cands.is_empty() {
                 let mut seen: Vec<String> = self
                     .attempts
                     .iter()
@@ -582,8 +951,16 @@ impl SpecChecker for SystemSpec {
                         seen.join("; ")
                     ),
                 );
-            };
-            self.new_attempt(tag, None);
+            }
+            self.pending.push(PendingDone {
+                kernel: key,
+                cycle,
+                cands,
+            });
+            self.settle(cycle)?;
+            if key.0 == 1 && h.idem {
+                self.idem_done = Some(cycle);
+            }
             self.held.remove(&key);
             self.stats.kernels_done[key.0 as usize & 1] += 1;
             for d in self.dups.iter_mut() {
@@ -594,108 +971,6 @@ impl SpecChecker for SystemSpec {
             }
         }
 
-        // --- skip, CU reset, confirmation
-        if o.kernel_skip_valid {
-            self.stats.skips += 1;
-            let u = cycle + self.cfg.orphan_window;
-            self.new_attempt((1, o.kernel_skip_slot), Some(u));
-        }
-        if o.cu_reset {
-            self.stats.resets += 1;
-            let any_idem = self.held.iter().any(|((c, _), h)| *c == 1 && h.idem);
-            if !any_idem {
-                return v(
-                    "reset-idem",
-                    "cu_reset with no held BE kernel launched idempotent".into(),
-                );
-            }
-            let u = cycle + self.cfg.orphan_window;
-            let tags: Vec<(u32, u32)> =
-                self.attempts.keys().copied().filter(|t| t.0 == 1).collect();
-            for t in tags {
-                self.new_attempt(t, Some(u));
-            }
-        }
-        if i.cu_reset_done && self.reclaim_until.is_none() && !o.reclaim_busy {
-            self.stats.reclaims += 1;
-            self.reclaim_until = Some(cycle + self.cfg.reclaim_bound());
-            let be: Vec<u32> = self
-                .flight
-                .iter()
-                .filter(|(_, f)| f.class == 1)
-                .map(|(s, _)| *s)
-                .collect();
-            self.stats.reclaimed_slots += be.len() as u64;
-            for s in be {
-                self.flight.remove(&s);
-            }
-        }
-
-        // --- host commands and register writes
-        if (i.preempt || i.resume) && !i.reset {
-            self.pc_tolerate_until = Some(cycle + 2);
-        }
-        if i.cfg_we {
-            let (a, d) = (i.cfg_addr, i.cfg_data);
-            let bad = match a {
-                0x00..=0x0F => false,
-                ADDR_MAX_INFLIGHT => d > 15,
-                ADDR_AUTO_PREEMPT | ADDR_RESET_ENABLE => d > 1,
-                _ => true,
-            };
-            if bad {
-                self.cfg_error_due = Some(cycle + 1);
-            } else if a == ADDR_RESET_ENABLE {
-                self.reset_enable = d == 1;
-            }
-            self.pc_tolerate_until = Some(cycle + 2);
-        }
-
-        // --- launch taken
-        if i.launch_valid && o.launch_ready {
-            self.stats.launches += 1;
-            let fits =
-                self.cfg
-                    .fits_empty(i.launch_waves, i.launch_vgpr, i.launch_sgpr, i.launch_lds);
-            let code = if !fits {
-                Some(1)
-            } else if i.launch_wgs == 0 {
-                Some(2)
-            } else {
-                None
-            };
-            for d in self.dups.iter_mut() {
-                if d.deadline.is_none() {
-                    d.deadline = Some(cycle + 2);
-                }
-            }
-            if let Some(code) = code {
-                self.stats.bad_launches += 1;
-                self.gf_error_due = Some((cycle + 1, code));
-            } else {
-                let key = (i.launch_class & 1, i.launch_kid);
-                let maybe = self.maybe.contains(&key);
-                if self.held.contains_key(&key) || maybe {
-                    self.stats.dups += 1;
-                    self.dups.push(DupOwed {
-                        class: key.0,
-                        kid: key.1,
-                        launched: cycle,
-                        deadline: None,
-                        ambiguous: maybe,
-                    });
-                } else {
-                    self.held.insert(
-                        key,
-                        Held {
-                            wgs: i.launch_wgs,
-                            idem: i.launch_idem && self.reset_enable,
-                            accepted: cycle,
-                        },
-                    );
-                }
-            }
-        }
-        Ok(())
+        self.after_done(cycle, i, o)
     }
 }
