@@ -51,8 +51,10 @@
 //!    code); `error` in t+1 and nothing else changes. A good launch enters the **launch
 //!    register** (one kernel) at the edge.
 //! 2. **Launch register** (from S): an RT kernel is offered to the expander's RT input, a BE
-//!    kernel to Unit 4's launch input (`idem` ∧ `RESET_ENABLE`); it leaves when that input is
-//!    ready (`launch_ready` = register empty or leaving). The RT `DUP_ID` check is the
+//!    kernel to Unit 4's launch input (`idem` ∧ `RESET_ENABLE`) — except while the done
+//!    register (step 4) holds its kid: then it waits that cycle, since Unit 4 frees that kid's
+//!    entry only at its edge; it leaves when that input is ready (`launch_ready` = register
+//!    empty or leaving). The RT `DUP_ID` check is the
 //!    expander's, the BE one Unit 4's (their error ports); a refused kernel leaves too.
 //! 3. **Descriptor**: a BE kernel handed to Unit 4 in t is written into the expander's
 //!    descriptor store in t+1 unless Unit 4 refused it (`pc_error` with `DUP_ID` in t+1), and
@@ -60,8 +62,11 @@
 //!    described before Unit 4 can submit it.
 //! 4. **Unit 4 → expander**: the submit stream (`submit_ready` = the expander's `sub_ready`,
 //!    both held low in a cycle of step 3's write), `ack` → the expander's answer input; the
-//!    expander's `start` and `done` → Unit 4; Unit 4's `cu_reset` → the expander's `flush_be`,
-//!    the dispatcher's `cu_reset` and the `cu_reset` output.
+//!    expander's `start` → Unit 4; the expander's `done` of t reaches Unit 4 in t+1 through
+//!    the **done register** (so Unit 4 frees a BE kernel's entry at the edge of the cycle after
+//!    its `kernel_done`; the done is always legal then: the kernel is RUNNING until it, a CU
+//!    reset's `killed` comes ≥ 10 cycles after the flush); Unit 4's `cu_reset` → the
+//!    expander's `flush_be`, the dispatcher's `cu_reset` and the `cu_reset` output.
 //! 5. **Expander → dispatcher through the push register**: the expander's push of t (RT WG →
 //!    channel 0 at priority 0, BE WG → channel 1 at priority 3; id = the WG index; the tag
 //!    {class, slot}) reaches the dispatcher's push port in t+1. Room: the expander sees channel
@@ -85,17 +90,22 @@
 //!
 //! ## Registered vs combinational (the RTL's timing boundaries)
 //! Every signal between two units is either a unit's registered output or combinational from
-//! its registers only (Unit 4's launch/submit/inflight ports, the expander's readies, `done`,
+//! its registers only (Unit 4's launch/submit/inflight ports, the expander's readies,
 //! `rt_active`, `be_orphans`, the dispatcher's `room`), except the expander's push port, which
 //! also reads the room inputs: its inputs are the dispatcher's `room` (a compare of a FIFO
 //! counter) and the push register, and it ends in the push register. So no combinational path
-//! runs through the logic of two units. The glue adds registers for: the launch (launch
-//! register), its error, the descriptor (one cycle), the push, the withdraw and the policy's
-//! strobes.
+//! runs through the logic of two units. The expander's `done` (its done report: counter
+//! compares and a round-robin pick) ends in the glue's done register instead of Unit 4's done
+//! compare. The glue adds registers for: the launch (launch register), its error, the
+//! descriptor (one cycle), the push, the withdraw, the done and the policy's strobes.
 //!
 //! Latency: an RT kernel launched in t with room everywhere: in the launch register in t+1,
 //! taken by the expander at that edge, its first WG pushed in t+2, in the push register in t+3
 //! (the dispatcher's push port), its first record in t+7 (the dispatcher: push → record 4 cycles).
+//! A kernel's `kernel_done` comes in the cycle of the expander's report (its registers); for a
+//! BE kernel Unit 4 sees `done` one cycle later (done register), so its table entry, and its
+//! share of `inflight`, last one cycle longer, and a relaunch of its kid taken in the
+//! `kernel_done` cycle reaches Unit 4 one cycle later (t+2 instead of t+1).
 
 use crate::dispatcher::tagged::{TaggedConfig, TaggedDispatcher, TaggedIn, TaggedOut};
 use crate::dispatcher::DispIn;
@@ -309,6 +319,8 @@ pub struct GpuFrontend {
     preg: Option<Push>,
     /// Withdraw register (the BE slot).
     wreg: Option<u32>,
+    /// Done register: the kid of the expander's `done` of the previous cycle (to Unit 4).
+    dnreg: Option<u32>,
     /// Policy strobes for this cycle, and Unit 4's `preempt_done` seen since the preempt.
     preempt_r: bool,
     resume_r: bool,
@@ -336,6 +348,7 @@ impl GpuFrontend {
             dreg: None,
             preg: None,
             wreg: None,
+            dnreg: None,
             preempt_r: false,
             resume_r: false,
             pdone_seen: false,
@@ -368,9 +381,13 @@ impl GpuFrontend {
     pub fn reset_enable(&self) -> bool {
         self.reset_enable
     }
-    /// Nothing held by the glue (launch, descriptor, push and withdraw registers empty).
+    /// Nothing held by the glue (launch, descriptor, push, withdraw and done registers empty).
     pub fn glue_idle(&self) -> bool {
-        self.lreg.is_none() && self.dreg.is_none() && self.preg.is_none() && self.wreg.is_none()
+        self.lreg.is_none()
+            && self.dreg.is_none()
+            && self.preg.is_none()
+            && self.wreg.is_none()
+            && self.dnreg.is_none()
     }
 
     fn clear_glue(&mut self) {
@@ -378,6 +395,7 @@ impl GpuFrontend {
         self.dreg = None;
         self.preg = None;
         self.wreg = None;
+        self.dnreg = None;
         self.preempt_r = false;
         self.resume_r = false;
         self.pdone_seen = false;
@@ -489,8 +507,8 @@ impl CycleModel for GpuFrontend {
             be_killed: d_o.reclaim_done,
         };
         let e_o = self.exp.step(&e_in);
-        // 2./4./8. Unit 4
-        let launch_to_pc = l_be;
+        // 2./4./8. Unit 4 (a BE kernel whose kid is in the done register waits a cycle)
+        let launch_to_pc = l_be && self.dnreg != Some(l.kid);
         let (preempt, resume) = if self.auto_preempt {
             (self.preempt_r, self.resume_r)
         } else {
@@ -505,8 +523,8 @@ impl CycleModel for GpuFrontend {
             submit_ready: e_o.sub_ready && !blk,
             start_valid: e_o.start_valid,
             start_id: e_o.start_kid,
-            done_valid: e_o.done_valid,
-            done_id: e_o.done_kid,
+            done_valid: self.dnreg.is_some(),
+            done_id: self.dnreg.unwrap_or(0),
             killed: d_o.reclaim_done,
             preempt,
             resume,
@@ -519,7 +537,7 @@ impl CycleModel for GpuFrontend {
         // the launch register's handshake and the launch port
         let leaves = match self.lreg {
             Some(k) if k.class == RT => e_o.rt_ready,
-            Some(_) => pc_o.launch_ready,
+            Some(_) => launch_to_pc && pc_o.launch_ready,
             None => false,
         };
         let launch_ready = self.lreg.is_none() || leaves;
@@ -603,6 +621,8 @@ impl CycleModel for GpuFrontend {
             None
         };
         self.wreg = e_o.withdraw_valid.then_some(e_o.withdraw_slot);
+        // 4. the done register
+        self.dnreg = e_o.done_valid.then_some(e_o.done_kid);
         // 1./2. the launch register
         if leaves {
             self.lreg = None;

@@ -31,27 +31,30 @@
 //! kernel, 46 bits), the descriptor register (a BE kernel handed to Unit 4, written into the
 //! expander's store one cycle later unless Unit 4 answered `DUP_ID`; the submission is held
 //! in that cycle), the push register (expander → dispatcher, one WG), the withdraw register,
-//! the policy's `preempt`/`resume` strobes and its `preempt_done` flag, `AUTO_PREEMPT`,
+//! the done register (the expander's `done` → Unit 4 one cycle later; a BE kernel in the launch
+//! register whose kid it holds is not offered to Unit 4 in that cycle), the policy's
+//! `preempt`/`resume` strobes and its `preempt_done` flag, `AUTO_PREEMPT`,
 //! `RESET_ENABLE` and the error register. The launch check (`NEVER_FITS`: 0 waves, or
 //! `q = ⌈waves/2⌉` with q > 4, q·vgpr > 16, q·sgpr > 8 or lds > 16, as per-q compares; `ZERO_WGS`)
 //! runs on the launch port into the error register. Every signal between two sub-blocks is a
 //! registered output or combinational from the source's registers, except the expander's push
 //! port (which reads `room` from the dispatcher's FIFO counters) — and that one ends in the
-//! push register.
+//! push register; the expander's `done` report (deep: counter compares, round-robin pick) ends
+//! in the done register, not in Unit 4's done compare.
 //!
 //! ## Cost (ECP5-85F speed 6, in the `synth` flow's harness; command
-//! `./target/release/synth report --target ecp5-85f --only gpu_frontend --seeds 1,2,3
-//! --seeds-other-speeds 1`, 2026-11-26, yowasp tools on a loaded machine)
-//! yosys `synth_ecp5`: **8953 logic LUT4** (+ 766 carry, 144 RAM, 72 RAMW LUTs: 9935 LUT4s,
-//! 11 % of the 85F), **3265 FFs** (incl. the harness's), **2 EBR** (DP16KD: the expander's
-//! descriptor store), 36 `TRELLIS_DPR16X4`, 383 `CCU2C`. The flow's nextpnr-ecp5 run of seed 1
-//! did not finish within its 900 s (`PNR_TIMEOUT`); the same nextpnr command on the flow's
-//! `harness.json` without the limit (seed 1, speed 6) routed: **57.29 MHz — the 100 MHz goal
-//! is missed**; seeds 2 and 3 not run (no median). Critical path (17.45 ns, 11.28 of it
-//! routing): the expander's tracker counters → its done report → Unit 4's done compare →
-//! Unit 4's `BAD_EVENT` flag: a glue register on `done` is the next step (safe: a reported
-//! kernel is never dead, `killed` comes ≥ 10 cycles after the flush). Details:
-//! `docs/gpu_frontend.md`, *Composition as built*.
+//! `PNR_TIMEOUT=2400 nice -n 5 ./target/release/synth report --target ecp5-85f --only
+//! gpu_frontend --seeds 1,2,3 --speeds 6`, 2026-11-26, yowasp tools, machine load about 9)
+//! **9347 LUT4**, 383 `CCU2C` (10 675 LUT4 sites, 13 % of the 85F), **3274 FFs** (incl. the
+//! harness's), **2 EBR** (the expander's descriptor store). **Fmax 64.0 MHz median (seeds 1, 2,
+//! 3: 64.0, 63.1, 68.5) — the 100 MHz goal is missed.** With the done register no glue path is
+//! critical: seeds 1 and 2 end in the expander's own path (descriptor store read `DOB` → the
+//! BE order register `be_ord`, 15.6 ns, half routing), seed 3 in the dispatcher's (FIFO class →
+//! withdraw `armed` → head register load enable, 14.6 ns, 12.2 of it routing). The floor is
+//! the units' own Fmax alone (same flow): `kernel_expander` 69.3, `dispatcher_tagged` 70.5
+//! MHz (medians). Before the done register (session 4, seed 1 by hand): 57.29 MHz, the path
+//! expander done report → Unit 4's done compare. Details: `docs/gpu_frontend.md`, *Timing
+//! (session 5)*.
 
 use crate::dispatcher_tagged::DispatcherTagged;
 use crate::kernel_expander::BoardKernelExpander;
@@ -185,6 +188,8 @@ pub struct GpuFrontend {
     p_shape: DFF<Bits<19>>,
     w_v: DFF<Bit>,
     w_slot: DFF<Bits<3>>,
+    dn_v: DFF<Bit>,
+    dn_kid: DFF<Bits<8>>,
     pre_r: DFF<Bit>,
     res_r: DFF<Bit>,
     pdone: DFF<Bit>,
@@ -204,6 +209,7 @@ pub struct GpuFrontend {
     ready: Signal<Local, Bit>,
     l_rt: Signal<Local, Bit>,
     l_be: Signal<Local, Bit>,
+    l_pc: Signal<Local, Bit>,
     blk: Signal<Local, Bit>,
     desc_ok: Signal<Local, Bit>,
     host_pre: Signal<Local, Bit>,
@@ -294,6 +300,8 @@ impl GpuFrontend {
             p_shape: Default::default(),
             w_v: Default::default(),
             w_slot: Default::default(),
+            dn_v: Default::default(),
+            dn_kid: Default::default(),
             pre_r: Default::default(),
             res_r: Default::default(),
             pdone: Default::default(),
@@ -309,6 +317,7 @@ impl GpuFrontend {
             ready: Default::default(),
             l_rt: Default::default(),
             l_be: Default::default(),
+            l_pc: Default::default(),
             blk: Default::default(),
             desc_ok: Default::default(),
             host_pre: Default::default(),
@@ -338,8 +347,8 @@ impl Logic for GpuFrontend {
     fn update(&mut self) {
         dff_setup!(
             self, clock, l_v, l_kid, l_class, l_idem, l_wgs, l_shape, d_v, d_kid, d_wgs, d_shape,
-            p_v, p_class, p_slot, p_idx, p_shape, w_v, w_slot, pre_r, res_r, pdone, auto_r,
-            rsten_r, err_q, err_code_q
+            p_v, p_class, p_slot, p_idx, p_shape, w_v, w_slot, dn_v, dn_kid, pre_r, res_r, pdone,
+            auto_r, rsten_r, err_q, err_code_q
         );
         self.ctrl.clock.next = self.clock.val();
         self.expander.clock.next = self.clock.val();
@@ -351,6 +360,9 @@ impl Logic for GpuFrontend {
         // ---- decodes of the glue state ----
         self.l_rt.next = self.l_v.q.val() & !self.l_class.q.val();
         self.l_be.next = self.l_v.q.val() & self.l_class.q.val();
+        // a BE kernel whose kid is in the done register waits a cycle (Unit 4 frees it then)
+        self.l_pc.next =
+            self.l_be.val() & !(self.dn_v.q.val() & (self.dn_kid.q.val() == self.l_kid.q.val()));
         self.blk.next = self.d_v.q.val();
         self.desc_ok.next =
             self.d_v.q.val() & !(self.ctrl.error.val() & (self.ctrl.error_code.val() == 1u64));
@@ -440,17 +452,17 @@ impl Logic for GpuFrontend {
             self.host_pre.next = self.pre_r.q.val();
             self.host_res.next = self.res_r.q.val();
         }
-        self.ctrl.launch_valid.next = self.l_be.val();
+        self.ctrl.launch_valid.next = self.l_pc.val();
         self.ctrl.launch_id.next = 0.into();
-        if self.l_be.val() {
+        if self.l_pc.val() {
             self.ctrl.launch_id.next = self.l_kid.q.val();
         }
-        self.ctrl.launch_idem.next = self.l_be.val() & self.l_idem.q.val() & self.rsten_r.q.val();
+        self.ctrl.launch_idem.next = self.l_pc.val() & self.l_idem.q.val() & self.rsten_r.q.val();
         self.ctrl.submit_ready.next = self.expander.sub_ready.val() & !self.blk.val();
         self.ctrl.start_valid.next = self.expander.start_valid.val();
         self.ctrl.start_id.next = self.expander.start_kid.val();
-        self.ctrl.done_valid.next = self.expander.done_valid.val();
-        self.ctrl.done_id.next = self.expander.done_kid.val();
+        self.ctrl.done_valid.next = self.dn_v.q.val();
+        self.ctrl.done_id.next = self.dn_kid.q.val();
         self.ctrl.killed.next = self.disp.reclaim_done.val();
         self.ctrl.preempt.next = self.host_pre.val();
         self.ctrl.resume.next = self.host_res.val();
@@ -462,7 +474,7 @@ impl Logic for GpuFrontend {
 
         // ---- the launch port ----
         self.leaves.next = self.l_rt.val() & self.expander.rt_ready.val()
-            | self.l_be.val() & self.ctrl.launch_ready.val();
+            | self.l_pc.val() & self.ctrl.launch_ready.val();
         self.ready.next = !self.l_v.q.val() | self.leaves.val();
         self.launch_ready.next = self.ready.val();
         self.take.next = self.launch_valid.val() & self.ready.val();
@@ -538,8 +550,8 @@ impl Logic for GpuFrontend {
             & !self.host_res.val()
             & (self.pdone.q.val() | self.ctrl.preempt_done.val());
         // descriptor register
-        self.d_v.d.next = self.l_be.val() & self.ctrl.launch_ready.val();
-        if self.l_be.val() & self.ctrl.launch_ready.val() {
+        self.d_v.d.next = self.l_pc.val() & self.ctrl.launch_ready.val();
+        if self.l_pc.val() & self.ctrl.launch_ready.val() {
             self.d_kid.d.next = self.l_kid.q.val();
             self.d_wgs.d.next = self.l_wgs.q.val();
             self.d_shape.d.next = self.l_shape.q.val();
@@ -561,6 +573,9 @@ impl Logic for GpuFrontend {
         // withdraw register
         self.w_v.d.next = self.expander.withdraw_valid.val();
         self.w_slot.d.next = self.expander.withdraw_slot.val();
+        // done register (expander -> Unit 4, one cycle)
+        self.dn_v.d.next = self.expander.done_valid.val();
+        self.dn_kid.d.next = self.expander.done_kid.val();
         // launch register
         if self.leaves.val() {
             self.l_v.d.next = false;
@@ -619,6 +634,8 @@ impl Logic for GpuFrontend {
             self.p_shape.d.next = 0.into();
             self.w_v.d.next = false;
             self.w_slot.d.next = 0.into();
+            self.dn_v.d.next = false;
+            self.dn_kid.d.next = 0.into();
             self.pre_r.d.next = false;
             self.res_r.d.next = false;
             self.pdone.d.next = false;

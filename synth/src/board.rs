@@ -45,10 +45,20 @@ impl Bridge {
     }
 }
 
-/// The bridge variant of the unit named `name` in [`UNITS`] (`None` for an unknown name).
+/// The bridge variant of the unit named `name` in [`UNITS`] (`None` for an unknown name); a
+/// unit of [`ECP5_ONLY`] has the full bridge.
 pub fn bridge_of(name: &str) -> Option<Bridge> {
+    if ECP5_ONLY.contains(&name) {
+        return Some(Bridge::Full);
+    }
     UNITS.iter().find(|(n, _, _)| *n == name).map(|u| u.2)
 }
+
+/// Units with a ULX3S bitstream only (they cannot fit the HX8K: the export's list):
+/// [`visit_unit`] finds them with the full bridge and their ULX3S clock
+/// ([`crate::ulx3s::UNITS`]), for `synth build --board ulx3s-85f`, `record-scenario` and
+/// `board --sim`; `synth build --board alchitry-cu` refuses them.
+pub const ECP5_ONLY: &[&str] = crate::export::NOT_ON_ICE40;
 
 /// The units that have a bitstream, with their board clocks (MHz) and bridge variants. Issue
 /// #20: each clock as close to the unit's own median Fmax (`synth report --seeds 1,2,3`,
@@ -84,7 +94,11 @@ pub fn visit_unit<V: UnitVisitor>(name: &str, v: V) -> Option<V::Out> {
             v.visit::<U>(self.1, self.2)
         }
     }
-    let &(_, clock, bridge) = UNITS.iter().find(|(n, _, _)| *n == name)?;
+    let (clock, bridge) = match UNITS.iter().find(|(n, _, _)| *n == name) {
+        Some(&(_, clock, bridge)) => (clock, bridge),
+        None if ECP5_ONLY.contains(&name) => (crate::ulx3s::clock_of(name)?, Bridge::Full),
+        None => return None,
+    };
     testbench::unit::visit(name, &mut OnBoard(Some(v), clock, bridge))
 }
 

@@ -670,6 +670,9 @@ fn board_build(
     flow.run(
         &names,
         |name| {
+            if synth::board::ECP5_ONLY.contains(&name) {
+                anyhow::bail!("`{name}` does not fit the HX8K: build it with --board ulx3s-85f");
+            }
             let mut cfg = if name == "bridge_only" {
                 bridge_only_config(clock.unwrap_or(synth::board::BRIDGE_ONLY_MHZ))
             } else {
