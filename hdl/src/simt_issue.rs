@@ -41,12 +41,14 @@
 //!   `end_fall`.
 //! - **Order matrix** `lt` (T × T flip-flops): bit u of row t is `TLR[t] < TLR[u]`. An init
 //!   clears it (all TLRs equal); an end rewrites it from compares of the inputs only — `end_taken`
-//!   / `end_fall` against each other and against every TLR (4T + 2 P-bit comparators) — chosen
-//!   per pair by which of the two threads takes a new TLR and which target.
+//!   / `end_fall` against each other and against every TLR (2T + 1 balanced P-bit compare
+//!   trees, each giving "below" and "equal", so both directions) — chosen per pair by which of
+//!   the two threads takes a new TLR and which target.
 //! - **Warp PC as a pointer**: the one-hot register `w` names the thread whose TLR is the warp
 //!   PC (the leader of the last end, the pick of the last redirect, thread 0 after an init);
 //!   the `warp_pc` port is the T-way AND-OR of the TLRs by `w`. A start's *behind* and *at-PC*
-//!   masks are then selections of matrix rows and columns by `w` (no comparator on the start).
+//!   masks are then selections of matrix rows and columns by `w` (no comparator on the start);
+//!   `behind` reads `w_b`, an inverted copy of `w` (half the fan-out on the start's path).
 //! - **Cyclic searches as flat terms.** rep is a one-hot register; its OR prefix (threads at or
 //!   after rep) gives, per thread t, the threads before t in the cyclic order from rep. The sync
 //!   pick is the thread behind with no thread behind before it; the leader the survivor with no
@@ -56,16 +58,18 @@
 //!   its event.
 //!
 //! ## Cost and timing (board config, `synth report --only simt_issue --seeds 1,2,3`)
-//! **1201 LCs** (with the measurement harness's 85 flip-flops; 774 before issue #20);
-//! **Fmax median 96.9 MHz** (seeds 1 / 2 / 3: 97.2, 95.3, 96.9; before issue #20 64.0, 64.7,
-//! 65.8): every seed ≥ 95 MHz, **the median misses 100 MHz.** The end's compares are flat
-//! logic (not `<`: yosys's carry chain hid its delay from abc), the rows of exited threads are
-//! 0 (a start's `behind` needs no `live` mask) and `in_block` is written as AND / OR (no clock
-//! enable). Critical paths (about 10.4 ns, 6.9 ns of it routing): seeds 1, 2 an end target →
-//! its compares → the row select → `lt`; seed 3 the start: `w` → `behind` → the sync pick →
-//! `rep`. History and the steps measured: `docs/simt_issue.md`. The full config (32 threads,
-//! 16-bit PCs) was not re-synthesized after the restructuring (before it: 4303 LUT4, 635
-//! flip-flops, 512 carry cells by `synth report --full`).
+//! **1189 LCs** (with the measurement harness's 85 flip-flops; 774 before issue #20);
+//! **Fmax median 101.0 MHz** (seeds 1 / 2 / 3: 101.0, 101.2, 100.5; before issue #20 64.0,
+//! 64.7, 65.8), placed with nextpnr's `--placer sa` (`synth::flow::nextpnr_ice40_options`; the
+//! default `heap` placer gives this netlist 95.6 / 91.5 / 97.0). The end's compares are
+//! balanced trees over bit ranges (not `<`: yosys's carry chain hid its delay from abc), the
+//! rows of exited threads are 0 (a start's `behind` needs no `live` mask), `in_block` is
+//! written as AND / OR (no clock enable) and the start's `behind` select reads a second,
+//! inverted copy of `w`. Critical paths (about 10.4 ns with `heap`, 7 ns of it routing): an
+//! end target → its compares → the row select → `lt`, or the start: `w` → `behind` → the sync
+//! decision → `w` / `rep`. History and the steps measured: `docs/simt_issue.md`. The full
+//! config (32 threads, 16-bit PCs) was not re-synthesized after the restructuring (before it:
+//! 4303 LUT4, 635 flip-flops, 512 carry cells by `synth report --full`).
 
 use rust_hdl::prelude::*;
 
@@ -122,6 +126,9 @@ pub struct SimtIssue<const T: usize, const P: usize, const RB: usize> {
     lt: [DFF<Bits<T>>; T],
     /// One-hot: the thread whose TLR is the warp PC (`warp_pc` = `next_pc[w]`).
     w: DFF<Bits<T>>,
+    /// The complement of `w`, a second copy for the start's `behind` select (halves the fan-out
+    /// of `w`; stored inverted so that yosys does not merge the two registers).
+    w_b: DFFWithInit<Bits<T>>,
     live_q: DFF<Bits<T>>,
     active_q: DFF<Bits<T>>,
     /// rep, one-hot (0 after reset: rep 0).
@@ -177,11 +184,14 @@ pub struct SimtIssue<const T: usize, const P: usize, const RB: usize> {
     lt_tk: Signal<Local, Bits<T>>,
     lt_fl: Signal<Local, Bits<T>>,
     nrow: [Signal<Local, Bits<T>>; T],
-    /// Bits where the two operands of a compare differ: `end_taken` / `end_fall`, and each
-    /// target against every TLR (the compares are flat logic, see below).
-    ne_tf: Signal<Local, Bits<P>>,
-    ne_tk: [Signal<Local, Bits<P>>; T],
-    ne_fl: [Signal<Local, Bits<P>>; T],
+    /// Compare trees (see below): per bit range, "first operand below the second" (`*_l`) and
+    /// "equal" (`*_e`); `end_taken` against `end_fall`, each target against every TLR.
+    tf_l: Signal<Local, Bits<P>>,
+    tf_e: Signal<Local, Bits<P>>,
+    tk_l: [Signal<Local, Bits<P>>; T],
+    tk_e: [Signal<Local, Bits<P>>; T],
+    fl_l: [Signal<Local, Bits<P>>; T],
+    fl_e: [Signal<Local, Bits<P>>; T],
     /// rep one-hot (for the port) and the warp PC.
     rep_oh: Signal<Local, Bits<T>>,
     rep_idx: Signal<Local, Bits<RB>>,
@@ -191,9 +201,12 @@ pub struct SimtIssue<const T: usize, const P: usize, const RB: usize> {
     /// Thread t's index; the threads below t.
     thread_idx: [Constant<Bits<RB>>; T],
     below: [Constant<Bits<T>>; T],
-    /// PC bits above bit i.
-    above: [Constant<Bits<P>>; P],
+    /// Compare tree level k (span 2^k): the PC bits i with i + 2^k >= P (an empty upper
+    /// range compares equal).
+    top_ones: [Constant<Bits<P>>; 4],
     first: Constant<Bits<T>>,
+    /// Every thread (the reset value of `w_b`).
+    all_threads: Constant<Bits<T>>,
     code_busy: Constant<Bits<2>>,
     code_bad_seq: Constant<Bits<2>>,
 }
@@ -235,6 +248,7 @@ impl<const T: usize, const P: usize, const RB: usize> SimtIssue<T, P, RB> {
             next_pc: std::array::from_fn(|_| Default::default()),
             lt: std::array::from_fn(|_| Default::default()),
             w: Default::default(),
+            w_b: DFFWithInit::new(Bits::<T>::from((1u64 << T) - 1)),
             live_q: Default::default(),
             active_q: Default::default(),
             rep_hot: Default::default(),
@@ -272,20 +286,24 @@ impl<const T: usize, const P: usize, const RB: usize> SimtIssue<T, P, RB> {
             lt_tk: Default::default(),
             lt_fl: Default::default(),
             nrow: std::array::from_fn(|_| Default::default()),
-            ne_tf: Default::default(),
-            ne_tk: std::array::from_fn(|_| Default::default()),
-            ne_fl: std::array::from_fn(|_| Default::default()),
+            tf_l: Default::default(),
+            tf_e: Default::default(),
+            tk_l: std::array::from_fn(|_| Default::default()),
+            tk_e: std::array::from_fn(|_| Default::default()),
+            fl_l: std::array::from_fn(|_| Default::default()),
+            fl_e: std::array::from_fn(|_| Default::default()),
             rep_oh: Default::default(),
             rep_idx: Default::default(),
             wpc: Default::default(),
             thread_idx: std::array::from_fn(|t| Constant::new((t as u64).into())),
             below: std::array::from_fn(|t| Constant::new(Bits::<T>::from((1u64 << t) - 1))),
-            above: std::array::from_fn(|i| {
-                Constant::new(Bits::<P>::from(
-                    ((1u64 << P) - 1) & !((1u64 << (i + 1)) - 1),
-                ))
+            top_ones: std::array::from_fn(|k| {
+                let span = 1usize << k;
+                let low = P.saturating_sub(span);
+                Constant::new(Bits::<P>::from(((1u64 << P) - 1) & !((1u64 << low) - 1)))
             }),
             first: Constant::new(Bits::<T>::from(1u64)),
+            all_threads: Constant::new(Bits::<T>::from((1u64 << T) - 1)),
             code_busy: Constant::new(1u64.into()),
             code_bad_seq: Constant::new(2u64.into()),
         }
@@ -322,6 +340,8 @@ impl<const T: usize, const P: usize, const RB: usize> Logic for SimtIssue<T, P, 
         }
         self.done_q.clock.next = self.clock.val();
         self.done_q.d.next = self.done_q.q.val();
+        self.w_b.clock.next = self.clock.val();
+        self.w_b.d.next = self.w_b.q.val();
         self.redirect_q.d.next = false;
         self.error_q.d.next = false;
         self.error_code_q.d.next = 0.into();
@@ -358,7 +378,7 @@ impl<const T: usize, const P: usize, const RB: usize> Logic for SimtIssue<T, P, 
         }
         self.behind.next = 0.into();
         for t in 0..T {
-            if (self.lt[t].q.val() & self.w.q.val()).any() {
+            if (self.lt[t].q.val() & !self.w_b.q.val()).any() {
                 self.behind.next = self.behind.val().replace_bit(t, true);
             }
         }
@@ -438,49 +458,84 @@ impl<const T: usize, const P: usize, const RB: usize> Logic for SimtIssue<T, P, 
         if !self.two_s.val() {
             self.rep_n.next = self.rep_n.val() | self.lead.val();
         }
-        // the order after the end: compares of the targets with each other and every TLR,
-        // written as flat logic (a < b iff at some bit a is 0, b is 1 and no higher bit
-        // differs) rather than `<`: yosys maps `<` to a carry chain, whose output reaches
-        // abc as an input of arrival 0, so abc put the row select's levels after it; as
-        // logic, abc maps the compare and the row select together by depth
-        self.ne_tf.next = self.end_taken.val() ^ self.end_fall.val();
-        self.c_tf.next = false;
-        self.c_ft.next = false;
-        for i in 0..P {
-            if !(self.ne_tf.val() & self.above[i].val()).any() {
-                if !self.end_taken.val().get_bit(i) & self.end_fall.val().get_bit(i) {
-                    self.c_tf.next = true;
-                }
-                if self.end_taken.val().get_bit(i) & !self.end_fall.val().get_bit(i) {
-                    self.c_ft.next = true;
-                }
-            }
-        }
+        // the order after the end: compares of the targets with each other and every TLR as
+        // balanced trees over bit ranges (span 1, 2, 4, 8, 16 bits: "below" of the range =
+        // below in its upper half, or equal there and below in its lower half), so that each
+        // compare is three LUT levels at P = 8; `<` would be a carry chain, whose output reaches
+        // abc as an input of arrival 0 (abc then put the row select's levels after it)
+        self.tf_l.next = !self.end_taken.val() & self.end_fall.val();
+        self.tf_e.next = !(self.end_taken.val() ^ self.end_fall.val());
+        self.tf_l.next = (self.tf_l.val() >> 1)
+            | (((self.tf_e.val() >> 1) | self.top_ones[0].val()) & self.tf_l.val());
+        self.tf_e.next = ((self.tf_e.val() >> 1) | self.top_ones[0].val()) & self.tf_e.val();
+        self.tf_l.next = (self.tf_l.val() >> 2)
+            | (((self.tf_e.val() >> 2) | self.top_ones[1].val()) & self.tf_l.val());
+        self.tf_e.next = ((self.tf_e.val() >> 2) | self.top_ones[1].val()) & self.tf_e.val();
+        self.tf_l.next = (self.tf_l.val() >> 4)
+            | (((self.tf_e.val() >> 4) | self.top_ones[2].val()) & self.tf_l.val());
+        self.tf_e.next = ((self.tf_e.val() >> 4) | self.top_ones[2].val()) & self.tf_e.val();
+        self.tf_l.next = (self.tf_l.val() >> 8)
+            | (((self.tf_e.val() >> 8) | self.top_ones[3].val()) & self.tf_l.val());
+        self.tf_e.next = ((self.tf_e.val() >> 8) | self.top_ones[3].val()) & self.tf_e.val();
+        self.c_tf.next = self.tf_l.val().get_bit(0);
+        self.c_ft.next = !self.tf_l.val().get_bit(0) & !self.tf_e.val().get_bit(0);
         self.tk_lt.next = 0.into();
         self.fl_lt.next = 0.into();
         self.lt_tk.next = 0.into();
         self.lt_fl.next = 0.into();
         for t in 0..T {
-            self.ne_tk[t].next = self.end_taken.val() ^ self.next_pc[t].q.val();
-            self.ne_fl[t].next = self.end_fall.val() ^ self.next_pc[t].q.val();
-            for i in 0..P {
-                if !(self.ne_tk[t].val() & self.above[i].val()).any() {
-                    if !self.end_taken.val().get_bit(i) & self.next_pc[t].q.val().get_bit(i) {
-                        self.tk_lt.next = self.tk_lt.val().replace_bit(t, true);
-                    }
-                    if self.end_taken.val().get_bit(i) & !self.next_pc[t].q.val().get_bit(i) {
-                        self.lt_tk.next = self.lt_tk.val().replace_bit(t, true);
-                    }
-                }
-                if !(self.ne_fl[t].val() & self.above[i].val()).any() {
-                    if !self.end_fall.val().get_bit(i) & self.next_pc[t].q.val().get_bit(i) {
-                        self.fl_lt.next = self.fl_lt.val().replace_bit(t, true);
-                    }
-                    if self.end_fall.val().get_bit(i) & !self.next_pc[t].q.val().get_bit(i) {
-                        self.lt_fl.next = self.lt_fl.val().replace_bit(t, true);
-                    }
-                }
-            }
+            self.tk_l[t].next = !self.end_taken.val() & self.next_pc[t].q.val();
+            self.tk_e[t].next = !(self.end_taken.val() ^ self.next_pc[t].q.val());
+            self.fl_l[t].next = !self.end_fall.val() & self.next_pc[t].q.val();
+            self.fl_e[t].next = !(self.end_fall.val() ^ self.next_pc[t].q.val());
+            self.tk_l[t].next = (self.tk_l[t].val() >> 1)
+                | (((self.tk_e[t].val() >> 1) | self.top_ones[0].val()) & self.tk_l[t].val());
+            self.tk_e[t].next =
+                ((self.tk_e[t].val() >> 1) | self.top_ones[0].val()) & self.tk_e[t].val();
+            self.tk_l[t].next = (self.tk_l[t].val() >> 2)
+                | (((self.tk_e[t].val() >> 2) | self.top_ones[1].val()) & self.tk_l[t].val());
+            self.tk_e[t].next =
+                ((self.tk_e[t].val() >> 2) | self.top_ones[1].val()) & self.tk_e[t].val();
+            self.tk_l[t].next = (self.tk_l[t].val() >> 4)
+                | (((self.tk_e[t].val() >> 4) | self.top_ones[2].val()) & self.tk_l[t].val());
+            self.tk_e[t].next =
+                ((self.tk_e[t].val() >> 4) | self.top_ones[2].val()) & self.tk_e[t].val();
+            self.tk_l[t].next = (self.tk_l[t].val() >> 8)
+                | (((self.tk_e[t].val() >> 8) | self.top_ones[3].val()) & self.tk_l[t].val());
+            self.tk_e[t].next =
+                ((self.tk_e[t].val() >> 8) | self.top_ones[3].val()) & self.tk_e[t].val();
+            self.fl_l[t].next = (self.fl_l[t].val() >> 1)
+                | (((self.fl_e[t].val() >> 1) | self.top_ones[0].val()) & self.fl_l[t].val());
+            self.fl_e[t].next =
+                ((self.fl_e[t].val() >> 1) | self.top_ones[0].val()) & self.fl_e[t].val();
+            self.fl_l[t].next = (self.fl_l[t].val() >> 2)
+                | (((self.fl_e[t].val() >> 2) | self.top_ones[1].val()) & self.fl_l[t].val());
+            self.fl_e[t].next =
+                ((self.fl_e[t].val() >> 2) | self.top_ones[1].val()) & self.fl_e[t].val();
+            self.fl_l[t].next = (self.fl_l[t].val() >> 4)
+                | (((self.fl_e[t].val() >> 4) | self.top_ones[2].val()) & self.fl_l[t].val());
+            self.fl_e[t].next =
+                ((self.fl_e[t].val() >> 4) | self.top_ones[2].val()) & self.fl_e[t].val();
+            self.fl_l[t].next = (self.fl_l[t].val() >> 8)
+                | (((self.fl_e[t].val() >> 8) | self.top_ones[3].val()) & self.fl_l[t].val());
+            self.fl_e[t].next =
+                ((self.fl_e[t].val() >> 8) | self.top_ones[3].val()) & self.fl_e[t].val();
+            self.tk_lt.next = self
+                .tk_lt
+                .val()
+                .replace_bit(t, self.tk_l[t].val().get_bit(0));
+            self.fl_lt.next = self
+                .fl_lt
+                .val()
+                .replace_bit(t, self.fl_l[t].val().get_bit(0));
+            self.lt_tk.next = self.lt_tk.val().replace_bit(
+                t,
+                !self.tk_l[t].val().get_bit(0) & !self.tk_e[t].val().get_bit(0),
+            );
+            self.lt_fl.next = self.lt_fl.val().replace_bit(
+                t,
+                !self.fl_l[t].val().get_bit(0) & !self.fl_e[t].val().get_bit(0),
+            );
         }
 
         // each thread's order row after the end: bit u = new TLR of t < new TLR of u
@@ -546,6 +601,7 @@ impl<const T: usize, const P: usize, const RB: usize> Logic for SimtIssue<T, P, 
             self.live_q.d.next = self.init_mask.val();
             self.active_q.d.next = 0.into();
             self.w.d.next = self.first.val();
+            self.w_b.d.next = !self.first.val();
             self.rep_hot.d.next = self.init_mask.val() & !(self.init_ge.val() << 1);
             self.done_q.d.next = !self.init_mask.val().any();
             for t in 0..T {
@@ -558,6 +614,7 @@ impl<const T: usize, const P: usize, const RB: usize> Logic for SimtIssue<T, P, 
             self.active_q.d.next = self.behind.val();
             self.rep_hot.d.next = self.sync_pick.val();
             self.w.d.next = self.sync_pick.val();
+            self.w_b.d.next = !self.sync_pick.val();
             self.redirect_q.d.next = true;
         }
         if self.ev_open.val() {
@@ -575,6 +632,7 @@ impl<const T: usize, const P: usize, const RB: usize> Logic for SimtIssue<T, P, 
             if self.surv.val().any() {
                 // use the representative, then advance
                 self.w.d.next = self.lead.val();
+                self.w_b.d.next = !self.lead.val();
                 self.rep_hot.d.next = self.rep_n.val();
             }
         }
@@ -588,6 +646,7 @@ impl<const T: usize, const P: usize, const RB: usize> Logic for SimtIssue<T, P, 
             self.active_q.d.next = 0.into();
             self.rep_hot.d.next = 0.into();
             self.w.d.next = 0.into();
+            self.w_b.d.next = self.all_threads.val();
             self.in_block.d.next = false;
             self.done_q.d.next = true;
             self.redirect_q.d.next = false;

@@ -248,6 +248,22 @@ pub fn ice40_options(unit: &str) -> String {
     }
 }
 
+/// The nextpnr-ice40 options a unit is placed with in its report row (`synth report`; `synth
+/// build` does not use them yet). The environment variable `NEXTPNR_ICE40_OPTS` (space
+/// separated) replaces them for an A/B run (e.g. `NEXTPNR_ICE40_OPTS=" "` for the default
+/// placer). `--placer sa` (nextpnr's simulated-annealing placer instead of the default analytic
+/// `heap` placer) for the SIMT issue unit: 101.0 / 101.2 / 100.5 MHz at seeds 1–3 against
+/// 95.6 / 91.5 / 97.0 with `heap`, the same netlist (docs/simt_issue.md, step 7).
+pub fn nextpnr_ice40_options(unit: &str) -> Vec<String> {
+    if let Ok(o) = std::env::var("NEXTPNR_ICE40_OPTS") {
+        return o.split_whitespace().map(str::to_string).collect();
+    }
+    match unit {
+        "simt_issue" => vec!["--placer".to_string(), "sa".to_string()],
+        _ => vec![],
+    }
+}
+
 /// The lower median of some values (NaN-free).
 pub fn median(values: &[f64]) -> Option<f64> {
     let mut v = values.to_vec();
@@ -295,20 +311,23 @@ pub fn synthesize_seeds(
             format!("nextpnr_seed{seed}.log")
         };
         run_limited(
-            Command::new("nextpnr-ice40").current_dir(&dir).args([
-                "--hx8k",
-                "--package",
-                "cb132",
-                "--freq",
-                &format!("{target_mhz}"),
-                "--timing-allow-fail",
-                "--seed",
-                &seed.to_string(),
-                "--json",
-                "harness.json",
-                "--asc",
-                "harness.asc",
-            ]),
+            Command::new("nextpnr-ice40")
+                .current_dir(&dir)
+                .args([
+                    "--hx8k",
+                    "--package",
+                    "cb132",
+                    "--freq",
+                    &format!("{target_mhz}"),
+                    "--timing-allow-fail",
+                    "--seed",
+                    &seed.to_string(),
+                    "--json",
+                    "harness.json",
+                    "--asc",
+                    "harness.asc",
+                ])
+                .args(nextpnr_ice40_options(unit)),
             "nextpnr-ice40",
             &dir.join(&log_name),
             pnr_timeout(),
