@@ -14,7 +14,8 @@
 
 use crate::unit::BoardUnit;
 use crate::verilator::{
-    build_harness, cache_root, encode_frames, fnv1a, replay, run_frames, Port, TracePorts,
+    build_harness, cache_root, cached_build, encode_frames, fnv1a, replay, run_frames, Port,
+    TracePorts,
 };
 use anyhow::{anyhow, bail, Context, Result};
 use golden_model::board_top::{
@@ -140,54 +141,42 @@ int main(int argc, char** argv) {{
     )
 }
 
+/// Verilator arguments of the simulated board (with [`SIM_MAKE_VARS`], part of the cache key).
+const SIM_VERILATOR_ARGS: &[&str] = &[
+    "-O2",
+    "-Wno-fatal",
+    "-Wno-lint",
+    "-Wno-style",
+    "--x-assign",
+    "fast",
+    "--x-initial",
+    "fast",
+];
+
+/// Make variables of the simulated board's C++ build.
+const SIM_MAKE_VARS: &[&str] = &["OPT_FAST=-O2", "OPT_SLOW=-O1"];
+
 /// Build (or reuse, cached by content hash) the Verilated simulated board; returns the binary.
 pub fn build_sim_board(cfg: &BoardConfig) -> Result<PathBuf> {
     let verilog = board_top_verilog(cfg).map_err(|e| anyhow!(e))?;
     let harness = sim_harness_source(cfg.baud_div);
-    let flags = "-O2 OPT_FAST=-O2";
+    let flags = [SIM_VERILATOR_ARGS, SIM_MAKE_VARS].concat().join(" ");
     let dir = cache_root().join(format!(
         "board-{:016x}",
-        fnv1a(&[&verilog, &harness, flags])
+        fnv1a(&[&verilog, &harness, &flags])
     ));
-    let exe = dir.join("obj").join("Vboard_top");
-    if exe.exists() {
-        return Ok(exe);
-    }
-    let _claim = crate::verilator::claim_build(&dir);
-    if exe.exists() {
-        return Ok(exe);
-    }
-    // private build directory, renamed when done (two test threads may build the same board)
-    let tmp = crate::verilator::private_build_dir(&dir);
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp)?;
-    std::fs::write(tmp.join("board_top.v"), &verilog)?;
-    std::fs::write(tmp.join("harness.cpp"), &harness)?;
-    crate::verilator::verilate_and_make(
-        &tmp,
-        "board_top",
-        &[
-            "-O2",
-            "-Wno-fatal",
-            "-Wno-lint",
-            "-Wno-style",
-            "--x-assign",
-            "fast",
-            "--x-initial",
-            "fast",
-        ],
-        &["OPT_FAST=-O2", "OPT_SLOW=-O1"],
-        &["board_top.v", "harness.cpp"],
-    )
-    .context("building the simulated board")?;
-    match std::fs::rename(&tmp, &dir) {
-        Ok(()) => {}
-        Err(_) if exe.exists() => {
-            let _ = std::fs::remove_dir_all(&tmp);
-        }
-        Err(e) => return Err(e).context("caching the simulated board"),
-    }
-    Ok(exe)
+    cached_build(&dir, "obj/Vboard_top", "the simulated board", |tmp| {
+        std::fs::write(tmp.join("board_top.v"), &verilog)?;
+        std::fs::write(tmp.join("harness.cpp"), &harness)?;
+        crate::verilator::verilate_and_make(
+            tmp,
+            "board_top",
+            SIM_VERILATOR_ARGS,
+            SIM_MAKE_VARS,
+            &["board_top.v", "harness.cpp"],
+        )
+        .context("building the simulated board")
+    })
 }
 
 /// The simulated board: the generated `board_top.v` (PLL bypassed) under Verilator.

@@ -144,11 +144,11 @@ static BUILT: std::sync::Condvar = std::sync::Condvar::new();
 /// same moment (a unit's replay and its long run; the simulated board of two board tests):
 /// the second waits for the first build and reuses it instead of compiling the same C++ again
 /// on the same two cores. Other processes still build privately (`private_build_dir`).
-pub(crate) struct BuildClaim(PathBuf);
+struct BuildClaim(PathBuf);
 
 /// Wait until no other thread of this process builds `dir`, then claim it. The caller checks
 /// the cache again after the claim: the build it waited for may have produced the binary.
-pub(crate) fn claim_build(dir: &Path) -> BuildClaim {
+fn claim_build(dir: &Path) -> BuildClaim {
     let mut building = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
     while building.iter().any(|d| d == dir) {
         building = BUILT.wait(building).unwrap_or_else(|e| e.into_inner());
@@ -168,10 +168,43 @@ impl Drop for BuildClaim {
 /// A build directory next to `dir` that no other build uses at the same time, for a build that
 /// is renamed to `dir` when done: concurrent tests may build the same design, and the threads
 /// of one test binary share the process id, so they are counted apart.
-pub(crate) fn private_build_dir(dir: &Path) -> PathBuf {
+fn private_build_dir(dir: &Path) -> PathBuf {
     static BUILDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     dir.with_extension(format!("tmp{}-{n}", std::process::id()))
+}
+
+/// The cache entry `dir`, made once: when `dir/product` exists it is reused; otherwise `build`
+/// fills a private directory (`private_build_dir`, left in place when the build fails, for
+/// reading) that is renamed to `dir` when done, so only whole entries appear; one thread of this
+/// process builds an entry at a time (`claim_build`). Returns `dir/product`; `what` names the
+/// entry in errors.
+pub(crate) fn cached_build(
+    dir: &Path,
+    product: &str,
+    what: &str,
+    build: impl FnOnce(&Path) -> Result<()>,
+) -> Result<PathBuf> {
+    let out = dir.join(product);
+    if out.exists() {
+        return Ok(out);
+    }
+    let _claim = claim_build(dir);
+    if out.exists() {
+        return Ok(out);
+    }
+    let tmp = private_build_dir(dir);
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp)?;
+    build(&tmp)?;
+    match std::fs::rename(&tmp, dir) {
+        Ok(()) => {}
+        Err(_) if out.exists() => {
+            let _ = std::fs::remove_dir_all(&tmp);
+        }
+        Err(e) => return Err(e).with_context(|| format!("caching {what}")),
+    }
+    Ok(out)
 }
 
 fn cxx_type(width: usize) -> &'static str {
@@ -211,51 +244,46 @@ const RUNTIME_OBJECTS: &[&str] = &["verilated.o", "verilated_threads.o"];
 /// time is these two files (measured on the dispatcher export: verilate 6 s, runtime 36 s, the
 /// model and link 53 s, at a load of ~9), and the default test run builds ~45 models.
 fn runtime_objects() -> Result<PathBuf> {
+    // one `verilator --version` and one cache lookup per process, not per model build
+    static RUNTIME: std::sync::OnceLock<std::result::Result<PathBuf, String>> =
+        std::sync::OnceLock::new();
+    RUNTIME
+        .get_or_init(|| build_runtime_objects().map_err(|e| format!("{e:#}")))
+        .clone()
+        .map_err(|e| anyhow::anyhow!(e))
+}
+
+fn build_runtime_objects() -> Result<PathBuf> {
     let version = Command::new("verilator")
         .arg("--version")
         .output()
         .context("running verilator --version")?;
     let version = String::from_utf8_lossy(&version.stdout).into_owned();
     let dir = cache_root().join(format!("runtime-{:016x}", fnv1a(&[&version])));
-    let obj = dir.join("obj");
-    let have = |d: &Path| RUNTIME_OBJECTS.iter().all(|o| d.join(o).exists());
-    if have(&obj) {
-        return Ok(obj);
-    }
-    let _claim = claim_build(&dir);
-    if have(&obj) {
-        return Ok(obj);
-    }
-    let tmp = private_build_dir(&dir);
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp)?;
-    std::fs::write(
-        tmp.join("top.v"),
-        "module top(input wire clock, output wire q);\n  assign q = clock;\nendmodule\n",
-    )?;
-    run_checked(
-        Command::new("verilator")
-            .current_dir(&tmp)
-            .args(["--cc", "--top-module", "top", "-Mdir", "obj"])
-            .args(VERILATOR_ARGS)
-            .arg("top.v"),
-        "verilating the runtime's one-wire design",
-    )?;
-    run_checked(
-        Command::new("make")
-            .current_dir(tmp.join("obj"))
-            .args(["-f", "Vtop.mk"])
-            .args(RUNTIME_OBJECTS),
-        "compiling Verilator's runtime objects",
-    )?;
-    match std::fs::rename(&tmp, &dir) {
-        Ok(()) => {}
-        Err(_) if have(&obj) => {
-            let _ = std::fs::remove_dir_all(&tmp);
-        }
-        Err(e) => return Err(e).context("caching Verilator's runtime objects"),
-    }
-    Ok(obj)
+    // the entry appears whole (renamed when done): its last object stands for all of them
+    let last = format!("obj/{}", RUNTIME_OBJECTS[RUNTIME_OBJECTS.len() - 1]);
+    let last = cached_build(&dir, &last, "Verilator's runtime objects", |tmp| {
+        std::fs::write(
+            tmp.join("top.v"),
+            "module top(input wire clock, output wire q);\n  assign q = clock;\nendmodule\n",
+        )?;
+        run_checked(
+            Command::new("verilator")
+                .current_dir(tmp)
+                .args(["--cc", "--top-module", "top", "-Mdir", "obj"])
+                .args(VERILATOR_ARGS)
+                .arg("top.v"),
+            "verilating the runtime's one-wire design",
+        )?;
+        run_checked(
+            Command::new("make")
+                .current_dir(tmp.join("obj"))
+                .args(["-f", "Vtop.mk"])
+                .args(RUNTIME_OBJECTS),
+            "compiling Verilator's runtime objects",
+        )
+    })?;
+    Ok(last.parent().expect("obj/").to_path_buf())
 }
 
 /// Run a command; its output is the error when it fails.
@@ -388,35 +416,17 @@ pub fn build_harness(
     let harness = harness_source(inputs, outputs, has_clock);
     let flags = [VERILATOR_ARGS, MAKE_VARS].concat().join(" ");
     let dir = cache_root().join(format!("{:016x}", fnv1a(&[verilog, &harness, &flags])));
-    let exe = dir.join("obj").join("Vtop");
-    if exe.exists() {
-        return Ok(exe);
-    }
-    let _claim = claim_build(&dir);
-    if exe.exists() {
-        return Ok(exe);
-    }
-    // Build in a private directory, then rename: concurrent tests may build the same design.
-    let tmp = private_build_dir(&dir);
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp)?;
-    std::fs::write(tmp.join("top.v"), verilog)?;
-    std::fs::write(tmp.join("harness.cpp"), &harness)?;
-    verilate_and_make(
-        &tmp,
-        "top",
-        VERILATOR_ARGS,
-        MAKE_VARS,
-        &["top.v", "harness.cpp"],
-    )?;
-    match std::fs::rename(&tmp, &dir) {
-        Ok(()) => {}
-        Err(_) if exe.exists() => {
-            let _ = std::fs::remove_dir_all(&tmp);
-        }
-        Err(e) => return Err(e).context("caching the verilator build"),
-    }
-    Ok(exe)
+    cached_build(&dir, "obj/Vtop", "the verilator build", |tmp| {
+        std::fs::write(tmp.join("top.v"), verilog)?;
+        std::fs::write(tmp.join("harness.cpp"), &harness)?;
+        verilate_and_make(
+            tmp,
+            "top",
+            VERILATOR_ARGS,
+            MAKE_VARS,
+            &["top.v", "harness.cpp"],
+        )
+    })
 }
 
 /// Run raw frames through a built harness.
