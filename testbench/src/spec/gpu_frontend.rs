@@ -410,18 +410,7 @@ impl SystemSpec {
             .and_then(|a| a.wgs.get(&idx))
             .is_some_and(|w| w.ended);
         if ended {
-            let n = self.pending.len();
-            let who = (0..n).find(|&i| {
-                self.pending[i].cands.contains(&t) && {
-                    let mut rest: Vec<PendingDone> = self.pending.clone();
-                    rest.remove(i);
-                    for d in &mut rest {
-                        d.cands.retain(|&x| x != t);
-                    }
-                    matchable(&rest)
-                }
-            });
-            if let Some(i) = who {
+            if let Some(i) = self.done_taking(t) {
                 self.pending.remove(i);
                 self.take_tag(t);
             }
@@ -433,22 +422,26 @@ impl SystemSpec {
         self.settle(cycle)
     }
 
+    /// The first pending done that can take tag `t` while the other pending dones can still
+    /// each get a distinct candidate without it.
+    fn done_taking(&self, t: (u32, u32)) -> Option<usize> {
+        (0..self.pending.len()).find(|&i| {
+            self.pending[i].cands.contains(&t) && {
+                let mut rest: Vec<PendingDone> = self.pending.clone();
+                rest.remove(i);
+                for d in &mut rest {
+                    d.cands.retain(|&x| x != t);
+                }
+                matchable(&rest)
+            }
+        })
+    }
+
     /// Tags whose attempts restart for another reason (skip, CU reset) end any pending done
     /// they may hold: each goes to a pending done that can take it (any consistent choice).
     fn flush_candidates(&mut self, tags: &[(u32, u32)]) {
         for &t in tags {
-            let n = self.pending.len();
-            let who = (0..n).find(|&i| {
-                self.pending[i].cands.contains(&t) && {
-                    let mut rest: Vec<PendingDone> = self.pending.clone();
-                    rest.remove(i);
-                    for d in &mut rest {
-                        d.cands.retain(|&x| x != t);
-                    }
-                    matchable(&rest)
-                }
-            });
-            if let Some(i) = who {
+            if let Some(i) = self.done_taking(t) {
                 self.pending.remove(i);
             }
             for d in &mut self.pending {
