@@ -97,7 +97,7 @@ pub fn svg(results: &[EvalResult]) -> String {
     );
     let group_w = pw / workloads.len() as f64;
     let bar_w = (group_w - 16.0) / scheds.len() as f64;
-    let log_max = 5.0; // 10^5 cycles
+    // panel 1: 1 .. 10^5 cycles, log
     for (ci, cfg) in configs.iter().enumerate() {
         let y0 = mt + ci as f64 * (ph + 80.0);
         for panel in 0..2 {
@@ -107,23 +107,15 @@ pub fn svg(results: &[EvalResult]) -> String {
             } else {
                 format!("{cfg}: p99 queueing delay, worst priority (cycles, log)")
             };
-            crate::svg::panel_title(&mut s, x0, y0 + 12.0, &title);
-            let (top, bot) = (y0 + 20.0, y0 + 20.0 + ph);
-            crate::svg::axes(&mut s, x0, top, bot, pw);
-            // y ticks
             let ticks: Vec<(f64, String)> = if panel == 0 {
-                (0..=4)
+                (0..5)
                     .map(|k| (k as f64 / 4.0, format!("{:.2}", k as f64 / 4.0)))
                     .collect()
             } else {
-                (0..=5)
-                    .map(|k| (k as f64 / log_max, format!("1e{k}")))
-                    .collect()
+                crate::svg::log_ticks(5, |k| format!("1e{k}"))
             };
-            for (f, label) in ticks {
-                let y = bot - f * ph;
-                crate::svg::grid_line(&mut s, x0, y, pw, &label);
-            }
+            let p =
+                crate::svg::Panel::draw(&mut s, x0, y0 + 12.0, y0 + 20.0, (pw, ph), &title, &ticks);
             for (wi, w) in workloads.iter().enumerate() {
                 let gx = x0 + wi as f64 * group_w + 8.0;
                 let rows: Vec<&EvalResult> = results
@@ -139,34 +131,27 @@ pub fn svg(results: &[EvalResult]) -> String {
                     let Some(r) = rows.iter().find(|r| r.scheduler == *sn) else {
                         continue;
                     };
-                    let f = if panel == 0 {
-                        r.throughput / best
+                    let (f, tip) = if panel == 0 {
+                        (
+                            r.throughput / best,
+                            format!("{:.1} WGs/1k cycles", r.throughput),
+                        )
                     } else {
                         let worst = r.delay.iter().flatten().map(|d| d.1).max().unwrap_or(0);
-                        ((worst.max(1) as f64).log10() / log_max).min(1.0)
+                        (
+                            crate::svg::log_fraction(worst as f64, 5.0),
+                            format!("{:?}", r.delay),
+                        )
                     };
-                    let h = f * ph;
-                    let _ = writeln!(
-                        s,
-                        r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}"><title>{sn}: {}</title></rect>"#,
-                        gx + si as f64 * bar_w,
-                        bot - h,
-                        bar_w - 1.0,
-                        h,
-                        COLORS[si % COLORS.len()],
-                        if panel == 0 {
-                            format!("{:.1} WGs/1k cycles", r.throughput)
-                        } else {
-                            format!("{:?}", r.delay)
-                        }
+                    p.bar(
+                        &mut s,
+                        (gx + si as f64 * bar_w, bar_w - 1.0),
+                        f,
+                        (COLORS[si % COLORS.len()], None),
+                        &format!("{sn}: {tip}"),
                     );
                 }
-                let _ = writeln!(
-                    s,
-                    r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{w}</text>"#,
-                    gx + (group_w - 16.0) / 2.0,
-                    bot + 14.0
-                );
+                p.x_label(&mut s, gx + (group_w - 16.0) / 2.0, w);
             }
         }
     }

@@ -208,77 +208,51 @@ pub fn svg(rows: &[Row]) -> String {
         .map(|r| r.be_wgs_per_kcycle)
         .fold(0.1f64, f64::max)
         * 1.1;
-    let (lo, hi) = (0.0f64, 4.0f64); // 1 µs .. 10^4 µs
     for panel in 0..2 {
         let x0 = ml + panel as f64 * (pw + gap);
-        let (top, bot) = (mt + 10.0, mt + 10.0 + ph);
         let title = if panel == 0 {
             "RT p99 turnaround (µs, log) vs mean RT period (µs)"
         } else {
             "BE WGs completed per 1000 cycles vs mean RT period (µs)"
         };
-        crate::svg::panel_title(&mut s, x0, mt, title);
-        crate::svg::axes(&mut s, x0, top, bot, pw);
-        let yv = |v: f64| -> f64 {
-            let f = if panel == 0 {
-                (v.max(1.0).log10() - lo) / (hi - lo)
+        // panel 0: 1 µs .. 10^4 µs, log
+        let fraction = |v: f64| -> f64 {
+            if panel == 0 {
+                crate::svg::log_fraction(v, 4.0)
             } else {
                 v / be_max
-            };
-            bot - f.clamp(0.0, 1.0) * ph
+            }
         };
         let ticks: Vec<(f64, String)> = if panel == 0 {
-            (0..=4)
-                .map(|k| (10f64.powi(k), format!("{}", 10u64.pow(k as u32))))
-                .collect()
+            crate::svg::log_ticks(4, |k| format!("{}", 10u64.pow(k)))
         } else {
-            (0..=4)
+            (0..5)
                 .map(|k| {
                     let v = be_max * k as f64 / 4.0;
-                    (v, format!("{v:.1}"))
+                    (fraction(v), format!("{v:.1}"))
                 })
                 .collect()
         };
-        for (v, label) in ticks {
-            crate::svg::grid_line(&mut s, x0, yv(v), pw, &label);
-        }
+        let p = crate::svg::Panel::draw(&mut s, x0, mt, mt + 10.0, (pw, ph), title, &ticks);
         let n = RT_PERIODS.len();
         let xv = |k: usize| x0 + 30.0 + k as f64 * (pw - 60.0) / (n - 1).max(1) as f64;
-        for (k, p) in RT_PERIODS.iter().enumerate() {
-            let _ = writeln!(
-                s,
-                r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{:.0}</text>"#,
-                xv(k),
-                bot + 14.0,
-                us(*p)
-            );
+        for (k, period) in RT_PERIODS.iter().enumerate() {
+            p.x_label(&mut s, xv(k), &format!("{:.0}", us(*period)));
         }
         for (ci, cfg) in CONFIGS.iter().enumerate() {
-            let color = COLORS[ci];
             let pts: Vec<(f64, f64)> = sweep(*cfg)
                 .iter()
                 .filter_map(|r| {
-                    let k = RT_PERIODS.iter().position(|&p| p == r.rt_period)?;
+                    let k = RT_PERIODS.iter().position(|&q| q == r.rt_period)?;
                     let v = if panel == 0 {
                         us(r.rt_p99)
                     } else {
                         r.be_wgs_per_kcycle
                     };
-                    Some((xv(k), yv(v)))
+                    Some((xv(k), p.y(fraction(v))))
                 })
                 .collect();
-            let line: Vec<String> = pts.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
-            let _ = writeln!(
-                s,
-                r#"<polyline points="{}" fill="none" stroke="{color}" stroke-width="2"/>"#,
-                line.join(" ")
-            );
-            for (x, y) in &pts {
-                let _ = writeln!(
-                    s,
-                    r#"<circle cx="{x:.1}" cy="{y:.1}" r="3" fill="{color}"/>"#
-                );
-            }
+            crate::svg::series(&mut s, &pts, COLORS[ci]);
         }
     }
     let ly = mt + ph + 40.0;

@@ -269,7 +269,7 @@ pub fn svg(results: &[golden_model::lock_unit::eval::LockEvalResult]) -> String 
     );
     let group_w = pw / groups.len() as f64;
     let bar_w = (group_w - 10.0) / engines.len() as f64;
-    let log_max = 5.0; // 10^5 cycles
+    // 1 .. 10^5 cycles, log
     for (ci, cfg) in configs.iter().enumerate() {
         let y0 = mt + ci as f64 * (ph + 60.0);
         for panel in 0..2 {
@@ -279,13 +279,9 @@ pub fn svg(results: &[golden_model::lock_unit::eval::LockEvalResult]) -> String 
             } else {
                 format!("{cfg}: lowest class, p99 acquire latency (cycles, log)")
             };
-            crate::svg::panel_title(&mut s, x0, y0 + 12.0, &title);
-            let (top, bot) = (y0 + 20.0, y0 + 20.0 + ph);
-            crate::svg::axes(&mut s, x0, top, bot, pw);
-            for k in 0..=5 {
-                let y = bot - k as f64 / log_max * ph;
-                crate::svg::grid_line(&mut s, x0, y, pw, &format!("1e{k}"));
-            }
+            let ticks = crate::svg::log_ticks(5, |k| format!("1e{k}"));
+            let p =
+                crate::svg::Panel::draw(&mut s, x0, y0 + 12.0, y0 + 20.0, (pw, ph), &title, &ticks);
             for (gi, (sc, limit)) in groups.iter().enumerate() {
                 let gx = x0 + gi as f64 * group_w + 5.0;
                 for (ei, en) in engines.iter().enumerate() {
@@ -299,30 +295,26 @@ pub fn svg(results: &[golden_model::lock_unit::eval::LockEvalResult]) -> String 
                     };
                     let class = if panel == 0 { 0 } else { r.acquire.len() - 1 };
                     let p99 = r.acquire[class].map(|a| a.1);
+                    let color = EVAL_COLORS[ei % EVAL_COLORS.len()];
                     // never granted: a full-height outlined bar
-                    let f = p99.map_or(1.0, |v| ((v.max(1) as f64).log10() / log_max).min(1.0));
-                    let h = f * ph;
-                    let (fill, stroke) = match p99 {
-                        Some(_) => (EVAL_COLORS[ei % EVAL_COLORS.len()], "none"),
-                        None => ("white", EVAL_COLORS[ei % EVAL_COLORS.len()]),
+                    let (f, paint) = match p99 {
+                        Some(v) => (
+                            crate::svg::log_fraction(v as f64, 5.0),
+                            (color, Some("none")),
+                        ),
+                        None => (1.0, ("white", Some(color))),
                     };
-                    let _ = writeln!(
-                        s,
-                        r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{fill}" stroke="{stroke}"><title>{en}, {sc}, hold limit {limit}: {}</title></rect>"#,
-                        gx + ei as f64 * bar_w,
-                        bot - h,
-                        bar_w - 1.0,
-                        h,
-                        p99.map_or("never granted".to_string(), |v| format!("p99 {v} cycles"))
+                    let what =
+                        p99.map_or("never granted".to_string(), |v| format!("p99 {v} cycles"));
+                    p.bar(
+                        &mut s,
+                        (gx + ei as f64 * bar_w, bar_w - 1.0),
+                        f,
+                        paint,
+                        &format!("{en}, {sc}, hold limit {limit}: {what}"),
                     );
                 }
-                let _ = writeln!(
-                    s,
-                    r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
-                    gx + (group_w - 10.0) / 2.0,
-                    bot + 14.0,
-                    gi + 1
-                );
+                p.x_label(&mut s, gx + (group_w - 10.0) / 2.0, &format!("{}", gi + 1));
             }
         }
     }

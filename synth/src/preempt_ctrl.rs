@@ -83,47 +83,32 @@ pub fn svg(rows: &[Row]) -> String {
         ml,
         "Kernel preemption: controller vs wait-all (a) and blocking submission (b)",
     );
-    let (lat_lo, lat_hi) = (0.0f64, 4.0f64); // 1 µs .. 10^4 µs
     for panel in 0..2 {
         let x0 = ml + panel as f64 * (pw + gap);
-        let (top, bot) = (mt + 10.0, mt + 10.0 + ph);
         let title = if panel == 0 {
             "p99 preemption latency (µs, log) vs idempotent share"
         } else {
             "BE throughput (% of GPU cycles) vs idempotent share"
         };
-        crate::svg::panel_title(&mut s, x0, mt, title);
-        crate::svg::axes(&mut s, x0, top, bot, pw);
-        let yv = |v: f64| -> f64 {
-            let f = if panel == 0 {
-                ((v.max(1.0)).log10() - lat_lo) / (lat_hi - lat_lo)
+        // panel 0: 1 µs .. 10^4 µs, log; panel 1: 0 .. 100 %
+        let fraction = |v: f64| -> f64 {
+            if panel == 0 {
+                crate::svg::log_fraction(v, 4.0)
             } else {
                 v / 100.0
-            };
-            bot - f.clamp(0.0, 1.0) * ph
+            }
         };
         let ticks: Vec<(f64, String)> = if panel == 0 {
-            (0..=4)
-                .map(|k| (10f64.powi(k), format!("{}", 10u64.pow(k as u32))))
-                .collect()
+            crate::svg::log_ticks(4, |k| format!("{}", 10u64.pow(k)))
         } else {
-            (0..=5)
-                .map(|k| (k as f64 * 20.0, format!("{}", k * 20)))
+            (0..6)
+                .map(|k| (fraction(k as f64 * 20.0), format!("{}", k * 20)))
                 .collect()
         };
-        for (v, label) in ticks {
-            let y = yv(v);
-            crate::svg::grid_line(&mut s, x0, y, pw, &label);
-        }
+        let p = crate::svg::Panel::draw(&mut s, x0, mt, mt + 10.0, (pw, ph), title, &ticks);
         let xv = |share: f64| x0 + 20.0 + share * (pw - 40.0);
         for share in IDEM_SHARES {
-            let _ = writeln!(
-                s,
-                r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{:.0} %</text>"#,
-                xv(share),
-                bot + 14.0,
-                share * 100.0
-            );
+            p.x_label(&mut s, xv(share), &format!("{:.0} %", share * 100.0));
         }
         for (ci, (class, _, _)) in CLASSES.iter().enumerate() {
             let color = COLORS[ci];
@@ -139,26 +124,15 @@ pub fn svg(rows: &[Row]) -> String {
                 .filter(|r| {
                     r.result.workload.class == *class && r.result.policy == Policy::Controller
                 })
-                .map(|r| (xv(r.result.workload.idem_share), yv(val(r))))
+                .map(|r| (xv(r.result.workload.idem_share), p.y(fraction(val(r)))))
                 .collect();
-            let pts: Vec<String> = ctrl.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
-            let _ = writeln!(
-                s,
-                r#"<polyline points="{}" fill="none" stroke="{color}" stroke-width="2"/>"#,
-                pts.join(" ")
-            );
-            for (x, y) in &ctrl {
-                let _ = writeln!(
-                    s,
-                    r#"<circle cx="{x:.1}" cy="{y:.1}" r="3" fill="{color}"/>"#
-                );
-            }
-            for (p, dash) in [(Policy::WaitAll, "6,4"), (Policy::Blocking, "2,3")] {
+            crate::svg::series(&mut s, &ctrl, color);
+            for (policy, dash) in [(Policy::WaitAll, "6,4"), (Policy::Blocking, "2,3")] {
                 if let Some(r) = rows
                     .iter()
-                    .find(|r| r.result.workload.class == *class && r.result.policy == p)
+                    .find(|r| r.result.workload.class == *class && r.result.policy == policy)
                 {
-                    let y = yv(val(r));
+                    let y = p.y(fraction(val(r)));
                     let _ = writeln!(
                         s,
                         r#"<line x1="{:.1}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="{color}" stroke-dasharray="{dash}" stroke-width="1.5"/>"#,

@@ -55,6 +55,114 @@ pub fn swatch(s: &mut String, x: f64, y: f64, color: &str, label: &str) {
     );
 }
 
+/// One panel of a plot: the plotting area between `top` and `bot` (= `top` + `height`), from
+/// `x0` over `width`. [`Panel::draw`] writes its title, axes and grid lines; the `eval-*` plots
+/// then place their marks with [`Panel::y`].
+pub struct Panel {
+    /// Left edge (the y axis).
+    pub x0: f64,
+    /// Bottom of the plotting area (the x axis).
+    pub bot: f64,
+    /// Height of the plotting area.
+    pub height: f64,
+    /// Width of the plotting area.
+    pub width: f64,
+}
+
+impl Panel {
+    /// Draw a panel: its title with the baseline at `title_y`, the axes of the area `top` ..
+    /// `top + height` × `x0` .. `x0 + width`, and one labelled grid line per tick (`fraction`
+    /// of the height, label).
+    pub fn draw(
+        s: &mut String,
+        x0: f64,
+        title_y: f64,
+        top: f64,
+        (width, height): (f64, f64),
+        title: &str,
+        ticks: &[(f64, String)],
+    ) -> Panel {
+        let p = Panel {
+            x0,
+            bot: top + height,
+            height,
+            width,
+        };
+        panel_title(s, x0, title_y, title);
+        axes(s, x0, top, p.bot, width);
+        for (f, label) in ticks {
+            grid_line(s, x0, p.y(*f), width, label);
+        }
+        p
+    }
+
+    /// The y coordinate of a fraction of the panel's height (clamped to 0..=1).
+    pub fn y(&self, fraction: f64) -> f64 {
+        self.bot - fraction.clamp(0.0, 1.0) * self.height
+    }
+
+    /// A label centred at `x` under the x axis.
+    pub fn x_label(&self, s: &mut String, x: f64, label: &str) {
+        let _ = writeln!(
+            s,
+            r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle">{label}</text>"#,
+            self.bot + 14.0
+        );
+    }
+
+    /// A vertical bar from the x axis up to `fraction` of the height, `x` .. `x + width`, with
+    /// its fill, outline and tooltip.
+    pub fn bar(
+        &self,
+        s: &mut String,
+        (x, width): (f64, f64),
+        fraction: f64,
+        paint: (&str, Option<&str>),
+        tip: &str,
+    ) {
+        let h = fraction.clamp(0.0, 1.0) * self.height;
+        let (fill, stroke) = paint;
+        let stroke = stroke.map_or(String::new(), |c| format!(r#" stroke="{c}""#));
+        let _ = writeln!(
+            s,
+            r#"<rect x="{x:.1}" y="{:.1}" width="{width:.1}" height="{h:.1}" fill="{fill}"{stroke}><title>{tip}</title></rect>"#,
+            self.bot - h
+        );
+    }
+}
+
+/// The fraction of a log-scale axis from 1 to 10^`decades` at which `v` sits (values under 1
+/// sit at 0).
+pub fn log_fraction(v: f64, decades: f64) -> f64 {
+    v.max(1.0).log10() / decades
+}
+
+/// Ticks of a log-scale axis: 1, 10, …, 10^`decades`, labelled by `label(k)`.
+pub fn log_ticks(decades: u32, label: impl Fn(u32) -> String) -> Vec<(f64, String)> {
+    (0..decades + 1)
+        .map(|k| (k as f64 / decades as f64, label(k)))
+        .collect()
+}
+
+/// A line through `points` with a dot on each, in `color`.
+pub fn series(s: &mut String, points: &[(f64, f64)], color: &str) {
+    let line: Vec<String> = points
+        .iter()
+        .map(|(x, y)| format!("{x:.1},{y:.1}"))
+        .collect();
+    let _ = writeln!(
+        s,
+        r#"<polyline points="{}" fill="none" stroke="{color}" stroke-width="2"/>"#,
+        line.join(" ")
+    );
+    for (x, y) in points {
+        let _ = writeln!(
+            s,
+            r#"<circle cx="{x:.1}" cy="{y:.1}" r="3" fill="{color}"/>"#
+        );
+    }
+}
+
 /// End the document.
 pub fn close(mut s: String) -> String {
     s.push_str("</svg>\n");
