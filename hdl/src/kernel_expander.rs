@@ -72,16 +72,16 @@
 //! entries; an answer's kid is compared with the B BE entries.
 //!
 //! ## Cost (board config, iCE40 HX8K CB132, the `synth` flow's measurement harness; command:
-//! `cargo test --test kernel_expander synth_numbers -- --ignored --nocapture`, which calls
-//! `synth::flow::synthesize_seeds` with seeds 1, 2, 3)
-//! **2492 LCs** (32 % of the HX8K, incl. the harness's 183 flip-flops), 3 `SB_RAM40_4K` (the
-//! descriptor store); **62.3 MHz median** of seeds 1–3 (62.3, 55.4, 62.6): the 100 MHz target
-//! is not met. The critical path (seed 1, about 16 ns) is the done report: the entries' counters
-//! and this cycle's record / completion decode → the finished vectors → the round robin's
-//! lowest-set-bit carry chains → the pick → `kernel_done` and the entry frees. Before the push
-//! decision's "last WG" compare moved ahead of the head mux (per entry, from registers) it was
-//! the push decision (head select → `pushed + 1 = wgs` → pop): 2465 LCs, 60.5 MHz median (60.9,
-//! 60.3, 60.5). Registering the finished vectors (the report one cycle later) is the next step.
+//! `cargo run --release -p synth -- report --only kernel_expander --seeds 1,2,3`, the README row)
+//! **2500 LCs** (incl. the harness's flip-flops), 3 `SB_RAM40_4K` (the descriptor store);
+//! **60.9 MHz median** of seeds 1–3 (57.2, 60.9, 64.2): the 100 MHz target is not met. On the
+//! ECP5-85F (`report --target ecp5-85f --only kernel_expander --seeds 1,2,3 --speeds 6`): 1858
+//! LUT4, 2 EBR, 69.3 MHz median (72.4, 69.3, 68.7). The critical path (iCE40, about 16 ns) is
+//! the done report: the entries' counters and this cycle's record / completion decode → the
+//! finished vectors → the round robin's lowest-set-bit carry chains → the pick →
+//! `kernel_done` and the entry frees; on the ECP5 the store read → the BE order queue.
+//! Registering the finished vectors (the report one cycle later) is the next step; it would
+//! change the `kernel_done` latency of the contract. History: `docs/gpu_frontend.md`.
 //! Full config (16 + 8 entries, 12-bit kids; yosys `synth_ice40` area only, same command):
 //! 4047 LUT4s, 2221 flip-flops, 966 carries, 39 `SB_RAM40_4K` (the 4096-entry store).
 //!

@@ -74,9 +74,13 @@
 //! `max_run = 0`, `fit_found = 0` (conservative). Sampled (every length 1..8 is sampled at
 //! N = 8): exact.
 //!
-//! ## Cost (iCE40 HX8K CB132, inside a shift-register timing harness)
-//! Board form, [`RunTreePipe`] at N = 128 with the root unregistered (latency 4): **1920 LCs,
-//! 102.3 MHz** (nextpnr seed 1). Every variant and size: the table `docs/run_finder_table.md`,
+//! ## Cost (iCE40 HX8K CB132)
+//! Board form, [`RunTreePipe`] at N = 128 with the root unregistered (latency 4), the unit
+//! `run_finder_tree_pipe_128`: in the `synth report` harness (every port from a scan register,
+//! every output registered; `cargo run --release -p synth -- report --only
+//! run_finder_tree_pipe_128 --seeds 1,2,3`, the README row) **2517 LCs, 88.8 MHz median** of
+//! seeds 1–3 (84.8, 91.1, 88.8); in the finder table's lighter serial-in shift-register harness
+//! 1920 LCs, 102.3 MHz (seed 1). Every variant and size: the table `docs/run_finder_table.md`,
 //! written by `cargo run --release -p synth -- finder-table --out docs/run_finder_table.md`
 //! (the only copy; design notes and what was tried: `docs/run_finder.md`).
 

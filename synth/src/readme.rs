@@ -163,3 +163,77 @@ mod tests {
         assert!(replace_block("<!-- synth:u -->\n<!-- /synth:u -->\n", "t", "x").is_err());
     }
 }
+
+/// A module doc is the unit's contract and today's cost: the cost it quotes must be the one the
+/// README's measured tables hold (both written from `synth report`), or one of them has drifted.
+#[cfg(test)]
+mod module_docs_quote_the_readme {
+    use super::block_body;
+
+    /// The module doc (`//!` lines) of the RTL file that holds `unit`.
+    fn module_doc(root: &std::path::Path, unit: &str) -> String {
+        let file = if unit.starts_with("run_finder_") {
+            "run_finder"
+        } else {
+            unit
+        };
+        let path = root.join("hdl/src").join(format!("{file}.rs"));
+        std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .lines()
+            .filter_map(|l| l.strip_prefix("//!"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The cells of the rows of a Markdown table block (header and separator skipped).
+    fn rows(readme: &str, block: &str) -> Vec<Vec<String>> {
+        let body = block_body(readme, block).unwrap_or_else(|| panic!("README block `{block}`"));
+        body.lines()
+            .filter(|l| l.starts_with('|') && !l.starts_with("|---"))
+            .skip(1)
+            .map(|l| l.split('|').map(|c| c.trim().to_string()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn every_ice40_row_is_quoted_by_its_module_doc() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+        let table = rows(&readme, "units-ice40");
+        assert!(table.len() >= 7, "units-ice40 has {} rows", table.len());
+        let mut drift = vec![];
+        for cells in &table {
+            // | `unit` | LCs | median | by seed | meets |
+            let unit = cells[1].trim_matches('`');
+            let doc = module_doc(&root, unit);
+            for (what, value) in [("LCs", &cells[2]), ("median Fmax", &cells[3])] {
+                if !doc.contains(value.as_str()) {
+                    drift.push(format!(
+                        "{unit}: README {what} {value} not in its module doc"
+                    ));
+                }
+            }
+        }
+        assert!(drift.is_empty(), "{}", drift.join("\n"));
+    }
+
+    #[test]
+    fn gpu_frontend_ecp5_row_is_quoted_by_its_module_doc() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+        let row = rows(&readme, "ecp5")
+            .into_iter()
+            .find(|c| c[1] == "gpu_frontend")
+            .expect("an ecp5 row for gpu_frontend");
+        // | unit | LUT4 | carry | sites | FF | EBR | DSP | speed 6: median (seeds) | …
+        let doc = module_doc(&root, "gpu_frontend");
+        let median = row[8].split(' ').next().unwrap();
+        for value in [&row[2], &row[5], &median.to_string()] {
+            assert!(
+                doc.contains(value.as_str()),
+                "gpu_frontend: README ecp5 value {value} not in its module doc"
+            );
+        }
+    }
+}
