@@ -165,10 +165,13 @@ pub struct GpuFrontend {
     /// The dispatcher's error code.
     pub disp_error_code: Signal<Out, Bits<3>>,
 
-    // ---- units ----
-    ctrl: BoardPreemptCtrl,
-    expander: BoardKernelExpander,
-    disp: DispatcherTagged,
+    // ---- units (public for probes in simulation: their ports are the units' contracts) ----
+    /// Unit 4, the preemption controller.
+    pub ctrl: BoardPreemptCtrl,
+    /// The kernel expander.
+    pub expander: BoardKernelExpander,
+    /// The tagged dispatcher.
+    pub disp: DispatcherTagged,
 
     // ---- glue registers ----
     l_v: DFF<Bit>,

@@ -17,6 +17,7 @@ pub mod dispatcher_scale;
 pub mod dispatcher_tagged;
 pub mod eda;
 pub mod gpu_frontend;
+pub mod gpu_frontend_probe;
 pub mod kernel_expander;
 pub mod lock_unit;
 pub mod lockstep;

@@ -224,6 +224,16 @@ macro_rules! port_table {
                 Some(&mut self.clock)
             }
         }
+
+        impl<$($gen)*> $crate::rtl::HdlInputs for $dut {
+            fn sample_inputs(&self) -> $in {
+                $in {
+                    $($iname: $crate::ports::PortValue::from_port(
+                        $crate::ports::PortSignal::to_port(self.$iname.val()),
+                    ),)*
+                }
+            }
+        }
     };
 }
 

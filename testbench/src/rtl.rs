@@ -24,6 +24,13 @@ pub trait HdlDut: Block {
     fn clock_signal(&mut self) -> Option<&mut Signal<In, Clock>>;
 }
 
+/// A block whose input ports can be read back: for a sub-block inside a composed top, the
+/// values its parent drives (see [`RtlSim::step_with`]).
+pub trait HdlInputs: HdlDut {
+    /// Read every input port (the value settled in this cycle).
+    fn sample_inputs(&self) -> Self::In;
+}
+
 /// A RustHDL block behind the [`CycleModel`] trait.
 pub struct RtlSim<D: HdlDut> {
     dut: D,
@@ -61,6 +68,27 @@ impl<D: HdlDut> RtlSim<D> {
         &self.dut
     }
 
+    /// One cycle like [`CycleModel::step`], and `look` applied to the block at the moment the
+    /// outputs are sampled (inputs driven and settled, before the clock edge): what a probe
+    /// of internal signals — a sub-block's ports — shows in this cycle.
+    pub fn step_with<R>(&mut self, i: &D::In, look: impl FnOnce(&D) -> R) -> (D::Out, R) {
+        self.dut.drive(i);
+        if let Some(c) = self.dut.clock_signal() {
+            c.next = Clock { clk: false };
+        }
+        self.settle();
+        let out = self.dut.sample();
+        let seen = look(&self.dut);
+        self.dump(self.cycle * 10);
+        if let Some(c) = self.dut.clock_signal() {
+            c.next = Clock { clk: true };
+            self.settle();
+            self.dump(self.cycle * 10 + 5);
+        }
+        self.cycle += 1;
+        (out, seen)
+    }
+
     fn settle(&mut self) {
         for _ in 0..MAX_SETTLE_ITERATIONS {
             self.dut.update_all();
@@ -95,19 +123,6 @@ where
     }
 
     fn step(&mut self, i: &D::In) -> D::Out {
-        self.dut.drive(i);
-        if let Some(c) = self.dut.clock_signal() {
-            c.next = Clock { clk: false };
-        }
-        self.settle();
-        let out = self.dut.sample();
-        self.dump(self.cycle * 10);
-        if let Some(c) = self.dut.clock_signal() {
-            c.next = Clock { clk: true };
-            self.settle();
-            self.dump(self.cycle * 10 + 5);
-        }
-        self.cycle += 1;
-        out
+        self.step_with(i, |_| ()).0
     }
 }
