@@ -237,9 +237,10 @@ impl Rng {
 /// VGPR and SGPR needs up to the map, LDS needs mostly small, a tenth 6..=16 blocks. The push
 /// rate changes every 256 cycles; a fifth of those segments are sparse: a state-dependent
 /// module policy written (`max_weighted_free` or `min_power_history`, half the time new free
-/// weights), then one push or completion every 20..=35 cycles and no other event, so the spec
-/// checker judges the policy on maps that stood still longer than a score may be old. Returns
-/// the inputs and the model's outputs.
+/// weights), then one push or completion every 24..=39 cycles and no other event, keeping 1..=7
+/// WGs in flight (drawn per segment), so the spec checker judges the policy on maps of every
+/// fill that stood still longer than a score may be old. Returns the inputs and the model's
+/// outputs.
 pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
     let cfg = TaggedConfig::board();
     let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
@@ -261,6 +262,8 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
     let mut push_pct = 55;
     let mut sparse = false;
     let mut next_event = 0usize;
+    // a sparse segment's occupancy: WGs kept in flight (1..=7)
+    let mut keep = 1usize;
     while ins.len() < cycles {
         let k = ins.len();
         if k % 256 == 0 {
@@ -268,6 +271,7 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
             sparse = kind == 4;
             push_pct = [0, 20, 55, 90, 0][kind];
             next_event = k + 2 + r.below(24) as usize;
+            keep = 1 + r.below(7) as usize;
         }
         let mut i = TaggedIn::default();
         if ins[k - 1].base.reset {
@@ -287,9 +291,11 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
             reset_open_until = 0;
         } else if sparse && k % 256 == 0 {
             // a sparse segment (a lightly loaded GPU): a state-dependent module policy, then one
-            // event (a push, or a completion of a live slot) every 20..=35 cycles and nothing
+            // event (a push, or a completion of a live slot) every 24..=39 cycles and nothing
             // else, so every decision is taken on maps that stood still for longer than a score
-            // may be old (8P + 2 cycles): the policy's choice is judged on exact scores
+            // may be old (8P + 2 cycles, + H): the policy's choice is judged on exact scores;
+            // completions keep the segment's occupancy (`keep` WGs in flight, 1..=7), so the
+            // exact judgements meet maps of every fill, not only nearly empty ones
             i = TaggedIn::from(DispIn::cfg(
                 golden_model::dispatcher::reg::POLICY,
                 1 + r.below(2) as u32,
@@ -302,7 +308,7 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
         } else {
             let event = sparse && k >= next_event;
             if event {
-                next_event = k + 20 + r.below(16) as usize;
+                next_event = k + 24 + r.below(16) as usize;
             }
             let live: Vec<usize> = m
                 .in_flight()
@@ -312,7 +318,7 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                 .collect();
             let queued = !m.queued_tags(0).is_empty() || !m.queued_tags(BE_CHANNEL).is_empty();
             let complete_now = if sparse {
-                event && !live.is_empty() && (queued || live.len() >= 5 || r.pct(40))
+                event && !live.is_empty() && (queued || live.len() >= keep || r.pct(10))
             } else {
                 r.pct(35)
             };
