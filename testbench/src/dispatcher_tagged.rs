@@ -234,13 +234,14 @@ impl Rng {
 /// walk), bad inputs (a class-1 push into channel 0, completions of idle slots, bad register
 /// writes), backpressure (full FIFOs: pushes are offered whatever `push_ready`), register
 /// writes (policy, split threshold: small, or 16..=63), retire strobes and resets now and then;
-/// VGPR and SGPR needs up to the map, LDS needs mostly small, a tenth 6..=16 blocks. The push
-/// rate changes every 256 cycles; a fifth of those segments are sparse: a state-dependent
-/// module policy written (`max_weighted_free` or `min_power_history`, half the time new free
-/// weights), then one push or completion every 24..=39 cycles and no other event, keeping 1..=7
-/// WGs in flight (drawn per segment), so the spec checker judges the policy on maps of every
-/// fill that stood still longer than a score may be old. Returns the inputs and the model's
-/// outputs.
+/// VGPR and SGPR needs up to the map (a fiftieth each above it: `NEVER_FITS`), LDS needs
+/// mostly small, a tenth 6..=16 blocks. The push rate changes every 256 cycles; a third of
+/// those segments are sparse: a state-dependent module policy written (`max_weighted_free`
+/// two times in three, else `min_power_history`; half the time new free weights, half the
+/// time a power window of 8..=127 cycles), then one push or completion every 24..=39 cycles
+/// and no other event, keeping 1..=7 WGs in flight (drawn per segment), so the spec checker
+/// judges the policy on maps of every fill that stood still longer than a score may be old.
+/// Returns the inputs and the model's outputs.
 pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
     let cfg = TaggedConfig::board();
     let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
@@ -267,9 +268,9 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
     while ins.len() < cycles {
         let k = ins.len();
         if k % 256 == 0 {
-            let kind = r.below(5) as usize;
-            sparse = kind == 4;
-            push_pct = [0, 20, 55, 90, 0][kind];
+            let kind = r.below(6) as usize;
+            sparse = kind >= 4;
+            push_pct = [0, 20, 55, 90, 0, 0][kind];
             next_event = k + 2 + r.below(24) as usize;
             keep = 1 + r.below(7) as usize;
         }
@@ -298,12 +299,18 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
             // exact judgements meet maps of every fill, not only nearly empty ones
             i = TaggedIn::from(DispIn::cfg(
                 golden_model::dispatcher::reg::POLICY,
-                1 + r.below(2) as u32,
+                if r.pct(67) { 1 } else { 2 },
             ));
         } else if sparse && k % 256 == 1 && r.pct(50) {
             i = TaggedIn::from(DispIn::cfg(
                 golden_model::dispatcher::reg::FREE_WEIGHTS,
                 r.below(1 << 16) as u32,
+            ));
+        } else if sparse && k % 256 == 2 && r.pct(50) {
+            // a short power window: the tumbling windows turn over inside the segment
+            i = TaggedIn::from(DispIn::cfg(
+                golden_model::dispatcher::reg::POWER_WINDOW,
+                8 + r.below(120) as u32,
             ));
         } else {
             let event = sparse && k >= next_event;
@@ -336,8 +343,19 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                     id: next_id & 0xFF,
                     prio: r.below(4) as usize,
                     waves: if r.pct(1) { 0 } else { waves },
-                    vgpr: r.below(1 + 16 / q as u64) as usize + usize::from(r.pct(1)) * 9,
-                    sgpr: r.below(1 + 8 / q as u64) as usize,
+                    // a fiftieth each: a VGPR / SGPR need per wave above what a unit holds
+                    // for its q waves (any value up to the port's maximum, 31 / 15), so the
+                    // never-fits test meets every over-limit need, not only far ones
+                    vgpr: if r.pct(2) {
+                        16 / q + 1 + r.below(31 - 16 / q as u64) as usize
+                    } else {
+                        r.below(1 + 16 / q as u64) as usize + usize::from(r.pct(1)) * 9
+                    },
+                    sgpr: if r.pct(2) {
+                        8 / q + 1 + r.below(15 - 8 / q as u64) as usize
+                    } else {
+                        r.below(1 + 8 / q as u64) as usize
+                    },
                     // a tenth of the WGs need 6..=16 LDS blocks (up to the whole map), so
                     // every start's end-of-map test of the LDS search meets a need that
                     // crosses it
