@@ -1066,3 +1066,71 @@ fn spec_tagged_rejects_an_rt_be_tie_against_the_lfsr_tie_lfsr() {
         "no completion cycle in 12..40 made the swap a tie-lfsr violation"
     );
 }
+
+/// Emb. 3's counter holds while a head is held (the contract's step 1: a hold reads as a head
+/// replaced at the last edge). RT WG 3 (8 independent waves, 12 VGPR blocks per unit) fits
+/// nowhere from cycle 5 on (WGs 1 and 2 took 6 VGPR blocks per unit and the whole LDS of each
+/// module); a BE WG pushed after a `cu_reset` in cycle 6 is held until the walk after the
+/// confirmation in cycle 60 ends, so the model splits WG 3 only SPLIT_THRESHOLD (20) counted
+/// cycles after that. The same first sub-WG record in cycle 40, with only the few cycles before
+/// the hold counted, is `split` (a count that ran on through the held cycles would reach 20).
+#[test]
+fn spec_tagged_rejects_a_split_counted_through_held_cycles_split() {
+    let wide = |id| twg(id, 0, 2, 6, 0, 16);
+    let mut w3 = twg(3, 0, 8, 3, 0, 0);
+    w3.indep = true;
+    let t = tscenario(
+        120,
+        &[
+            (
+                1,
+                TaggedIn::from(DispIn::cfg(
+                    golden_model::dispatcher::reg::SPLIT_THRESHOLD,
+                    20,
+                )),
+            ),
+            (2, rt(&wide(1), 0)),
+            (3, rt(&wide(2), 0)),
+            (4, rt(&w3, 1)),
+            (
+                6,
+                TaggedIn {
+                    cu_reset: true,
+                    ..TaggedIn::default()
+                },
+            ),
+            (7, be(&twg(4, 0, 1, 1, 0, 1), 2)),
+            (
+                60,
+                TaggedIn {
+                    cu_reset_done: true,
+                    ..TaggedIn::default()
+                },
+            ),
+        ],
+    );
+    let outs = tmodel(&t);
+    let r = trecs(&outs);
+    // WG 1, WG 2, then WG 3's one-wave sub-WGs after the walk
+    assert!(r.len() >= 3, "records {r:?}");
+    assert!(outs[r[2]].base.disp_sub && outs[r[2]].base.disp_id == 3);
+    assert!(r[1] < 40 && r[2] > 70, "records {r:?}");
+    let first_sub = r[2];
+    assert_tagged_rejected(
+        &t,
+        |o| {
+            let moved = TaggedOut {
+                base: DispOut {
+                    push_ready: o[40].base.push_ready,
+                    ..o[first_sub].base.clone()
+                },
+                room: o[40].room,
+                ..o[first_sub].clone()
+            };
+            o[40] = moved;
+            o[first_sub] = no_record(&o[first_sub]);
+        },
+        "split",
+        40,
+    );
+}

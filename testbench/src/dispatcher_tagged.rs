@@ -233,9 +233,15 @@ impl Rng {
 /// cycles later (sometimes a second confirmation during the walk, sometimes a reset during the
 /// walk), bad inputs (a class-1 push into channel 0, completions of idle slots, bad register
 /// writes), backpressure (full FIFOs: pushes are offered whatever `push_ready`), register
-/// writes (policy, split threshold), retire strobes and resets now and then; VGPR and SGPR
-/// needs up to the map, LDS needs mostly small, a tenth 6..=16 blocks. Returns the inputs and
-/// the model's outputs.
+/// writes (policy, split threshold: small, or 16..=63), retire strobes and resets now and then;
+/// VGPR and SGPR needs up to the map (a fiftieth each above it: `NEVER_FITS`), LDS needs
+/// mostly small, a tenth 6..=16 blocks. The push rate changes every 256 cycles; a third of
+/// those segments are sparse: a state-dependent module policy written (`max_weighted_free`
+/// two times in three, else `min_power_history`; half the time new free weights, half the
+/// time a power window of 8..=127 cycles), then one push or completion every 24..=39 cycles
+/// and no other event, keeping 1..=7 WGs in flight (drawn per segment), so the spec checker
+/// judges the policy on maps of every fill that stood still longer than a score may be old.
+/// Returns the inputs and the model's outputs.
 pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
     let cfg = TaggedConfig::board();
     let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
@@ -252,26 +258,83 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
     let (mut be_kslot, mut be_left) = (0u32, 0u32);
     let mut confirm_at: Option<usize> = None;
     let mut reset_open_until = 0usize;
-    // bursts: the push rate changes every few hundred cycles (idle stretches, saturation)
+    // bursts: the push rate changes every few hundred cycles (idle stretches, saturation), and
+    // a fifth of the segments are sparse (below)
     let mut push_pct = 55;
+    let mut sparse = false;
+    let mut next_event = 0usize;
+    // a sparse segment's occupancy: WGs kept in flight (1..=7)
+    let mut keep = 1usize;
     while ins.len() < cycles {
         let k = ins.len();
         if k % 256 == 0 {
-            push_pct = [0, 20, 55, 90][r.below(4) as usize];
+            let kind = r.below(6) as usize;
+            sparse = kind >= 4;
+            push_pct = [0, 20, 55, 90, 0, 0][kind];
+            next_event = k + 2 + r.below(24) as usize;
+            keep = 1 + r.below(7) as usize;
         }
         let mut i = TaggedIn::default();
         if ins[k - 1].base.reset {
-            // a small split threshold: heads enter split mode now and then
+            // a split threshold: small (heads enter split mode now and then) or above the
+            // pipeline's slack, so a split that comes too early shows
             i = TaggedIn::from(DispIn::cfg(
                 golden_model::dispatcher::reg::SPLIT_THRESHOLD,
-                6,
+                if r.pct(50) {
+                    6
+                } else {
+                    16 + r.below(48) as u32
+                },
             ));
-        } else if r.pct(1) && r.pct(20) {
+        } else if !sparse && r.pct(1) && r.pct(20) {
             i.base.reset = true;
             confirm_at = None;
             reset_open_until = 0;
+        } else if sparse && k % 256 == 0 {
+            // a sparse segment (a lightly loaded GPU): a state-dependent module policy, then one
+            // event (a push, or a completion of a live slot) every 24..=39 cycles and nothing
+            // else, so every decision is taken on maps that stood still for longer than a score
+            // may be old (8P + 2 cycles, + H): the policy's choice is judged on exact scores;
+            // completions keep the segment's occupancy (`keep` WGs in flight, 1..=7), so the
+            // exact judgements meet maps of every fill, not only nearly empty ones
+            i = TaggedIn::from(DispIn::cfg(
+                golden_model::dispatcher::reg::POLICY,
+                if r.pct(67) { 1 } else { 2 },
+            ));
+        } else if sparse && k % 256 == 1 && r.pct(50) {
+            i = TaggedIn::from(DispIn::cfg(
+                golden_model::dispatcher::reg::FREE_WEIGHTS,
+                r.below(1 << 16) as u32,
+            ));
+        } else if sparse && k % 256 == 2 && r.pct(50) {
+            // a short power window: the tumbling windows turn over inside the segment
+            i = TaggedIn::from(DispIn::cfg(
+                golden_model::dispatcher::reg::POWER_WINDOW,
+                8 + r.below(120) as u32,
+            ));
         } else {
-            if r.pct(push_pct) {
+            let event = sparse && k >= next_event;
+            if event {
+                next_event = k + 24 + r.below(16) as usize;
+            }
+            let live: Vec<usize> = m
+                .in_flight()
+                .into_iter()
+                .filter(|(_, t)| t.class == RT || k > reset_open_until)
+                .map(|x| x.0)
+                .collect();
+            let queued = !m.queued_tags(0).is_empty() || !m.queued_tags(BE_CHANNEL).is_empty();
+            let complete_now = if sparse {
+                event && !live.is_empty() && (queued || live.len() >= keep || r.pct(10))
+            } else {
+                r.pct(35)
+            };
+            let push_now = if sparse {
+                event && !complete_now
+            } else {
+                r.pct(push_pct)
+            };
+            if push_now {
                 let be = r.pct(50);
                 let wmax = if r.pct(20) { 8 } else { 3 };
                 let waves = 1 + r.below(wmax) as usize;
@@ -280,8 +343,19 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                     id: next_id & 0xFF,
                     prio: r.below(4) as usize,
                     waves: if r.pct(1) { 0 } else { waves },
-                    vgpr: r.below(1 + 16 / q as u64) as usize + usize::from(r.pct(1)) * 9,
-                    sgpr: r.below(1 + 8 / q as u64) as usize,
+                    // a fiftieth each: a VGPR / SGPR need per wave above what a unit holds
+                    // for its q waves (any value up to the port's maximum, 31 / 15), so the
+                    // never-fits test meets every over-limit need, not only far ones
+                    vgpr: if r.pct(2) {
+                        16 / q + 1 + r.below(31 - 16 / q as u64) as usize
+                    } else {
+                        r.below(1 + 16 / q as u64) as usize + usize::from(r.pct(1)) * 9
+                    },
+                    sgpr: if r.pct(2) {
+                        8 / q + 1 + r.below(15 - 8 / q as u64) as usize
+                    } else {
+                        r.below(1 + 8 / q as u64) as usize
+                    },
                     // a tenth of the WGs need 6..=16 LDS blocks (up to the whole map), so
                     // every start's end-of-map test of the LDS search meets a need that
                     // crosses it
@@ -320,13 +394,7 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                 }
             }
             // a completion of a live slot (BE ones only while no CU reset is open)
-            if r.pct(35) {
-                let live: Vec<usize> = m
-                    .in_flight()
-                    .into_iter()
-                    .filter(|(_, t)| t.class == RT || k > reset_open_until)
-                    .map(|x| x.0)
-                    .collect();
+            if complete_now {
                 if !live.is_empty() {
                     let s = live[r.below(live.len() as u64) as usize];
                     i.base.done_valid = true;
@@ -336,31 +404,33 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                     i.base.done_slot = r.below(8) as u32;
                 }
             }
-            if r.pct(1) {
+            if !sparse && r.pct(1) {
                 i.base.cfg_we = true;
                 i.base.cfg_addr = r.below(16) as u32;
                 i.base.cfg_data = match i.base.cfg_addr {
                     0 => r.below(4) as u32,
-                    1 => 2 + r.below(12) as u32,
+                    1 if r.pct(50) => 2 + r.below(12) as u32,
+                    1 => 16 + r.below(48) as u32,
                     _ => r.below(1 << 16) as u32,
                 };
             }
             if r.pct(10) {
                 i.base.retire_class = r.below(256);
             }
-            if r.pct(3) {
+            if !sparse && r.pct(3) {
                 i.withdraw_valid = true;
                 i.withdraw_kslot = match m.queued_tags(BE_CHANNEL).first() {
                     Some(t) if r.pct(80) => t.kslot,
                     _ => r.below(8) as u32,
                 };
             }
-            if confirm_at.is_none() && r.pct(1) {
+            if !sparse && confirm_at.is_none() && r.pct(1) {
                 i.cu_reset = true;
                 confirm_at = Some(k + 1 + r.below(8) as usize);
                 reset_open_until = usize::MAX;
             }
-            if confirm_at == Some(k) {
+            // (`<=`: a confirmation due in a sparse segment's register-write cycle comes next)
+            if confirm_at.is_some_and(|c| c <= k) {
                 i.cu_reset_done = true;
                 confirm_at = None;
                 reset_open_until = k + cfg.reclaim_bound();

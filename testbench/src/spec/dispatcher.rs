@@ -88,7 +88,8 @@
 //! checker finds the record's WG by its kernel tag), else on every channel.
 //!
 //! Emb. 3's counter: `g_hi` counts cycles with some head in which no head surely fitted an
-//! eligible module (reset by a record); per front, the sure failures while it is the front count
+//! eligible module (reset by a record; a cycle with a head an extension held counts nothing:
+//! [`DispatcherChecker::hold`]); per front, the sure failures while it is the front count
 //! cycles with a free slot in which no head fits any module even in the optimistic maps (held
 //! while no slot is free, reset by a record or a cycle where a head fits). A reset cancels
 //! everything in flight; `push_ready` in a reset cycle is not judged.
@@ -1457,6 +1458,9 @@ impl DispatcherChecker {
             .collect();
         // a held head: the decision counts no failure (emb. 3's counter holds)
         let any_held = sn.held.iter().any(|&h| h);
+        // a cycle in which a held head exists counts no failure (the extension's contract: the
+        // hold reads as a head replaced at the last edge, and emb. 3's counter holds then)
+        let held_head = (0..cfg.channels).any(|c| sn.held[c] && sn.front[c].is_some());
         let obliged: Vec<usize> = sure_fit
             .iter()
             .copied()
@@ -1492,7 +1496,7 @@ impl DispatcherChecker {
         if recorded_now {
             st.g_hi = 0;
         }
-        if any_head && (!slot_free || sure_fit.is_empty()) {
+        if any_head && !held_head && (!slot_free || sure_fit.is_empty()) {
             st.g_hi = st.g_hi.saturating_add(1);
         }
         let fail_lo = any_head && !any_fit_hi;
