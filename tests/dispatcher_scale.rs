@@ -425,7 +425,7 @@ fn run_cache_pipe_contract_rejects_corrupted_traces() {
     // cached into the eligible window — a value the map did hold, so only exactness catches it
     pipe_rejects(cfg, &trace, "eligible-exact", |out| {
         let hit = (21..out.len()).find_map(|t| {
-            if !(out[t].eligible && !out[t - 1].eligible) {
+            if !out[t].eligible || out[t - 1].eligible {
                 return None;
             }
             (0..9).find_map(|j| {

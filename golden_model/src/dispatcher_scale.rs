@@ -24,8 +24,9 @@
 
 use crate::run_finder::max_run;
 
-/// Refresh latency of the run cache: seven slots, one per cycle (the golden dispatcher's
-/// [`crate::dispatcher::FULL_REFRESH_LATENCY`]).
+/// Refresh latency of the one-cycle run cache: seven slots, one per cycle (the golden
+/// dispatcher's [`crate::dispatcher::FULL_REFRESH_LATENCY`]; the 100 MHz pipelined cache has
+/// [`pipe_refresh_latency`]`(128)` = 12, see `docs/dispatcher_scale.md`).
 pub const RUN_CACHE_K: usize = 7;
 /// Schedule slots of the time-shared finder (4 VGPR, 2 SGPR pairs, LDS).
 pub const RUN_CACHE_SLOTS: usize = 7;
@@ -254,7 +255,7 @@ impl RunCacheModel {
             stale: 0,
             delay,
             k: RUN_CACHE_SLOTS + delay,
-            pipe: std::iter::repeat(None).take(delay).collect(),
+            pipe: std::iter::repeat_n(None, delay).collect(),
         }
     }
     /// The refresh latency K of this cache.
@@ -289,7 +290,7 @@ impl crate::CycleModel for RunCacheModel {
             self.runs = [0; 9];
             self.dirty = (1 << RUN_CACHE_SLOTS) - 1;
             self.stale = self.k;
-            self.pipe = std::iter::repeat(None).take(self.delay).collect();
+            self.pipe = std::iter::repeat_n(None, self.delay).collect();
             return out;
         }
         let mut picked = None;
