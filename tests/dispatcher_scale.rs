@@ -206,6 +206,260 @@ fn run_cache_contract_rejects_corrupted_traces() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Run cache with the pipelined refresher (block 1, 100 MHz form): K = 7 + D
+// ---------------------------------------------------------------------------------------------
+
+fn pipe_outputs(cfg: RunCacheConfig, trace: &[RunCacheIn]) -> Vec<RunCacheOut> {
+    let mut m = RunCacheModel::pipelined(cfg);
+    trace.iter().map(|i| m.step(i)).collect()
+}
+
+/// The pipelined cache's contract: the one-cycle cache's with K = 7 + D.
+fn pipe_contract(cfg: RunCacheConfig) -> RunCacheContract {
+    RunCacheContract::with_k(cfg, pipe_refresh_latency(cfg.vgpr))
+}
+
+/// RustHDL lockstep of a pipelined cache against the model, judged by the contract every cycle.
+fn lockstep_pipe<D>(dut: D, cfg: RunCacheConfig, trace: &[RunCacheIn]) -> Result<(), String>
+where
+    D: HdlDut<In = RunCacheIn, Out = RunCacheOut>,
+{
+    let mut model = RunCacheModel::pipelined(cfg);
+    let mut rtl = RtlSim::new(dut);
+    let mut contract = pipe_contract(cfg);
+    run_lockstep(&mut model, &mut rtl, trace, |c, i, o| {
+        contract.check(c, i, o).map_err(|v| v.to_string())
+    })
+}
+
+#[test]
+fn run_cache_pipe_latency_is_the_models() {
+    // K of the RTL (its countdown constant) = K of the model = 7 slots + D
+    assert_eq!(RunCachePipeFull::refresh_latency(), 12);
+    assert_eq!(
+        pipe_refresh_latency(128),
+        RunCachePipeFull::refresh_latency()
+    );
+    assert_eq!(pipe_delay(128), RunCachePipeFull::DELAY);
+    assert_eq!(
+        pipe_refresh_latency(16),
+        RunCachePipeSmall::refresh_latency()
+    );
+    assert_eq!(
+        pipe_refresh_latency(16),
+        RunCachePipeBoard::refresh_latency()
+    );
+    assert_eq!(RunCacheModel::pipelined(RunCacheConfig::full()).k(), 12);
+}
+
+#[test]
+fn run_cache_pipe_model_meets_its_contract() {
+    let mut in_flight_changes = 0usize;
+    for cfg in [
+        RunCacheConfig::small(),
+        RunCacheConfig::board(),
+        RunCacheConfig::full(),
+    ] {
+        let d = pipe_delay(cfg.vgpr);
+        for (n, s) in STYLES.iter().enumerate() {
+            for seed in 0..8u64 {
+                let trace = run_cache_trace(cfg, *s, seed * 31 + n as u64, 2_000);
+                let out = pipe_outputs(cfg, &trace);
+                judge(&mut pipe_contract(cfg), &trace, &out)
+                    .unwrap_or_else(|v| panic!("{cfg:?} {s:?} seed {seed}: {v}"));
+                if *s != Style::EveryCycle {
+                    assert!(out.iter().any(|o| o.eligible), "{s:?}: never eligible");
+                }
+                assert!(out.iter().any(|o| !o.eligible));
+                // the stimulus writes maps whose slot is in flight: a change within D cycles
+                // after an earlier change of the same map with a quiet cycle between (the
+                // earlier change's pick can be under way)
+                for t in 2..trace.len() {
+                    let c = trace[t].change;
+                    if c != 0 && !trace[t].reset && trace[t - 1].change & c == 0 {
+                        let back = (2..=d.min(t)).any(|b| trace[t - b].change & c != 0);
+                        in_flight_changes += usize::from(back);
+                    }
+                }
+            }
+        }
+    }
+    assert!(in_flight_changes > 1_000, "{in_flight_changes}");
+}
+
+#[test]
+fn run_cache_pipe_is_judged_with_its_own_k() {
+    // the pipelined cache does not meet K = 7: the checker's K is what it judges
+    let cfg = RunCacheConfig::full();
+    let trace = run_cache_trace(cfg, Style::Bursts, 3, 800);
+    let out = pipe_outputs(cfg, &trace);
+    let v = judge(&mut RunCacheContract::new(cfg), &trace, &out).expect_err("K = 7 accepted");
+    assert_eq!(v.rule, "eligible-timing", "{v}");
+}
+
+#[test]
+fn run_cache_pipe_rtl_lockstep_small_and_board() {
+    run_cases(
+        proptest_cases(32),
+        &(style(), any::<u64>(), 50usize..1500),
+        |(s, seed, n)| {
+            let small = RunCacheConfig::small();
+            let trace = run_cache_trace(small, *s, *seed, *n);
+            lockstep_pipe(RunCachePipeSmall::default(), small, &trace)?;
+            let board = RunCacheConfig::board();
+            let trace = run_cache_trace(board, *s, *seed, *n);
+            lockstep_pipe(RunCachePipeBoard::default(), board, &trace)
+        },
+    );
+}
+
+#[test]
+fn run_cache_pipe_rtl_lockstep_full_width() {
+    // RustHDL simulates 128-bit maps slowly: a few short traces here, the long run on Verilator.
+    let cfg = RunCacheConfig::full();
+    for (n, s) in STYLES.iter().enumerate() {
+        let trace = run_cache_trace(cfg, *s, 2000 + n as u64, 1000);
+        lockstep_pipe(RunCachePipeFull::default(), cfg, &trace)
+            .unwrap_or_else(|e| panic!("{s:?}: {e}"));
+    }
+}
+
+#[test]
+fn run_cache_pipe_full_width_on_verilator() {
+    if !tool_available("verilator") {
+        assert!(
+            std::env::var("REQUIRE_EDA").is_err(),
+            "verilator missing and REQUIRE_EDA set"
+        );
+        eprintln!("SKIPPED run_cache_pipe_full_width_on_verilator: verilator not installed");
+        return;
+    }
+    let cfg = RunCacheConfig::full();
+    let v = run_cache_verilog::<RunCachePipeFull>();
+    let mut trace = vec![];
+    for (n, s) in STYLES.iter().enumerate() {
+        trace.extend(run_cache_trace(cfg, *s, 177 + n as u64, 25_000));
+    }
+    replay_checked(
+        "pipelined run cache (full widths)",
+        &v,
+        &RunCachePorts(cfg),
+        &trace,
+        &mut RunCacheModel::pipelined(cfg),
+        &mut pipe_contract(cfg),
+    );
+}
+
+#[test]
+fn run_cache_pipe_exports_are_clean_and_match_the_port_table() {
+    for (name, cfg, v) in [
+        (
+            "full",
+            RunCacheConfig::full(),
+            run_cache_verilog::<RunCachePipeFull>(),
+        ),
+        (
+            "board",
+            RunCacheConfig::board(),
+            run_cache_verilog::<RunCachePipeBoard>(),
+        ),
+    ] {
+        let ports = testbench::verilator::top_ports(&v).expect("ports of top");
+        let got: Vec<(String, usize)> = ports
+            .iter()
+            .filter(|p| p.name != "clock")
+            .map(|p| (p.name.clone(), p.width))
+            .collect();
+        let t = RunCachePorts(cfg);
+        let want: Vec<(String, usize)> = t
+            .inputs()
+            .into_iter()
+            .chain(t.outputs())
+            .map(|p| (p.name, p.width))
+            .collect();
+        assert_eq!(got, want, "{name}: exported ports vs the port table");
+        // (UNOPTFLAT: see run_cache_exports_are_clean_and_match_the_port_table)
+        if tool_available("verilator") {
+            let w = lint(&v).expect("verilator --lint-only");
+            let findings: Vec<&str> = w
+                .lines()
+                .filter(|l| {
+                    l.starts_with('%') && !l.contains("UNOPTFLAT") && !l.contains("Exiting due to")
+                })
+                .collect();
+            assert!(findings.is_empty(), "{name}: verilator lint findings:\n{w}");
+        }
+        assert_yosys_clean("dispatcher_scale_cache_pipe", &[(name, v)]);
+    }
+}
+
+/// Corrupt one output of the pipelined model's trace; the K = 12 checker must name `rule`.
+fn pipe_rejects(
+    cfg: RunCacheConfig,
+    trace: &[RunCacheIn],
+    rule: &str,
+    corrupt: impl Fn(&mut Vec<RunCacheOut>) -> bool,
+) {
+    let mut out = pipe_outputs(cfg, trace);
+    assert!(corrupt(&mut out), "{rule}: nothing to corrupt");
+    let v = judge(&mut pipe_contract(cfg), trace, &out)
+        .expect_err(&format!("{rule}: corrupted trace accepted"));
+    assert_eq!(v.rule, rule, "{v}");
+}
+
+#[test]
+fn run_cache_pipe_contract_rejects_corrupted_traces() {
+    let cfg = RunCacheConfig::full();
+    let trace = run_cache_trace(cfg, Style::Bursts, 5, 800);
+    let rises = |out: &Vec<RunCacheOut>| {
+        (1..out.len()).find(|&t| out[t].eligible && !out[t - 1].eligible && t > 20)
+    };
+    // eligible one cycle early / late (K = 12)
+    pipe_rejects(cfg, &trace, "eligible-timing", |out| {
+        rises(out).map(|t| out[t - 1].eligible = true).is_some()
+    });
+    pipe_rejects(cfg, &trace, "eligible-timing", |out| {
+        rises(out).map(|t| out[t].eligible = false).is_some()
+    });
+    // a slot changed while in flight and not re-dirtied: the in-flight (stale) run stays
+    // cached into the eligible window — a value the map did hold, so only exactness catches it
+    pipe_rejects(cfg, &trace, "eligible-exact", |out| {
+        let hit = (21..out.len()).find_map(|t| {
+            if !out[t].eligible || out[t - 1].eligible {
+                return None;
+            }
+            (0..9).find_map(|j| {
+                let stale = (t.saturating_sub(12)..t)
+                    .map(|u| out[u].run(j))
+                    .find(|&r| r != out[t].run(j) && r != 0)?;
+                Some((t, j, stale))
+            })
+        });
+        hit.map(|(t, j, stale)| {
+            let mut o = out[t].clone();
+            let mut runs: Vec<u8> = (0..9).map(|k| o.run(k) as u8).collect();
+            runs[j] = stale as u8;
+            o.run_vgpr0 = runs[0];
+            o.run_vgpr1 = runs[1];
+            o.run_vgpr2 = runs[2];
+            o.run_vgpr3 = runs[3];
+            o.run_sgpr0 = runs[4];
+            o.run_sgpr1 = runs[5];
+            o.run_sgpr2 = runs[6];
+            o.run_sgpr3 = runs[7];
+            o.run_lds = runs[8];
+            out[t] = o;
+        })
+        .is_some()
+    });
+    // a run no map value had
+    pipe_rejects(cfg, &trace, "run-held", |out| {
+        let t = (20..out.len()).find(|&t| !out[t].eligible);
+        t.map(|t| out[t].run_vgpr2 = 129).is_some()
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
 // Head needs + head × module matcher (blocks 2 and 3), full config
 // ---------------------------------------------------------------------------------------------
 

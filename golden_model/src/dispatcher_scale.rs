@@ -24,8 +24,9 @@
 
 use crate::run_finder::max_run;
 
-/// Refresh latency of the run cache: seven slots, one per cycle (the golden dispatcher's
-/// [`crate::dispatcher::FULL_REFRESH_LATENCY`]).
+/// Refresh latency of the one-cycle run cache: seven slots, one per cycle (the golden
+/// dispatcher's [`crate::dispatcher::FULL_REFRESH_LATENCY`]; the 100 MHz pipelined cache has
+/// [`pipe_refresh_latency`]`(128)` = 12, see `docs/dispatcher_scale.md`).
 pub const RUN_CACHE_K: usize = 7;
 /// Schedule slots of the time-shared finder (4 VGPR, 2 SGPR pairs, LDS).
 pub const RUN_CACHE_SLOTS: usize = 7;
@@ -204,24 +205,62 @@ pub fn map_slot(j: usize) -> usize {
     }
 }
 
-/// Cycle model of one module's run cache (see the module doc).
+/// Extra cycles of the pipelined cache (`hdl::dispatcher_scale::RunCachePipe`) over the
+/// one-cycle one: the run(s) of a slot picked in cycle e are registered at the end of e + D
+/// (visible from e + D + 1) with D = F + 1, F = max(log2(vgpr) − 3, 2) (the V/2-block pipelined
+/// trees' latency, or the two-stage crossing term): 5 at vgpr 128, 3 at 16.
+pub fn pipe_delay(vgpr: usize) -> usize {
+    (vgpr.trailing_zeros() as usize).saturating_sub(3).max(2) + 1
+}
+
+/// Refresh latency of the pipelined cache: seven slots + [`pipe_delay`] (12 at full widths).
+pub fn pipe_refresh_latency(vgpr: usize) -> usize {
+    RUN_CACHE_SLOTS + pipe_delay(vgpr)
+}
+
+/// Cycle model of one module's run cache (see the module doc): the one-cycle refresher
+/// ([`RunCacheModel::new`], K = 7) or the pipelined one ([`RunCacheModel::pipelined`]: the
+/// run(s) of the slot picked in cycle e are written at the end of e + D, K = 7 + D; a change
+/// while the slot is in flight re-dirties it, so the stale result that lands is overwritten by
+/// the re-pick's; a reset drops everything in flight).
 #[derive(Clone, Debug)]
 pub struct RunCacheModel {
     pub cfg: RunCacheConfig,
     runs: [u8; 9],
     dirty: u8,
     stale: usize,
+    /// Extra delay D (0 = the one-cycle cache) and the refresh latency K = 7 + D.
+    delay: usize,
+    k: usize,
+    /// Picked slots and their runs in flight, oldest first (D entries).
+    pipe: std::collections::VecDeque<Option<(usize, [u8; 2])>>,
 }
 
 impl RunCacheModel {
+    /// The one-cycle cache (`hdl::dispatcher_scale::RunCache`): K = [`RUN_CACHE_K`].
     pub fn new(cfg: RunCacheConfig) -> Self {
+        Self::with_delay(cfg, 0)
+    }
+    /// The pipelined cache (`hdl::dispatcher_scale::RunCachePipe`): D = [`pipe_delay`],
+    /// K = [`pipe_refresh_latency`].
+    pub fn pipelined(cfg: RunCacheConfig) -> Self {
+        Self::with_delay(cfg, pipe_delay(cfg.vgpr))
+    }
+    fn with_delay(cfg: RunCacheConfig, delay: usize) -> Self {
         cfg.validate();
         Self {
             cfg,
             runs: [0; 9],
             dirty: 0,
             stale: 0,
+            delay,
+            k: RUN_CACHE_SLOTS + delay,
+            pipe: std::iter::repeat_n(None, delay).collect(),
         }
+    }
+    /// The refresh latency K of this cache.
+    pub fn k(&self) -> usize {
+        self.k
     }
 }
 
@@ -250,16 +289,26 @@ impl crate::CycleModel for RunCacheModel {
         if i.reset {
             self.runs = [0; 9];
             self.dirty = (1 << RUN_CACHE_SLOTS) - 1;
-            self.stale = RUN_CACHE_K;
+            self.stale = self.k;
+            self.pipe = std::iter::repeat_n(None, self.delay).collect();
             return out;
         }
+        let mut picked = None;
         if self.dirty != 0 {
             let slot = self.dirty.trailing_zeros() as usize;
-            for &j in slot_maps(slot) {
+            let mut r = [0u8; 2];
+            for (n, &j) in slot_maps(slot).iter().enumerate() {
                 let w = self.cfg.map_width(j);
-                self.runs[j] = max_run(i.map(j) & crate::run_finder::low_mask(w), w) as u8;
+                r[n] = max_run(i.map(j) & crate::run_finder::low_mask(w), w) as u8;
             }
+            picked = Some((slot, r));
             self.dirty &= !(1 << slot);
+        }
+        self.pipe.push_back(picked);
+        if let Some((slot, r)) = self.pipe.pop_front().flatten() {
+            for (n, &j) in slot_maps(slot).iter().enumerate() {
+                self.runs[j] = r[n];
+            }
         }
         for j in 0..9 {
             if i.change >> j & 1 == 1 {
@@ -267,7 +316,7 @@ impl crate::CycleModel for RunCacheModel {
             }
         }
         self.stale = if i.change & 0x1ff != 0 {
-            RUN_CACHE_K
+            self.k
         } else {
             self.stale.saturating_sub(1)
         };
@@ -310,6 +359,52 @@ mod tests {
         let o = m.step(&i);
         assert!(o.eligible);
         assert_eq!(o.run_vgpr1, 2);
+    }
+
+    #[test]
+    fn pipelined_refresh_takes_12_cycles_and_redoes_a_slot_changed_in_flight() {
+        let cfg = RunCacheConfig::full();
+        assert_eq!((pipe_delay(128), pipe_refresh_latency(128)), (5, 12));
+        assert_eq!((pipe_delay(16), pipe_refresh_latency(16)), (3, 10));
+        let mut m = RunCacheModel::pipelined(cfg);
+        assert_eq!(m.k(), 12);
+        m.reset();
+        let mut i = RunCacheIn {
+            vgpr0: (1 << 100) - 1,
+            vgpr1: 0b111,
+            ..Default::default()
+        };
+        // reset in cycle 0: ineligible in 1..=12; slot 0 picked in 1 is visible from 1 + 6
+        for t in 1..=12 {
+            let o = m.step(&i);
+            assert!(!o.eligible, "cycle {t}");
+            assert_eq!(o.run_vgpr0, if t >= 7 { 100 } else { 0 }, "cycle {t}");
+        }
+        let o = m.step(&i);
+        assert!(o.eligible);
+        assert_eq!((o.run_vgpr0, o.run_vgpr1), (100, 3));
+        // VGPR 0 written in w (picked in w + 1), written again in w + 3 while in flight
+        i.change = 1;
+        m.step(&i);
+        i.vgpr0 = 0b1;
+        i.change = 0;
+        m.step(&i); // w + 1: pick of slot 0 on 0b1
+        m.step(&i);
+        i.change = 1;
+        m.step(&i); // w + 3: change while slot 0 is in flight
+        i.change = 0;
+        i.vgpr0 = 0b11;
+        let mut seen = vec![];
+        for _ in 0..12 {
+            let o = m.step(&i);
+            assert!(!o.eligible);
+            seen.push(o.run_vgpr0);
+        }
+        // the in-flight result (1) landed, then the re-pick's (2)
+        assert!(seen.contains(&1), "{seen:?}");
+        let o = m.step(&i);
+        assert!(o.eligible);
+        assert_eq!(o.run_vgpr0, 2);
     }
 }
 

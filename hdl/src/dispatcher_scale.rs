@@ -39,6 +39,9 @@
 use crate::run_finder::RunTree;
 use rust_hdl::prelude::*;
 
+pub mod run_cache_pipe;
+pub use run_cache_pipe::{RunCachePipe, RunCachePipeBoard, RunCachePipeFull, RunCachePipeSmall};
+
 fn locals<T: Default>(n: usize) -> Vec<T> {
     (0..n).map(|_| T::default()).collect()
 }

@@ -4,16 +4,21 @@
 //! by `synth report --full --only NAME` (iCE40 HX8K, when it fits); the exported Verilog gets
 //! unique module names there ([`crate::names`]).
 
-use hdl::dispatcher_scale::{matcher_verilog, run_cache_verilog, RunCacheFull};
+use hdl::dispatcher_scale::{matcher_verilog, run_cache_verilog, RunCacheFull, RunCachePipeFull};
 
 /// The unit names of every sub-block built so far ([`sub_block_verilog`] by index).
-pub const SUB_BLOCKS: [&str; 2] = ["dispatcher_scale_run_cache", "dispatcher_scale_matcher"];
+pub const SUB_BLOCKS: [&str; 3] = [
+    "dispatcher_scale_run_cache",
+    "dispatcher_scale_matcher",
+    "dispatcher_scale_cache_pipe",
+];
 
 /// RustHDL export (module `top`) of sub-block `i` of [`SUB_BLOCKS`], full widths.
 pub fn sub_block_verilog(i: usize) -> String {
     match i {
         0 => run_cache_verilog::<RunCacheFull>(),
         1 => matcher_verilog(),
+        2 => run_cache_verilog::<RunCachePipeFull>(),
         _ => panic!("no dispatcher_scale sub-block {i}"),
     }
 }

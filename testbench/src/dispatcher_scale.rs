@@ -22,13 +22,16 @@ use crate::port_table;
 use crate::spec::{SpecChecker, Violation};
 use golden_model::dispatcher_scale::{RunCacheConfig, RunCacheIn, RunCacheOut, RUN_CACHE_K};
 use golden_model::run_finder::{low_mask, max_run};
-use hdl::dispatcher_scale::RunCache;
+use hdl::dispatcher_scale::{RunCache, RunCachePipe};
 
 port_table! {
     /// Port map of an exported run cache (`hdl::dispatcher_scale::RunCache`).
     pub struct RunCachePorts(RunCacheConfig) as c: RunCacheIn => RunCacheOut;
     dut [const V: usize, const S: usize, const L: usize, const H: usize, const KV: usize,
         const KH: usize, const SH: usize] RunCache<V, S, L, H, KV, KH, SH>;
+    dut [const V: usize, const S: usize, const L: usize, const H: usize, const KV: usize,
+        const KH: usize, const SH: usize, const DC: usize, const DT: usize]
+        RunCachePipe<V, S, L, H, KV, KH, SH, DC, DT>;
     ports {
         in reset: 1,
         in vgpr0: c.vgpr,
@@ -166,9 +169,12 @@ pub fn run_cache_trace(
     out
 }
 
-/// The run cache's contract, judged from the ports alone (see the module doc).
+/// The run cache's contract, judged from the ports alone (see the module doc), for a refresh
+/// latency K given by the design (7 for the one-cycle cache, 12 for the pipelined one at full
+/// widths).
 pub struct RunCacheContract {
     cfg: RunCacheConfig,
+    k: usize,
     /// Cycle of the last reset, of the last `change`/`reset`.
     reset_at: Option<usize>,
     last_write: Option<usize>,
@@ -180,10 +186,16 @@ pub struct RunCacheContract {
 }
 
 impl RunCacheContract {
+    /// The contract of the one-cycle cache: K = [`RUN_CACHE_K`].
     pub fn new(cfg: RunCacheConfig) -> Self {
+        Self::with_k(cfg, RUN_CACHE_K)
+    }
+    /// The contract with refresh latency `k`.
+    pub fn with_k(cfg: RunCacheConfig, k: usize) -> Self {
         cfg.validate();
         Self {
             cfg,
+            k,
             reset_at: None,
             last_write: None,
             prev: None,
@@ -202,7 +214,7 @@ impl SpecChecker for RunCacheContract {
     type Out = RunCacheOut;
 
     fn check(&mut self, t: usize, i: &RunCacheIn, o: &RunCacheOut) -> Result<(), Violation> {
-        let k = RUN_CACHE_K;
+        let k = self.k;
         // (a reset cycle starts afresh: its maps need no announcement)
         if let Some(p) = self.prev.as_ref().filter(|_| !i.reset) {
             let written = if p.reset { 0x1ff } else { p.change };
