@@ -4,7 +4,9 @@
 //!
 //! `synth build --unit NAME --out DIR` writes `DIR/NAME/board_top.v`, `DIR/NAME/NAME.pcf`,
 //! nextpnr's log (`nextpnr.log`) and report (`report.json`), and `DIR/NAME/NAME.bin`: yosys
-//! `synth_ice40` → nextpnr-ice40 `--hx8k --package cb132 --pcf` at the unit's clock (without
+//! `synth_ice40` → nextpnr-ice40 `--hx8k --package cb132 --pcf` at the unit's clock, with the
+//! unit's placer options of its report row ([`crate::flow::nextpnr_ice40_options`]: `--placer
+//! sa` for the SIMT issue unit; `NEXTPNR_ICE40_OPTS` replaces them for an A/B run) (without
 //! `--timing-allow-fail`: nextpnr fails when timing is not met, and so does the command) →
 //! icepack. Every tool's exit code is checked.
 
@@ -266,7 +268,8 @@ pub fn build_seeds(cfg: &BoardConfig, out: &Path, seeds: &[u64]) -> Result<Build
                 &seed.to_string(),
                 "--report",
                 &report,
-            ]),
+            ])
+            .args(crate::flow::nextpnr_ice40_options(&cfg.unit)),
             "nextpnr-ice40",
             &dir.join(&log_name),
             crate::flow::pnr_timeout(),
