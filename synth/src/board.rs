@@ -252,24 +252,26 @@ pub fn build_seeds(cfg: &BoardConfig, out: &Path, seeds: &[u64]) -> Result<Build
         let log_name = format!("nextpnr_s{seed}.log");
         let report = format!("report_s{seed}.json");
         let nextpnr = run_limited(
-            Command::new("nextpnr-ice40").current_dir(&dir).args([
-                "--hx8k",
-                "--package",
-                "cb132",
-                "--pcf",
-                &pcf_name,
-                "--json",
-                "board_top.json",
-                "--asc",
-                &asc,
-                "--freq",
-                &freq,
-                "--seed",
-                &seed.to_string(),
-                "--report",
-                &report,
-            ])
-            .args(crate::flow::nextpnr_ice40_options(&cfg.unit)),
+            Command::new("nextpnr-ice40")
+                .current_dir(&dir)
+                .args([
+                    "--hx8k",
+                    "--package",
+                    "cb132",
+                    "--pcf",
+                    &pcf_name,
+                    "--json",
+                    "board_top.json",
+                    "--asc",
+                    &asc,
+                    "--freq",
+                    &freq,
+                    "--seed",
+                    &seed.to_string(),
+                    "--report",
+                    &report,
+                ])
+                .args(crate::flow::nextpnr_ice40_options(&cfg.unit)),
             "nextpnr-ice40",
             &dir.join(&log_name),
             crate::flow::pnr_timeout(),
