@@ -72,7 +72,7 @@ pub const ECP5_ONLY: &[&str] = crate::export::NOT_ON_ICE40;
 /// here** (and its `BoardUnit` impl).
 pub const UNITS: &[(&str, f64, Bridge)] = &[
     ("lock_unit", 84.0, Bridge::Full),
-    ("dispatcher", 50.0, Bridge::Lean),
+    ("dispatcher", 54.2, Bridge::Lean),
     ("run_finder_tree_pipe_128", 80.0, Bridge::Full),
     ("preempt_ctrl", PREEMPT_MHZ, Bridge::Full),
     ("simt_issue", SIMT_MHZ, Bridge::Full),
