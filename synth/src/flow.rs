@@ -248,8 +248,8 @@ pub fn ice40_options(unit: &str) -> String {
     }
 }
 
-/// The nextpnr-ice40 options a unit is placed with in its report row (`synth report`; `synth
-/// build` does not use them yet). The environment variable `NEXTPNR_ICE40_OPTS` (space
+/// The nextpnr-ice40 options a unit is placed with, in its report row (`synth report`) and in
+/// its bitstream (`synth build`, `synth::board::build_seeds`). The environment variable `NEXTPNR_ICE40_OPTS` (space
 /// separated) replaces them for an A/B run (e.g. `NEXTPNR_ICE40_OPTS=" "` for the default
 /// placer). `--placer sa` (nextpnr's simulated-annealing placer instead of the default analytic
 /// `heap` placer) for the SIMT issue unit: 101.0 / 101.2 / 100.5 MHz at seeds 1–3 against
