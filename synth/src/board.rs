@@ -4,9 +4,9 @@
 //!
 //! `synth build --unit NAME --out DIR` writes `DIR/NAME/board_top.v`, `DIR/NAME/NAME.pcf`,
 //! nextpnr's log (`nextpnr.log`) and report (`report.json`), and `DIR/NAME/NAME.bin`: yosys
-//! `synth_ice40` → nextpnr-ice40 `--hx8k --package cb132 --pcf` at the unit's clock, with the
-//! unit's placer options of its report row ([`crate::flow::nextpnr_ice40_options`]: `--placer
-//! sa` for the SIMT issue unit; `NEXTPNR_ICE40_OPTS` replaces them for an A/B run) (without
+//! `synth_ice40` → nextpnr-ice40 `--hx8k --package cb132 --pcf` at the unit's clock with the
+//! default placer ([`crate::flow::nextpnr_ice40_board_options`]: the SIMT unit's report option
+//! `--placer sa` stalls on its board top; `NEXTPNR_ICE40_OPTS` replaces them for an A/B run) (without
 //! `--timing-allow-fail`: nextpnr fails when timing is not met, and so does the command) →
 //! icepack. Every tool's exit code is checked.
 
@@ -274,7 +274,7 @@ pub fn build_seeds(cfg: &BoardConfig, out: &Path, seeds: &[u64]) -> Result<Build
                     "--report",
                     &report,
                 ])
-                .args(crate::flow::nextpnr_ice40_options(&cfg.unit)),
+                .args(crate::flow::nextpnr_ice40_board_options()),
             "nextpnr-ice40",
             &dir.join(&log_name),
             crate::flow::pnr_timeout(),

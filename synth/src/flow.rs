@@ -248,9 +248,8 @@ pub fn ice40_options(unit: &str) -> String {
     }
 }
 
-/// The nextpnr-ice40 options a unit is placed with, in its report row (`synth report`) and in
-/// its bitstream (`synth build`, `synth::board::build_seeds`). The environment variable `NEXTPNR_ICE40_OPTS` (space
-/// separated) replaces them for an A/B run (e.g. `NEXTPNR_ICE40_OPTS=" "` for the default
+/// The nextpnr-ice40 options a unit is placed with in its report row (`synth report`). The
+/// environment variable `NEXTPNR_ICE40_OPTS` (space separated) replaces them for an A/B run (e.g. `NEXTPNR_ICE40_OPTS=" "` for the default
 /// placer). `--placer sa` (nextpnr's simulated-annealing placer instead of the default analytic
 /// `heap` placer) for the SIMT issue unit: 101.0 / 101.2 / 100.5 MHz at seeds 1–3 against
 /// 95.6 / 91.5 / 97.0 with `heap`, the same netlist (docs/simt_issue.md, step 7).
@@ -262,6 +261,17 @@ pub fn nextpnr_ice40_options(unit: &str) -> Vec<String> {
         "simt_issue" => vec!["--placer".to_string(), "sa".to_string()],
         _ => vec![],
     }
+}
+
+/// The nextpnr-ice40 options of a bitstream (`synth build`, `synth::board::build_seeds`): the
+/// default placer for every board top, `NEXTPNR_ICE40_OPTS` replacing it for an A/B run. The
+/// SIMT issue unit's report option `--placer sa` is not used there: on its board top the SA
+/// placer stalled after legalisation (seed 1: no progress for 23 min; YosysHQ/nextpnr#1211, an
+/// open SA hang), while the default placer meets the unit's board clock at seeds 1–3.
+pub fn nextpnr_ice40_board_options() -> Vec<String> {
+    std::env::var("NEXTPNR_ICE40_OPTS")
+        .map(|o| o.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default()
 }
 
 /// The lower median of some values (NaN-free).
