@@ -18,13 +18,18 @@
 //! candidate tag either repeats a WG index its complete attempt already ended (the slot holds a
 //! new kernel: that attempt was a done kernel's) or adds a new index (the tag still runs its
 //! kernel: no candidate). `done-complete` fires as soon as the pending dones cannot all get
-//! distinct candidate tags (a bipartite matching), never on a guess. A skip or CU reset that
-//! restarts a candidate tag gives it to a pending done that can take it.
+//! distinct candidate attempts (a bipartite matching), never on a guess. A skip ends its tag's
+//! attempt as the skipped kernel's (its first record raised the entry check in that slot; its
+//! WGs may have completed before the answer): no done may take it. A CU reset keeps a
+//! complete attempt as a candidate of the dones already pending only.
 //!
 //! A slot may take its next kernel before the old one's `kernel_done` reaches the port (the
 //! done travels through the expander's report and Unit 4): a record that repeats a WG of a
-//! complete attempt ends that attempt, which a `kernel_done` of its class and WG count must then
-//! claim within [`SysConfig::done_lag`] cycles (`wg-twice` otherwise).
+//! complete attempt closes that attempt, which a `kernel_done` of its class and WG count
+//! (pending, or within [`SysConfig::done_lag`] cycles) must claim (`wg-twice` otherwise).
+//! Closed attempts are candidates in the same matching as the current ones: a pair is tied
+//! only when forced (one candidate; one claimant of an attempt past its window; a claimant
+//! whose candidates are among every other claimant's, which loses nothing).
 //!
 //! Within a cycle: records first, then the completion (a slot is in flight from the cycle its
 //! record is visible, SPEC Unit 3's port contract), then `kernel_done`.
