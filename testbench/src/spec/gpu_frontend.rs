@@ -532,14 +532,14 @@ impl SystemSpec {
             part[i] = i;
             let mut stack = vec![i];
             while let Some(j) = stack.pop() {
-                for k in 0..self.pending.len() {
-                    if part[k] == usize::MAX
+                for (k, pk) in part.iter_mut().enumerate() {
+                    if *pk == usize::MAX
                         && self.pending[k]
                             .cands
                             .iter()
                             .any(|g| self.pending[j].cands.contains(g))
                     {
-                        part[k] = i;
+                        *pk = i;
                         stack.push(k);
                     }
                 }
