@@ -18,13 +18,18 @@
 //! candidate tag either repeats a WG index its complete attempt already ended (the slot holds a
 //! new kernel: that attempt was a done kernel's) or adds a new index (the tag still runs its
 //! kernel: no candidate). `done-complete` fires as soon as the pending dones cannot all get
-//! distinct candidate tags (a bipartite matching), never on a guess. A skip or CU reset that
-//! restarts a candidate tag gives it to a pending done that can take it.
+//! distinct candidate attempts (a bipartite matching), never on a guess. A skip ends its tag's
+//! attempt as the skipped kernel's (its first record raised the entry check in that slot; its
+//! WGs may have completed before the answer): no done may take it. A CU reset keeps a
+//! complete attempt as a candidate of the dones already pending only.
 //!
 //! A slot may take its next kernel before the old one's `kernel_done` reaches the port (the
 //! done travels through the expander's report and Unit 4): a record that repeats a WG of a
-//! complete attempt ends that attempt, which a `kernel_done` of its class and WG count must then
-//! claim within [`SysConfig::done_lag`] cycles (`wg-twice` otherwise).
+//! complete attempt closes that attempt, which a `kernel_done` of its class and WG count
+//! (pending, or within [`SysConfig::done_lag`] cycles) must claim (`wg-twice` otherwise).
+//! Closed attempts are candidates in the same matching as the current ones: a pair is tied
+//! only when forced (one candidate; one claimant of an attempt past its window; a claimant
+//! whose candidates are among every other claimant's, which loses nothing).
 //!
 //! Within a cycle: records first, then the completion (a slot is in flight from the cycle its
 //! record is visible, SPEC Unit 3's port contract), then `kernel_done`.
@@ -43,7 +48,9 @@
 //!   launch (or bad register write) one cycle before;
 //! - `dup-error`: a launch of a kid that a kernel of the same class still holds (accepted, no
 //!   `kernel_done` yet) gets `DUP_ID` (code 1) on the class's unit port (`exp_error` RT,
-//!   `pc_error` BE) before the next launch is answered (two cycles after the next launch taken)
+//!   `pc_error` BE) before the next launch is answered (by one cycle after the next launch
+//!   taken: the launch register hands its kernel on before it takes the next, and both units
+//!   answer in t+1)
 //!   or by the end of a drained trace — unless that kernel finishes first (then the launch may
 //!   be taken as a new kernel: past its deadline without `DUP_ID` it owes nothing and takes no
 //!   later launch's `DUP_ID`); nothing else changes (the held kernel completes once with its
@@ -114,6 +121,8 @@ pub struct SysConfig {
     pub vgpr_blocks: u32,
     pub sgpr_blocks: u32,
     pub lds_blocks: u32,
+    /// BE kernel tags (`disp_kslot` values of class 1: the expander's BE tracker slots).
+    pub be_kslots: u32,
     /// Cycles after a skip or a CU reset during which records of the ended attempt may appear.
     pub orphan_window: usize,
     /// Cycles a slot may take a new kernel before its old kernel's `kernel_done` shows (the done
@@ -137,6 +146,7 @@ impl SysConfig {
             vgpr_blocks: 16,
             sgpr_blocks: 8,
             lds_blocks: 16,
+            be_kslots: 8,
             orphan_window: 8,
             reset_lag: 2,
             done_lag: 16,
@@ -193,32 +203,45 @@ struct Held {
     accepted: usize,
 }
 
-/// A `kernel_done` whose tag the ports do not name yet: the tags of its class whose attempts
-/// were complete with its WG count when it came (each a possible home of the kernel).
+/// A `kernel_done` whose attempt the ports do not name yet: the complete attempts (by their
+/// generation) of its class and WG count that it may be (each a possible home of the kernel).
 #[derive(Clone, Debug)]
 struct PendingDone {
     kernel: (u32, u32),
     cycle: usize,
-    cands: Vec<(u32, u32)>,
+    cands: Vec<u64>,
 }
 
-/// Whether every pending `kernel_done` can have its own tag: a matching of `p` into distinct
-/// candidate tags (augmenting paths; a handful of entries).
-fn matchable(p: &[PendingDone]) -> bool {
+/// A complete attempt that is no longer its tag's current one and that a `kernel_done` may
+/// still claim (a node of the done ↔ attempt matching beside the tags' current attempts).
+#[derive(Clone, Copy, Debug)]
+struct Closed {
+    tag: (u32, u32),
+    wgs: u32,
+    /// The cycle it ended.
+    at: usize,
+    /// Ended by a record of a new kernel in its slot: some `kernel_done` must claim it within
+    /// [`SysConfig::done_lag`] cycles. Otherwise ended by a CU reset: only a done already
+    /// pending may take it (a kernel killed before its report is never reported).
+    must: bool,
+}
+
+/// Whether every left item can have its own right item: `lists[i]` names the right items item
+/// `i` may take (augmenting paths; a handful of entries).
+fn saturates(lists: &[Vec<u64>]) -> bool {
     fn augment(
-        p: &[PendingDone],
+        lists: &[Vec<u64>],
         i: usize,
-        seen: &mut Vec<(u32, u32)>,
-        owner: &mut HashMap<(u32, u32), usize>,
+        seen: &mut HashSet<u64>,
+        owner: &mut HashMap<u64, usize>,
     ) -> bool {
-        for &t in &p[i].cands {
-            if seen.contains(&t) {
+        for &t in &lists[i] {
+            if !seen.insert(t) {
                 continue;
             }
-            seen.push(t);
             let free = match owner.get(&t) {
                 None => true,
-                Some(&j) => augment(p, j, seen, owner),
+                Some(&j) => augment(lists, j, seen, owner),
             };
             if free {
                 owner.insert(t, i);
@@ -228,7 +251,7 @@ fn matchable(p: &[PendingDone]) -> bool {
         false
     }
     let mut owner = HashMap::new();
-    (0..p.len()).all(|i| augment(p, i, &mut vec![], &mut owner))
+    (0..lists.len()).all(|i| augment(lists, i, &mut HashSet::new(), &mut owner))
 }
 
 /// A DUP_ID owed.
@@ -240,6 +263,10 @@ struct DupOwed {
     deadline: Option<usize>,
     /// The held kernel finished meanwhile: the launch may have been taken as new.
     ambiguous: bool,
+    /// The kid's entry in `maybe` stands for this launch (its held kernel finished after it):
+    /// a `DUP_ID` removes it. A launch of a kid already in `maybe` does not own it: its
+    /// `DUP_ID` shows that the earlier launch was taken as a kernel, which stays.
+    owns: bool,
 }
 
 /// Counters of what the checker judged (so a test can assert that the rules had work).
@@ -282,9 +309,8 @@ pub struct SystemSpec {
     cpl_prev: Option<(usize, Option<u32>)>,
     reclaim_until: Option<usize>,
     reset_enable: bool,
-    /// Complete attempts ended by a new kernel's record in their slot before a `kernel_done`
-    /// claimed them: (class, WG count, cycle).
-    early: Vec<(u32, u32, usize)>,
+    /// Complete attempts ended before a `kernel_done` was tied to them, by generation.
+    closed: BTreeMap<u64, Closed>,
     /// The last `kernel_done` of an idempotent BE kernel.
     idem_done: Option<usize>,
     pub stats: SysStats,
@@ -308,7 +334,7 @@ impl SystemSpec {
             reclaim_until: None,
             reset_enable: true,
             idem_done: None,
-            early: vec![],
+            closed: BTreeMap::new(),
             stats: SysStats::default(),
         }
     }
@@ -349,127 +375,217 @@ impl SystemSpec {
         self.attempts.get_mut(&tag).unwrap()
     }
 
-    /// Tie `kernel_done`s to tags where only one way is left: a pending done with one candidate
-    /// takes it (its attempt ends: the tag's next records start a new one); the tag leaves the
-    /// other candidate lists. `done-complete` when no way is left for some done.
-    fn settle(&mut self, cycle: usize) -> Result<(), Violation> {
+    /// The WG count of tag `t`'s current attempt if it is complete: WGs 0..n−1 each dispatched
+    /// once (last record seen) and every record of it completed.
+    fn complete_wgs(&self, t: (u32, u32)) -> Option<u32> {
+        let a = self.attempts.get(&t)?;
+        let ok = a.orphans_until.is_none()
+            && !a.wgs.is_empty()
+            && a.wgs.keys().copied().eq(0..a.wgs.len() as u32)
+            && a.wgs.values().all(|w| w.ended && w.completed == w.records)
+            && !self
+                .flight
+                .values()
+                .any(|f| (f.class, f.kslot) == t && f.gen == Some(a.gen));
+        ok.then_some(a.wgs.len() as u32)
+    }
+
+    /// Attempt `gen` is no pending done's candidate any more.
+    fn drop_candidate(&mut self, gen: u64) {
+        for d in &mut self.pending {
+            d.cands.retain(|&x| x != gen);
+        }
+    }
+
+    /// A pending done is tied to attempt `gen`: a closed attempt is gone; a tag's current
+    /// attempt ends there (the tag's next records start a new one).
+    fn bind(&mut self, gen: u64) {
+        self.drop_candidate(gen);
+        if self.closed.remove(&gen).is_none() {
+            let tag = self
+                .attempts
+                .iter()
+                .find(|(_, a)| a.gen == gen)
+                .map(|(t, _)| *t);
+            if let Some(t) = tag {
+                self.new_attempt(t, None);
+            }
+        }
+    }
+
+    /// Whether closed attempt `n` had to be claimed by now (`all_due`: the trace ended).
+    fn due(&self, n: &Closed, cycle: usize, all_due: bool) -> bool {
+        n.must && (all_due || cycle > n.at + self.cfg.done_lag)
+    }
+
+    /// The done ↔ attempt matching (module doc, "Which tag"). Every pending done needs its own
+    /// candidate attempt (`done-complete`), every closed attempt past its `done_lag` needs its
+    /// own pending done (`wg-twice`); both at once exist when each does on its own (a bipartite
+    /// graph has a matching covering a set of left and a set of right nodes when it has one for
+    /// each, Mendelsohn–Dulmage). Pairs left with one way are tied; a part of the graph that
+    /// nothing can change any more (only closed attempts past their window or ended by a reset)
+    /// is settled and dropped. Nothing is tied on a guess.
+    fn settle(&mut self, cycle: usize, all_due: bool) -> Result<(), Violation> {
         loop {
             if let Some(d) = self.pending.iter().find(|d| d.cands.is_empty()) {
                 return Err(Violation::new(
                     cycle,
                     "done-complete",
                     format!(
-                        "kernel_done of {:?} in cycle {}: no tag of its class is left that held                          all its WGs completed in one attempt",
+                        "kernel_done of {:?} in cycle {}: no attempt of its class is left that \
+                         held all its WGs completed in one attempt",
                         d.kernel, d.cycle
                     ),
                 ));
             }
-            if !matchable(&self.pending) {
+            let lists: Vec<Vec<u64>> = self.pending.iter().map(|d| d.cands.clone()).collect();
+            if !saturates(&lists) {
                 return Err(Violation::new(
                     cycle,
                     "done-complete",
                     format!(
-                        "kernel_done of {:?}: fewer complete attempts than kernels reported                          done with them ({} pending)",
+                        "kernel_done of {:?}: fewer complete attempts than kernels reported \
+                         done with them ({} pending)",
                         self.pending.last().map(|d| d.kernel),
                         self.pending.len()
                     ),
                 ));
             }
-            let Some(i) = self.pending.iter().position(|d| d.cands.len() == 1) else {
-                return Ok(());
-            };
-            let d = self.pending.remove(i);
-            self.take_tag(d.cands[0]);
-        }
-    }
-
-    /// Tag `t`'s complete attempt ends as a pending done's (it leaves every candidate list).
-    fn take_tag(&mut self, t: (u32, u32)) {
-        for d in &mut self.pending {
-            d.cands.retain(|&x| x != t);
-        }
-        self.new_attempt(t, None);
-    }
-
-    /// A record of WG `idx` on tag `t`, candidate of a pending done: if that WG already ended in
-    /// the complete attempt, the attempt is over (a new kernel in that slot) and goes to a
-    /// pending done that can take it with the others still matched; otherwise the tag still runs
-    /// its kernel and is no candidate.
-    fn record_on_candidate(
-        &mut self,
-        cycle: usize,
-        t: (u32, u32),
-        idx: u32,
-    ) -> Result<(), Violation> {
-        if !self.pending.iter().any(|d| d.cands.contains(&t)) {
-            return Ok(());
-        }
-        let ended = self
-            .attempts
-            .get(&t)
-            .and_then(|a| a.wgs.get(&idx))
-            .is_some_and(|w| w.ended);
-        if ended {
-            if let Some(i) = self.done_taking(t) {
+            let due: Vec<(u64, Closed)> = self
+                .closed
+                .iter()
+                .filter(|(_, n)| self.due(n, cycle, all_due))
+                .map(|(g, n)| (*g, *n))
+                .collect();
+            let claims: Vec<Vec<u64>> = due
+                .iter()
+                .map(|(g, _)| {
+                    (0..self.pending.len() as u64)
+                        .filter(|&i| self.pending[i as usize].cands.contains(g))
+                        .collect()
+                })
+                .collect();
+            if !saturates(&claims) {
+                let (_, n) = (0..due.len())
+                    .find(|&k| claims[k].is_empty())
+                    .map_or(due[0], |k| due[k]);
+                return Err(Violation::new(
+                    cycle,
+                    "wg-twice",
+                    format!(
+                        "tag {:?} started its WGs again in cycle {} after a complete attempt of \
+                         {} WGs, and no kernel_done of that class could claim it within {} \
+                         cycles ({} such attempts, {} dones pending)",
+                        n.tag,
+                        n.at,
+                        n.wgs,
+                        self.cfg.done_lag,
+                        due.len(),
+                        self.pending.len()
+                    ),
+                ));
+            }
+            if let Some(i) = self.pending.iter().position(|d| d.cands.len() == 1) {
+                let d = self.pending.remove(i);
+                self.bind(d.cands[0]);
+                continue;
+            }
+            if let Some(k) = (0..due.len()).find(|&k| claims[k].len() == 1) {
+                self.pending.remove(claims[k][0] as usize);
+                self.bind(due[k].0);
+                continue;
+            }
+            // a closed attempt past its window goes to one of its claimants; a claimant whose
+            // candidates are among every other claimant's loses nothing by taking it (any
+            // matching that gives it to another claimant can swap the two, now and after any
+            // later change, which only removes candidates from every list alike)
+            let dominant = (0..due.len()).find_map(|k| {
+                let sub = |a: usize, b: usize| {
+                    let (a, b) = (&self.pending[a].cands, &self.pending[b].cands);
+                    a.iter().all(|g| b.contains(g))
+                };
+                let c = &claims[k];
+                c.iter()
+                    .map(|&i| i as usize)
+                    .find(|&i| c.iter().all(|&j| sub(i, j as usize)))
+                    .map(|i| (i, due[k].0))
+            });
+            if let Some((i, g)) = dominant {
                 self.pending.remove(i);
-                self.take_tag(t);
+                self.bind(g);
+                continue;
             }
-        } else {
-            for d in &mut self.pending {
-                d.cands.retain(|&x| x != t);
-            }
+            break;
         }
-        self.settle(cycle)
-    }
-
-    /// The first pending done that can take tag `t` while the other pending dones can still
-    /// each get a distinct candidate without it.
-    fn done_taking(&self, t: (u32, u32)) -> Option<usize> {
-        (0..self.pending.len()).find(|&i| {
-            self.pending[i].cands.contains(&t) && {
-                let mut rest: Vec<PendingDone> = self.pending.clone();
-                rest.remove(i);
-                for d in &mut rest {
-                    d.cands.retain(|&x| x != t);
+        // parts of the graph nothing can change any more: every candidate closed and either
+        // past its window or ended by a reset (no later done may take it, no record ends it)
+        let frozen = |s: &Self, g: &u64| {
+            s.closed
+                .get(g)
+                .is_some_and(|n| !n.must || s.due(n, cycle, all_due))
+        };
+        let mut part = vec![usize::MAX; self.pending.len()];
+        for i in 0..self.pending.len() {
+            if part[i] != usize::MAX {
+                continue;
+            }
+            part[i] = i;
+            let mut stack = vec![i];
+            while let Some(j) = stack.pop() {
+                for (k, pk) in part.iter_mut().enumerate() {
+                    if *pk == usize::MAX
+                        && self.pending[k]
+                            .cands
+                            .iter()
+                            .any(|g| self.pending[j].cands.contains(g))
+                    {
+                        *pk = i;
+                        stack.push(k);
+                    }
                 }
-                matchable(&rest)
-            }
-        })
-    }
-
-    /// Tags whose attempts restart for another reason (skip, CU reset) end any pending done
-    /// they may hold: each goes to a pending done that can take it (any consistent choice).
-    fn flush_candidates(&mut self, tags: &[(u32, u32)]) {
-        for &t in tags {
-            if let Some(i) = self.done_taking(t) {
-                self.pending.remove(i);
-            }
-            for d in &mut self.pending {
-                d.cands.retain(|&x| x != t);
             }
         }
+        let thawed: HashSet<usize> = (0..self.pending.len())
+            .filter(|&i| !self.pending[i].cands.iter().all(|g| frozen(self, g)))
+            .map(|i| part[i])
+            .collect();
+        let mut gone = vec![];
+        let mut keep = vec![];
+        for (i, d) in std::mem::take(&mut self.pending).into_iter().enumerate() {
+            if thawed.contains(&part[i]) {
+                keep.push(d);
+            } else {
+                gone.extend(d.cands);
+            }
+        }
+        self.pending = keep;
+        for g in gone {
+            self.closed.remove(&g);
+        }
+        // a closed attempt of a reset that no pending done lists is nobody's
+        let listed: HashSet<u64> = self.pending.iter().flat_map(|d| d.cands.clone()).collect();
+        self.closed.retain(|g, n| n.must || listed.contains(g));
+        Ok(())
     }
 
     /// The part of a cycle after `kernel_done`: skip, CU reset, confirmation, host commands,
     /// the launch; and the early-ended attempts that no `kernel_done` claimed in time.
     fn after_done(&mut self, cycle: usize, i: &GfIn, o: &GfOut) -> Result<(), Violation> {
         let v = |rule: &'static str, d: String| Err(Violation::new(cycle, rule, d));
-        if let Some(&(c, n, at)) = self.early.iter().find(|e| cycle > e.2 + self.cfg.done_lag) {
-            return v(
-                "wg-twice",
-                format!(
-                    "a slot of class {c} started its WGs again in cycle {at} after a complete \
-                     attempt of {n} WGs, and no kernel_done of that class came within {} cycles",
-                    self.cfg.done_lag
-                ),
-            );
-        }
+        // closed attempts past their window must have their kernel_done by now
+        self.settle(cycle, false)?;
         // --- skip, CU reset, confirmation
         if o.kernel_skip_valid {
             self.stats.skips += 1;
             let u = cycle + self.cfg.orphan_window;
-            self.flush_candidates(&[(1, o.kernel_skip_slot)]);
-            self.new_attempt((1, o.kernel_skip_slot), Some(u));
+            // the slot's current attempt is the skipped kernel's (its first record, which raised
+            // the entry check, came in this slot): no kernel_done may take it
+            let t = (1, o.kernel_skip_slot);
+            if let Some(g) = self.attempts.get(&t).map(|a| a.gen) {
+                self.drop_candidate(g);
+            }
+            self.new_attempt(t, Some(u));
+            self.settle(cycle, false)?;
         }
         if o.cu_reset {
             self.stats.resets += 1;
@@ -484,10 +600,28 @@ impl SystemSpec {
                 );
             }
             let u = cycle + self.cfg.orphan_window;
-            let tags: Vec<(u32, u32)> =
-                self.attempts.keys().copied().filter(|t| t.0 == 1).collect();
-            self.flush_candidates(&tags);
+            // every BE tag, also one not seen since the last reset (its records in the orphan
+            // window are the reset's, not a new attempt's)
+            let tags: Vec<(u32, u32)> = (0..self.cfg.be_kslots).map(|k| (1, k)).collect();
+            // a complete attempt a pending done may be stays its candidate (a done reported
+            // before the reset); no later done may take it (a killed kernel is not reported)
             for t in tags {
+                let g = self.attempt(t).gen;
+                if let Some(n) = self.complete_wgs(t) {
+                    if self.pending.iter().any(|d| d.cands.contains(&g)) {
+                        let at = cycle;
+                        let must = false;
+                        self.closed.insert(
+                            g,
+                            Closed {
+                                tag: t,
+                                wgs: n,
+                                at,
+                                must,
+                            },
+                        );
+                    }
+                }
                 self.new_attempt(t, Some(u));
             }
         }
@@ -541,7 +675,7 @@ impl SystemSpec {
             };
             for d in self.dups.iter_mut() {
                 if d.deadline.is_none() {
-                    d.deadline = Some(cycle + 2);
+                    d.deadline = Some(cycle + 1);
                 }
             }
             if let Some(code) = code {
@@ -558,6 +692,7 @@ impl SystemSpec {
                         launched: cycle,
                         deadline: None,
                         ambiguous: maybe,
+                        owns: false,
                     });
                 } else {
                     self.held.insert(
@@ -594,16 +729,8 @@ impl SystemSpec {
                 format!("slot {s} still in flight ({f:?})"),
             ));
         }
-        if let Some(&(c, n, at)) = self.early.first() {
-            return Err(Violation::new(
-                cycle,
-                "wg-twice",
-                format!(
-                    "a slot of class {c} started its WGs again in cycle {at} after a complete \
-                     attempt of {n} WGs that no kernel_done claimed"
-                ),
-            ));
-        }
+        // no kernel_done comes any more: every closed attempt must have its own
+        self.settle(cycle, true)?;
         if let Some(d) = self.dups.iter().find(|d| !d.ambiguous) {
             return Err(Violation::new(
                 cycle,
@@ -681,34 +808,9 @@ impl SpecChecker for SystemSpec {
             }
             _ => {}
         }
-        // unit error ports
-        let tolerate_pc = self.pc_tolerate_until.is_some_and(|c| cycle <= c);
-        for (class, flag, code, port) in [
-            (1u32, o.pc_error, o.pc_error_code, "pc_error"),
-            (0u32, o.exp_error, o.exp_error_code, "exp_error"),
-        ] {
-            if !flag {
-                continue;
-            }
-            if code == 1 {
-                if let Some(p) = self.dups.iter().position(|d| d.class == class) {
-                    let d = self.dups.remove(p);
-                    if d.ambiguous {
-                        self.maybe.remove(&(d.class, d.kid));
-                    }
-                    continue;
-                }
-            }
-            if class == 1 && tolerate_pc && (code == 3 || code == 4) {
-                continue;
-            }
-            return v(
-                "unit-error",
-                format!("{port} code {code} with no cause on the ports"),
-            );
-        }
         // an ambiguous launch past its deadline without DUP_ID was taken as a new kernel (its
-        // kid stays in `maybe`): it owes nothing, and must not take a later launch's DUP_ID
+        // kid stays in `maybe`): it owes nothing, and must not take a later launch's DUP_ID (so
+        // this comes before the error ports: a later launch's DUP_ID may come in the next cycle)
         self.dups
             .retain(|d| !(d.ambiguous && d.deadline.is_some_and(|c| cycle > c)));
         for d in &self.dups {
@@ -721,6 +823,32 @@ impl SpecChecker for SystemSpec {
                     ),
                 );
             }
+        }
+        // unit error ports
+        let tolerate_pc = self.pc_tolerate_until.is_some_and(|c| cycle <= c);
+        for (class, flag, code, port) in [
+            (1u32, o.pc_error, o.pc_error_code, "pc_error"),
+            (0u32, o.exp_error, o.exp_error_code, "exp_error"),
+        ] {
+            if !flag {
+                continue;
+            }
+            if code == 1 {
+                if let Some(p) = self.dups.iter().position(|d| d.class == class) {
+                    let d = self.dups.remove(p);
+                    if d.owns {
+                        self.maybe.remove(&(d.class, d.kid));
+                    }
+                    continue;
+                }
+            }
+            if class == 1 && tolerate_pc && (code == 3 || code == 4) {
+                continue;
+            }
+            return v(
+                "unit-error",
+                format!("{port} code {code} with no cause on the ports"),
+            );
         }
         // reclaim window
         if let Some(u) = self.reclaim_until {
@@ -793,21 +921,29 @@ impl SpecChecker for SystemSpec {
                 .get(&tag)
                 .is_some_and(|a| a.orphans_until.is_some_and(|u| cycle <= u));
             if !orphan {
-                self.record_on_candidate(cycle, tag, o.disp_id)?;
-                // the slot took a new kernel before its old one's kernel_done reached the port:
-                // a complete attempt ends here and waits (done_lag) for that kernel_done
-                let complete = self.attempts.get(&tag).filter(|a| {
-                    a.wgs.get(&o.disp_id).is_some_and(|w| w.ended)
-                        && a.wgs.keys().copied().eq(0..a.wgs.len() as u32)
-                        && a.wgs.values().all(|w| w.ended && w.completed == w.records)
-                        && !self
-                            .flight
-                            .values()
-                            .any(|f| (f.class, f.kslot) == tag && f.gen == Some(a.gen))
-                });
-                if let Some(a) = complete {
-                    self.early.push((tag.0, a.wgs.len() as u32, cycle));
-                    self.new_attempt(tag, None);
+                if let Some(n) = self.complete_wgs(tag) {
+                    let a = &self.attempts[&tag];
+                    let g = a.gen;
+                    if a.wgs.get(&o.disp_id).is_some_and(|w| w.ended) {
+                        // a WG of the complete attempt again: the slot holds a new kernel, the
+                        // attempt was a finished kernel's and ends here; a kernel_done (pending
+                        // or within done_lag) must claim it
+                        let (at, must) = (cycle, true);
+                        self.closed.insert(
+                            g,
+                            Closed {
+                                tag,
+                                wgs: n,
+                                at,
+                                must,
+                            },
+                        );
+                        self.new_attempt(tag, None);
+                    } else {
+                        // a new WG index: the tag still runs its kernel, no done's attempt
+                        self.drop_candidate(g);
+                    }
+                    self.settle(cycle, false)?;
                 }
             }
             let a = self.attempt(tag);
@@ -882,45 +1018,25 @@ impl SpecChecker for SystemSpec {
                     )
                 }
             };
-            // the tags of its class holding a complete attempt of that many WGs; which one is
-            // the kernel's is settled later if several (module doc, "Which tag")
+            // its candidates: the complete attempts of its class with that many WGs, current
+            // ones and closed ones still within their window; which one is the kernel's is
+            // settled by the matching (module doc, "Which tag")
             let wgs = h.wgs;
-            if let Some(p) = self
-                .early
-                .iter()
-                .position(|&(c, n, _)| c == key.0 && (wgs == 0 || n == wgs))
-            {
-                self.early.remove(p);
-                if key.0 == 1 && h.idem {
-                    self.idem_done = Some(cycle);
-                }
-                self.held.remove(&key);
-                self.stats.kernels_done[key.0 as usize & 1] += 1;
-                for d in self.dups.iter_mut() {
-                    if (d.class, d.kid) == key {
-                        d.ambiguous = true;
-                        self.maybe.insert(key);
-                    }
-                }
-                return self.after_done(cycle, i, o);
-            }
-            let flight = &self.flight;
-            let mut cands: Vec<(u32, u32)> = self
+            let fits = |n: u32| wgs == 0 || n == wgs;
+            let mut cands: Vec<u64> = self
                 .attempts
                 .iter()
                 .filter(|((c, _), _)| *c == key.0)
-                .filter(|(t, a)| {
-                    a.orphans_until.is_none()
-                        && !a.wgs.is_empty()
-                        && (wgs == 0 || a.wgs.len() as u32 == wgs)
-                        && a.wgs.keys().copied().eq(0..a.wgs.len() as u32)
-                        && a.wgs.values().all(|w| w.ended && w.completed == w.records)
-                        && !flight
-                            .values()
-                            .any(|f| (f.class, f.kslot) == **t && f.gen == Some(a.gen))
-                })
-                .map(|(t, _)| *t)
+                .filter(|(t, _)| self.complete_wgs(**t).is_some_and(fits))
+                .map(|(_, a)| a.gen)
                 .collect();
+            cands.extend(
+                self.closed
+                    .iter()
+                    .filter(|(_, n)| n.tag.0 == key.0 && fits(n.wgs))
+                    .filter(|(_, n)| n.must && cycle <= n.at + self.cfg.done_lag)
+                    .map(|(g, _)| *g),
+            );
             cands.sort();
             if cands.is_empty() {
                 let mut seen: Vec<String> = self
@@ -950,7 +1066,7 @@ impl SpecChecker for SystemSpec {
                 cycle,
                 cands,
             });
-            self.settle(cycle)?;
+            self.settle(cycle, false)?;
             if key.0 == 1 && h.idem {
                 self.idem_done = Some(cycle);
             }
@@ -959,6 +1075,7 @@ impl SpecChecker for SystemSpec {
             for d in self.dups.iter_mut() {
                 if (d.class, d.kid) == key {
                     d.ambiguous = true;
+                    d.owns = true;
                     self.maybe.insert(key);
                 }
             }
