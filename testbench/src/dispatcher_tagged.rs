@@ -336,26 +336,39 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
             };
             if push_now {
                 let be = r.pct(50);
-                let wmax = if r.pct(20) { 8 } else { 3 };
+                // a fiftieth each: a VGPR / SGPR need per wave above what a unit holds for its
+                // q waves. Such a WG draws its wave count uniformly from 1..=8 (the never-fits
+                // decode has one limit per wave pair) and, half the time, a need just above
+                // that limit (limit + 1 or + 2), else any value up to the port's maximum
+                // (31 / 15): every row of the decode meets its boundary, not only far needs
+                let over_v = r.pct(2);
+                let over_s = r.pct(2);
+                let wmax = if over_v || over_s || r.pct(20) { 8 } else { 3 };
                 let waves = 1 + r.below(wmax) as usize;
                 let q = waves.div_ceil(2);
+                let over = |r: &mut Rng, lim: usize, max: usize| {
+                    if r.pct(50) {
+                        (lim + 1 + r.below(2) as usize).min(max)
+                    } else {
+                        lim + 1 + r.below((max - lim) as u64) as usize
+                    }
+                };
+                let vgpr = if over_v {
+                    over(&mut r, 16 / q, 31)
+                } else {
+                    r.below(1 + 16 / q as u64) as usize + usize::from(r.pct(1)) * 9
+                };
+                let sgpr = if over_s {
+                    over(&mut r, 8 / q, 15)
+                } else {
+                    r.below(1 + 8 / q as u64) as usize
+                };
                 let wg = Wg {
                     id: next_id & 0xFF,
                     prio: r.below(4) as usize,
                     waves: if r.pct(1) { 0 } else { waves },
-                    // a fiftieth each: a VGPR / SGPR need per wave above what a unit holds
-                    // for its q waves (any value up to the port's maximum, 31 / 15), so the
-                    // never-fits test meets every over-limit need, not only far ones
-                    vgpr: if r.pct(2) {
-                        16 / q + 1 + r.below(31 - 16 / q as u64) as usize
-                    } else {
-                        r.below(1 + 16 / q as u64) as usize + usize::from(r.pct(1)) * 9
-                    },
-                    sgpr: if r.pct(2) {
-                        8 / q + 1 + r.below(15 - 8 / q as u64) as usize
-                    } else {
-                        r.below(1 + 8 / q as u64) as usize
-                    },
+                    vgpr,
+                    sgpr,
                     // a tenth of the WGs need 6..=16 LDS blocks (up to the whole map), so
                     // every start's end-of-map test of the LDS search meets a need that
                     // crosses it
