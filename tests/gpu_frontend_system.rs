@@ -508,6 +508,33 @@ fn negative_reset_idem() {
     expect(&t.ins, &o, "reset-idem", Some(c));
 }
 
+/// `RESET_ENABLE` is read when a kernel enters Unit 4, which the checker bounds by the next
+/// cycle `launch_ready` is high after its acceptance (the launch register is free then): a
+/// write of 1 after every held kernel has entered Unit 4 makes none of them idempotent, so a
+/// `cu_reset` then still breaks `reset-idem` (while a write in the window may, seed 6 of
+/// `registry_stream_passes_the_system_checker`).
+#[test]
+fn negative_reset_idem_after_entry() {
+    let mut p = busy(1);
+    p.reset_enable = false;
+    let t = run(p, 20_000, |_| {}).unwrap();
+    // a quiet stretch: no launch offered in w-3 ..= w+3, the launch port free at w-1, no
+    // register write
+    let w = (200..t.ins.len() - 10)
+        .find(|&w| {
+            (w - 3..=w + 3).all(|c| !t.ins[c].launch_valid && !t.ins[c].cfg_we)
+                && t.outs[w - 1].launch_ready
+        })
+        .unwrap();
+    let mut ins = t.ins.clone();
+    ins[w].cfg_we = true;
+    ins[w].cfg_addr = 0x12;
+    ins[w].cfg_data = 1;
+    let mut o = t.outs.clone();
+    o[w + 2].cu_reset = true;
+    expect(&ins, &o, "reset-idem", Some(w + 2));
+}
+
 #[test]
 fn reset_preemption_beats_no_preemption_on_rt_p99() {
     use golden_model::gpu_model::eval::{self, Config, DEFAULT_BE_WG, RT_PERIODS};
@@ -577,13 +604,14 @@ fn rtl_traces_pass_the_system_checker() {
 /// The registry's stream (`testbench::gpu_frontend::random_run`: host commands, bad
 /// completions, resets, register writes, with the composed model in the loop) judged by the
 /// system checker and the port checker over 10^6 cycles at the seeds that stopped on the
-/// checker's greedy done ↔ attempt binding (session 5), or `GF_SEEDS=a..=b` × 200 000 cycles.
+/// checker's greedy done ↔ attempt binding (session 5) and seed 6 (`RESET_ENABLE` written while
+/// an idempotent BE kernel waited in the launch register), or `GF_SEEDS=a..=b` × 200 000 cycles.
 #[test]
 fn registry_stream_passes_the_system_checker() {
     use testbench::gpu_frontend::{random_run, FrontendChecker};
     let runs: Vec<(u64, usize)> = match std::env::var("GF_SEEDS") {
         Ok(_) => seeds().map(|s| (s, 200_000)).collect(),
-        Err(_) => [1, 3, 5, 77, 2026].map(|s| (s, 1_000_000)).to_vec(),
+        Err(_) => [1, 3, 5, 6, 77, 2026].map(|s| (s, 1_000_000)).to_vec(),
     };
     for (seed, cycles) in runs {
         let (ins, outs) = random_run(seed, cycles);

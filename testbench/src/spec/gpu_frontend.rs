@@ -72,7 +72,9 @@
 //!   low again within table size + 2 cycles; every BE WG in flight at the confirmation is free
 //!   from then on (its slot may be named again);
 //! - `reset-idem`: a `cu_reset` needs at least one held BE kernel launched idempotent while
-//!   `RESET_ENABLE` = 1 (with none, a CU reset would kill work that may not be re-run), or one
+//!   `RESET_ENABLE` = 1 — read when the kernel enters Unit 4 (the launch register's hand-over,
+//!   not on the ports: any cycle from its acceptance to the next cycle `launch_ready` is high)
+//!   (with none, a CU reset would kill work that may not be re-run), or one
 //!   that reported `kernel_done` at most [`SysConfig::reset_lag`] cycles before (Unit 4's
 //!   registered decision sees the done later);
 //! - `idle-fields-zero`: every output field is 0 while its valid is low;
@@ -199,8 +201,15 @@ struct InFlight {
 #[derive(Clone, Copy, Debug)]
 struct Held {
     wgs: u32,
+    /// Launched idempotent with `RESET_ENABLE` = 1 when it entered Unit 4 (maybe: see
+    /// `entry_open`).
     idem: bool,
     accepted: usize,
+    /// Launched idempotent and maybe not in Unit 4 yet: the glue's launch register hands the
+    /// kernel on — reading `RESET_ENABLE` then, not at the acceptance — in a cycle the ports do
+    /// not show, at the latest by the next cycle `launch_ready` is high. While open, a
+    /// `RESET_ENABLE` of 1 makes the kernel (maybe) idempotent.
+    entry_open: bool,
 }
 
 /// A `kernel_done` whose attempt the ports do not name yet: the complete attempts (by their
@@ -659,6 +668,13 @@ impl SystemSpec {
             }
             self.pc_tolerate_until = Some(cycle + 2);
         }
+        // --- kernels on their way into Unit 4: `RESET_ENABLE` is read at the hand-over
+        for h in self.held.values_mut().filter(|h| h.entry_open) {
+            h.idem |= self.reset_enable;
+            if o.launch_ready && cycle > h.accepted {
+                h.entry_open = false;
+            }
+        }
 
         // --- launch taken
         if i.launch_valid && o.launch_ready {
@@ -701,6 +717,7 @@ impl SystemSpec {
                             wgs: i.launch_wgs,
                             idem: i.launch_idem && self.reset_enable,
                             accepted: cycle,
+                            entry_open: i.launch_idem,
                         },
                     );
                 }
@@ -1010,6 +1027,7 @@ impl SpecChecker for SystemSpec {
                     wgs: 0,
                     idem: false,
                     accepted: cycle,
+                    entry_open: false,
                 },
                 None => {
                     return v(
