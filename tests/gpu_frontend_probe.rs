@@ -10,7 +10,6 @@
 use golden_model::dispatcher::tagged::TaggedConfig;
 use golden_model::gpu_frontend::{GfIn, GpuFrontend, Probe};
 use golden_model::gpu_model::system::{SysParams, System};
-use golden_model::gpu_model::{GpuParams, StreamParams};
 use golden_model::kernel_expander::ExpanderConfig;
 use golden_model::preempt_ctrl::PreemptConfig;
 use golden_model::{CycleModel, ResetInput};
@@ -84,31 +83,6 @@ fn judge_internal_ports(ins: &[GfIn], what: &str) -> Seen {
     seen
 }
 
-/// The system's busy stream (RT kernels every ~600 cycles, BE work with CU resets).
-fn busy(seed: u64) -> SysParams {
-    SysParams {
-        gpu: GpuParams {
-            cu_reset_time: 60,
-            ..GpuParams::default()
-        },
-        stream: StreamParams {
-            rt_period: 600,
-            rt_wgs: (1, 4),
-            rt_wg_cycles: (20, 120),
-            be_backlog: 6,
-            be_wgs: (1, 12),
-            be_wg_cycles: (100, 400),
-            be_idem: 0.8,
-            max_waves: 8,
-            indep: 0.5,
-            bad: 0.0,
-            rt_as_be: false,
-        },
-        seed,
-        ..SysParams::default()
-    }
-}
-
 /// Cycles per stream (RustHDL simulates the composed top at about 10^3 cycles per second).
 const CYCLES: usize = 20_000;
 
@@ -117,7 +91,7 @@ fn unit_checkers_accept_the_rtl_internal_ports_of_a_system_stream() {
     // seed 1 has CU resets within 20 000 cycles (seed 2 has none: skips only)
     {
         let seed = 1;
-        let mut sys = System::new(busy(seed));
+        let mut sys = System::new(SysParams::busy(seed));
         let ins: Vec<GfIn> = (0..CYCLES).map(|_| sys.step().0).collect();
         let s = judge_internal_ports(&ins, &format!("system stream, seed {seed}"));
         println!("seed {seed}: {s:?}");

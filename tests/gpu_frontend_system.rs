@@ -9,7 +9,6 @@
 use golden_model::dispatcher::tagged::TaggedConfig;
 use golden_model::gpu_frontend::{GfIn, GfOut, Kernel};
 use golden_model::gpu_model::system::{SysParams, SysStats, System};
-use golden_model::gpu_model::{GpuParams, StreamParams};
 use golden_model::kernel_expander::ExpanderConfig;
 use golden_model::preempt_ctrl::PreemptConfig;
 use golden_model::CycleModel;
@@ -24,31 +23,6 @@ struct Trace {
     ins: Vec<GfIn>,
     outs: Vec<GfOut>,
     stats: SysStats,
-}
-
-/// Short, busy streams: RT kernels every ~600 cycles, BE WGs of 100–400 cycles, CU reset 60.
-fn busy(seed: u64) -> SysParams {
-    SysParams {
-        gpu: GpuParams {
-            cu_reset_time: 60,
-            ..GpuParams::default()
-        },
-        stream: StreamParams {
-            rt_period: 600,
-            rt_wgs: (1, 4),
-            rt_wg_cycles: (20, 120),
-            be_backlog: 6,
-            be_wgs: (1, 12),
-            be_wg_cycles: (100, 400),
-            be_idem: 0.8,
-            max_waves: 8,
-            indep: 0.5,
-            bad: 0.0,
-            rt_as_be: false,
-        },
-        seed,
-        ..SysParams::default()
-    }
 }
 
 /// Run `cycles` cycles (calling `poke` before each), then stop the stream and drain; every
@@ -174,7 +148,7 @@ fn seeds() -> std::ops::RangeInclusive<u64> {
 }
 
 fn busy_bad(seed: u64) -> SysParams {
-    let mut p = busy(seed);
+    let mut p = SysParams::busy(seed);
     p.stream.bad = 0.1;
     p
 }
@@ -182,7 +156,8 @@ fn busy_bad(seed: u64) -> SysParams {
 #[test]
 fn random_streams_pass_the_system_checker_and_drain() {
     for seed in seeds() {
-        let t = run(busy(seed), 100_000, |_| {}).unwrap_or_else(|v| panic!("seed {seed}: {v}"));
+        let t = run(SysParams::busy(seed), 100_000, |_| {})
+            .unwrap_or_else(|v| panic!("seed {seed}: {v}"));
         assert!(
             t.stats.kernel_done[0] > 50 && t.stats.kernel_done[1] > 20,
             "seed {seed}: {:?}",
@@ -190,7 +165,7 @@ fn random_streams_pass_the_system_checker_and_drain() {
         );
     }
     // the probe after a drain, on a fresh system that ran a stream
-    let mut sys = System::new(busy(5));
+    let mut sys = System::new(SysParams::busy(5));
     let mut spec = SystemSpec::board();
     let mut c = 0;
     while c < 20_000 || !sys.quiet() {
@@ -209,7 +184,7 @@ fn random_streams_pass_the_system_checker_and_drain() {
 #[test]
 fn preempt_storms_with_auto_preempt_off() {
     for seed in 1..=3 {
-        let mut p = busy(seed);
+        let mut p = SysParams::busy(seed);
         p.auto_preempt = false;
         p.storm = 0.01;
         let t = run(p, 60_000, |_| {}).unwrap_or_else(|v| panic!("seed {seed}: {v}"));
@@ -226,7 +201,7 @@ fn preempt_storms_with_auto_preempt_off() {
 fn resets_during_a_reclaim_walk() {
     for seed in 1..=3 {
         let mut resets = 0;
-        let t = run(busy(seed), 60_000, |sys| {
+        let t = run(SysParams::busy(seed), 60_000, |sys| {
             if sys.last().reclaim_busy && resets < 5 {
                 resets += 1;
                 sys.reset_next();
@@ -270,7 +245,7 @@ fn coverage_of_every_interaction() {
         mut waits,
     ) = (0, 0, 0, 0, 0, 0, 0, 0);
     for seed in 1..=4 {
-        let t = run(busy(seed), 100_000, |_| {}).unwrap();
+        let t = run(SysParams::busy(seed), 100_000, |_| {}).unwrap();
         let s = &t.stats;
         skips += s.skips;
         resets += s.cu_resets;
@@ -291,7 +266,7 @@ fn coverage_of_every_interaction() {
 // ---- negative tests: a corrupted trace breaks exactly the named rule at the named cycle ----
 
 fn clean() -> Trace {
-    run(busy(1), 30_000, |_| {}).unwrap()
+    run(SysParams::busy(1), 30_000, |_| {}).unwrap()
 }
 
 fn expect(ins: &[GfIn], outs: &[GfOut], rule: &str, cycle: Option<usize>) {
@@ -492,7 +467,7 @@ fn negative_reclaim_bound() {
 
 #[test]
 fn negative_reset_idem() {
-    let mut p = busy(1);
+    let mut p = SysParams::busy(1);
     p.reset_enable = false;
     let t = run(p, 20_000, |_| {}).unwrap();
     assert!(
@@ -515,7 +490,7 @@ fn negative_reset_idem() {
 /// `registry_stream_passes_the_system_checker`).
 #[test]
 fn negative_reset_idem_after_entry() {
-    let mut p = busy(1);
+    let mut p = SysParams::busy(1);
     p.reset_enable = false;
     let t = run(p, 20_000, |_| {}).unwrap();
     // a quiet stretch: no launch offered in w-3 ..= w+3, the launch port free at w-1, no
@@ -567,7 +542,7 @@ fn rtl_traces_pass_the_system_checker() {
     use golden_model::ResetInput;
     use testbench::gpu_frontend::{GfPorts, GpuFrontendBoard};
     use testbench::unit::BoardUnit;
-    let t = run(busy(1), 30_000, |_| {}).unwrap();
+    let t = run(SysParams::busy(1), 30_000, |_| {}).unwrap();
     let ins: Vec<GfIn> = std::iter::once(GfIn::reset_input())
         .chain(t.ins.iter().cloned())
         .collect();

@@ -47,6 +47,35 @@ impl Default for SysParams {
     }
 }
 
+impl SysParams {
+    /// Short, busy streams for tests (not the evaluation's defaults): an RT kernel every ~600
+    /// cycles with 1–4 WGs of 20–120 cycles; BE: 6 kernels outstanding, 1–12 WGs of 100–400
+    /// cycles, 80 % idempotent, up to 8 waves, half independent; CU reset in 60 cycles.
+    pub fn busy(seed: u64) -> Self {
+        SysParams {
+            gpu: GpuParams {
+                cu_reset_time: 60,
+                ..GpuParams::default()
+            },
+            stream: StreamParams {
+                rt_period: 600,
+                rt_wgs: (1, 4),
+                rt_wg_cycles: (20, 120),
+                be_backlog: 6,
+                be_wgs: (1, 12),
+                be_wg_cycles: (100, 400),
+                be_idem: 0.8,
+                max_waves: 8,
+                indep: 0.5,
+                bad: 0.0,
+                rt_as_be: false,
+            },
+            seed,
+            ..SysParams::default()
+        }
+    }
+}
+
 /// Interactions seen (coverage) and results.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SysStats {
