@@ -174,6 +174,46 @@ impl crate::rtl::HdlDut for DispatcherTagged {
     }
 }
 
+/// The inputs as driven (a probe of the block inside a composed top, see
+/// [`crate::rtl::RtlSim::step_with`]).
+impl crate::rtl::HdlInputs for DispatcherTagged {
+    fn sample_inputs(&self) -> TaggedIn {
+        let (reset, push_valid, push_channel, push_id, push_prio, push_waves, push_vgpr) = sample_fields!(self; reset, push_valid, push_channel, push_id, push_prio,
+                push_waves, push_vgpr);
+        let (push_sgpr, push_lds, push_indep, done_valid, done_slot, cfg_we, cfg_addr) = sample_fields!(self; push_sgpr, push_lds, push_indep, done_valid, done_slot,
+                cfg_we, cfg_addr);
+        let (cfg_data, retire_class) = sample_fields!(self; cfg_data, retire_class);
+        let (push_class, push_kslot, withdraw_valid, withdraw_kslot, cu_reset, cu_reset_done) = sample_fields!(self; push_class, push_kslot, withdraw_valid, withdraw_kslot,
+                cu_reset, cu_reset_done);
+        TaggedIn {
+            base: DispIn {
+                reset,
+                push_valid,
+                push_channel,
+                push_id,
+                push_prio,
+                push_waves,
+                push_vgpr,
+                push_sgpr,
+                push_lds,
+                push_indep,
+                done_valid,
+                done_slot,
+                cfg_we,
+                cfg_addr,
+                cfg_data,
+                retire_class,
+            },
+            push_class,
+            push_kslot,
+            withdraw_valid,
+            withdraw_kslot,
+            cu_reset,
+            cu_reset_done,
+        }
+    }
+}
+
 /// Port invariants of one cycle (any trace): `error` iff a code, codes 0..=5; the new
 /// registered fields 0 without their strobes; `room` agrees with `push_ready`.
 pub fn invariants(i: &TaggedIn, o: &TaggedOut) -> Result<(), String> {

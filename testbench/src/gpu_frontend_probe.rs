@@ -4,48 +4,8 @@
 //! checkers judge the RTL's internal ports and the probe can be compared with the model's.
 
 use crate::rtl::{HdlDut, HdlInputs};
-use golden_model::dispatcher::tagged::TaggedIn;
-use golden_model::dispatcher::DispIn;
 use golden_model::gpu_frontend::Probe;
-use hdl::dispatcher_tagged::DispatcherTagged;
 use hdl::gpu_frontend::GpuFrontend;
-use rust_hdl::prelude::*;
-
-/// An input port's settled value as the golden model's field type.
-fn port<T: crate::ports::PortSignal + Synth, V: crate::ports::PortValue>(s: &Signal<In, T>) -> V {
-    V::from_port(T::to_port(s.val()))
-}
-
-impl HdlInputs for DispatcherTagged {
-    fn sample_inputs(&self) -> TaggedIn {
-        TaggedIn {
-            base: DispIn {
-                reset: port(&self.reset),
-                push_valid: port(&self.push_valid),
-                push_channel: port(&self.push_channel),
-                push_id: port(&self.push_id),
-                push_prio: port(&self.push_prio),
-                push_waves: port(&self.push_waves),
-                push_vgpr: port(&self.push_vgpr),
-                push_sgpr: port(&self.push_sgpr),
-                push_lds: port(&self.push_lds),
-                push_indep: port(&self.push_indep),
-                done_valid: port(&self.done_valid),
-                done_slot: port(&self.done_slot),
-                cfg_we: port(&self.cfg_we),
-                cfg_addr: port(&self.cfg_addr),
-                cfg_data: port(&self.cfg_data),
-                retire_class: port(&self.retire_class),
-            },
-            push_class: port(&self.push_class),
-            push_kslot: port(&self.push_kslot),
-            withdraw_valid: port(&self.withdraw_valid),
-            withdraw_kslot: port(&self.withdraw_kslot),
-            cu_reset: port(&self.cu_reset),
-            cu_reset_done: port(&self.cu_reset_done),
-        }
-    }
-}
 
 /// The three units' ports of the cycle being sampled (use with
 /// [`crate::rtl::RtlSim::step_with`]).
