@@ -254,13 +254,18 @@ pub fn ice40_options(unit: &str) -> String {
 /// `heap` placer) for the SIMT issue unit: 101.0 / 101.2 / 100.5 MHz at seeds 1–3 against
 /// 95.6 / 91.5 / 97.0 with `heap`, the same netlist (docs/simt_issue.md, step 7).
 pub fn nextpnr_ice40_options(unit: &str) -> Vec<String> {
-    if let Ok(o) = std::env::var("NEXTPNR_ICE40_OPTS") {
-        return o.split_whitespace().map(str::to_string).collect();
-    }
-    match unit {
+    nextpnr_ice40_ab_options().unwrap_or_else(|| match unit {
         "simt_issue" => vec!["--placer".to_string(), "sa".to_string()],
         _ => vec![],
-    }
+    })
+}
+
+/// `NEXTPNR_ICE40_OPTS` (space separated), when set: the options of an A/B run, replacing a
+/// unit's own in the report and in the bitstream.
+fn nextpnr_ice40_ab_options() -> Option<Vec<String>> {
+    std::env::var("NEXTPNR_ICE40_OPTS")
+        .ok()
+        .map(|o| o.split_whitespace().map(str::to_string).collect())
 }
 
 /// The nextpnr-ice40 options of a bitstream (`synth build`, `synth::board::build_seeds`): the
@@ -269,9 +274,7 @@ pub fn nextpnr_ice40_options(unit: &str) -> Vec<String> {
 /// placer stalled after legalisation (seed 1: no progress for 23 min; YosysHQ/nextpnr#1211, an
 /// open SA hang), while the default placer meets the unit's board clock at seeds 1–3.
 pub fn nextpnr_ice40_board_options() -> Vec<String> {
-    std::env::var("NEXTPNR_ICE40_OPTS")
-        .map(|o| o.split_whitespace().map(str::to_string).collect())
-        .unwrap_or_default()
+    nextpnr_ice40_ab_options().unwrap_or_default()
 }
 
 /// The lower median of some values (NaN-free).
