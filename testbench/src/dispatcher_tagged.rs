@@ -107,6 +107,22 @@ impl TracePorts for TaggedPorts {
     }
 }
 
+impl crate::ports::InputDecode for TaggedPorts {
+    fn decode_inputs(&self, v: &[u128]) -> TaggedIn {
+        let n = DispPorts.inputs().len();
+        let x = &v[n..];
+        TaggedIn {
+            base: DispPorts.decode_inputs(&v[..n]),
+            push_class: PortValue::from_port(x[0]),
+            push_kslot: PortValue::from_port(x[1]),
+            withdraw_valid: PortValue::from_port(x[2]),
+            withdraw_kslot: PortValue::from_port(x[3]),
+            cu_reset: PortValue::from_port(x[4]),
+            cu_reset_done: PortValue::from_port(x[5]),
+        }
+    }
+}
+
 macro_rules! drive_fields {
     ($dut:expr, $src:expr; $($f:ident),*) => {
         $($dut.$f.next = PortSignal::from_port(PortValue::to_port(&$src.$f));)*
