@@ -781,8 +781,8 @@ pub fn run_stream(cfg: DispatcherConfig, s: &Stream, cycles: u64, seed: u64) -> 
         // heads of this cycle (a WG pushed in t is a head from t + 1)
         for (c, seen) in head_seen.iter_mut().enumerate() {
             let front = d.fifo[c].front().map(|w| w.id);
-            if front.is_some() && front != *seen {
-                head_at.insert(front.unwrap(), now);
+            if let Some(id) = front.filter(|_| front != *seen) {
+                head_at.insert(id, now);
             }
             *seen = front;
         }
