@@ -41,6 +41,20 @@
 //! the attempt's orphans, judged only for their slots. Later records start the tag's next
 //! attempt.
 //!
+//! Which records of a skip's window are orphans (since session 7): the skipped kernel's WGs
+//! entered the BE channel in index order and leave its one FIFO in that order (the withdraw
+//! pops the run at the head; a WG decided before still gets its record), so an orphan
+//! continues the skipped attempt: the WG after its last recorded one, or that WG again while
+//! its dispatch has not ended (sub-WGs). Any other record is the tag's next kernel's: the
+//! expander frees a skipped entry as soon as nothing of it is queued or live, a kernel
+//! resubmitted into that slot may have its WG 0 recorded inside the window (seed 69 of the
+//! registry stream: 8 cycles after the skip), and no orphan can follow it (the entry was free).
+//! It starts the next attempt and ends the window; `orphan-order` if it is not WG 0. In a CU
+//! reset's window (also a skip's window that a reset reaches) every record stays an orphan: a
+//! killed kernel's entry is freed only by `killed` after the reclaim walk, later than the
+//! window, and a killed kernel may have entered its slot after the old kernel's done with no
+//! record yet, so its WG 0 repeats a WG of the attempt the reset ended (seed 64).
+//!
 //! Rules, each with its name:
 //! - `launch-error`: a launch taken (`launch_valid` ∧ `launch_ready`) with WG count 0 gets
 //!   `error` code 2 `ZERO_WGS`, a shape with 0 waves or one that fits no empty module code 1
@@ -65,6 +79,8 @@
 //!   own such attempt ("Which tag" above);
 //! - `wg-twice`: a record (not an orphan) of a WG whose dispatch already ended in its tag's
 //!   current attempt;
+//! - `orphan-order`: a record in a skip's orphan window that is neither the skipped attempt's
+//!   next WG nor WG 0 (the first record of the tag's next kernel);
 //! - `slot-busy`: a record names a slot still in flight (not completed, not reclaimed);
 //!   `rt-reclaimed`: that slot holds an RT WG, or a completion of an RT WG's slot is refused —
 //!   an RT WG is never reclaimed;
