@@ -141,12 +141,11 @@ fn judge_internal_ports_verilator(ins: &[GfIn], what: &str) -> Option<Seen> {
         "{what}: one output frame per cycle"
     );
     let mut judge = Judge::new(what);
-    for (c, (i, f)) in all.iter().zip(raw.chunks(fb)).enumerate() {
-        let (got, p) = verilator::decode_frames(&ports, f)
-            .pop()
-            .expect("one frame");
-        judge.cycle(c, i, &got, &p);
-    }
+    let mut c = 0;
+    verilator::for_each_frame(&ports, &raw, |(got, p)| {
+        judge.cycle(c, &all[c], &got, &p);
+        c += 1;
+    });
     Some(judge.seen)
 }
 

@@ -16,7 +16,7 @@ use crate::kernel_expander::ExpanderPorts;
 use crate::ports::InputDecode;
 use crate::preempt_ctrl::PreemptPorts;
 use crate::rtl::{HdlDut, HdlInputs};
-use crate::verilator::{Port, TracePorts};
+use crate::verilator::{decl_width, Port, TracePorts};
 use anyhow::{bail, Result};
 use golden_model::gpu_frontend::{GfIn, GfOut, Probe};
 use golden_model::kernel_expander::ExpanderConfig;
@@ -43,14 +43,23 @@ pub fn probe(fe: &GpuFrontend) -> Probe {
 pub struct ProbePorts {
     pc: PreemptPorts,
     exp: ExpanderPorts,
+    /// Port counts in output order: the front-end's outputs, then the six groups of
+    /// [`ProbePorts::groups`] (computed once: `decode` runs every cycle of a long run).
+    counts: [usize; 7],
 }
 
 impl Default for ProbePorts {
     fn default() -> Self {
-        Self {
+        let mut p = Self {
             pc: PreemptPorts(PreemptConfig::board()),
             exp: ExpanderPorts(ExpanderConfig::board()),
+            counts: [0; 7],
+        };
+        p.counts[0] = GfPorts.outputs().len();
+        for (k, g) in p.groups().into_iter().enumerate() {
+            p.counts[k + 1] = g.ports.len();
         }
+        p
     }
 }
 
@@ -100,23 +109,20 @@ impl TracePorts for ProbePorts {
         GfPorts.encode(i)
     }
     fn decode(&self, v: &[u128]) -> (GfOut, Probe) {
-        let mut at = GfPorts.outputs().len();
-        let out = GfPorts.decode(&v[..at]);
-        let mut next = |n: usize| {
-            let s = &v[at..at + n];
-            at += n;
+        let mut at = 0;
+        let mut next = |k: usize| {
+            let s = &v[at..at + self.counts[k]];
+            at += self.counts[k];
             s
         };
-        let (pin, pout) = (self.pc.inputs().len(), self.pc.outputs().len());
-        let (ein, eout) = (self.exp.inputs().len(), self.exp.outputs().len());
-        let (din, dout) = (TaggedPorts.inputs().len(), TaggedPorts.outputs().len());
+        let out = GfPorts.decode(next(0));
         let probe = Probe {
-            pc_in: self.pc.decode_inputs(next(pin)),
-            pc_out: self.pc.decode(next(pout)),
-            exp_in: self.exp.decode_inputs(next(ein)),
-            exp_out: self.exp.decode(next(eout)),
-            disp_in: TaggedPorts.decode_inputs(next(din)),
-            disp_out: TaggedPorts.decode(next(dout)),
+            pc_in: self.pc.decode_inputs(next(1)),
+            pc_out: self.pc.decode(next(2)),
+            exp_in: self.exp.decode_inputs(next(3)),
+            exp_out: self.exp.decode(next(4)),
+            disp_in: TaggedPorts.decode_inputs(next(5)),
+            disp_out: TaggedPorts.decode(next(6)),
         };
         (out, probe)
     }
@@ -130,16 +136,7 @@ fn declared_width(top_body: &str, name: &str) -> Option<usize> {
         if t.len() < 2 || !(t[0] == "reg" || t[0] == "wire") || t.last()? != &format!("{name};") {
             return None;
         }
-        match t.iter().find(|x| x.starts_with('[')) {
-            Some(r) => r
-                .trim_start_matches('[')
-                .split(':')
-                .next()?
-                .parse::<usize>()
-                .ok()
-                .map(|hi| hi + 1),
-            None => Some(1),
-        }
+        decl_width(&t).ok()
     })
 }
 
