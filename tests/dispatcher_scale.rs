@@ -15,7 +15,8 @@ use testbench::dispatcher_scale::*;
 use testbench::lockstep::{proptest_cases, replay_checked, run_cases, run_lockstep};
 use testbench::rtl::{HdlDut, RtlSim};
 use testbench::spec::{judge, SpecChecker};
-use testbench::verilator::{assert_yosys_clean, lint, tool_available, TracePorts};
+use testbench::suite::assert_port_table;
+use testbench::verilator::{assert_lint_clean, assert_yosys_clean, tool_available};
 
 const STYLES: [Style; 4] = [Style::Idle, Style::EveryCycle, Style::Bursts, Style::Mixed];
 
@@ -111,6 +112,17 @@ fn run_cache_full_width_on_verilator() {
     );
 }
 
+/// A run-cache export (`unit` names the yosys work files): its top has exactly the port table's
+/// ports, Verilator lint reports nothing (UNOPTFLAT, which every RustHDL block with a
+/// combinational child reports, is waived by `testbench::verilator::lint`: the parent's one
+/// `always` block drives the child's inputs and reads its outputs, a false loop at block
+/// granularity; yosys sees no loop) and yosys finds no latch or undriven net.
+fn assert_run_cache_export_clean(unit: &str, name: &str, cfg: RunCacheConfig, v: String) {
+    assert_port_table(&format!("{unit} {name}"), &v, &RunCachePorts(cfg));
+    assert_lint_clean(&v);
+    assert_yosys_clean(unit, &[(name, v)]);
+}
+
 #[test]
 fn run_cache_exports_are_clean_and_match_the_port_table() {
     for (name, cfg, v) in [
@@ -125,34 +137,7 @@ fn run_cache_exports_are_clean_and_match_the_port_table() {
             run_cache_verilog::<RunCacheBoard>(),
         ),
     ] {
-        let ports = testbench::verilator::top_ports(&v).expect("ports of top");
-        let got: Vec<(String, usize)> = ports
-            .iter()
-            .filter(|p| p.name != "clock")
-            .map(|p| (p.name.clone(), p.width))
-            .collect();
-        let t = RunCachePorts(cfg);
-        let want: Vec<(String, usize)> = t
-            .inputs()
-            .into_iter()
-            .chain(t.outputs())
-            .map(|p| (p.name, p.width))
-            .collect();
-        assert_eq!(got, want, "{name}: exported ports vs the port table");
-        // Verilator lint: clean except UNOPTFLAT, which every RustHDL block with a combinational
-        // child reports (the parent's one `always` block drives the child's inputs and reads its
-        // outputs: a false loop at block granularity; yosys sees no loop, see below)
-        if tool_available("verilator") {
-            let w = lint(&v).expect("verilator --lint-only");
-            let findings: Vec<&str> = w
-                .lines()
-                .filter(|l| {
-                    l.starts_with('%') && !l.contains("UNOPTFLAT") && !l.contains("Exiting due to")
-                })
-                .collect();
-            assert!(findings.is_empty(), "{name}: verilator lint findings:\n{w}");
-        }
-        assert_yosys_clean("dispatcher_scale_run_cache", &[(name, v)]);
+        assert_run_cache_export_clean("dispatcher_scale_run_cache", name, cfg, v);
     }
 }
 
@@ -364,32 +349,7 @@ fn run_cache_pipe_exports_are_clean_and_match_the_port_table() {
             run_cache_verilog::<RunCachePipeBoard>(),
         ),
     ] {
-        let ports = testbench::verilator::top_ports(&v).expect("ports of top");
-        let got: Vec<(String, usize)> = ports
-            .iter()
-            .filter(|p| p.name != "clock")
-            .map(|p| (p.name.clone(), p.width))
-            .collect();
-        let t = RunCachePorts(cfg);
-        let want: Vec<(String, usize)> = t
-            .inputs()
-            .into_iter()
-            .chain(t.outputs())
-            .map(|p| (p.name, p.width))
-            .collect();
-        assert_eq!(got, want, "{name}: exported ports vs the port table");
-        // (UNOPTFLAT: see run_cache_exports_are_clean_and_match_the_port_table)
-        if tool_available("verilator") {
-            let w = lint(&v).expect("verilator --lint-only");
-            let findings: Vec<&str> = w
-                .lines()
-                .filter(|l| {
-                    l.starts_with('%') && !l.contains("UNOPTFLAT") && !l.contains("Exiting due to")
-                })
-                .collect();
-            assert!(findings.is_empty(), "{name}: verilator lint findings:\n{w}");
-        }
-        assert_yosys_clean("dispatcher_scale_cache_pipe", &[(name, v)]);
+        assert_run_cache_export_clean("dispatcher_scale_cache_pipe", name, cfg, v);
     }
 }
 
@@ -515,10 +475,7 @@ fn matcher_export_is_clean() {
             ("fit_eligible", 64)
         ]
     );
-    if tool_available("verilator") {
-        let w = lint(&v).expect("verilator --lint-only");
-        assert!(!w.contains('%'), "verilator lint findings:\n{w}");
-    }
+    assert_lint_clean(&v);
     assert_yosys_clean("dispatcher_scale_matcher", &[("full", v)]);
 }
 

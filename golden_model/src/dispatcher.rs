@@ -321,8 +321,8 @@ impl DispatcherConfig {
             c.slots
         );
         assert!(
-            c.refresh_latency <= 16,
-            "dispatcher: refresh_latency must be 0..=16, got {}",
+            c.refresh_latency <= 32,
+            "dispatcher: refresh_latency must be 0..=32, got {}",
             c.refresh_latency
         );
         assert!(
@@ -340,11 +340,15 @@ impl DispatcherConfig {
     }
 }
 
-/// Refresh latency K of the full config: per module one 128-bit tree finder, time-shared
-/// (emb. 7) over the module's nine maps in seven 128-bit slots (VGPR of units 0–3, SGPR 0 ‖ 1,
-/// SGPR 2 ‖ 3, LDS), refreshing changed slots first; after a change in cycle x every cached run
-/// of that module is registered by x + 7 (design: docs/dispatcher_scale.md).
-pub const FULL_REFRESH_LATENCY: usize = 7;
+/// Refresh latency K of the full config: the run cache that meets 100 MHz on the ECP5-85F
+/// (`hdl::dispatcher_scale::RunCachePipe`, 123 MHz median): per module one 128-bit finder
+/// (two pipelined 64-bit trees and the crossing term), time-shared (emb. 7) over the module's
+/// nine maps in seven 128-bit slots (VGPR of units 0–3, SGPR 0 ‖ 1, SGPR 2 ‖ 3, LDS), changed
+/// slots first, each result registered D = 5 cycles after its pick; after a change every cached
+/// run of that module is exact by x + 7 + 5 = x + 12. Defined as
+/// [`crate::dispatcher_scale::pipe_refresh_latency`]`(128)` so model and cache cannot drift
+/// (design and measurements: docs/dispatcher_scale.md).
+pub const FULL_REFRESH_LATENCY: usize = crate::dispatcher_scale::pipe_refresh_latency(128);
 
 /// Register addresses (`cfg_addr`) and reset values.
 pub mod reg {

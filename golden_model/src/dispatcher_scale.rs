@@ -24,9 +24,9 @@
 
 use crate::run_finder::max_run;
 
-/// Refresh latency of the one-cycle run cache: seven slots, one per cycle (the golden
-/// dispatcher's [`crate::dispatcher::FULL_REFRESH_LATENCY`]; the 100 MHz pipelined cache has
-/// [`pipe_refresh_latency`]`(128)` = 12, see `docs/dispatcher_scale.md`).
+/// Refresh latency of the one-cycle run cache: seven slots, one per cycle (28 MHz at full
+/// widths; the golden dispatcher's [`crate::dispatcher::FULL_REFRESH_LATENCY`] is the 100 MHz
+/// pipelined cache's [`pipe_refresh_latency`]`(128)` = 12, see `docs/dispatcher_scale.md`).
 pub const RUN_CACHE_K: usize = 7;
 /// Schedule slots of the time-shared finder (4 VGPR, 2 SGPR pairs, LDS).
 pub const RUN_CACHE_SLOTS: usize = 7;
@@ -209,12 +209,13 @@ pub fn map_slot(j: usize) -> usize {
 /// one-cycle one: the run(s) of a slot picked in cycle e are registered at the end of e + D
 /// (visible from e + D + 1) with D = F + 1, F = max(log2(vgpr) − 3, 2) (the V/2-block pipelined
 /// trees' latency, or the two-stage crossing term): 5 at vgpr 128, 3 at 16.
-pub fn pipe_delay(vgpr: usize) -> usize {
-    (vgpr.trailing_zeros() as usize).saturating_sub(3).max(2) + 1
+pub const fn pipe_delay(vgpr: usize) -> usize {
+    let f = (vgpr.trailing_zeros() as usize).saturating_sub(3);
+    (if f > 2 { f } else { 2 }) + 1
 }
 
 /// Refresh latency of the pipelined cache: seven slots + [`pipe_delay`] (12 at full widths).
-pub fn pipe_refresh_latency(vgpr: usize) -> usize {
+pub const fn pipe_refresh_latency(vgpr: usize) -> usize {
     RUN_CACHE_SLOTS + pipe_delay(vgpr)
 }
 

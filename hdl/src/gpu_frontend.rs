@@ -174,58 +174,114 @@ pub struct GpuFrontend {
     pub disp: DispatcherTagged,
 
     // ---- glue registers ----
+    /// Launch register: a kernel taken from the launch port waits here (RT → expander, BE → Unit
+    /// 4).
     l_v: DFF<Bit>,
+    /// Launch register: kernel id.
     l_kid: DFF<Bits<8>>,
+    /// Launch register: class (0 RT, 1 BE).
     l_class: DFF<Bit>,
+    /// Launch register: the kernel is idempotent.
     l_idem: DFF<Bit>,
+    /// Launch register: WG count.
     l_wgs: DFF<Bits<8>>,
+    /// Launch register: WG shape packed as the expander carries it (waves, VGPR, SGPR, LDS,
+    /// independent bit 18).
     l_shape: DFF<Bits<19>>,
+    /// Descriptor register: a BE kernel Unit 4 accepted; its descriptor is written into the
+    /// expander's store next.
     d_v: DFF<Bit>,
+    /// Descriptor register: kernel id.
     d_kid: DFF<Bits<8>>,
+    /// Descriptor register: WG count.
     d_wgs: DFF<Bits<8>>,
+    /// Descriptor register: WG shape.
     d_shape: DFF<Bits<19>>,
+    /// Push register (expander → dispatcher): a WG is pushed.
     p_v: DFF<Bit>,
+    /// Push register: class (the dispatcher channel: 0 RT, 1 BE).
     p_class: DFF<Bit>,
+    /// Push register: the kernel's tracker slot (the dispatcher's `push_kslot`).
     p_slot: DFF<Bits<3>>,
+    /// Push register: the WG index (the dispatcher's `push_id`).
     p_idx: DFF<Bits<8>>,
+    /// Push register: the WG shape.
     p_shape: DFF<Bits<19>>,
+    /// Withdraw register (expander → dispatcher): withdraw a skipped kernel's queued WGs.
     w_v: DFF<Bit>,
+    /// Withdraw register: its BE slot.
     w_slot: DFF<Bits<3>>,
+    /// Done register (expander → Unit 4): a BE kernel finished; Unit 4 sees it one cycle later.
     dn_v: DFF<Bit>,
+    /// Done register: its kid.
     dn_kid: DFF<Bits<8>>,
+    /// The policy's `preempt` strobe (registered; used while `auto_r` is set).
     pre_r: DFF<Bit>,
+    /// The policy's `resume` strobe (registered).
     res_r: DFF<Bit>,
+    /// `preempt_done` has been seen since the last preempt (the policy's resume condition).
     pdone: DFF<Bit>,
+    /// Register 0x11, AUTO_PREEMPT: the policy drives Unit 4's preempt/resume (1, reset value) or
+    /// the host ports do (0).
     auto_r: DFFWithInit<Bit>,
+    /// Register 0x12, RESET_ENABLE: idempotent flags pass to Unit 4 (1, reset value) or are cleared
+    /// (0).
     rsten_r: DFFWithInit<Bit>,
+    /// The front-end's own error strobe (registered).
     err_q: DFF<Bit>,
+    /// Its code: 1 NEVER_FITS, 2 ZERO_WGS, 3 BAD_CFG.
     err_code_q: DFF<Bits<2>>,
 
     // ---- constants ----
+    /// Register address 0x10 (Unit 4's `max_inflight`).
     a_max: Constant<Bits<5>>,
+    /// Register address 0x11 (AUTO_PREEMPT).
     a_auto: Constant<Bits<5>>,
+    /// Register address 0x12 (RESET_ENABLE).
     a_rsten: Constant<Bits<5>>,
+    /// Bit 18 of the packed shape: the WG is independent.
     bit18: Constant<Bits<19>>,
 
     // ---- combinational ----
+    /// The kernel in the launch register is taken this cycle (by the expander if RT, Unit 4 if BE).
     leaves: Signal<Local, Bit>,
+    /// The launch register is free after this cycle: `launch_ready`.
     ready: Signal<Local, Bit>,
+    /// The launch register holds an RT kernel.
     l_rt: Signal<Local, Bit>,
+    /// The launch register holds a BE kernel.
     l_be: Signal<Local, Bit>,
+    /// It is offered to Unit 4 (a BE kernel whose kid is not in the done register this cycle).
     l_pc: Signal<Local, Bit>,
+    /// A descriptor write is pending: Unit 4's submissions wait one cycle (the store is written
+    /// first).
     blk: Signal<Local, Bit>,
+    /// The pending descriptor is written (Unit 4 did not refuse the launch as `DUP_ID`).
     desc_ok: Signal<Local, Bit>,
+    /// The `preempt` Unit 4 sees (the policy's or the host's, by AUTO_PREEMPT).
     host_pre: Signal<Local, Bit>,
+    /// The `resume` Unit 4 sees.
     host_res: Signal<Local, Bit>,
+    /// RT work is pending: an RT kernel in the expander or in the launch register.
     rt_pending: Signal<Local, Bit>,
+    /// The expander's push is kept (a BE WG pushed in a `cu_reset` cycle is dropped).
     keep_push: Signal<Local, Bit>,
+    /// The launch port hands a kernel over this cycle (`launch_valid` and `launch_ready`).
     take: Signal<Local, Bit>,
+    /// ⌈waves / 2⌉: the waves per unit of the launched WG (for the NEVER_FITS check).
     q: Signal<Local, Bits<4>>,
+    /// The launched WG never fits (NEVER_FITS): too many waves, or VGPR / SGPR / LDS above a unit's
+    /// or module's size.
     nf: Signal<Local, Bit>,
+    /// The launched kernel has 0 WGs (ZERO_WGS).
     zw: Signal<Local, Bit>,
+    /// A register write goes to the dispatcher (addresses 0x00–0x0f).
     disp_cfg: Signal<Local, Bit>,
+    /// A legal write of Unit 4's `max_inflight` (address 0x10, data below 16).
     pc_cfg: Signal<Local, Bit>,
+    /// The written data is 0 or 1 (legal for AUTO_PREEMPT and RESET_ENABLE).
     data_lt2: Signal<Local, Bit>,
+    /// An illegal register write (BAD_CFG).
     cfg_bad: Signal<Local, Bit>,
 }
 

@@ -204,31 +204,55 @@ pub struct KernelExpander<
     pub error_code: Signal<Out, Bits<3>>,
 
     // ---- RT entries ----
+    /// RT entries in use (one bit per entry).
     rt_used: DFF<Bits<R>>,
+    /// RT entries whose every WG has been pushed ("all pushed").
     rt_allp: DFF<Bits<R>>,
+    /// Per RT entry: its kernel id.
     rt_kids: [DFF<Bits<IB>>; R],
+    /// Per RT entry: its WG count.
     rt_wgsv: [DFF<Bits<WB>>; R],
+    /// Per RT entry: its WG shape.
     rt_shapes: [DFF<Bits<SB>>; R],
+    /// Per RT entry: WGs pushed so far (the next push's WG index).
     rt_pushed: [DFF<Bits<WB>>; R],
+    /// Per RT entry: WGs pushed and not yet fully recorded (in the dispatcher's channel).
     rt_queued: [DFF<Bits<WB>>; R],
+    /// Per RT entry: WGs recorded and not yet completed (on the compute modules).
     rt_live: [DFF<Bits<LB>>; R],
     /// RT kernels still pushing, in arrival order (a prefix of valid entries).
     rt_ov: DFF<Bits<R>>,
+    /// RT order queue: the slots of the RT kernels still pushing, oldest first (valid where `rt_ov`
+    /// is set).
     rt_ord: [DFF<Bits<SLB>>; R],
     // ---- BE entries ----
+    /// BE entries in use.
     be_used: DFF<Bits<B>>,
+    /// BE entries whose first record has gone to Unit 4 as `start` (the entry check is asked).
     be_start: DFF<Bits<B>>,
+    /// BE entries whose start Unit 4 answered "go".
     be_go: DFF<Bits<B>>,
+    /// BE entries whose start Unit 4 answered "skip" (their queued WGs are withdrawn).
     be_skip: DFF<Bits<B>>,
+    /// BE entries stopped by a CU reset (`flush_be`) and waiting for `be_killed`.
     be_dead: DFF<Bits<B>>,
+    /// BE entries whose every WG has been pushed.
     be_allp: DFF<Bits<B>>,
+    /// Per BE entry: its kernel id.
     be_kids: [DFF<Bits<IB>>; B],
+    /// Per BE entry: its WG count (loaded from the descriptor store a cycle after the submit).
     be_wgsv: [DFF<Bits<WB>>; B],
+    /// Per BE entry: its WG shape (from the descriptor store).
     be_shapes: [DFF<Bits<SB>>; B],
+    /// Per BE entry: WGs pushed so far.
     be_pushed: [DFF<Bits<WB>>; B],
+    /// Per BE entry: WGs pushed and not yet fully recorded or withdrawn.
     be_queued: [DFF<Bits<WB>>; B],
+    /// Per BE entry: WGs recorded and not yet completed.
     be_live: [DFF<Bits<LB>>; B],
+    /// BE order queue valid bits (a prefix: entries 0.. of `be_ord` hold slots).
     be_ov: DFF<Bits<B>>,
+    /// BE order queue: the slots of the BE kernels still pushing, oldest first.
     be_ord: [DFF<Bits<SLB>>; B],
     // ---- descriptor store and the pending read ----
     /// WG count per kid (0 = never described).
@@ -237,93 +261,175 @@ pub struct KernelExpander<
     store_shape: RAM<Bits<SB>, IB>,
     /// A submit was taken in the previous cycle: its descriptor is on the RAM outputs.
     ld_v: DFF<Bit>,
+    /// The BE entry (one-hot) the pending descriptor read is for.
     ld_oh: DFF<Bits<B>>,
+    /// The same entry's slot number.
     ld_slot: DFF<Bits<SLB>>,
     /// Round robin of the done report: RT / BE entries left out of its first pass.
     rr_rt_lo: DFF<Bits<R>>,
     rr_be_lo: DFF<Bits<B>>,
     // ---- output registers ----
+    /// Output register of `start_valid`.
     start_q: DFF<Bit>,
+    /// Output register of `start_kid`.
     start_kid_q: DFF<Bits<IB>>,
+    /// Output register of `withdraw_valid`.
     wd_q: DFF<Bit>,
+    /// Output register of `withdraw_slot`.
     wd_slot_q: DFF<Bits<SLB>>,
+    /// Output register of `error`.
     error_q: DFF<Bit>,
+    /// Output register of `error_code`.
     code_q: DFF<Bits<3>>,
 
     // ---- constants ----
+    /// `idx[i]` = i as a slot number.
     idx: [Constant<Bits<SLB>>; 16],
+    /// 1 in R bits.
     one_r: Constant<Bits<R>>,
+    /// All R bits set.
     ones_r: Constant<Bits<R>>,
+    /// 1 in B bits.
     one_b: Constant<Bits<B>>,
+    /// 1 in WB bits.
     one_w: Constant<Bits<WB>>,
+    /// The largest live-WG count an entry can hold (a record beyond it is `BAD_EVENT`).
     live_max: Constant<Bits<LB>>,
+    /// Error code 1, `DUP_ID`.
     c1: Constant<Bits<3>>,
+    /// Error code 2, `ZERO_WGS`.
     c2: Constant<Bits<3>>,
+    /// Error code 3, `BAD_EVENT`.
     c3: Constant<Bits<3>>,
+    /// Error code 4, `BAD_ACK`.
     c4: Constant<Bits<3>>,
 
     // ---- combinational working signals ----
+    /// RT entries free now.
     rt_free: Signal<Local, Bits<R>>,
+    /// The lowest free RT entry (one-hot), where a new RT kernel goes.
     rt_alloc: Signal<Local, Bits<R>>,
+    /// Its slot number.
     rt_alloc_slot: Signal<Local, Bits<SLB>>,
+    /// BE entries free now.
     be_free: Signal<Local, Bits<B>>,
+    /// The lowest free BE entry (one-hot), where a submitted BE kernel goes.
     be_alloc: Signal<Local, Bits<B>>,
+    /// Its slot number.
     be_alloc_slot: Signal<Local, Bits<SLB>>,
+    /// The RT entry at the head of the RT order queue (one-hot; 0 when the queue is empty).
     rt_hsel: Signal<Local, Bits<R>>,
+    /// The BE entry at the head of the BE order queue (one-hot).
     be_hsel: Signal<Local, Bits<B>>,
+    /// This cycle pushes a WG of the RT head (its channel has room).
     push_rt: Signal<Local, Bit>,
+    /// This cycle pushes a WG of the BE head (no RT push, BE channel has room).
     push_be: Signal<Local, Bit>,
+    /// The pushed WG's index (the head entry's `pushed` count).
     p_pushed: Signal<Local, Bits<WB>>,
+    /// The pushed WG's shape.
     p_shape: Signal<Local, Bits<SB>>,
+    /// The pushed WG is its kernel's last.
     p_last: Signal<Local, Bit>,
+    /// Per RT entry: the next push is its last WG (`pushed + 1 == wgs`, from registers).
     rt_last1: Signal<Local, Bits<R>>,
+    /// Per BE entry: the next push is its last WG.
     be_last1: Signal<Local, Bits<B>>,
+    /// RT entries finished: all pushed, nothing queued, nothing live.
     fin_rt: Signal<Local, Bits<R>>,
+    /// BE entries finished after a "go": all pushed, nothing queued or live, not dead.
     fin_be: Signal<Local, Bits<B>>,
+    /// The finished RT entry reported this cycle (one-hot; RT before BE, round robin).
     pick_rt: Signal<Local, Bits<R>>,
+    /// The finished BE entry reported this cycle.
     pick_be: Signal<Local, Bits<B>>,
+    /// Finished RT entries after the last reported one (the round robin's first pass).
     m_rt: Signal<Local, Bits<R>>,
+    /// Finished BE entries after the last reported one.
     m_be: Signal<Local, Bits<B>>,
+    /// Lowest bit of `m_rt`.
     lb_m_rt: Signal<Local, Bits<R>>,
+    /// Lowest bit of `m_be`.
     lb_m_be: Signal<Local, Bits<B>>,
+    /// Lowest bit of `fin_rt` (the round robin's wrap-around pass).
     lb_f_rt: Signal<Local, Bits<R>>,
+    /// Lowest bit of `fin_be`.
     lb_f_be: Signal<Local, Bits<B>>,
+    /// BE entries of skipped kernels with nothing queued or live: freed silently this cycle.
     sfree: Signal<Local, Bits<B>>,
+    /// The RT entry a legal record names (one-hot; 0 if the record is illegal or absent).
     rec_rt: Signal<Local, Bits<R>>,
+    /// The BE entry a legal record names.
     rec_be: Signal<Local, Bits<B>>,
+    /// The RT entry a legal completion names.
     cpl_rt: Signal<Local, Bits<R>>,
+    /// The BE entry a legal completion names.
     cpl_be: Signal<Local, Bits<B>>,
+    /// The BE entry a legal withdraw report names.
     wdr_be: Signal<Local, Bits<B>>,
+    /// The BE entry whose first record this is (asks Unit 4's entry check: `start`).
     rec_start: Signal<Local, Bits<B>>,
+    /// BE entries that Unit 4's answer can name (started, unanswered, same kid).
     ack_hit: Signal<Local, Bits<B>>,
+    /// The lowest of them (one-hot).
     ack_oh: Signal<Local, Bits<B>>,
+    /// Its slot number.
     ack_slot: Signal<Local, Bits<SLB>>,
+    /// The answer names an entry (else `BAD_ACK`).
     ack_ok: Signal<Local, Bit>,
+    /// An RT entry in use holds the offered RT kid.
     dup: Signal<Local, Bit>,
+    /// An RT kernel is offered and an RT entry is free.
     rt_take: Signal<Local, Bit>,
+    /// It is accepted: not a duplicate, WG count not 0.
     rt_ok: Signal<Local, Bit>,
+    /// A BE submission is taken into the lowest free BE entry (its descriptor is read).
     sub_take: Signal<Local, Bit>,
+    /// The descriptor read for the previous cycle's submission has WG count 0 (`ZERO_WGS`: the
+    /// entry is freed).
     ld_zero: Signal<Local, Bit>,
+    /// That descriptor is good and its entry alive: append the entry to the BE order queue.
     ld_app: Signal<Local, Bit>,
+    /// The RT order queue's head leaves (its last WG pushed).
     pop_rt: Signal<Local, Bit>,
+    /// The BE order queue's head leaves (its last WG pushed, or its kernel answered skip).
     pop_be: Signal<Local, Bit>,
+    /// `rt_ov` after the pop, before the append.
     rt_ov_p: Signal<Local, Bits<R>>,
+    /// The first free place of the RT order queue after the pop (one-hot), where an append goes.
     rt_tail: Signal<Local, Bits<R>>,
+    /// `be_ov` after the pop, before the append.
     be_ov_p: Signal<Local, Bits<B>>,
+    /// The first free place of the BE order queue after the pop (one-hot).
     be_tail: Signal<Local, Bits<B>>,
+    /// Per RT entry: `queued` after this cycle's push and last record.
     rt_nq: [Signal<Local, Bits<WB>>; R],
+    /// Per BE entry: `queued` after this cycle's push, last record and withdraw.
     be_nq: [Signal<Local, Bits<WB>>; B],
+    /// Error class this cycle: `DUP_ID`.
     e_dup: Signal<Local, Bit>,
+    /// Error class this cycle: `ZERO_WGS`.
     e_zero: Signal<Local, Bit>,
+    /// Error class this cycle: `BAD_EVENT` (a record, completion or withdraw naming no entry that
+    /// can take it).
     e_event: Signal<Local, Bit>,
+    /// Error class this cycle: `BAD_ACK`.
     e_ack: Signal<Local, Bit>,
+    /// Next `rt_used`.
     n_rt_used: Signal<Local, Bits<R>>,
+    /// Next `rt_allp`.
     n_rt_allp: Signal<Local, Bits<R>>,
+    /// Next `be_used`.
     n_used: Signal<Local, Bits<B>>,
+    /// Next `be_start`.
     n_start: Signal<Local, Bits<B>>,
+    /// Next `be_go`.
     n_go: Signal<Local, Bits<B>>,
+    /// Next `be_skip`.
     n_skip: Signal<Local, Bits<B>>,
+    /// Next `be_dead`.
     n_dead: Signal<Local, Bits<B>>,
+    /// Next `be_allp`.
     n_allp: Signal<Local, Bits<B>>,
 }
 

@@ -26,6 +26,8 @@ pub fn export(out_dir: &Path) -> Result<PathBuf> {
 /// Cycles simulated per (workload, scheduler) for each config.
 pub const EVAL_CYCLES_BOARD: u64 = 50_000;
 pub const EVAL_CYCLES_FULL: u64 = 20_000;
+/// Measured cycles per (stream, K) of the refresh-latency sweep (after a warm-up).
+pub const EVAL_CYCLES_STREAM: u64 = 20_000;
 
 /// Run the evaluation (golden model + baselines, board and full configs), write
 /// `out_dir/dispatch_eval.md` and `out_dir/dispatch_eval.svg`, return the Markdown.
@@ -57,12 +59,39 @@ pub fn evaluate(out_dir: &Path) -> Result<String> {
          `golden_model::dispatcher::eval`.\n\n"
     );
     md += &eval::markdown(&results);
+    md += &k_sweep_section(EVAL_CYCLES_STREAM);
     let md_path = out_dir.join("dispatch_eval.md");
     std::fs::write(&md_path, &md).with_context(|| format!("writing {}", md_path.display()))?;
     let svg_path = out_dir.join("dispatch_eval.svg");
     std::fs::write(&svg_path, svg(&results))
         .with_context(|| format!("writing {}", svg_path.display()))?;
     Ok(md)
+}
+
+/// The second table of `eval-dispatch`: the full config's dispatch rate and head → record
+/// latency against the refresh latency K ([`eval::SWEEP_K`]) on saturating streams.
+pub fn k_sweep_section(cycles: u64) -> String {
+    let full = DispatcherConfig::full();
+    let rows = eval::k_sweep(full, &eval::SWEEP_K, cycles);
+    let mut md = String::from("\n## Refresh latency K at full config: saturating streams\n\n");
+    md += &format!(
+        "The golden model at full config (policy `first`, all registers at reset) with its refresh \
+         latency K set to each of {:?} (SPEC \"Patent scale\": a module whose maps changed within K \
+         cycles is not eligible; K = {} is the measured 100 MHz run cache). The host offers one WG per \
+         cycle on the single push port, round robin over the fed channels (skipping a full FIFO); WGs \
+         are dependent, priorities uniform 0..3, and each completes 24..40 cycles after its record \
+         (one completion per cycle on the `done` port). Stream sizes (waves, VGPR / SGPR blocks per \
+         wave, LDS): see `golden_model::dispatcher::eval::streams`. {} cycles measured after {} of \
+         warm-up. Records per cycle count records on the ports; head → record is the cycle a WG \
+         is its FIFO's head to the cycle its record is visible (the model's pipeline: 3). Eligible \
+         modules: mean per cycle.\n\n",
+        eval::SWEEP_K,
+        golden_model::dispatcher::FULL_REFRESH_LATENCY,
+        cycles,
+        eval::STREAM_WARMUP
+    );
+    md += &eval::stream_markdown(&rows);
+    md
 }
 
 /// One colour per scheduler (ColorBrewer Dark2; the baselines keep their colours).

@@ -674,7 +674,8 @@ pub enum Flavour {
     /// fragmented by completions in random order: the match's end-of-map tests at every start.
     Boundary,
     /// `max_weighted_free` with sparse weights and `min_power_history` with short windows and
-    /// sparse retire strobes, small WGs keeping both modules near a tie.
+    /// sparse retire strobes, small WGs keeping both modules near a tie (a fifth of them up to
+    /// 8 waves).
     Policy,
     /// A small split threshold, big independent WGs and rare completions: heads enter split
     /// mode often, on both channels, from every FIFO position.
@@ -707,7 +708,8 @@ impl<R: proptest::prelude::Rng> Rand<'_, R> {
 /// One segment of `len` cycles of flavour `kind` for the board config (every value fits its
 /// port; completions name slots 0..6, which [`DispInvariants::bind`] maps onto live slots).
 /// It opens, in one of three segments, with a reset (the reset values then meet the deep
-/// states below), then with the config writes of its flavour; no reset inside.
+/// states below; in half of those the policy write comes first, with a push, in the cycle
+/// after the reset), then with the config writes of its flavour; no reset inside.
 pub fn flavour_segment<R: proptest::prelude::Rng>(
     r: &mut Rand<R>,
     kind: Flavour,
@@ -762,6 +764,23 @@ pub fn flavour_segment<R: proptest::prelude::Rng>(
             (50, 2 + r.below(6), 10, 4)
         }
     };
+    // after a reset, half of the segments write the policy first, in the cycle right after the
+    // reset, together with a push: that WG is decided while the score pipelines (the power
+    // preference, the serial scorer) still hold their reset values, which only a decision
+    // within a pipeline's depth of a reset reads
+    if fresh && r.pct(50) {
+        if let Some(p) = t.iter().position(|i| i.cfg_we && i.cfg_addr == reg::POLICY) {
+            let mut first = t.remove(p);
+            first.push_valid = true;
+            first.push_channel = r.below(2);
+            first.push_prio = r.below(4);
+            first.push_waves = 1 + r.below(2);
+            first.push_vgpr = 1 + r.below(4);
+            first.push_sgpr = r.below(3);
+            first.push_lds = r.below(3);
+            t.insert(1, first);
+        }
+    }
     // one priority for both channels in half the segments (ties, marks)
     let one_prio = r.pct(50).then(|| r.below(4));
     while t.len() < len {
@@ -779,8 +798,16 @@ pub fn flavour_segment<R: proptest::prelude::Rng>(
                     r.of(&[0, 1, 1, 2, 7, 8, 9, 14, 15, 16]),
                     r.pct(20),
                 ),
+                // mostly small WGs; a fifth 1..=8 waves, so each half's q = ceil(waves / 2)
+                // row of the need decode (q = 3, 4 for 5..=8 waves) meets the scorer, the only
+                // reader of a 4-wave half's VGPR reservation (that half fills its unit's wave
+                // slots, so no later fit depends on it)
                 Flavour::Policy => (
-                    1 + r.below(4),
+                    if r.pct(20) {
+                        1 + r.below(8)
+                    } else {
+                        1 + r.below(4)
+                    },
                     1 + r.below(6),
                     r.below(4),
                     r.below(5),

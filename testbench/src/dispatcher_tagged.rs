@@ -107,6 +107,22 @@ impl TracePorts for TaggedPorts {
     }
 }
 
+impl crate::ports::InputDecode for TaggedPorts {
+    fn decode_inputs(&self, v: &[u128]) -> TaggedIn {
+        let n = DispPorts.inputs().len();
+        let x = &v[n..];
+        TaggedIn {
+            base: DispPorts.decode_inputs(&v[..n]),
+            push_class: PortValue::from_port(x[0]),
+            push_kslot: PortValue::from_port(x[1]),
+            withdraw_valid: PortValue::from_port(x[2]),
+            withdraw_kslot: PortValue::from_port(x[3]),
+            cu_reset: PortValue::from_port(x[4]),
+            cu_reset_done: PortValue::from_port(x[5]),
+        }
+    }
+}
+
 macro_rules! drive_fields {
     ($dut:expr, $src:expr; $($f:ident),*) => {
         $($dut.$f.next = PortSignal::from_port(PortValue::to_port(&$src.$f));)*
@@ -275,7 +291,7 @@ impl Rng {
 /// writes), backpressure (full FIFOs: pushes are offered whatever `push_ready`), register
 /// writes (policy, split threshold: small, or 16..=63), retire strobes and resets now and then;
 /// VGPR and SGPR needs up to the map (a fiftieth each above it: `NEVER_FITS`), LDS needs
-/// mostly small, a tenth 6..=16 blocks. The push rate changes every 256 cycles; a third of
+/// mostly small, a tenth 6..=16 blocks; a bad completion names an idle slot. The push rate changes every 256 cycles; a third of
 /// those segments are sparse: a state-dependent module policy written (`max_weighted_free`
 /// two times in three, else `min_power_history`; half the time new free weights, half the
 /// time a power window of 8..=127 cycles), then one push or completion every 24..=39 cycles
@@ -453,8 +469,14 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                     i.base.done_valid = true;
                     i.base.done_slot = s as u32;
                 } else if r.pct(5) {
-                    i.base.done_valid = true;
-                    i.base.done_slot = r.below(8) as u32;
+                    // a bad completion: an idle slot (`IDLE_SLOT`), never a slot in flight (a
+                    // BE slot during a CU reset or its walk would break the protocol)
+                    let busy: Vec<usize> = m.in_flight().into_iter().map(|x| x.0).collect();
+                    let idle: Vec<usize> = (0..8).filter(|s| !busy.contains(s)).collect();
+                    if !idle.is_empty() {
+                        i.base.done_valid = true;
+                        i.base.done_slot = idle[r.below(idle.len() as u64) as usize] as u32;
+                    }
                 }
             }
             if !sparse && r.pct(1) {

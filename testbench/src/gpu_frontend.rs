@@ -196,7 +196,7 @@ impl SpecChecker for PortChecker {
 }
 
 /// A checker of the top's ports: SPEC Unit 8's system checker
-/// ([`crate::spec::gpu_frontend::SystemSpec`], its 14 rules) and the [`PortChecker`], on any
+/// ([`crate::spec::gpu_frontend::SystemSpec`], its 15 rules) and the [`PortChecker`], on any
 /// trace of the `gpu_frontend` ports (a bug the RTL shares with the model still breaks a SPEC
 /// rule). A violation of either is returned (the system checker's first).
 #[derive(Clone, Debug)]
@@ -308,7 +308,14 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
     let mut manual_until = 0usize;
     while ins.len() < cycles {
         let t = ins.len();
-        let prev = outs[t - 1].clone();
+        // the outputs of a reset cycle are the registers' before the reset: the far side and
+        // the host ignore them (a `cu_reset` shown then is cancelled: confirming it would be a
+        // `cu_reset_done` with no reset outstanding, as the system checker reads that cycle)
+        let prev = if ins[t - 1].reset {
+            GfOut::default()
+        } else {
+            outs[t - 1].clone()
+        };
         // what the far side and the host saw in cycle t-1
         if prev.kernel_done_valid {
             if let Some(p) = held
@@ -451,7 +458,11 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
         } else if r.below(300) == 0 && !far.reset_open && t > far.last_reset + 16 {
             // a completion of an idle slot (a bad input: IDLE_SLOT), never a live one
             let s = r.below(8) as u32;
-            if far.running.iter().all(|x| x.1 != s) && !prev.disp_valid {
+            // nor the slot this cycle's record fills (outputs are registered: a peek with
+            // this cycle's inputs; the far side would not know it completed that record)
+            let now = m.clone().step(&i);
+            let filled = now.disp_valid && now.disp_slot == s;
+            if far.running.iter().all(|x| x.1 != s) && !prev.disp_valid && !filled {
                 i.done_valid = true;
                 i.done_slot = s;
             }

@@ -75,6 +75,15 @@ impl<const N: usize> PortSignal for rust_hdl::prelude::Bits<N> {
     }
 }
 
+/// A port table that also reads its inputs back from port values (the inverse of
+/// [`TracePorts::encode`](crate::verilator::TracePorts::encode) on values cut to the port
+/// widths): a probe of a sub-block's input ports in a composed export is decoded into the unit's
+/// own `In` type, so the unit's spec checker can judge it.
+pub trait InputDecode: crate::verilator::TracePorts {
+    /// Build the input type from one value per input port, in port order.
+    fn decode_inputs(&self, v: &[u128]) -> Self::In;
+}
+
 /// `v` cut to its low `width` bits.
 pub fn cut(v: u128, width: usize) -> u128 {
     if width >= 128 {
@@ -194,6 +203,17 @@ macro_rules! port_table {
             }
             fn header_order(&self) -> Vec<String> {
                 vec![$(stringify!($all).to_string()),*]
+            }
+        }
+
+        impl $crate::ports::InputDecode for $ports {
+            fn decode_inputs(&self, v: &[u128]) -> $in {
+                let mut v = v.iter();
+                $in {
+                    $($iname: $crate::ports::PortValue::from_port(
+                        *v.next().expect("one value per input port"),
+                    ),)*
+                }
             }
         }
     };

@@ -5,7 +5,7 @@
 //! | check | what it asserts |
 //! |---|---|
 //! | [`export_passes_yosys_checks`] | the board-config export has no latch, no undriven or implicit net |
-//! | [`export_has_the_port_table`] | the exported `module top` has `clock` (if clocked) and exactly the port table's ports, in frame order, at the table's widths |
+//! | [`export_has_the_port_table`] | the exported `module top` has `clock` (if clocked) and exactly the port table's ports, in frame order, at the table's widths ([`assert_port_table`], also for blocks outside the registry) |
 //! | [`verilator_lint_is_clean`] | `verilator --lint-only -Wall` reports nothing (waivers in [`crate::verilator::lint`]) |
 //! | [`registry_entry`] | seeded traces are deterministic and start with a reset; RustHDL equals the model, the invariants and the spec checker hold on 2000 cycles |
 //! | [`verilator_replay`] | the export under Verilator equals the model every cycle and passes the spec checker (10^6 cycles in the default run) |
@@ -27,13 +27,18 @@ pub fn export_passes_yosys_checks<U: BoardUnit>() {
 /// first when the unit is clocked, then every port in the table's header order, each with its
 /// direction and width.
 pub fn export_has_the_port_table<U: BoardUnit>() {
-    let v = U::verilog();
-    let got: Vec<(String, String, usize)> = top_ports(&v)
-        .unwrap_or_else(|e| panic!("{}: {e}", U::NAME))
+    assert_port_table(U::NAME, &U::verilog(), &U::ports());
+}
+
+/// `verilog`'s `module top` has exactly the ports of the table `p`: `clock` first when `p` is
+/// clocked, then every port in the table's header order, each with its direction and width
+/// (`what` names the design in the failure message). Also for blocks outside the registry.
+pub fn assert_port_table<P: TracePorts>(what: &str, verilog: &str, p: &P) {
+    let got: Vec<(String, String, usize)> = top_ports(verilog)
+        .unwrap_or_else(|e| panic!("{what}: {e}"))
         .into_iter()
         .map(|p| (p.dir, p.name, p.width))
         .collect();
-    let p = U::ports();
     let table: Vec<(String, String, usize)> = p
         .inputs()
         .into_iter()
@@ -49,17 +54,16 @@ pub fn export_has_the_port_table<U: BoardUnit>() {
         let row = table.iter().find(|r| r.1 == name);
         want.push(
             row.cloned()
-                .unwrap_or_else(|| panic!("{}: {name} not in the table", U::NAME)),
+                .unwrap_or_else(|| panic!("{what}: {name} not in the table")),
         );
     }
     assert_eq!(
         want.len(),
         table.len() + usize::from(p.has_clock()),
-        "{}: header order",
-        U::NAME
+        "{what}: header order"
     );
-    assert_eq!(got, want, "{}: exported top vs port table", U::NAME);
-    assert!(v.contains("module top("), "{}: module top", U::NAME);
+    assert_eq!(got, want, "{what}: exported top vs port table");
+    assert!(verilog.contains("module top("), "{what}: module top");
 }
 
 /// Verilator lint of the board-config export.

@@ -71,6 +71,23 @@ pub struct PortDecl {
     pub width: usize,
 }
 
+/// The width of one declaration line's tokens (`input wire [7:0] x;`, `reg  y;`): the `[hi:0]`
+/// range's hi + 1, or 1 without a range.
+pub fn decl_width(tokens: &[&str]) -> Result<usize> {
+    match tokens.iter().find(|x| x.starts_with('[')) {
+        Some(r) => {
+            let hi: usize = r
+                .trim_start_matches('[')
+                .split(':')
+                .next()
+                .unwrap_or_default()
+                .parse()?;
+            Ok(hi + 1)
+        }
+        None => Ok(1),
+    }
+}
+
 /// Parse the port declarations of `module top` from RustHDL's Verilog.
 pub fn top_ports(verilog: &str) -> Result<Vec<PortDecl>> {
     module_ports(verilog, "top")
@@ -100,18 +117,7 @@ pub fn module_ports(verilog: &str, module: &str) -> Result<Vec<PortDecl>> {
             continue;
         }
         let name = t.last().unwrap().trim_end_matches(';').to_string();
-        let width = match t.iter().find(|x| x.starts_with('[')) {
-            Some(r) => {
-                let hi: usize = r
-                    .trim_start_matches('[')
-                    .split(':')
-                    .next()
-                    .unwrap()
-                    .parse()?;
-                hi + 1
-            }
-            None => 1,
-        };
+        let width = decl_width(&t)?;
         ports.push(PortDecl {
             name,
             dir: t[0].to_string(),
@@ -475,23 +481,29 @@ pub fn encode_frames<P: TracePorts>(ports: &P, inputs: &[P::In]) -> Vec<u8> {
 
 /// Decode output frames.
 pub fn decode_frames<P: TracePorts>(ports: &P, raw: &[u8]) -> Vec<P::Out> {
+    let mut v = vec![];
+    for_each_frame(ports, raw, |o| v.push(o));
+    v
+}
+
+/// Decode output frames one at a time, in order, into `f` (for long runs whose outputs are
+/// judged as they come instead of kept).
+pub fn for_each_frame<P: TracePorts>(ports: &P, raw: &[u8], mut f: impl FnMut(P::Out)) {
     let outs = ports.outputs();
     let fb: usize = outs.iter().map(Port::bytes).sum();
-    raw.chunks(fb.max(1))
-        .map(|f| {
-            let mut off = 0;
-            let vals: Vec<u128> = outs
-                .iter()
-                .map(|p| {
-                    let mut b = [0u8; 16];
-                    b[..p.bytes()].copy_from_slice(&f[off..off + p.bytes()]);
-                    off += p.bytes();
-                    u128::from_le_bytes(b)
-                })
-                .collect();
-            ports.decode(&vals)
-        })
-        .collect()
+    for frame in raw.chunks(fb.max(1)) {
+        let mut off = 0;
+        let vals: Vec<u128> = outs
+            .iter()
+            .map(|p| {
+                let mut b = [0u8; 16];
+                b[..p.bytes()].copy_from_slice(&frame[off..off + p.bytes()]);
+                off += p.bytes();
+                u128::from_le_bytes(b)
+            })
+            .collect();
+        f(ports.decode(&vals));
+    }
 }
 
 /// Replay `inputs` on `verilog` under Verilator and return the outputs of every cycle.

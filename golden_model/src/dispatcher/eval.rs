@@ -677,6 +677,239 @@ pub fn markdown(results: &[EvalResult]) -> String {
     s
 }
 
+// ------------------------------------------------ refresh latency K: saturating streams
+
+/// The refresh latencies the K sweep compares: the board's direct match (0), the one-cycle
+/// run cache (7, 28 MHz on the ECP5), the pipelined 100 MHz cache ([`FULL_REFRESH_LATENCY`] =
+/// 12) and one finder shared by two modules (19, docs/dispatcher_scale.md).
+pub const SWEEP_K: [usize; 4] = [0, 7, FULL_REFRESH_LATENCY, 19];
+
+/// A saturating stream for the K sweep: the host offers a WG on the single push port every
+/// cycle (round robin over `channels` channels, skipping a full FIFO), every WG is dependent
+/// (no split), and each completes `run` cycles after its record (completions queue for the one
+/// `done` port). Sizes are uniform in the ranges.
+#[derive(Clone, Debug)]
+pub struct Stream {
+    pub name: &'static str,
+    /// Channels fed (0..channels).
+    pub channels: usize,
+    pub waves: (usize, usize),
+    pub vgpr: (usize, usize),
+    pub sgpr: (usize, usize),
+    pub lds: (usize, usize),
+    pub run: (usize, usize),
+}
+
+/// The sweep's streams for `cfg` (sizes scaled to the full config). `small` fits on every
+/// module at any time (≈ 32 WGs in flight over 16 modules: what "WGs that fit" means in the
+/// issue's goals), on all channels and on one; `medium` (a quarter of a module's wave slots)
+/// still fits on most modules; `large` (half to all of a module's wave slots) fits on only a
+/// few, so capacity, not K, bounds it.
+pub fn streams(cfg: &DispatcherConfig) -> Vec<Stream> {
+    let (big, r) = (cfg.max_waves(), cfg.channels);
+    let small = Stream {
+        name: "small, all channels",
+        channels: r,
+        waves: (1, (big / 8).max(1)),
+        vgpr: (1, (cfg.vgpr_blocks / 16).max(1)),
+        sgpr: (1, (cfg.sgpr_blocks / 16).max(1)),
+        lds: (0, cfg.lds_blocks / 12),
+        run: (24, 40),
+    };
+    let medium = Stream {
+        name: "medium, all channels",
+        waves: (big / 8, big / 4),
+        ..small.clone()
+    };
+    let large = Stream {
+        name: "large, all channels",
+        waves: (big / 2, big),
+        vgpr: (1, (cfg.vgpr_blocks / cfg.wave_slots).max(1)),
+        sgpr: (1, (cfg.sgpr_blocks / cfg.wave_slots).max(1)),
+        ..small.clone()
+    };
+    let one = Stream {
+        name: "small, one channel",
+        channels: 1,
+        ..small.clone()
+    };
+    vec![small, one, medium, large]
+}
+
+/// One row of the K sweep.
+#[derive(Clone, Debug)]
+pub struct StreamResult {
+    pub k: usize,
+    pub stream: &'static str,
+    /// Cycles measured (after the warm-up).
+    pub cycles: u64,
+    pub records: u64,
+    /// Records per cycle.
+    pub per_cycle: f64,
+    /// Head → record (cycle the WG is its FIFO's head → cycle its record is on the ports).
+    pub lat_mean: f64,
+    pub lat_p99: u64,
+    pub lat_max: u64,
+    /// Mean number of eligible modules per cycle (maps unchanged for ≥ K cycles).
+    pub eligible_mean: f64,
+    /// Mean WGs in flight.
+    pub inflight_mean: f64,
+}
+
+/// Warm-up cycles of a stream run (not measured).
+pub const STREAM_WARMUP: u64 = 1_000;
+
+/// Run one stream on the golden model of `cfg` (its `refresh_latency` is the K) through the
+/// ports (`CycleModel::step`: push handshake, records, one completion per cycle), `cycles`
+/// measured after [`STREAM_WARMUP`].
+pub fn run_stream(cfg: DispatcherConfig, s: &Stream, cycles: u64, seed: u64) -> StreamResult {
+    use std::cmp::Reverse;
+    use std::collections::{BinaryHeap, HashMap};
+    let mut d = Dispatcher::new(cfg);
+    let mut rng = Rng::new(seed);
+    let mut next_id = 0u32;
+    let mut offer: Option<Wg> = None;
+    let mut rr = 0usize;
+    let mut head_seen: Vec<Option<u32>> = vec![None; cfg.channels];
+    let mut head_at: HashMap<u32, u64> = HashMap::new();
+    let mut due: BinaryHeap<Reverse<(u64, u32)>> = BinaryHeap::new();
+    let (mut records, mut lat, mut elig_sum, mut infl_sum) = (0u64, vec![], 0u64, 0u64);
+    let k = cfg.refresh_latency as u64;
+    let total = STREAM_WARMUP + cycles;
+    for now in 0..total {
+        let measured = now >= STREAM_WARMUP;
+        // heads of this cycle (a WG pushed in t is a head from t + 1)
+        for (c, seen) in head_seen.iter_mut().enumerate() {
+            let front = d.fifo[c].front().map(|w| w.id);
+            if let Some(id) = front.filter(|_| front != *seen) {
+                head_at.insert(id, now);
+            }
+            *seen = front;
+        }
+        if measured {
+            elig_sum += d
+                .changed
+                .iter()
+                .filter(|c| c.is_none_or(|c| c + k <= d.now))
+                .count() as u64;
+            infl_sum += d.res.inflight.iter().filter(|e| e.is_some()).count() as u64;
+        }
+        let wg = *offer.get_or_insert_with(|| {
+            let waves = rng.range(s.waves.0, s.waves.1);
+            let q = waves.div_ceil(cfg.units);
+            let w = Wg {
+                id: next_id & 0xFF,
+                prio: rng.range(0, cfg.prios - 1),
+                waves,
+                vgpr: rng.range(s.vgpr.0, s.vgpr.1).min(cfg.vgpr_blocks / q),
+                sgpr: rng.range(s.sgpr.0, s.sgpr.1).min(cfg.sgpr_blocks / q),
+                lds: rng.range(s.lds.0, s.lds.1),
+                indep: false,
+            };
+            next_id += 1;
+            w
+        });
+        // the next fed channel with room, round robin
+        let ch = (0..s.channels)
+            .map(|j| (rr + j) % s.channels)
+            .find(|&c| d.can_push(c));
+        let mut i = match ch {
+            Some(c) => DispIn::push(c, &wg),
+            None => DispIn::default(),
+        };
+        if let Some(&Reverse((t, slot))) = due.peek() {
+            if t <= now {
+                due.pop();
+                i.done_valid = true;
+                i.done_slot = slot;
+            }
+        }
+        let o = d.step(&i);
+        if let Some(c) = ch {
+            assert!(
+                o.push_ready,
+                "stream {}: push refused on channel {c}",
+                s.name
+            );
+            offer = None;
+            rr = (c + 1) % s.channels;
+        }
+        assert!(
+            !o.error,
+            "stream {}: error {} at cycle {now}",
+            s.name, o.error_code
+        );
+        if o.disp_valid {
+            let head = head_at
+                .remove(&o.disp_id)
+                .expect("a record of a WG that was a head");
+            due.push(Reverse((
+                now + rng.range(s.run.0, s.run.1) as u64,
+                o.disp_slot,
+            )));
+            if measured {
+                records += 1;
+                lat.push(now - head);
+            }
+        }
+    }
+    lat.sort_unstable();
+    let n = cycles as f64;
+    StreamResult {
+        k: cfg.refresh_latency,
+        stream: s.name,
+        cycles,
+        records,
+        per_cycle: records as f64 / n,
+        lat_mean: lat.iter().sum::<u64>() as f64 / lat.len().max(1) as f64,
+        lat_p99: if lat.is_empty() {
+            0
+        } else {
+            percentile(&lat, 0.99)
+        },
+        lat_max: lat.last().copied().unwrap_or(0),
+        eligible_mean: elig_sum as f64 / n,
+        inflight_mean: infl_sum as f64 / n,
+    }
+}
+
+/// Every stream of [`streams`] at every K of `ks` on `cfg` (seed 1 per stream).
+pub fn k_sweep(cfg: DispatcherConfig, ks: &[usize], cycles: u64) -> Vec<StreamResult> {
+    let mut out = vec![];
+    for s in streams(&cfg) {
+        for &k in ks {
+            let c = DispatcherConfig {
+                refresh_latency: k,
+                ..cfg
+            };
+            out.push(run_stream(c, &s, cycles, 1));
+        }
+    }
+    out
+}
+
+/// The K sweep as a Markdown table.
+pub fn stream_markdown(results: &[StreamResult]) -> String {
+    let mut s = String::from(
+        "| stream | K | records per cycle | head → record mean / p99 / max | eligible modules (mean) | in flight (mean) |\n\
+         |---|---:|---:|---|---:|---:|\n",
+    );
+    for r in results {
+        s += &format!(
+            "| {} | {} | {:.3} | {:.2} / {} / {} | {:.1} | {:.1} |\n",
+            r.stream,
+            r.k,
+            r.per_cycle,
+            r.lat_mean,
+            r.lat_p99,
+            r.lat_max,
+            r.eligible_mean,
+            r.inflight_mean
+        );
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -737,6 +970,39 @@ mod tests {
             p.throughput,
             m.throughput
         );
+    }
+
+    /// The K sweep's harness measures the pipeline's own rates where eligibility does not bind
+    /// (K = 0: one record per cycle from four channels, one per two cycles from one, head →
+    /// record 3 cycles) and the finding of `docs/dispatcher_scale.md`: at the measured cache's
+    /// K = 12 the full config falls below 0.95 records per cycle from four channels, at K = 7
+    /// it does not.
+    #[test]
+    fn k_sweep_measures_the_pipeline_and_the_eligibility_loss() {
+        let full = DispatcherConfig::full();
+        let s = streams(&full);
+        let at = |k: usize, stream: &Stream| {
+            run_stream(
+                DispatcherConfig {
+                    refresh_latency: k,
+                    ..full
+                },
+                stream,
+                4_000,
+                1,
+            )
+        };
+        let (four, one) = (&s[0], &s[1]);
+        assert_eq!((four.channels, one.channels), (4, 1));
+        let r = at(0, four);
+        assert!(r.per_cycle >= 0.99, "{r:?}");
+        assert_eq!((r.lat_p99, r.lat_max), (3, 3), "{r:?}");
+        assert!(r.eligible_mean == 16.0, "{r:?}");
+        let r = at(0, one);
+        assert!((r.per_cycle - 0.5).abs() < 0.01, "{r:?}");
+        assert!(at(7, four).per_cycle >= 0.95);
+        let r = at(FULL_REFRESH_LATENCY, four);
+        assert!(r.per_cycle < 0.95 && r.eligible_mean < 8.0, "{r:?}");
     }
 
     #[test]

@@ -57,10 +57,17 @@ module board_bridge #(
                      N_BAD_ARG = 8'd8, N_OVERRUN = 8'd9, N_UNSUPPORTED = 8'd10;
     localparam integer SW = TXP_BITS < 160 ? TXP_BITS : 160;  // status bits in r_pay (all 160 if !LEAN)
 
-    localparam [3:0] S_IDLE = 4'd0, S_LEN = 4'd1, S_CMD = 4'd2, S_PAY = 4'd3, S_CRC1 = 4'd4,
-                     S_CRC2 = 4'd5, S_DISCARD = 4'd6, S_EXEC = 4'd7, S_STEP = 4'd8,
-                     S_RUN_PRIME = 4'd9, S_RUN = 4'd10, S_CAP_WAIT = 4'd11, S_CAP_LOAD = 4'd12,
-                     S_TX = 4'd13, S_RUN_PRIME2 = 4'd14;
+    // parser / command states, one-hot: state X is `st[I_X]`, so every state test is one
+    // flip-flop (binary-coded, `st == S_EXEC` etc. were a LUT level in every decision)
+    localparam integer I_IDLE = 0, I_LEN = 1, I_CMD = 2, I_PAY = 3, I_CRC1 = 4, I_CRC2 = 5,
+                       I_DISCARD = 6, I_EXEC = 7, I_STEP = 8, I_RUN_PRIME = 9, I_RUN = 10,
+                       I_CAP_WAIT = 11, I_CAP_LOAD = 12, I_TX = 13, I_RUN_PRIME2 = 14;
+    localparam integer NS = 15;
+    localparam [NS-1:0] S_IDLE = 15'd1 << I_IDLE, S_LEN = 15'd1 << I_LEN, S_CMD = 15'd1 << I_CMD,
+                        S_PAY = 15'd1 << I_PAY, S_CRC1 = 15'd1 << I_CRC1, S_CRC2 = 15'd1 << I_CRC2,
+                        S_DISCARD = 15'd1 << I_DISCARD, S_EXEC = 15'd1 << I_EXEC, S_STEP = 15'd1 << I_STEP,
+                        S_RUN_PRIME = 15'd1 << I_RUN_PRIME, S_RUN = 15'd1 << I_RUN, S_CAP_WAIT = 15'd1 << I_CAP_WAIT,
+                        S_CAP_LOAD = 15'd1 << I_CAP_LOAD, S_TX = 15'd1 << I_TX, S_RUN_PRIME2 = 15'd1 << I_RUN_PRIME2;
 
     function [15:0] crc16(input [15:0] c, input [7:0] b);  // CRC-16/CCITT-FALSE, one byte
         integer i;
@@ -74,17 +81,17 @@ module board_bridge #(
     endfunction
 
     // ---- UART ----
-    wire [7:0] rx_data;
+    wire [7:0] rx_data, rx_next;
     wire rx_valid, rx_ferr, tx_busy;
     reg tx_go = 1'b0;
     reg [7:0] tx_byte = 8'd0;
     board_uart_rx #(.DIV(DIV)) uart_rx (.clock(clock), .reset(reset), .rx(rx),
-        .data(rx_data), .valid(rx_valid), .frame_err(rx_ferr));
+        .data(rx_data), .valid(rx_valid), .frame_err(rx_ferr), .next_data(rx_next));
     board_uart_tx #(.DIV(DIV)) uart_tx (.clock(clock), .reset(reset), .data(tx_byte),
         .start(tx_go), .busy(tx_busy), .tx(tx));
 
     // ---- state ----
-    reg [3:0] st = S_IDLE;
+    reg [NS-1:0] st = S_IDLE;
     reg [7:0] len = 8'd0;            // payload length of the frame being parsed
     reg [7:0] left = 8'd0;           // payload bytes still to come
     reg [7:0] cmd = 8'd0;
@@ -158,14 +165,67 @@ module board_bridge #(
         len_is_in <= len == IN_BYTES;
         len_is_load <= len == MAX_PAY;
     end
+    // S_EXEC's decisions, registered: `cmd` (from its byte on), the `len_is_*` and `bad_*`
+    // registers (one cycle after the length / the last payload byte) are stable from two byte
+    // times before S_EXEC on, so in S_EXEC these hold the decision of the frame: NAK (`ex_nak`,
+    // reason `ex_why`) or exactly one command's action (`ex_<command>`)
+    reg ex_nak = 1'b0;
+    reg [7:0] ex_why = 8'd0;
+    reg ex_reset = 1'b0, ex_write = 1'b0, ex_step = 1'b0, ex_read_out = 1'b0, ex_load = 1'b0,
+        ex_run = 1'b0, ex_read_cap = 1'b0, ex_status = 1'b0;
+    always @(posedge clock) begin
+        ex_nak <= 1'b0; ex_why <= 8'd0;
+        ex_reset <= 1'b0; ex_write <= 1'b0; ex_step <= 1'b0; ex_read_out <= 1'b0;
+        ex_load <= 1'b0; ex_run <= 1'b0; ex_read_cap <= 1'b0; ex_status <= 1'b0;
+        case (cmd)
+            C_RESET: if (!len_is_0) begin ex_nak <= 1'b1; ex_why <= N_BAD_LENGTH; end
+                else ex_reset <= 1'b1;
+            C_WRITE: if (!len_is_in) begin ex_nak <= 1'b1; ex_why <= N_BAD_LENGTH; end
+                else ex_write <= 1'b1;
+            C_STEP: if (!len_is_in) begin ex_nak <= 1'b1; ex_why <= N_BAD_LENGTH; end
+                else ex_step <= 1'b1;
+            C_READ_OUT: if (!len_is_0) begin ex_nak <= 1'b1; ex_why <= N_BAD_LENGTH; end
+                else ex_read_out <= 1'b1;
+            C_LOAD: if (LEAN) begin ex_nak <= 1'b1; ex_why <= N_UNSUPPORTED; end
+                else if (!len_is_load) begin ex_nak <= 1'b1; ex_why <= N_BAD_LENGTH; end
+                else if (bad_load_addr) begin ex_nak <= 1'b1; ex_why <= N_BAD_ARG; end
+                else ex_load <= 1'b1;
+            C_RUN: if (LEAN) begin ex_nak <= 1'b1; ex_why <= N_UNSUPPORTED; end
+                else if (!len_is_2) begin ex_nak <= 1'b1; ex_why <= N_BAD_LENGTH; end
+                else if (bad_run_n) begin ex_nak <= 1'b1; ex_why <= N_BAD_ARG; end
+                else ex_run <= 1'b1;
+            C_READ_CAP: if (LEAN) begin ex_nak <= 1'b1; ex_why <= N_UNSUPPORTED; end
+                else if (!len_is_2) begin ex_nak <= 1'b1; ex_why <= N_BAD_LENGTH; end
+                else if (bad_cap_addr) begin ex_nak <= 1'b1; ex_why <= N_BAD_ARG; end
+                else ex_read_cap <= 1'b1;
+            C_STATUS: if (LEAN) begin ex_nak <= 1'b1; ex_why <= N_UNSUPPORTED; end
+                else if (!len_is_0) begin ex_nak <= 1'b1; ex_why <= N_BAD_LENGTH; end
+                else ex_status <= 1'b1;
+            default: begin ex_nak <= 1'b1; ex_why <= N_UNKNOWN_CMD; end
+        endcase
+    end
     wire [159:0] status_word = {UNIT_ID, OUT_BITS16, IN_BITS16, STIM_AW8,
                                 last_reason, ferrs, naks, good + 1'b1, cycles};
-    wire in_parse = (st == S_IDLE) || (st == S_LEN) || (st == S_CMD) || (st == S_PAY) ||
-                    (st == S_CRC1) || (st == S_CRC2) || (st == S_DISCARD);
+    wire in_parse = st[I_IDLE] || st[I_LEN] || st[I_CMD] || st[I_PAY] ||
+                    st[I_CRC1] || st[I_CRC2] || st[I_DISCARD];
     // idle == TIMEOUT, kept as a register (set one cycle ahead from idle == TIMEOUT - 1)
     reg timed_out = (TIMEOUT == 0);
     wire [7:0] byte_in = rx_data;
-    wire [15:0] crc_next = crc16(crc, byte_in);
+    // The received byte's tests, registered: the receiver's `next_data` equals the byte of the
+    // next `rx_valid` for at least six cycles before it, and `crc`, `crc_hi`, `left` change only
+    // in the cycle after an `rx_valid`, so these registers hold the tests of `byte_in` (and of
+    // `left`) in every cycle with `rx_valid` (the byte compares and the CRC step are off the
+    // parser's decision paths)
+    reg b_sync = 1'b0, b_over = 1'b0, b_crc_bad = 1'b0, left_0 = 1'b1, left_1 = 1'b0;
+    reg [15:0] crc_next = 16'hffff;
+    always @(posedge clock) begin
+        b_sync <= rx_next == SYNC;
+        b_over <= rx_next > MAX_PAY;
+        b_crc_bad <= {crc_hi, rx_next} != crc;
+        crc_next <= crc16(crc, rx_next);
+        left_0 <= left == 8'd0;
+        left_1 <= left == 8'd1;
+    end
 
     task nak(input [7:0] why, input [7:0] what);
         begin
@@ -237,93 +297,87 @@ module board_bridge #(
             ferrs <= 16'd0;
             last_reason <= 8'd0;
         end else begin
-            case (st)
+            (* parallel_case *) case (1'b1)
                 // ---- frame parser: nothing but the parser's own registers changes here ----
-                S_IDLE: if (rx_ferr) begin
+                st[I_IDLE]: if (rx_ferr) begin
                         reason <= N_FRAMING; cmd <= 8'd0; st <= S_DISCARD;
                     end else if (rx_valid) begin
                         cmd <= 8'd0;
-                        if (byte_in == SYNC) begin crc <= 16'hffff; st <= S_LEN; end
+                        if (b_sync) begin crc <= 16'hffff; st <= S_LEN; end
                         else begin reason <= N_BAD_SYNC; st <= S_DISCARD; end
                     end
-                S_LEN, S_CMD, S_PAY, S_CRC1, S_CRC2:
+                st[I_LEN], st[I_CMD], st[I_PAY], st[I_CRC1], st[I_CRC2]:
                     if (rx_ferr) begin
                         reason <= N_FRAMING; st <= S_DISCARD;
                     end else if (rx_valid) begin
-                        case (st)
-                            S_LEN: begin
+                        (* parallel_case *) case (1'b1)
+                            st[I_LEN]: begin
                                 len <= byte_in; left <= byte_in; crc <= crc_next;
-                                if (byte_in > MAX_PAY) begin reason <= N_OVERLONG; st <= S_DISCARD; end
+                                if (b_over) begin reason <= N_OVERLONG; st <= S_DISCARD; end
                                 else st <= S_CMD;
                             end
-                            S_CMD: begin
+                            st[I_CMD]: begin
                                 cmd <= byte_in; crc <= crc_next;
-                                st <= (left == 0) ? S_CRC1 : S_PAY;
+                                st <= left_0 ? S_CRC1 : S_PAY;
                             end
-                            S_PAY: begin
+                            st[I_PAY]: begin
                                 pay <= {byte_in, pay[PAY_BITS-1:8]}; crc <= crc_next;
                                 left <= left - 1'b1;
-                                if (left == 8'd1) st <= S_CRC1;
+                                if (left_1) st <= S_CRC1;
                             end
-                            S_CRC1: begin crc_hi <= byte_in; st <= S_CRC2; end
+                            st[I_CRC1]: begin crc_hi <= byte_in; st <= S_CRC2; end
                             default: begin  // S_CRC2
-                                if ({crc_hi, byte_in} != crc) nak(N_BAD_CRC, cmd);
+                                if (b_crc_bad) nak(N_BAD_CRC, cmd);
                                 else st <= S_EXEC;
                             end
                         endcase
                     end else if (timed_out) nak(N_TIMEOUT, cmd);
-                S_DISCARD: if (timed_out) nak(reason, cmd);
+                st[I_DISCARD]: if (timed_out) nak(reason, cmd);
                 // ---- a good frame: check command and length, then act ----
-                S_EXEC: begin
-                    case (cmd)
-                        C_RESET: if (!len_is_0) nak(N_BAD_LENGTH, cmd); else begin
-                            in_hold <= RESET_MASK; ce <= 1'b1; ureset <= 1'b1;
-                            led_error <= 1'b0; led_nak <= 1'b0; led_free_run <= 1'b0;
-                            good <= good + 1'b1; ack;
-                        end
-                        C_WRITE: if (!len_is_in) nak(N_BAD_LENGTH, cmd); else begin
-                            in_hold <= pay_inputs; good <= good + 1'b1; ack;
-                        end
-                        C_STEP: if (!len_is_in) nak(N_BAD_LENGTH, cmd); else begin
-                            in_hold <= pay_inputs; ce <= 1'b1; led_free_run <= 1'b0;
-                            good <= good + 1'b1; st <= S_STEP;
-                        end
-                        C_READ_OUT: if (!len_is_0) nak(N_BAD_LENGTH, cmd); else begin
-                            r_type <= R_OUTPUTS; r_len <= OUT_BYTES;
-                            r_pay <= {TXP_BITS{1'b0}}; r_pay[OUT_BITS-1:0] <= unit_out; r_phase <= 3'd0;
-                            good <= good + 1'b1; st <= S_TX;
-                        end
-                        C_LOAD: if (LEAN) nak(N_UNSUPPORTED, cmd);
-                            else if (!len_is_load) nak(N_BAD_LENGTH, cmd);
-                            else if (bad_load_addr) nak(N_BAD_ARG, cmd); else begin
-                            stim_we <= 1'b1; stim_wa <= pay_addr[STIM_AW-1:0];
-                            good <= good + 1'b1; ack;
-                        end
-                        C_RUN: if (LEAN) nak(N_UNSUPPORTED, cmd);
-                            else if (!len_is_2) nak(N_BAD_LENGTH, cmd);
-                            else if (bad_run_n) nak(N_BAD_ARG, cmd); else begin
-                            run_n <= pay_word[STIM_AW:0]; rd <= {(STIM_AW+1){1'b0}};
-                            run_nm2 <= pay_word[STIM_AW:0] - 2'd2;
-                            led_free_run <= 1'b1; good <= good + 1'b1; st <= S_RUN_PRIME;
-                        end
-                        C_READ_CAP: if (LEAN) nak(N_UNSUPPORTED, cmd);
-                            else if (!len_is_2) nak(N_BAD_LENGTH, cmd);
-                            else if (bad_cap_addr) nak(N_BAD_ARG, cmd); else begin
-                            cap_ra <= pay_word[STIM_AW-1:0]; good <= good + 1'b1; st <= S_CAP_WAIT;
-                        end
-                        C_STATUS: if (LEAN) nak(N_UNSUPPORTED, cmd);
-                            else if (!len_is_0) nak(N_BAD_LENGTH, cmd); else begin
-                            r_type <= R_STATUS; r_len <= STATUS_BYTES;
-                            r_pay <= {TXP_BITS{1'b0}};
-                            r_pay[SW-1:0] <= status_word[SW-1:0];
-                            r_phase <= 3'd0; good <= good + 1'b1; st <= S_TX;
-                        end
-                        default: nak(N_UNKNOWN_CMD, cmd);
-                    endcase
-                end
+                st[I_EXEC]: if (ex_nak) nak(ex_why, cmd);
+                    else begin
+                        (* parallel_case *) case (1'b1)
+                            ex_reset: begin
+                                in_hold <= RESET_MASK; ce <= 1'b1; ureset <= 1'b1;
+                                led_error <= 1'b0; led_nak <= 1'b0; led_free_run <= 1'b0;
+                                good <= good + 1'b1; ack;
+                            end
+                            ex_write: begin
+                                in_hold <= pay_inputs; good <= good + 1'b1; ack;
+                            end
+                            ex_step: begin
+                                in_hold <= pay_inputs; ce <= 1'b1; led_free_run <= 1'b0;
+                                good <= good + 1'b1; st <= S_STEP;
+                            end
+                            ex_read_out: begin
+                                r_type <= R_OUTPUTS; r_len <= OUT_BYTES;
+                                r_pay <= {TXP_BITS{1'b0}}; r_pay[OUT_BITS-1:0] <= unit_out; r_phase <= 3'd0;
+                                good <= good + 1'b1; st <= S_TX;
+                            end
+                            ex_load: begin
+                                stim_we <= 1'b1; stim_wa <= pay_addr[STIM_AW-1:0];
+                                good <= good + 1'b1; ack;
+                            end
+                            ex_run: begin
+                                run_n <= pay_word[STIM_AW:0]; rd <= {(STIM_AW+1){1'b0}};
+                                run_nm2 <= pay_word[STIM_AW:0] - 2'd2;
+                                led_free_run <= 1'b1; good <= good + 1'b1; st <= S_RUN_PRIME;
+                            end
+                            ex_read_cap: begin
+                                cap_ra <= pay_word[STIM_AW-1:0]; good <= good + 1'b1; st <= S_CAP_WAIT;
+                            end
+                            ex_status: begin
+                                r_type <= R_STATUS; r_len <= STATUS_BYTES;
+                                r_pay <= {TXP_BITS{1'b0}};
+                                r_pay[SW-1:0] <= status_word[SW-1:0];
+                                r_phase <= 3'd0; good <= good + 1'b1; st <= S_TX;
+                            end
+                            default: ;
+                        endcase
+                    end
                 // lockstep: the enable is high in this cycle only; reply with the outputs seen
                 // before this cycle's edge
-                S_STEP: begin
+                st[I_STEP]: begin
                     r_type <= R_OUTPUTS; r_len <= OUT_BYTES;
                     r_pay <= {TXP_BITS{1'b0}}; r_pay[OUT_BITS-1:0] <= unit_out; r_phase <= 3'd0;
                     st <= S_TX;
@@ -333,30 +387,30 @@ module board_bridge #(
                 // that cycle are written to capture word k
                 // (unreachable in the lean bridge; the constant LEAN cuts the buffers' read
                 // data out of in_hold and r_pay, so yosys drops the buffers)
-                S_RUN_PRIME: if (!LEAN) begin
+                st[I_RUN_PRIME]: if (!LEAN) begin
                     rd <= rd + 1'b1;
                     st <= S_RUN_PRIME2;
                 end
-                S_RUN_PRIME2: if (!LEAN) begin
+                st[I_RUN_PRIME2]: if (!LEAN) begin
                     in_hold <= stim_rdata; rd <= rd + 1'b1; wr <= {(STIM_AW+1){1'b0}};
                     ce <= 1'b1; run_on <= 1'b1;
                     run_last <= run_n == {{STIM_AW{1'b0}}, 1'b1};
                     st <= S_RUN;
                 end
-                S_RUN: if (!LEAN) begin
+                st[I_RUN]: if (!LEAN) begin
                     rd <= rd + 1'b1; wr <= wr + 1'b1;
                     run_last <= wr == run_nm2;
                     if (run_last) begin run_on <= 1'b0; ack; end
                     else begin in_hold <= stim_rdata; ce <= 1'b1; end
                 end
-                S_CAP_WAIT: st <= S_CAP_LOAD;
-                S_CAP_LOAD: if (!LEAN) begin
+                st[I_CAP_WAIT]: st <= S_CAP_LOAD;
+                st[I_CAP_LOAD]: if (!LEAN) begin
                     r_type <= R_CAPTURE; r_len <= OUT_BYTES;
                     r_pay <= {TXP_BITS{1'b0}}; r_pay[OUT_BITS-1:0] <= cap_rdata; r_phase <= 3'd0;
                     st <= S_TX;
                 end
                 // ---- reply: sync, length, type, payload (LSB first), CRC-16 ----
-                S_TX: begin
+                st[I_TX]: begin
                     if (!tx_busy && !tx_go) begin
                         tx_go <= 1'b1;
                         case (r_phase)

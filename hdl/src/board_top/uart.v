@@ -12,7 +12,10 @@ module board_uart_rx #(parameter integer DIV = 80) (
     input wire rx,
     output reg [7:0] data,
     output reg valid,
-    output reg frame_err
+    output reg frame_err,
+    // the byte being received: equals `data` of the next `valid` from the stop bit's start on
+    // (DIV - 2 >= 6 cycles before it), so a reader can decode it one cycle ahead
+    output wire [7:0] next_data
 );
     localparam integer CW = $clog2(DIV + 2) + 1;
     localparam [2:0] IDLE = 3'd0, START = 3'd1, DATA = 3'd2, STOP = 3'd3, WAIT_HIGH = 3'd4;
@@ -23,6 +26,7 @@ module board_uart_rx #(parameter integer DIV = 80) (
     reg [CW-1:0] count = {CW{1'b0}};
     reg [2:0] nbit = 3'd0;
     reg [7:0] shift = 8'd0;
+    assign next_data = shift;
     wire vote = (hist[0] & hist[1]) | (hist[0] & hist[2]) | (hist[1] & hist[2]);
     initial begin
         data = 8'd0;
@@ -95,25 +99,32 @@ module board_uart_tx #(parameter integer DIV = 80) (
     reg [8:0] shift = 9'h1ff;
     reg [3:0] left = 4'd0;
     reg [CW-1:0] count = {CW{1'b0}};
-    assign busy = (count != 0) || (left != 0);
+    // busy = (count != 0) || (left != 0), kept as a register (the next values' test, made
+    // with the update: off the path from busy into the bridge's reply decisions)
+    reg busy_q = 1'b0;
+    assign busy = busy_q;
     initial tx = 1'b1;
     always @(posedge clock) begin
         if (reset) begin
             left <= 4'd0;
             count <= {CW{1'b0}};
             tx <= 1'b1;
+            busy_q <= 1'b0;
         end else if (count != 0) begin
             count <= count - 1'b1;
+            busy_q <= (count != 1) || (left != 0);
         end else if (left != 0) begin
             tx <= shift[0];
             shift <= {1'b1, shift[8:1]};
             left <= left - 1'b1;
             count <= DIV - 1;
+            busy_q <= 1'b1;
         end else if (start) begin
             tx <= 1'b0;
             shift <= {1'b1, data};
             left <= 4'd9;
             count <= DIV - 1;
+            busy_q <= 1'b1;
         end
     end
 endmodule

@@ -19,7 +19,9 @@
 //! slot dirty and loads K.
 //!
 //! **Pipeline** (stage s = cycle e + 1 + s for the slot picked in cycle e):
-//! - cycle e: pick (lowest dirty) → 7:1 word mux → word register, slot tag register;
+//! - cycle e: pick (lowest dirty; its one-hot is a register of its own, computed from the
+//!   dirty bits' next value, so no carry chain precedes the 128-bit mux) → 7:1 word mux → word
+//!   register, slot tag register;
 //! - stages 0 .. LT − 1: two Unit 2 [`RunTreePipe`]s of H = V/2 blocks, unchanged (root level
 //!   registered, latency LT = log2(H) − 2: 4 at H = 64), on the low and the high half;
 //! - beside them, the crossing term `slen(lo) + plen(hi)` in two stages: stage 0 registers the
@@ -102,6 +104,9 @@ pub struct RunCachePipe<
     pub tree_lo: RunTreePipe<H, V, KH, SH>,
     pub tree_hi: RunTreePipe<H, V, KH, SH>,
     dirty: DFF<Bits<7>>,
+    /// The lowest set bit of `dirty`, kept in a register of its own (computed from `dirty`'s
+    /// next value), so the pick's one-hot drives the word mux straight from a flip-flop.
+    pick_r: DFF<Bits<7>>,
     stale: DFF<Bits<4>>,
     runs: [DFF<Bits<KV>>; 9],
     /// The picked slot's word, registered (stage 0's input).
@@ -127,8 +132,10 @@ pub struct RunCachePipe<
     sc_b: Signal<Local, Bits<7>>,
     sc_c: Signal<Local, Bits<7>>,
     slot_change: Signal<Local, Bits<7>>,
-    /// One-hot: the lowest dirty slot, picked this cycle.
+    /// One-hot: the lowest dirty slot, picked this cycle (= `pick_r`).
     pick: Signal<Local, Bits<7>>,
+    /// `dirty`'s next value.
+    dirty_next: Signal<Local, Bits<7>>,
     /// The word of the picked slot (the word register's input).
     wmux: Signal<Local, Bits<V>>,
     lo: Signal<Local, Bits<H>>,
@@ -244,6 +251,7 @@ impl<
             tree_lo: Default::default(),
             tree_hi: Default::default(),
             dirty: Default::default(),
+            pick_r: Default::default(),
             stale: Default::default(),
             runs: Default::default(),
             word: Default::default(),
@@ -264,6 +272,7 @@ impl<
             sc_c: Default::default(),
             slot_change: Default::default(),
             pick: Default::default(),
+            dirty_next: Default::default(),
             wmux: Default::default(),
             lo: Default::default(),
             hi: Default::default(),
@@ -320,7 +329,7 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, dirty, stale, word, z_hi, oh_lo, hi_all, lo_all, xrun);
+        dff_setup!(self, clock, dirty, pick_r, stale, word, z_hi, oh_lo, hi_all, lo_all, xrun);
         for j in 0..9 {
             self.runs[j].clock.next = self.clock.val();
             self.runs[j].d.next = self.runs[j].q.val();
@@ -350,7 +359,7 @@ impl<
             self.slot_change.next = self.sc_c.val() | self.bit6.val();
         }
         // Cycle e: the lowest dirty slot and its word (SGPR pairs in the two halves), registered.
-        self.pick.next = self.dirty.q.val() & (!self.dirty.q.val() + self.one7.val());
+        self.pick.next = self.pick_r.q.val();
         self.wmux.next = 0.into();
         if self.pick.val().get_bit(0) {
             self.wmux.next = self.vgpr0.val();
@@ -481,7 +490,9 @@ impl<
             self.runs[8].d.next = self.full.val();
         }
         // Dirty bits: picked slots clear, written slots set (also while in flight).
-        self.dirty.d.next = (self.dirty.q.val() & !self.pick.val()) | self.slot_change.val();
+        self.dirty_next.next = (self.dirty.q.val() & !self.pick.val()) | self.slot_change.val();
+        self.dirty.d.next = self.dirty_next.val();
+        self.pick_r.d.next = self.dirty_next.val() & (!self.dirty_next.val() + self.one7.val());
         self.stale.d.next = self.stale.q.val();
         if self.stale.q.val().any() {
             self.stale.d.next = self.stale.q.val() - self.one4.val();
@@ -491,6 +502,7 @@ impl<
         }
         if self.reset.val() {
             self.dirty.d.next = self.all7.val();
+            self.pick_r.d.next = self.one7.val();
             self.stale.d.next = self.kconst.val();
             for j in 0..9 {
                 self.runs[j].d.next = 0.into();

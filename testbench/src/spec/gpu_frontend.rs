@@ -41,6 +41,20 @@
 //! the attempt's orphans, judged only for their slots. Later records start the tag's next
 //! attempt.
 //!
+//! Which records of a skip's window are orphans (since session 7): the skipped kernel's WGs
+//! entered the BE channel in index order and leave its one FIFO in that order (the withdraw
+//! pops the run at the head; a WG decided before still gets its record), so an orphan
+//! continues the skipped attempt: the WG after its last recorded one, or that WG again while
+//! its dispatch has not ended (sub-WGs). Any other record is the tag's next kernel's: the
+//! expander frees a skipped entry as soon as nothing of it is queued or live, a kernel
+//! resubmitted into that slot may have its WG 0 recorded inside the window (seed 69 of the
+//! registry stream: 8 cycles after the skip), and no orphan can follow it (the entry was free).
+//! It starts the next attempt and ends the window; `orphan-order` if it is not WG 0. In a CU
+//! reset's window (also a skip's window that a reset reaches) every record stays an orphan: a
+//! killed kernel's entry is freed only by `killed` after the reclaim walk, later than the
+//! window, and a killed kernel may have entered its slot after the old kernel's done with no
+//! record yet, so its WG 0 repeats a WG of the attempt the reset ended (seed 64).
+//!
 //! Rules, each with its name:
 //! - `launch-error`: a launch taken (`launch_valid` ∧ `launch_ready`) with WG count 0 gets
 //!   `error` code 2 `ZERO_WGS`, a shape with 0 waves or one that fits no empty module code 1
@@ -65,6 +79,8 @@
 //!   own such attempt ("Which tag" above);
 //! - `wg-twice`: a record (not an orphan) of a WG whose dispatch already ended in its tag's
 //!   current attempt;
+//! - `orphan-order`: a record in a skip's orphan window that is neither the skipped attempt's
+//!   next WG nor WG 0 (the first record of the tag's next kernel);
 //! - `slot-busy`: a record names a slot still in flight (not completed, not reclaimed);
 //!   `rt-reclaimed`: that slot holds an RT WG, or a completion of an RT WG's slot is refused —
 //!   an RT WG is never reclaimed;
@@ -183,6 +199,12 @@ struct Attempt {
     wgs: BTreeMap<u32, WgAt>,
     /// Orphans of the ended attempt may appear until this cycle (inclusive).
     orphans_until: Option<usize>,
+    /// `Some(i)`: the window is a skip's (no CU reset in it) and an orphan must be WG `i` of
+    /// the skipped attempt (its WGs come out in index order: the last one again while its
+    /// dispatch has not ended, a sub-WG, else the next); a record of any other WG is the next
+    /// attempt's and ends the window (`orphan-order`). `None`: every record in the window is
+    /// an orphan (a CU reset's window, or a skipped attempt the checker saw no record of).
+    expect: Option<u32>,
     /// The cycle of the attempt's latest completion.
     last_cpl: usize,
 }
@@ -287,6 +309,8 @@ pub struct SysStats {
     pub kernels_done: [u64; 2],
     pub records: u64,
     pub orphans: u64,
+    /// Records that started a tag's next attempt inside the orphan window of its skip.
+    pub window_starts: u64,
     pub completions: u64,
     pub skips: u64,
     pub resets: u64,
@@ -372,6 +396,7 @@ impl SystemSpec {
                 gen,
                 wgs: BTreeMap::new(),
                 orphans_until,
+                expect: None,
                 last_cpl: 0,
             },
         );
@@ -593,7 +618,24 @@ impl SystemSpec {
             if let Some(g) = self.attempts.get(&t).map(|a| a.gen) {
                 self.drop_candidate(g);
             }
-            self.new_attempt(t, Some(u));
+            // which records of the window are the skipped attempt's: the WG after its last one
+            // (the same WG while its dispatch has not ended); a window still open (a CU reset's,
+            // or a skip with no record of its own) keeps every record an orphan
+            let (expect, until) = match self.attempts.get(&t) {
+                Some(a) if a.orphans_until.is_some_and(|v| cycle <= v) => {
+                    (None, a.orphans_until.map_or(u, |v| v.max(u)))
+                }
+                Some(a) => (
+                    a.wgs
+                        .iter()
+                        .next_back()
+                        .map(|(&i, w)| if w.ended { i + 1 } else { i }),
+                    u,
+                ),
+                None => (None, u),
+            };
+            self.new_attempt(t, Some(until));
+            self.attempt(t).expect = expect;
             self.settle(cycle, false)?;
         }
         if o.cu_reset {
@@ -933,10 +975,33 @@ impl SpecChecker for SystemSpec {
                     ),
                 );
             }
-            let orphan = self
-                .attempts
-                .get(&tag)
-                .is_some_and(|a| a.orphans_until.is_some_and(|u| cycle <= u));
+            let orphan = match self.attempts.get_mut(&tag) {
+                Some(a) if a.orphans_until.is_some_and(|u| cycle <= u) => match a.expect {
+                    None => true,
+                    Some(e) if e == o.disp_id => {
+                        a.expect = Some(if o.disp_last { e + 1 } else { e });
+                        true
+                    }
+                    // not the skipped attempt's next WG: the tag's next kernel (its entry
+                    // was freed, so no orphan follows); its first record is its WG 0
+                    Some(e) => {
+                        if o.disp_id != 0 {
+                            return v(
+                                "orphan-order",
+                                format!(
+                                    "record of WG {} of tag {tag:?} in the orphan window of its \
+                                     skip: neither the skipped attempt's next WG ({e}) nor WG 0 \
+                                     of a next kernel",
+                                    o.disp_id
+                                ),
+                            );
+                        }
+                        self.stats.window_starts += 1;
+                        false
+                    }
+                },
+                _ => false,
+            };
             if !orphan {
                 if let Some(n) = self.complete_wgs(tag) {
                     let a = &self.attempts[&tag];
@@ -969,6 +1034,7 @@ impl SpecChecker for SystemSpec {
                 None
             } else {
                 a.orphans_until = None;
+                a.expect = None;
                 let w = a.wgs.entry(o.disp_id).or_default();
                 if w.ended {
                     return v(
