@@ -174,6 +174,8 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     rm: DFF<Bits<D>>,
     /// SUBMITTED + RUNNING count, not yet less a done of the previous cycle (`pend`).
     active: DFF<Bits<4>>,
+    /// A done was accepted in the previous cycle and is not yet taken off `active`: every
+    /// reader of the count uses `active − pend`.
     pend: DFF<Bit>,
     /// Some table entry is SUBMITTED, and the id of the oldest one (the only legal start):
     /// kept in registers so that a start is judged by one compare against a register.
@@ -215,9 +217,11 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     table_mask: Constant<Bits<D>>,
     /// The first min(9, D) slots: the queue head (the first slot after the table) is one of them.
     head_mask: Constant<Bits<D>>,
+    /// 8: the largest legal `max_inflight` (the `BAD_CFG` range check).
     eight: Constant<Bits<4>>,
     /// Every bit but bit 0 (`active` ≥ 2).
     not_one: Constant<Bits<4>>,
+    /// 1 and 2 in `room`'s 5-bit width; 1, 2 and 4 in `error_code`'s 3 bits (its code bits).
     one5: Constant<Bits<5>>,
     two5: Constant<Bits<5>>,
     one3: Constant<Bits<3>>,
@@ -225,7 +229,10 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     four3: Constant<Bits<3>>,
 
     // ---- combinational working signals ----
+    /// The queue head (S2.3), one-hot: the first used slot that is not a table entry.
     head: Signal<Local, Bits<D>>,
+    /// `submit_valid`: not preempted, the queue is not empty and SUBMITTED + RUNNING is below
+    /// `max_inflight`.
     can_submit: Signal<Local, Bit>,
     /// The head's id (an OR of the ids masked by the one-hot head; not gated by `can_submit`).
     sid: Signal<Local, Bits<IB>>,
@@ -243,13 +250,17 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     cnt_dn: Signal<Local, Bit>,
     /// The slot a launch sets in `used` (before the duplicate check).
     u_slot: Signal<Local, Bits<D>>,
+    /// SUBMITTED table entries (`tbl ∧ act ∧ ¬started`) and the oldest of them (one-hot: the
+    /// only slot a legal start may name).
     subm: Signal<Local, Bits<D>>,
     oldest: Signal<Local, Bits<D>>,
     /// The slot after the oldest SUBMITTED one is SUBMITTED too, and its id.
     next_sub: Signal<Local, Bit>,
     next_id: Signal<Local, Bits<IB>>,
+    /// `start_id` names the oldest SUBMITTED kernel; with `start_valid`: the start is legal.
     start_hit: Signal<Local, Bit>,
     start_ok: Signal<Local, Bit>,
+    /// RUNNING slots (not pending removal) whose id equals `done_id`.
     done_hit: Signal<Local, Bits<D>>,
     /// Slots whose id equals `done_id` / `launch_id`; some RUNNING slot matches `done_id`.
     eq_done: Signal<Local, Bits<D>>,
@@ -258,19 +269,32 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     /// `used` bits cleared and set this cycle.
     u_rm: Signal<Local, Bits<D>>,
     u_add: Signal<Local, Bits<D>>,
+    /// `done_valid` names a RUNNING kernel: the done is legal.
     done_ok: Signal<Local, Bit>,
     /// A removal is pending (`rm` ≠ 0); the slot array is full once the removal is applied.
     rm_any: Signal<Local, Bit>,
     full: Signal<Local, Bit>,
+    /// `launch_id` equals a kernel already held (queued or in the table): `DUP_ID`.
     dup: Signal<Local, Bit>,
+    /// Legal events of this cycle: preempt while not preempted; resume while preempted and
+    /// after `preempt_done` (`sent`); `killed` while a CU reset is outstanding; a config
+    /// write of 1..=8.
     preempt_ok: Signal<Local, Bit>,
     resume_ok: Signal<Local, Bit>,
     killed_ok: Signal<Local, Bit>,
     cfg_ok: Signal<Local, Bit>,
+    /// The head is submitted this cycle (`submit_valid ∧ submit_ready`).
     do_submit: Signal<Local, Bit>,
+    /// A start accepted this cycle is answered skip (preempted, or the preempt's own cycle).
     skip: Signal<Local, Bit>,
+    /// S3.3, decided the cycle after a preempt: something is in flight and all of it is
+    /// idempotent → `cu_reset` next cycle.
     reset_now: Signal<Local, Bit>,
+    /// Preempted, nothing SUBMITTED or RUNNING, no CU reset outstanding, `preempt_done` not yet
+    /// sent → `preempt_done` next cycle.
     done_now: Signal<Local, Bit>,
+    /// `tbl`, `act`, `started`, `run` after this cycle's submit, killed and resume (no start),
+    /// before the pending removal's shift.
     n_tbl: Signal<Local, Bits<D>>,
     n_act: Signal<Local, Bits<D>>,
     n_started: Signal<Local, Bits<D>>,
@@ -280,8 +304,12 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     n_act_st: Signal<Local, Bits<D>>,
     n_started_st: Signal<Local, Bits<D>>,
     n_run_st: Signal<Local, Bits<D>>,
+    /// Slots that take their upper neighbour this cycle (the pending removal `rm` is at or
+    /// below them).
     shift: Signal<Local, Bits<D>>,
+    /// The last used slot (one-hot): the one `used` loses when a removal is applied.
     n_used: Signal<Local, Bits<D>>,
+    /// The first empty slot of the start-of-cycle state (one-hot): where a launch goes.
     tail: Signal<Local, Bits<D>>,
     /// Per slot: the id (and idem flag) it holds after a launch into the start-of-cycle tail
     /// (`*_here`) and after one into the tail one slot up (`*_up`, taken when the slot shifts).
@@ -293,11 +321,16 @@ pub struct PreemptCtrl<const D: usize, const IB: usize> {
     act_true: Signal<Local, Bits<4>>,
     below_max: Signal<Local, Bit>,
     act_any: Signal<Local, Bit>,
+    /// `active` after the cycle: `act_true` ± this cycle's submit and skip answer (0 on
+    /// `killed`).
     n_active: Signal<Local, Bits<4>>,
+    /// This cycle's error classes (`DUP_ID`, `BAD_EVENT`, `BAD_STATE`, `BAD_CFG`), registered
+    /// into `e_*_q`.
     e_dup: Signal<Local, Bit>,
     e_event: Signal<Local, Bit>,
     e_state: Signal<Local, Bit>,
     e_cfg: Signal<Local, Bit>,
+    /// `error_code` decoded from the registered classes (the smallest code wins).
     code: Signal<Local, Bits<3>>,
 }
 

@@ -129,12 +129,14 @@ pub struct SimtIssue<const T: usize, const P: usize, const RB: usize> {
     /// The complement of `w`, a second copy for the start's `behind` select (halves the fan-out
     /// of `w`; stored inverted so that yosys does not merge the two registers).
     w_b: DFFWithInit<Bits<T>>,
+    /// The registers behind the `live`, `active` ports.
     live_q: DFF<Bits<T>>,
     active_q: DFF<Bits<T>>,
     /// rep, one-hot (0 after reset: rep 0).
     rep_hot: DFF<Bits<T>>,
     /// A block is open (start seen, end not yet).
     in_block: DFF<Bit>,
+    /// The registers behind the `redirect`, `error`, `error_code` ports (`done_q` below).
     redirect_q: DFF<Bit>,
     /// No live thread (reset and power-up value 1).
     done_q: DFFWithInit<Bit>,
@@ -176,7 +178,10 @@ pub struct SimtIssue<const T: usize, const P: usize, const RB: usize> {
     rep_n: Signal<Local, Bits<T>>,
     /// Two or more survivors before each thread.
     two_b: Signal<Local, Bits<T>>,
-    /// Compares of the end's targets: among themselves and with every TLR.
+    /// Compares of the end's targets: among themselves and with every TLR:
+    /// `end_taken` < `end_fall` (`c_tf`) and `end_fall` < `end_taken` (`c_ft`); per thread u:
+    /// `end_taken` < TLR u (`tk_lt`), `end_fall` < TLR u (`fl_lt`), TLR u < `end_taken`
+    /// (`lt_tk`), TLR u < `end_fall` (`lt_fl`); `nrow[t]`: thread t's new `lt` row after the end.
     c_tf: Signal<Local, Bit>,
     c_ft: Signal<Local, Bit>,
     tk_lt: Signal<Local, Bits<T>>,
@@ -204,9 +209,11 @@ pub struct SimtIssue<const T: usize, const P: usize, const RB: usize> {
     /// Compare tree level k (span 2^k): the PC bits i with i + 2^k >= P (an empty upper
     /// range compares equal).
     top_ones: [Constant<Bits<P>>; 4],
+    /// Thread 0 one-hot: `w` on reset.
     first: Constant<Bits<T>>,
     /// Every thread (the reset value of `w_b`).
     all_threads: Constant<Bits<T>>,
+    /// The error codes (`BUSY` 1, `BAD_SEQ` 2).
     code_busy: Constant<Bits<2>>,
     code_bad_seq: Constant<Bits<2>>,
 }
