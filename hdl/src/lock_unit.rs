@@ -55,11 +55,11 @@
 //!   cycles later).
 //!
 //! ## Timing (board config, iCE40 HX8K CB132, in the flow's harness)
-//! **Cost: 2442 LCs; Fmax 91.7 MHz median of nextpnr seeds 1–3** (94.0, 91.7, 88.6;
-//! 2026-11-26, issue #25: round robin in every case, free grant narrowed to what SPEC's order
-//! and item 4 force): **the 100 MHz target is not met** (accepted by SPEC's decision of
-//! 2026-11-23) — `cargo run --release -p synth -- report --only lock_unit --seeds 1,2,3`.
-//! Before issue #25: 2383 LCs, median 92.6 (89.6, 92.6, 95.9); history in `docs/lock_unit.md`.
+//! **Cost: 2425 LCs; Fmax 92.5 MHz median of nextpnr seeds 1–3** (92.5, 92.6, 90.3;
+//! 2026-11-27, issue #21: the kernel in sub-blocks): **the 100 MHz target is not met**
+//! (accepted by SPEC's decision of 2026-11-23) — `cargo run --release -p synth -- report --only
+//! lock_unit --seeds 1,2,3`. Before the split: 2442 LCs, median 91.7 (94.0, 91.7, 88.6); history
+//! in `docs/lock_unit.md`.
 //! What was tried
 //! (flow options, pipelines, their numbers) is in `docs/lock_unit.md`.
 //!
