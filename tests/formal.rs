@@ -248,7 +248,8 @@ fn run_finder_tree_32_equals_exact_32() {
 /// The exported board lock unit with SPEC's invariants as `assert`s in its body. The
 /// properties read only these flip-flops of the RTL (checked to exist): `lock_owner$k$q`
 /// (one-hot owner of lock k), `wait_lock$w$q` (one-hot lock warp w waits for), `out_grant$q`,
-/// `out_deny$q`, `fifo_count$q`; and the ports `clock`, `reset`.
+/// `out_deny$q`, `fifo$count` (the arbiter FIFO sub-block's occupancy output); and the ports
+/// `clock`, `reset`.
 fn lock_unit_with_asserts(extra: &str) -> String {
     use golden_model::lock_unit::LockConfig;
     let c = LockConfig::board();
@@ -258,7 +259,7 @@ fn lock_unit_with_asserts(extra: &str) -> String {
     let regs: Vec<String> = (0..l)
         .map(|k| format!("lock_owner${k}$q"))
         .chain((0..w).map(|k| format!("wait_lock${k}$q")))
-        .chain(["out_grant$q", "out_deny$q", "fifo_count$q"].map(String::from))
+        .chain(["out_grant$q", "out_deny$q", "fifo$count"].map(String::from))
         .collect();
     require_names(&v, "lock unit", &regs);
     let mut a = vec![
@@ -290,7 +291,7 @@ fn lock_unit_with_asserts(extra: &str) -> String {
     a.push("        assert ((f_wait & f_owns) == 0); // never waiting and owning".into());
     a.push("        assert ((out_grant$q & out_deny$q) == 0); // never grant and deny".into());
     a.push(format!(
-        "        assert (fifo_count$q <= {d}); // FIFO occupancy <= depth"
+        "        assert (fifo$count <= {d}); // FIFO occupancy <= depth"
     ));
     a.push(extra.to_string());
     a.push("    end".into());
@@ -318,10 +319,7 @@ fn lock_unit_properties_proven() {
     // acquire in step 2 is granted in step 3) and "the FIFO stays empty"
     for (claim, what) in [
         ("        assert (out_grant$q == 0);", "no grant ever"),
-        (
-            "        assert (fifo_count$q == 0);",
-            "the FIFO stays empty",
-        ),
+        ("        assert (fifo$count == 0);", "the FIFO stays empty"),
     ] {
         let (verdict, log, _, secs) = check(&dir, &lock_unit_with_asserts(claim), "pdr -T 600");
         assert!(

@@ -55,11 +55,11 @@
 //!   cycles later).
 //!
 //! ## Timing (board config, iCE40 HX8K CB132, in the flow's harness)
-//! **Cost: 2442 LCs; Fmax 91.7 MHz median of nextpnr seeds 1–3** (94.0, 91.7, 88.6;
-//! 2026-11-26, issue #25: round robin in every case, free grant narrowed to what SPEC's order
-//! and item 4 force): **the 100 MHz target is not met** (accepted by SPEC's decision of
-//! 2026-11-23) — `cargo run --release -p synth -- report --only lock_unit --seeds 1,2,3`.
-//! Before issue #25: 2383 LCs, median 92.6 (89.6, 92.6, 95.9); history in `docs/lock_unit.md`.
+//! **Cost: 2425 LCs; Fmax 92.5 MHz median of nextpnr seeds 1–3** (92.5, 92.6, 90.3;
+//! 2026-11-27, issue #21: the kernel in sub-blocks): **the 100 MHz target is not met**
+//! (accepted by SPEC's decision of 2026-11-23) — `cargo run --release -p synth -- report --only
+//! lock_unit --seeds 1,2,3`. Before the split: 2442 LCs, median 91.7 (94.0, 91.7, 88.6); history
+//! in `docs/lock_unit.md`.
 //! What was tried
 //! (flow options, pipelines, their numbers) is in `docs/lock_unit.md`.
 //!
@@ -100,11 +100,28 @@
 //!   the stage register of a queued acquire (`stage_*`), the hand-off picks (`handoff_pick`), and
 //!   `queued_warps` (warps with a live request).
 //!
+//! Sub-blocks (issue #21; the exported `top` instantiates each as its own Verilog module, and
+//! yosys flattens them before mapping):
+//! - `fifo` ([`ArbiterFifo`]): the arbiter FIFO's registers and its kill / pop / append; the
+//!   kernel reads only its head (`head_req`, `head_lock`, `head_live`), `not_empty` and `count`;
+//! - `hold` ([`HoldCounters`]): the per-warp hold counters, the `hold_limit` forms and `at_limit`;
+//!   the kernel reads only `limit_hit` (a holder's retire that reaches the limit now);
+//! - `picker` ([`HandoffPicker`]): every lock's best waiter, combinational from `wait_lock`, the
+//!   priority matrix and `rr_next`; the kernel registers the picks as `handoff_pick`. (One block
+//!   for all locks: RustHDL exports an array port of an array of blocks, `picker[l].beats[b]`,
+//!   with the inner index left as a bare name.)
+//!
+//! The arbiter, the hand-off, the direct acquire and the stage register stay in the kernel: they
+//! read and write the same lock words in one cycle (the recurrence below).
+//!
 //! Name parts: a warp vector has W bits, a lock vector L bits (one-hot or a set, as the field
-//! doc says); `*_next` = the value after this cycle's steps; `arb_*` = the arbiter on the FIFO
-//! head (step 3); `*_per_lock` = one bit per lock, selected by the head's one-hot lock; `acq_*`
-//! = the acquire port's checks; `out_*` = output registers. Renames of issue 14 (old → new):
-//! `docs/lock_unit.md`.
+//! doc says); `*_oh` = one-hot decode of a port's ID; `*_next` = the value after this cycle's
+//! steps; `*_now` = this cycle's value of a strobe or level; `arb_*` = the arbiter on the FIFO
+//! head (step 3); `head_*` = the arbiter's inputs precomputed for this cycle's head;
+//! `next_head_*` = the same for the next cycle's head; `stage_*` = the stage register;
+//! `*_per_lock` = one bit per lock, selected by the head's one-hot lock; `acq_*` = the acquire
+//! port's checks; `rel_reg_*` = the registered release; `out_*` = output registers. Every scratch
+//! signal's field doc says what it holds. Renames of issue 14 (old → new): `docs/lock_unit.md`.
 //!
 //! The arbiter computes its verdict per lock (held after steps 1–2 / holder beaten / an
 //! unbeaten waiter stays) and selects it by the head's one-hot lock; the preempted holder is
@@ -115,10 +132,19 @@
 
 use rust_hdl::prelude::*;
 
+mod arbiter_fifo;
+mod handoff_picker;
+mod hold_counters;
+
+pub use arbiter_fifo::ArbiterFifo;
+pub use handoff_picker::HandoffPicker;
+pub use hold_counters::HoldCounters;
+
 /// Lock unit RTL. Const parameters (derived ones must match; checked by [`LockUnit::new`]):
 /// `W` warps, `L` locks, `WB` = clog2(W) warp-ID bits, `WB1` = WB + 1 (lock word width),
 /// `LB` = clog2(L) lock-ID bits, `PB` priority bits, `D` FIFO depth, `CB` = clog2(D + 1) FIFO count
-/// bits, `HB` hold-limit bits, `LW` = L · WB1 (`lock_words` width).
+/// bits, `HB` hold-limit bits, `LW` = L · WB1 (`lock_words` width). The named configurations
+/// ([`BoardLockUnit`], …) are written with `lock_unit_type!`, which computes the derived ones.
 #[derive(LogicBlock)]
 pub struct LockUnit<
     const W: usize,
@@ -182,37 +208,19 @@ pub struct LockUnit<
     cpr: [DFFWithInit<Bits<PB>>; W],
     /// `beats[a]` bit b: CPR a < CPR b (a would preempt b). All CPRs equal at reset: zero.
     beats: [DFF<Bits<W>>; W],
-    /// The run-time register `hold_limit` (reset 64) is kept only in the derived forms the
-    /// revocation check reads: `hold_limit − 1` (reset 63),
-    hold_limit_m1: DFFWithInit<Bits<HB>>,
-    /// `hold_limit ≠ 0` (reset 1).
-    hold_limit_on: DFFWithInit<Bit>,
-    /// `hold_limit − 2` (reset 62) and `hold_limit ≤ 1` (reset 0).
-    hold_limit_m2: DFFWithInit<Bits<HB>>,
-    hold_limit_le1: DFF<Bit>,
-    /// `hold_limit ≠ 0 && hold_count ≥ hold_limit − 1` as of this cycle, computed in the
-    /// previous one from its counters (the limit of the start of that cycle): the warp's next
-    /// counted retire revokes it.
-    at_limit: DFF<Bits<W>>,
     /// Lock word of lock l as a one-hot owner vector; zero when free.
     lock_owner: [DFF<Bits<W>>; L],
     /// The lock warp w waits for, one-hot; zero when not waiting.
     wait_lock: [DFF<Bits<L>>; W],
-    /// Retires counted while holding (saturating).
-    hold_count: [DFF<Bits<HB>>; W],
     /// Per lock, where the round-robin tie search among equal-priority waiters starts.
     rr_next: [DFF<Bits<WB>>; L],
-    /// Arbiter FIFO (shift queue, head = slot 0): requester, one-hot.
-    fifo_req: [DFF<Bits<W>>; D],
-    /// Arbiter FIFO: holder when queued, one-hot (the patent's ID pair; the arbiter re-reads the
-    /// lock word, so synthesis trims this field).
-    fifo_holder: [DFF<Bits<W>>; D],
-    /// Arbiter FIFO: lock, one-hot.
-    fifo_lock: [DFF<Bits<L>>; D],
-    /// Arbiter FIFO: slot holds a live entry (cleared when its requester is revoked).
-    fifo_live: DFF<Bits<D>>,
-    /// Arbiter FIFO occupancy (live and dead entries).
-    fifo_count: DFF<Bits<CB>>,
+    // ---- sub-blocks ----
+    /// The arbiter FIFO (shift queue of acquire entries, head = slot 0; its registers).
+    fifo: ArbiterFifo<W, L, D, CB>,
+    /// The hold counters and the run-time `hold_limit` (their registers).
+    hold: HoldCounters<W, HB>,
+    /// Every lock's best waiter (combinational; registered here as `handoff_pick`).
+    picker: HandoffPicker<W, L, WB>,
     /// Release registered for the next cycle: valid, one-hot warp and lock, bad ID.
     rel_reg_valid: DFF<Bit>,
     rel_reg_warp: DFF<Bits<W>>,
@@ -242,8 +250,6 @@ pub struct LockUnit<
     /// head's lock), whether its requester is marked for revocation (`head_dead`: the head is
     /// dead), and the warps that neither are marked nor are beaten by the requester (`head_unbeaten_stay`).
     head_beats: DFF<Bits<W>>,
-    /// The FIFO is not empty (`fifo_count ≠ 0`, kept as its own flip-flop).
-    head_valid: DFF<Bit>,
     head_lock_losers: DFF<Bits<W>>,
     head_dead: DFF<Bit>,
     head_unbeaten_stay: DFF<Bits<W>>,
@@ -265,88 +271,123 @@ pub struct LockUnit<
     // ---- constants (derived; const generics cannot appear in exported expressions) ----
     depth: Constant<Bits<CB>>,
     prio_lowest: Constant<Bits<PB>>,
-    hold_one: Constant<Bits<HB>>,
-    hold_two: Constant<Bits<HB>>,
     word_width: Constant<Bits<8>>,
     top_offset: Constant<Bits<8>>,
     locked_bit: Constant<Bits<WB1>>,
     /// `(w + 1) mod W`: the round-robin successor of warp w.
     rr_succ: [Constant<Bits<WB>>; W],
 
-    // ---- combinational working variables (Local signals read back what was just written) ----
+    // ---- combinational working variables (Local signals read back what was just written).
+    // Scratch signals marked "per lock" are rewritten in every iteration of a `for l` loop. ----
+    /// The acquire port's warp and lock, one-hot (zero for an out-of-range ID: BAD_ID).
     acq_warp_oh: Signal<Local, Bits<W>>,
     acq_lock_oh: Signal<Local, Bits<L>>,
+    /// The release port's warp and lock, one-hot (zero for an out-of-range ID).
     rel_warp_oh: Signal<Local, Bits<W>>,
     rel_lock_oh: Signal<Local, Bits<L>>,
+    /// The CPR port's warp, one-hot (zero for an out-of-range ID).
     cpr_warp_oh: Signal<Local, Bits<W>>,
+    /// Each warp's CPR after this cycle's CPR-port write.
     cpr_next: [Signal<Local, Bits<PB>>; W],
-    hold_next: [Signal<Local, Bits<HB>>; W],
-    hold_limit_m1_next: Signal<Local, Bits<HB>>,
-    hold_limit_on_next: Signal<Local, Bit>,
-    /// Next-cycle `at_limit` from this cycle's counters and limit registers.
-    at_limit_next: Signal<Local, Bits<W>>,
+    /// Per warp a (scratch): its row of the priority matrix from `cpr_next` (`beats[a]`'s input).
     beats_row: Signal<Local, Bits<W>>,
+    /// Warps that own a lock at the start of the cycle.
     holders: Signal<Local, Bits<W>>,
+    /// Warps that wait for a hand-off at the start of the cycle (the `waiting` output).
     waiting_now: Signal<Local, Bits<W>>,
+    /// Each lock's one-hot owner after the steps applied so far (the `lock_owner` input).
     lock_owner_next: [Signal<Local, Bits<W>>; L],
+    /// Warps revoked in this cycle: hold-limit marks and the holder the arbiter preempts.
     revoked: Signal<Local, Bits<W>>,
+    /// The `grant` and `deny` strobes of this cycle's decisions (registered into `out_*`).
     grant_now: Signal<Local, Bits<W>>,
     deny_now: Signal<Local, Bits<W>>,
+    /// The registered release names a lock its warp owns (else `NOT_OWNER`).
     rel_hit: Signal<Local, Bit>,
+    /// The release port's lock, one-hot, when `rel_valid` (zero otherwise).
     rel_in_lock: Signal<Local, Bits<L>>,
+    /// Hold-limit marks for the next cycle: `hold_limit_hit` of warps not revoked now.
     hold_revoke_next: Signal<Local, Bits<W>>,
+    /// Warps whose retire in this cycle, while holding, reaches the hold limit (the hold
+    /// counters' `limit_hit`).
     hold_limit_hit: Signal<Local, Bits<W>>,
     // arbiter (the FIFO head)
+    /// The head is decided now: valid, live, its requester not marked for revocation.
     arb_go: Signal<Local, Bit>,
+    /// The holder of the head's lock after steps 1-2 (one-hot or zero).
     arb_holder: Signal<Local, Bits<W>>,
+    /// The holder the head's requester preempts (beaten, not the requester itself).
     arb_preempted: Signal<Local, Bits<W>>,
+    /// Per lock: held after steps 1-2.
     held_per_lock: Signal<Local, Bits<L>>,
+    /// Per lock: its holder is beaten by the head's requester.
     holder_beaten_per_lock: Signal<Local, Bits<L>>,
+    /// Per lock: a waiter that stays (not marked) is not beaten by the head's requester.
     unbeaten_waiter_per_lock: Signal<Local, Bits<L>>,
+    /// Per lock: the head's verdict would be "wait" (selected by the head's lock: `arb_wait`).
     wait_per_lock: Signal<Local, Bits<L>>,
+    /// The next cycle's head (the staged entry): requester and lock, one-hot.
     next_head_req: Signal<Local, Bits<W>>,
     next_head_lock: Signal<Local, Bits<L>>,
+    /// The next head's row of the priority matrix as of the next cycle (`head_beats`' input).
     next_head_beats: Signal<Local, Bits<W>>,
+    /// The CPR of the warp staged now, as of the next cycle (`stage_cpr`'s input).
     next_head_cpr: Signal<Local, Bits<PB>>,
+    /// `next_head_beats` for the case that the CPR port writes the staged requester's own CPR.
     next_head_beats_own_write: Signal<Local, Bits<W>>,
+    /// The head's verdict is "wait" (deny; its requester's locks are released).
     arb_wait: Signal<Local, Bit>,
+    /// Warps whose locks the arbiter releases: the denied requester, or the preempted holder.
     arb_clear: Signal<Local, Bits<W>>,
+    /// The lock the head's requester takes (one-hot; zero unless it wins).
     arb_take_lock: Signal<Local, Bits<L>>,
+    /// The owner of the head's lock at the start of the cycle (one-hot or zero).
     head_lock_holder: Signal<Local, Bits<W>>,
     // hand-off
+    /// Locks free after steps 1-2 (the hand-off candidates).
     free_after_step2: Signal<Local, Bits<L>>,
-    lock_waiters: Signal<Local, Bits<W>>,
-    beaten: Signal<Local, Bits<W>>,
-    tied: Signal<Local, Bits<W>>,
-    tied_from_rr: Signal<Local, Bits<W>>,
-    handoff_pick_next: [Signal<Local, Bits<W>>; L],
-    pick_found: Signal<Local, Bit>,
+    /// Per lock (scratch): last cycle's pick if it still counts (one-hot or zero).
     handoff_grant: Signal<Local, Bits<W>>,
     /// Locks handed off in this cycle.
     handoff_now: Signal<Local, Bits<L>>,
     // acquire
+    /// The acquire is accepted (`acq_valid` and room in the FIFO).
     acq_accept: Signal<Local, Bit>,
+    /// Accepted with valid IDs and a warp that is not busy: it is granted or queued.
     acq_ok: Signal<Local, Bit>,
+    /// The owner of the requested lock at the start of the cycle (one-hot or zero).
     acq_owner: Signal<Local, Bits<W>>,
     /// The acquiring warp's row of the priority matrix (the warps it strictly beats).
     acq_beats: Signal<Local, Bits<W>>,
+    /// Per lock (scratch): some warp waits for it.
     acq_reserved: Signal<Local, Bit>,
+    /// The acquiring warp is revoked in this cycle (its acquire is queued).
     acq_conflict: Signal<Local, Bit>,
+    /// The acquiring warp waits or has a live request (`BUSY`).
     acq_busy: Signal<Local, Bit>,
+    /// The requested lock is in `free_for_direct`.
     acq_direct: Signal<Local, Bit>,
+    /// Warps that wait or have a live request (FIFO or stage register).
     busy_warps: Signal<Local, Bits<W>>,
+    /// Warps whose request ends in this cycle (decided by the arbiter, or revoked).
     ended: Signal<Local, Bits<W>>,
+    /// Locks this cycle's arbiter or the staged entry reserve (no direct grant of them).
     lock_conflict: Signal<Local, Bits<L>>,
+    /// Locks free at the start of the cycle, nobody waiting, not in `lock_conflict`.
     free_for_direct: Signal<Local, Bits<L>>,
+    /// Warps that may not be granted directly in this cycle (`revoked`).
     warp_conflict: Signal<Local, Bits<W>>,
+    /// The acquiring warp when a direct grant may go to it (one-hot or zero).
     direct_grant: Signal<Local, Bits<W>>,
+    /// FIFO occupancy plus the entry joining its tail (`acq_ready` compares it to the depth).
     occupancy: Signal<Local, Bits<CB>>,
-    append_pos: Signal<Local, Bits<CB>>,
+    /// The acquire is queued: it goes to the stage register.
     push: Signal<Local, Bit>,
-    live: Signal<Local, Bits<D>>,
     // outputs
+    /// Per lock (scratch): its lock word (MSB locked, low bits owner) and the owner's index.
     word: Signal<Local, Bits<WB1>>,
     word_owner: Signal<Local, Bits<WB>>,
+    /// The lock words packed so far (one word shifted in per lock).
     words_acc: Signal<Local, Bits<LW>>,
 }
 
@@ -365,24 +406,25 @@ impl<
 {
     /// Build the block; panics with a clear message if the const parameters are inconsistent.
     pub fn new() -> Self {
-        let clog2 = |n: usize| {
-            let mut b = 1;
-            while (1usize << b) < n {
-                b += 1;
-            }
-            b
-        };
         assert!((1..=32).contains(&W), "lock_unit: W must be 1..=32");
         assert!((1..=16).contains(&L), "lock_unit: L must be 1..=16");
-        assert_eq!(WB, clog2(W), "lock_unit: WB must be clog2(W) (at least 1)");
+        assert_eq!(
+            WB,
+            id_bits(W),
+            "lock_unit: WB must be clog2(W) (at least 1)"
+        );
         assert_eq!(WB1, WB + 1, "lock_unit: WB1 must be WB + 1");
-        assert_eq!(LB, clog2(L), "lock_unit: LB must be clog2(L) (at least 1)");
+        assert_eq!(
+            LB,
+            id_bits(L),
+            "lock_unit: LB must be clog2(L) (at least 1)"
+        );
         assert!((1..=8).contains(&PB), "lock_unit: PB must be 1..=8");
         assert!(
             (1..=16).contains(&D),
             "lock_unit: D (FIFO depth) must be 1..=16"
         );
-        assert_eq!(CB, clog2(D + 1), "lock_unit: CB must be clog2(D + 1)");
+        assert_eq!(CB, id_bits(D + 1), "lock_unit: CB must be clog2(D + 1)");
         assert!(
             (7..=16).contains(&HB),
             "lock_unit: HB must be 7..=16 (reset hold limit is 64)"
@@ -413,20 +455,12 @@ impl<
             error_code: Default::default(),
             cpr: std::array::from_fn(|_| DFFWithInit::new(Bits::<PB>::mask())),
             beats: std::array::from_fn(|_| Default::default()),
-            hold_limit_m1: DFFWithInit::new(Bits::<HB>::from(63u64)),
-            hold_limit_on: DFFWithInit::new(true),
-            hold_limit_m2: DFFWithInit::new(Bits::<HB>::from(62u64)),
-            hold_limit_le1: Default::default(),
-            at_limit: Default::default(),
             lock_owner: std::array::from_fn(|_| Default::default()),
             wait_lock: std::array::from_fn(|_| Default::default()),
-            hold_count: std::array::from_fn(|_| Default::default()),
             rr_next: std::array::from_fn(|_| Default::default()),
-            fifo_req: std::array::from_fn(|_| Default::default()),
-            fifo_holder: std::array::from_fn(|_| Default::default()),
-            fifo_lock: std::array::from_fn(|_| Default::default()),
-            fifo_live: Default::default(),
-            fifo_count: Default::default(),
+            fifo: Default::default(),
+            hold: Default::default(),
+            picker: Default::default(),
             rel_reg_valid: Default::default(),
             rel_reg_warp: Default::default(),
             rel_reg_lock: Default::default(),
@@ -434,7 +468,6 @@ impl<
             hold_revoke: Default::default(),
             head_beats: Default::default(),
             head_lock_losers: Default::default(),
-            head_valid: Default::default(),
             head_dead: Default::default(),
             head_unbeaten_stay: Default::default(),
             queued_warps: Default::default(),
@@ -454,8 +487,6 @@ impl<
             out_error_code: Default::default(),
             depth: Constant::new((D as u64).into()),
             prio_lowest: Constant::new(Bits::<PB>::mask()),
-            hold_one: Constant::new(1u64.into()),
-            hold_two: Constant::new(2u64.into()),
             word_width: Constant::new((WB1 as u64).into()),
             top_offset: Constant::new(((LW - WB1) as u64).into()),
             locked_bit: Constant::new((1u64 << WB).into()),
@@ -466,10 +497,6 @@ impl<
             rel_lock_oh: Default::default(),
             cpr_warp_oh: Default::default(),
             cpr_next: std::array::from_fn(|_| Default::default()),
-            hold_next: std::array::from_fn(|_| Default::default()),
-            hold_limit_m1_next: Default::default(),
-            hold_limit_on_next: Default::default(),
-            at_limit_next: Default::default(),
             beats_row: Default::default(),
             holders: Default::default(),
             waiting_now: Default::default(),
@@ -498,12 +525,6 @@ impl<
             arb_take_lock: Default::default(),
             head_lock_holder: Default::default(),
             free_after_step2: Default::default(),
-            lock_waiters: Default::default(),
-            beaten: Default::default(),
-            tied: Default::default(),
-            tied_from_rr: Default::default(),
-            handoff_pick_next: std::array::from_fn(|_| Default::default()),
-            pick_found: Default::default(),
             handoff_grant: Default::default(),
             handoff_now: Default::default(),
             acq_accept: Default::default(),
@@ -521,9 +542,7 @@ impl<
             warp_conflict: Default::default(),
             direct_grant: Default::default(),
             occupancy: Default::default(),
-            append_pos: Default::default(),
             push: Default::default(),
-            live: Default::default(),
             word: Default::default(),
             word_owner: Default::default(),
             words_acc: Default::default(),
@@ -568,22 +587,17 @@ impl<
         dff_setup!(
             self,
             clock,
-            fifo_live,
-            fifo_count,
             out_grant,
             out_deny,
             out_revoke,
             out_error,
             out_error_code,
-            hold_limit_le1,
-            at_limit,
             rel_reg_valid,
             rel_reg_warp,
             rel_reg_lock,
             rel_reg_bad,
             hold_revoke,
             head_beats,
-            head_valid,
             head_lock_losers,
             head_dead,
             head_unbeaten_stay,
@@ -597,12 +611,6 @@ impl<
             stage_warp_id,
             stage_cpr
         );
-        self.hold_limit_m1.clock.next = self.clock.val();
-        self.hold_limit_m1.d.next = self.hold_limit_m1.q.val();
-        self.hold_limit_on.clock.next = self.clock.val();
-        self.hold_limit_on.d.next = self.hold_limit_on.q.val();
-        self.hold_limit_m2.clock.next = self.clock.val();
-        self.hold_limit_m2.d.next = self.hold_limit_m2.q.val();
         for w in 0..W {
             self.cpr[w].clock.next = self.clock.val();
             self.cpr[w].d.next = self.cpr[w].q.val();
@@ -610,8 +618,6 @@ impl<
             self.beats[w].d.next = self.beats[w].q.val();
             self.wait_lock[w].clock.next = self.clock.val();
             self.wait_lock[w].d.next = self.wait_lock[w].q.val();
-            self.hold_count[w].clock.next = self.clock.val();
-            self.hold_count[w].d.next = self.hold_count[w].q.val();
         }
         for l in 0..L {
             self.lock_owner[l].clock.next = self.clock.val();
@@ -621,14 +627,10 @@ impl<
             self.handoff_pick[l].clock.next = self.clock.val();
             self.handoff_pick[l].d.next = self.handoff_pick[l].q.val();
         }
-        for k in 0..D {
-            self.fifo_req[k].clock.next = self.clock.val();
-            self.fifo_req[k].d.next = self.fifo_req[k].q.val();
-            self.fifo_holder[k].clock.next = self.clock.val();
-            self.fifo_holder[k].d.next = self.fifo_holder[k].q.val();
-            self.fifo_lock[k].clock.next = self.clock.val();
-            self.fifo_lock[k].d.next = self.fifo_lock[k].q.val();
-        }
+        self.fifo.clock.next = self.clock.val();
+        self.fifo.reset.next = self.reset.val();
+        self.hold.clock.next = self.clock.val();
+        self.hold.reset.next = self.reset.val();
 
         // ---- decode the request IDs (an out-of-range ID decodes to zero: BAD_ID) ----
         self.acq_warp_oh.next = 0.into();
@@ -703,7 +705,7 @@ impl<
         // ---- 3. arbiter: the FIFO head, decided against the state after steps 1-2 ----
         // a head whose requester is revoked in step 2 is dead
         self.arb_go.next =
-            self.head_valid.q.val() & self.fifo_live.q.val().get_bit(0) & !self.head_dead.q.val();
+            self.fifo.not_empty.val() & self.fifo.head_live.val() & !self.head_dead.q.val();
         // Per lock, from registers (selected by the head's one-hot lock afterwards): the lock is
         // held after steps 1-2, the holder is beaten by the requester, the holder is the
         // requester, a waiter that stays is not beaten by the requester.
@@ -736,7 +738,7 @@ impl<
         // waiting for the verdict)
         self.head_lock_holder.next = 0.into();
         for l in 0..L {
-            if self.fifo_lock[0].q.val().get_bit(l) {
+            if self.fifo.head_lock.val().get_bit(l) {
                 self.head_lock_holder.next =
                     self.head_lock_holder.val() | self.lock_owner[l].q.val();
             }
@@ -745,27 +747,27 @@ impl<
         self.arb_preempted.next = 0.into();
         if self.arb_go.val() {
             self.arb_preempted.next =
-                self.arb_holder.val() & self.head_beats.q.val() & !self.fifo_req[0].q.val();
+                self.arb_holder.val() & self.head_beats.q.val() & !self.fifo.head_req.val();
         }
         self.arb_wait.next =
-            self.arb_go.val() & (self.wait_per_lock.val() & self.fifo_lock[0].q.val()).any();
+            self.arb_go.val() & (self.wait_per_lock.val() & self.fifo.head_lock.val()).any();
         self.arb_clear.next = self.arb_preempted.val();
         self.arb_take_lock.next = 0.into();
         if self.arb_wait.val() {
-            self.arb_clear.next = self.fifo_req[0].q.val();
+            self.arb_clear.next = self.fifo.head_req.val();
         }
         if self.arb_go.val() & !self.arb_wait.val() {
-            self.arb_take_lock.next = self.fifo_lock[0].q.val();
+            self.arb_take_lock.next = self.fifo.head_lock.val();
         }
         self.revoked.next = self.hold_revoke.q.val() | self.arb_preempted.val();
         for l in 0..L {
             self.lock_owner_next[l].next = self.lock_owner_next[l].val() & !self.arb_clear.val();
             if self.arb_take_lock.val().get_bit(l) {
-                self.lock_owner_next[l].next = self.fifo_req[0].q.val();
+                self.lock_owner_next[l].next = self.fifo.head_req.val();
             }
         }
         if self.arb_go.val() & !self.arb_wait.val() {
-            self.grant_now.next = self.fifo_req[0].q.val();
+            self.grant_now.next = self.fifo.head_req.val();
         }
         // revocation ends a wait too (a warp told to wait after its hold-limit mark was set)
         for w in 0..W {
@@ -774,10 +776,10 @@ impl<
             }
         }
         if self.arb_wait.val() {
-            self.deny_now.next = self.fifo_req[0].q.val();
+            self.deny_now.next = self.fifo.head_req.val();
             for w in 0..W {
-                if self.fifo_req[0].q.val().get_bit(w) {
-                    self.wait_lock[w].d.next = self.fifo_lock[0].q.val();
+                if self.fifo.head_req.val().get_bit(w) {
+                    self.wait_lock[w].d.next = self.fifo.head_lock.val();
                 }
             }
         }
@@ -800,7 +802,7 @@ impl<
             // (not when the arbiter takes this free lock: its requester beats every waiter)
             if self.free_after_step2.val().get_bit(l)
                 & !(self.arb_go.val()
-                    & self.fifo_lock[0].q.val().get_bit(l)
+                    & self.fifo.head_lock.val().get_bit(l)
                     & !self.unbeaten_waiter_per_lock.val().get_bit(l))
             {
                 self.lock_owner_next[l].next =
@@ -826,7 +828,7 @@ impl<
         // head (not a dead one, not a release in flight: it changes no free lock)
         self.lock_conflict.next = 0.into();
         if self.arb_go.val() {
-            self.lock_conflict.next = self.fifo_lock[0].q.val();
+            self.lock_conflict.next = self.fifo.head_lock.val();
         }
         // ... and the lock of a staged entry that SPEC 4 protects (its requester strictly beat
         // the holder when queued: a direct grant to a warp it does not beat would make it wait
@@ -853,9 +855,9 @@ impl<
         // never granted in it (SPEC 5): its acquire is queued
         self.warp_conflict.next = self.revoked.val();
         // occupancy: the FIFO plus the entry joining its tail
-        self.occupancy.next = self.fifo_count.q.val();
+        self.occupancy.next = self.fifo.count.val();
         if self.stage_valid.q.val() {
-            self.occupancy.next = self.fifo_count.q.val() + 1;
+            self.occupancy.next = self.fifo.count.val() + 1;
         }
         self.acq_ready.next = self.occupancy.val() < self.depth.val();
         self.acq_accept.next = self.acq_valid.val() & (self.occupancy.val() < self.depth.val());
@@ -906,27 +908,24 @@ impl<
         self.stage_beats_holder.d.next = (self.acq_beats.val() & self.acq_owner.val()).any();
 
         // ---- hold-limit marks for the next cycle (not for a warp revoked in this one) ----
-        self.hold_revoke_next.next = 0.into();
-        for w in 0..W {
-            if self.at_limit.q.val().get_bit(w)
-                & self.retire.val().get_bit(w)
-                & self.holders.val().get_bit(w)
-                & !self.revoked.val().get_bit(w)
-            {
-                self.hold_revoke_next.next = self.hold_revoke_next.val().replace_bit(w, true);
-            }
-        }
+        // (the hold counters: a holder's retire that reaches the limit, `hold_limit_hit`)
+        self.hold.holders.next = self.holders.val();
+        self.hold.retire.next = self.retire.val();
+        self.hold.cfg_we.next = self.cfg_we.val();
+        self.hold.cfg_hold_limit.next = self.cfg_hold_limit.val();
+        self.hold_limit_hit.next = self.hold.limit_hit.val();
+        self.hold_revoke_next.next = self.hold_limit_hit.val() & !self.revoked.val();
         self.hold_revoke.d.next = self.hold_revoke_next.val();
-        // the same marks without the "not revoked in this cycle" term, for the next head's
-        // precomputed inputs: a warp revoked now owns nothing, waits for nothing and has no live
-        // request next cycle, so there the term changes nothing (and it is a late signal)
-        self.hold_limit_hit.next = self.at_limit.q.val() & self.retire.val() & self.holders.val();
+        // `hold_limit_hit` is the same marks without the "not revoked in this cycle" term, for
+        // the next head's precomputed inputs: a warp revoked now owns nothing, waits for nothing
+        // and has no live request next cycle, so there the term changes nothing (and it is a
+        // late signal)
 
         // ---- queued_warps: the staged entry joins; a request ends by the arbiter's verdict (granted,
         // or now waiting) or by a revocation of its warp ----
         self.ended.next = self.revoked.val();
         if self.arb_go.val() {
-            self.ended.next = self.ended.val() | self.fifo_req[0].q.val();
+            self.ended.next = self.ended.val() | self.fifo.head_req.val();
         }
         self.queued_warps.d.next = self.queued_warps.q.val() & !self.ended.val();
         if self.stage_valid.q.val() {
@@ -934,116 +933,21 @@ impl<
                 (self.queued_warps.q.val() | self.stage_req.q.val()) & !self.ended.val();
         }
 
-        // ---- arbiter FIFO: kill entries of revoked warps, pop the head, push ----
-        self.live.next = self.fifo_live.q.val();
-        for k in 0..D {
-            if (self.fifo_req[k].q.val() & self.revoked.val()).any() {
-                self.live.next = self.live.val().replace_bit(k, false);
-            }
-        }
-        self.append_pos.next = self.fifo_count.q.val();
-        if self.head_valid.q.val() {
-            self.live.next = self.live.val() >> 1;
-            self.append_pos.next = self.fifo_count.q.val() - 1;
-            for k in 0..(D - 1) {
-                self.fifo_req[k].d.next = self.fifo_req[k + 1].q.val();
-                self.fifo_holder[k].d.next = self.fifo_holder[k + 1].q.val();
-                self.fifo_lock[k].d.next = self.fifo_lock[k + 1].q.val();
-            }
-        }
-        // the staged entry joins the tail (its payload is written whatever the valid bit says)
-        for k in 0..D {
-            if self.append_pos.val().index() == k {
-                self.fifo_req[k].d.next = self.stage_req.q.val();
-                self.fifo_holder[k].d.next = self.stage_holder.q.val();
-                self.fifo_lock[k].d.next = self.stage_lock.q.val();
-                if self.stage_valid.q.val() & !(self.stage_req.q.val() & self.revoked.val()).any() {
-                    self.live.next = self.live.val().replace_bit(k, true);
-                }
-            }
-        }
-        self.fifo_live.d.next = self.live.val();
-        // not empty next cycle: the head is popped, so slot 1 or the staged entry
-        self.head_valid.d.next = self.stage_valid.q.val() | (self.fifo_count.q.val() >> 1).any();
-        self.fifo_count.d.next = self.append_pos.val();
-        if self.stage_valid.q.val() {
-            self.fifo_count.d.next = self.append_pos.val() + 1;
-        }
-
-        // ---- hold counters: count while the cycle starts holding, else clear ----
-        self.hold_limit_m1_next.next = self.hold_limit_m1.q.val();
-        self.hold_limit_on_next.next = self.hold_limit_on.q.val();
-        if self.cfg_we.val() {
-            self.hold_limit_m1_next.next = self.cfg_hold_limit.val() - self.hold_one.val();
-            self.hold_limit_on_next.next = self.cfg_hold_limit.val().any();
-        }
-        for w in 0..W {
-            self.hold_next[w].next = 0.into();
-            if self.holders.val().get_bit(w) {
-                self.hold_next[w].next = self.hold_count[w].q.val();
-                if self.retire.val().get_bit(w) & !self.hold_count[w].q.val().all() {
-                    self.hold_next[w].next = self.hold_count[w].q.val() + 1;
-                }
-            }
-            self.hold_count[w].d.next = self.hold_next[w].val();
-        }
-        // next cycle's at_limit: the next count is 0, the count, or the count + 1; compare the
-        // registered count against limit − 1 and limit − 2 in parallel
-        self.at_limit_next.next = 0.into();
-        for w in 0..W {
-            if self.hold_limit_on.q.val() {
-                if !self.holders.val().get_bit(w) {
-                    if self.hold_limit_le1.q.val() {
-                        self.at_limit_next.next = self.at_limit_next.val().replace_bit(w, true);
-                    }
-                } else if self.retire.val().get_bit(w) {
-                    if self.hold_limit_le1.q.val()
-                        | (self.hold_count[w].q.val() >= self.hold_limit_m2.q.val())
-                    {
-                        self.at_limit_next.next = self.at_limit_next.val().replace_bit(w, true);
-                    }
-                } else if self.hold_count[w].q.val() >= self.hold_limit_m1.q.val() {
-                    self.at_limit_next.next = self.at_limit_next.val().replace_bit(w, true);
-                }
-            }
-        }
-        self.at_limit.d.next = self.at_limit_next.val();
+        // ---- arbiter FIFO: kill entries of revoked warps, pop the head, push the staged entry ----
+        self.fifo.revoked.next = self.revoked.val();
+        self.fifo.push_valid.next = self.stage_valid.q.val();
+        self.fifo.push_req.next = self.stage_req.q.val();
+        self.fifo.push_holder.next = self.stage_holder.q.val();
+        self.fifo.push_lock.next = self.stage_lock.q.val();
 
         // ---- 7. hand-off picks for the next cycle: best waiter of every lock in this state ----
+        for w in 0..W {
+            self.picker.wait_lock[w].next = self.wait_lock[w].q.val();
+            self.picker.beats[w].next = self.beats[w].q.val();
+        }
         for l in 0..L {
-            self.lock_waiters.next = 0.into();
-            for w in 0..W {
-                if self.wait_lock[w].q.val().get_bit(l) {
-                    self.lock_waiters.next = self.lock_waiters.val().replace_bit(w, true);
-                }
-            }
-            self.beaten.next = 0.into();
-            for b in 0..W {
-                if self.lock_waiters.val().get_bit(b) {
-                    self.beaten.next = self.beaten.val() | self.beats[b].q.val();
-                }
-            }
-            self.tied.next = self.lock_waiters.val() & !self.beaten.val();
-            // round robin: the first tied waiter at or after rr_next, else the first one
-            self.tied_from_rr.next = 0.into();
-            for w in 0..W {
-                if self.tied.val().get_bit(w) & (self.rr_next[l].q.val().index() <= w) {
-                    self.tied_from_rr.next = self.tied_from_rr.val().replace_bit(w, true);
-                }
-            }
-            if !self.tied_from_rr.val().any() {
-                self.tied_from_rr.next = self.tied.val();
-            }
-            self.handoff_pick_next[l].next = 0.into();
-            self.pick_found.next = false;
-            for w in 0..W {
-                if self.tied_from_rr.val().get_bit(w) & !self.pick_found.val() {
-                    self.handoff_pick_next[l].next =
-                        self.handoff_pick_next[l].val().replace_bit(w, true);
-                    self.pick_found.next = true;
-                }
-            }
-            self.handoff_pick[l].d.next = self.handoff_pick_next[l].val();
+            self.picker.rr_start[l].next = self.rr_next[l].q.val();
+            self.handoff_pick[l].d.next = self.picker.pick[l].val();
         }
 
         // ---- the release is registered; it is applied next cycle ----
@@ -1068,12 +972,6 @@ impl<
                 }
             }
             self.beats[a].d.next = self.beats_row.val();
-        }
-        self.hold_limit_m1.d.next = self.hold_limit_m1_next.val();
-        self.hold_limit_on.d.next = self.hold_limit_on_next.val();
-        if self.cfg_we.val() {
-            self.hold_limit_m2.d.next = self.cfg_hold_limit.val() - self.hold_two.val();
-            self.hold_limit_le1.d.next = self.cfg_hold_limit.val() <= self.hold_one.val();
         }
 
         // ---- the arbiter's inputs for the next head: the staged entry. (The arbiter pops one
@@ -1159,18 +1057,11 @@ impl<
 
         // ---- synchronous reset (values equal the DFF init values) ----
         if self.reset.val() {
-            self.fifo_live.d.next = 0.into();
-            self.fifo_count.d.next = 0.into();
             self.out_grant.d.next = 0.into();
             self.out_deny.d.next = 0.into();
             self.out_revoke.d.next = 0.into();
             self.out_error.d.next = false;
             self.out_error_code.d.next = 0.into();
-            self.hold_limit_m1.d.next = 63.into();
-            self.hold_limit_on.d.next = true;
-            self.hold_limit_m2.d.next = 62.into();
-            self.hold_limit_le1.d.next = false;
-            self.at_limit.d.next = 0.into();
             self.rel_reg_valid.d.next = false;
             self.rel_reg_warp.d.next = 0.into();
             self.rel_reg_lock.d.next = 0.into();
@@ -1178,7 +1069,6 @@ impl<
             self.hold_revoke.d.next = 0.into();
             self.head_beats.d.next = 0.into();
             self.head_lock_losers.d.next = 0.into();
-            self.head_valid.d.next = false;
             self.head_dead.d.next = false;
             self.head_unbeaten_stay.d.next = 0.into();
             self.stage_valid.d.next = false;
@@ -1194,17 +1084,11 @@ impl<
                 self.cpr[w].d.next = self.prio_lowest.val();
                 self.beats[w].d.next = 0.into();
                 self.wait_lock[w].d.next = 0.into();
-                self.hold_count[w].d.next = 0.into();
             }
             for l in 0..L {
                 self.lock_owner[l].d.next = 0.into();
                 self.rr_next[l].d.next = 0.into();
                 self.handoff_pick[l].d.next = 0.into();
-            }
-            for k in 0..D {
-                self.fifo_req[k].d.next = 0.into();
-                self.fifo_holder[k].d.next = 0.into();
-                self.fifo_lock[k].d.next = 0.into();
             }
         }
 
@@ -1235,15 +1119,46 @@ impl<
     }
 }
 
+/// `clog2(n)` as the lock unit counts ID bits: at least 1 (the width of an ID of `n` things).
+pub const fn id_bits(n: usize) -> usize {
+    let mut b = 1;
+    while (1usize << b) < n {
+        b += 1;
+    }
+    b
+}
+
+/// The lock unit type of a named configuration, its derived parameters computed:
+/// `lock_unit_type!(warps W, locks L, prio_bits PB, fifo_depth D, hold_bits HB)` is
+/// `LockUnit<W, L, WB, WB1, LB, PB, D, CB, HB, LW>` with `WB = id_bits(W)`, `WB1 = WB + 1`,
+/// `LB = id_bits(L)`, `CB = id_bits(D + 1)`, `LW = L · WB1`.
+macro_rules! lock_unit_type {
+    (warps $w:literal, locks $l:literal, prio_bits $pb:literal, fifo_depth $d:literal, hold_bits $hb:literal) => {
+        LockUnit<
+            $w,
+            $l,
+            { id_bits($w) },
+            { id_bits($w) + 1 },
+            { id_bits($l) },
+            $pb,
+            $d,
+            { id_bits($d + 1) },
+            $hb,
+            { $l * (id_bits($w) + 1) },
+        >
+    };
+}
+
 /// The board configuration (W = 8, L = 4, 3-bit priorities, FIFO 4, 16-bit hold limit):
 /// exported as `lock_unit.v`.
-pub type BoardLockUnit = LockUnit<8, 4, 3, 4, 2, 3, 4, 3, 16, 16>;
+pub type BoardLockUnit = lock_unit_type!(warps 8, locks 4, prio_bits 3, fifo_depth 4, hold_bits 16);
 /// The full configuration (W = 32, L = 16, 4-bit priorities, FIFO 8).
-pub type FullLockUnit = LockUnit<32, 16, 5, 6, 4, 4, 8, 4, 16, 96>;
+pub type FullLockUnit =
+    lock_unit_type!(warps 32, locks 16, prio_bits 4, fifo_depth 8, hold_bits 16);
 /// An odd shape for the sweep: W = 3, L = 1, FIFO depth 1 (IDs 3 and lock 1 are BAD_ID).
-pub type OddLockUnit = LockUnit<3, 1, 2, 3, 1, 2, 1, 1, 16, 3>;
+pub type OddLockUnit = lock_unit_type!(warps 3, locks 1, prio_bits 2, fifo_depth 1, hold_bits 16);
 /// A small non-power-of-two shape: W = 5, L = 3, FIFO 3.
-pub type SmallLockUnit = LockUnit<5, 3, 3, 4, 2, 2, 3, 2, 8, 12>;
+pub type SmallLockUnit = lock_unit_type!(warps 5, locks 3, prio_bits 2, fifo_depth 3, hold_bits 8);
 
 /// Verilog of a lock unit as module `top` (RustHDL's generator names the top module `top`).
 pub fn verilog<U: Block>(mut uut: U) -> String {
