@@ -81,12 +81,15 @@
 //! cycle 10; `busy` is high in cycles 2–10.
 //!
 //! ## Cost (board config, iCE40 HX8K, `synth report --only schedule_gen --seeds 1,2,3`)
-//! **2294 LCs; 102.4 MHz median of three placement seeds** (102.4, 108.9, 97.6): every seed
+//! **2307 LCs; 102.5 MHz median of three placement seeds** (98.8, 106.0, 102.5): every seed
 //! above 95 MHz, two of three above 100. The write-side pre-decode computes its offsets as one
 //! adder level and one subtraction (`8 + D + log_w = (2 log_w + log_h + 8) − (p0 + p1)`),
-//! no longer three chained carry chains. The critical path of seed 1 (9.8 ns) is the profiler's
-//! `perf_value < best` (a 16-bit carry chain) → the choice. What each step bought:
-//! `docs/schedule_gen.md` (history).
+//! no longer three chained carry chains. The profiler's `take_best` is one 18-bit carry chain
+//! (`perf_value` with "no value accepted" above it, against `best_val` with "none reported
+//! yet"), whose carry-out alone enables `best` / `best_val`. The critical path of seed 1
+//! (10.1 ns) is `reported` → the compare's "none reported yet" bit → the choice one-hot. With
+//! the board bridge (`synth build --unit schedule_gen --seeds 1,2,3`, 92.5 MHz) see
+//! docs/board_top.md. What each step bought: `docs/schedule_gen.md` (history).
 
 use rust_hdl::prelude::*;
 
@@ -376,6 +379,11 @@ pub struct ScheduleGen {
     acc_wr: Signal<Local, Bit>,
     /// An accepted `perf_value` beats the best so far (or is the first): `best` / `best_val` take it.
     take_best: Signal<Local, Bit>,
+    /// Left operand of `take_best`'s one compare: `perf_value`, bit 17 set when no value is
+    /// accepted this cycle (then never less).
+    tb_a: Signal<Local, Bits<18>>,
+    /// Right operand: `best_val`, bit 16 set while no value is reported yet (then always less).
+    tb_b: Signal<Local, Bits<18>>,
     /// An accepted start runs a profiled candidate: one more workgroup waits for its value.
     inc_prof: Signal<Local, Bit>,
     /// Next `waiting` (shift register of profiled workgroups without a value).
@@ -616,6 +624,8 @@ impl ScheduleGen {
             in_ls: Default::default(),
             acc_wr: Default::default(),
             take_best: Default::default(),
+            tb_a: Default::default(),
+            tb_b: Default::default(),
             inc_prof: Default::default(),
             n_wait: Default::default(),
             n_wr_oh: Default::default(),
@@ -1196,13 +1206,23 @@ impl Logic for ScheduleGen {
         }
         // [0044]: the value of the oldest profiled workgroup without one; lowest wins, ties
         // keep the lower index (reported first)
-        self.take_best.next = self.acc_perf.val()
-            && (!self.reported.q.val().any() || (self.perf_value.val() < self.best_val.q.val()));
+        // one 18-bit carry chain, so that nothing but the chain's carry-out is late:
+        // acc_perf && (reported == 0 || perf_value < best_val)
+        self.tb_a.next = bit_cast::<18, 16>(self.perf_value.val());
+        if !self.acc_perf.val() {
+            self.tb_a.next = self.tb_a.val().replace_bit(17, true);
+        }
+        self.tb_b.next = bit_cast::<18, 16>(self.best_val.q.val());
+        if !self.reported.q.val().any() {
+            self.tb_b.next = self.tb_b.val().replace_bit(16, true);
+        }
+        self.take_best.next = self.tb_a.val() < self.tb_b.val();
+        // (take_best implies acc_perf: the enable of best / best_val is the carry-out alone)
+        if self.take_best.val() {
+            self.n_best.next = self.reported.q.val().get_bits::<3>(0);
+            self.n_best_val.next = self.perf_value.val();
+        }
         if self.acc_perf.val() {
-            if self.take_best.val() {
-                self.n_best.next = self.reported.q.val().get_bits::<3>(0);
-                self.n_best_val.next = self.perf_value.val();
-            }
             self.n_reported.next = self.reported.q.val() + 1;
             self.n_last_rep.next = (self.reported.q.val() + 2) == self.prof_kq.q.val();
             if self.last_rep.q.val() {
