@@ -572,12 +572,7 @@ fn subset(r: &mut Mix, of: u128, w: usize) -> u128 {
 /// writes on few modules, `Mixed` everything with resets mid-trace. Ports A and F name the same
 /// module in about a third of the cycles where both write; `rd_module` is often a module
 /// written in this or the previous cycle.
-pub fn map_ram_trace(
-    cfg: RunCacheConfig,
-    style: Style,
-    seed: u64,
-    cycles: usize,
-) -> Vec<MapRamIn> {
+pub fn map_ram_trace(cfg: RunCacheConfig, style: Style, seed: u64, cycles: usize) -> Vec<MapRamIn> {
     let mut r = Mix::new(seed);
     let width: [usize; 9] = std::array::from_fn(|j| cfg.map_width(j));
     let full: [u128; 9] = std::array::from_fn(|j| low_mask(width[j]));

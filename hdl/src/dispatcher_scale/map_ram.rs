@@ -338,7 +338,10 @@ impl<const V: usize, const S: usize, const S2: usize, const L: usize> Default
 {
     fn default() -> Self {
         assert!(S2 == 2 * S, "MapRam: S2 = {S2} must be 2 * S = {}", 2 * S);
-        assert!(S <= 64 && V <= 128 && L <= 128, "MapRam: ports wider than 128 bits");
+        assert!(
+            S <= 64 && V <= 128 && L <= 128,
+            "MapRam: ports wider than 128 bits"
+        );
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -417,8 +420,9 @@ impl<const V: usize, const S: usize, const S2: usize, const L: usize> Logic
         self.held_a.next = (self.held.q.val() & self.oh_a.val()).any();
         self.held_f.next = (self.held.q.val() & self.oh_f.val()).any();
         // a release on the module being allocated is merged into port A
-        self.merge.next =
-            self.alloc_en.val() & self.free_en.val() & (self.alloc_module.val() == self.free_module.val());
+        self.merge.next = self.alloc_en.val()
+            & self.free_en.val()
+            & (self.alloc_module.val() == self.free_module.val());
         self.we_a.next = self.alloc_en.val() & !self.reset.val();
         self.we_f.next = self.free_en.val() & !self.merge.val() & !self.reset.val();
         self.set_a.next = self.zero16.val();
