@@ -622,12 +622,14 @@ pub fn map_ram_trace(cfg: RunCacheConfig, style: Style, seed: u64, cycles: usize
         if i.reset {
             maps = [full; MAP_RAM_MODULES];
         } else {
-            for j in 0..9 {
-                if i.alloc_en {
-                    maps[a][j] &= !i.alloc(j);
+            if i.alloc_en {
+                for (j, m) in maps[a].iter_mut().enumerate() {
+                    *m &= !i.alloc(j);
                 }
-                if i.free_en {
-                    maps[f][j] |= i.free(j);
+            }
+            if i.free_en {
+                for (j, m) in maps[f].iter_mut().enumerate() {
+                    *m |= i.free(j);
                 }
             }
         }
