@@ -508,3 +508,241 @@ fn matcher_contract_rejects_corrupted_traces() {
     let v = judge(&mut MatcherContract::default(), &trace, &out).expect_err("accepted");
     assert_eq!(v.rule, "fit-eligible", "{v}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Map RAM (block 6, build step 1): 16 × 9 maps in LUT RAM, ports A, F, Ra
+// ---------------------------------------------------------------------------------------------
+
+fn map_ram_outputs(cfg: RunCacheConfig, trace: &[MapRamIn]) -> Vec<MapRamOut> {
+    let mut m = MapRamModel::new(cfg);
+    trace.iter().map(|i| m.step(i)).collect()
+}
+
+/// RustHDL lockstep of a map RAM against the model, every cycle judged by the contract checker.
+fn lockstep_map_ram<D>(dut: D, cfg: RunCacheConfig, trace: &[MapRamIn]) -> Result<(), String>
+where
+    D: HdlDut<In = MapRamIn, Out = MapRamOut>,
+{
+    let mut model = MapRamModel::new(cfg);
+    let mut rtl = RtlSim::new(dut);
+    let mut contract = MapRamContract::new(cfg);
+    run_lockstep(&mut model, &mut rtl, trace, |c, i, o| {
+        contract.check(c, i, o).map_err(|v| v.to_string())
+    })
+}
+
+/// Cycles of a trace where both ports write one module with both masks non-empty (the merge),
+/// and where port Ra reads the module port A writes in that cycle with a change pending.
+fn map_ram_coverage(trace: &[MapRamIn]) -> (usize, usize) {
+    let merges = trace
+        .iter()
+        .filter(|i| {
+            !i.reset
+                && i.alloc_en
+                && i.free_en
+                && i.alloc_module == i.free_module
+                && (0..9).any(|j| i.alloc(j) != 0)
+                && (0..9).any(|j| i.free(j) != 0)
+        })
+        .count();
+    let read_written = trace
+        .iter()
+        .filter(|i| !i.reset && i.alloc_en && i.rd_module == i.alloc_module)
+        .filter(|i| (0..9).any(|j| i.alloc(j) != 0))
+        .count();
+    (merges, read_written)
+}
+
+#[test]
+fn map_ram_model_meets_its_contract() {
+    for cfg in [
+        RunCacheConfig::small(),
+        RunCacheConfig::board(),
+        RunCacheConfig::full(),
+    ] {
+        for (n, s) in STYLES.iter().enumerate() {
+            let (mut merges, mut read_written) = (0, 0);
+            for seed in 0..8u64 {
+                let trace = map_ram_trace(cfg, *s, seed * 37 + n as u64, 2_000);
+                let out = map_ram_outputs(cfg, &trace);
+                judge(&mut MapRamContract::new(cfg), &trace, &out)
+                    .unwrap_or_else(|v| panic!("{cfg:?} {s:?} seed {seed}: {v}"));
+                let c = map_ram_coverage(&trace);
+                merges += c.0;
+                read_written += c.1;
+                // the maps are used: some read shows taken blocks
+                let full = MapRamModel::new(cfg).maps(0);
+                assert!(out.iter().any(|o| o.maps() != full));
+            }
+            assert!(merges >= 10, "{s:?}: {merges} merged writes");
+            assert!(
+                read_written >= 10,
+                "{s:?}: {read_written} reads of a module written"
+            );
+        }
+    }
+}
+
+#[test]
+fn map_ram_rtl_lockstep_small_and_board() {
+    run_cases(
+        proptest_cases(16),
+        &(style(), any::<u64>(), 50usize..400),
+        |(s, seed, n)| {
+            let small = RunCacheConfig::small();
+            let trace = map_ram_trace(small, *s, *seed, *n);
+            lockstep_map_ram(MapRamSmall::default(), small, &trace)?;
+            let board = RunCacheConfig::board();
+            let trace = map_ram_trace(board, *s, *seed, *n);
+            lockstep_map_ram(MapRamBoard::default(), board, &trace)
+        },
+    );
+}
+
+#[test]
+fn map_ram_rtl_lockstep_full_width() {
+    // 42 LUT RAMs and 128-bit ports simulate fast enough in `RtlSim` (4 000 cycles in well
+    // under a second); the long run is on Verilator.
+    let cfg = RunCacheConfig::full();
+    for (n, s) in STYLES.iter().enumerate() {
+        let trace = map_ram_trace(cfg, *s, 3000 + n as u64, 1000);
+        lockstep_map_ram(MapRamFull::default(), cfg, &trace)
+            .unwrap_or_else(|e| panic!("{s:?}: {e}"));
+    }
+}
+
+#[test]
+fn map_ram_full_width_on_verilator() {
+    if !tool_available("verilator") {
+        assert!(
+            std::env::var("REQUIRE_EDA").is_err(),
+            "verilator missing and REQUIRE_EDA set"
+        );
+        eprintln!("SKIPPED map_ram_full_width_on_verilator: verilator not installed");
+        return;
+    }
+    let cfg = RunCacheConfig::full();
+    let v = map_ram_verilog::<MapRamFull>();
+    let mut trace = vec![];
+    for (n, s) in STYLES.iter().enumerate() {
+        trace.extend(map_ram_trace(cfg, *s, 377 + n as u64, 25_000));
+    }
+    replay_checked(
+        "map RAM (full widths)",
+        &v,
+        &MapRamPorts(cfg),
+        &trace,
+        &mut MapRamModel::new(cfg),
+        &mut MapRamContract::new(cfg),
+    );
+}
+
+#[test]
+fn map_ram_exports_are_clean_and_match_the_port_table() {
+    for (name, cfg, v) in [
+        (
+            "full",
+            RunCacheConfig::full(),
+            map_ram_verilog::<MapRamFull>(),
+        ),
+        (
+            "board",
+            RunCacheConfig::board(),
+            map_ram_verilog::<MapRamBoard>(),
+        ),
+    ] {
+        assert_port_table(
+            &format!("dispatcher_scale_map_ram {name}"),
+            &v,
+            &MapRamPorts(cfg),
+        );
+        assert_lint_clean(&v);
+        assert_yosys_clean("dispatcher_scale_map_ram", &[(name, v)]);
+    }
+}
+
+/// Judge the model's outputs for `trace` after `corrupt`; the checker must name `rule`.
+fn map_ram_rejects(cfg: RunCacheConfig, trace: &[MapRamIn], out: Vec<MapRamOut>, rule: &str) {
+    let v = judge(&mut MapRamContract::new(cfg), trace, &out)
+        .expect_err(&format!("{rule}: corrupted trace accepted"));
+    assert_eq!(v.rule, rule, "{v}");
+}
+
+#[test]
+fn map_ram_contract_rejects_corrupted_traces() {
+    let cfg = RunCacheConfig::board();
+    let trace = map_ram_trace(cfg, Style::Bursts, 11, 600);
+    let good = map_ram_outputs(cfg, &trace);
+    let ones = MapRamModel::new(cfg).maps(0);
+    // a bit flipped in a module written since the reset
+    let mut out = good.clone();
+    let t = (2..out.len())
+        .find(|&t| out[t].maps() != ones)
+        .expect("a written module read");
+    out[t].rd_vgpr2 ^= 1;
+    map_ram_rejects(cfg, &trace, out, "read-current");
+    // a module not written since the reset reads something taken
+    let mut out = good.clone();
+    out[1].rd_lds ^= 4;
+    map_ram_rejects(cfg, &trace, out, "reset-free");
+    // write-through: a read shows this cycle's allocation already
+    let t = (1..trace.len())
+        .find(|&t| {
+            let i = &trace[t];
+            !i.reset
+                && i.alloc_en
+                && i.rd_module == i.alloc_module
+                && (0..9).any(|j| i.alloc(j) & good[t].maps()[j] != 0)
+        })
+        .expect("a read of the module being allocated");
+    let mut m = MapRamModel::new(cfg);
+    for i in &trace[..=t] {
+        m.step(i);
+    }
+    let mut out = good.clone();
+    out[t] = MapRamOut::from_maps(&m.maps(trace[t].alloc_module as usize));
+    map_ram_rejects(cfg, &trace, out, "read-current");
+    // a merged release dropped (an RTL that lets port A win and port F idle)
+    let dropped: Vec<MapRamIn> = trace
+        .iter()
+        .map(|i| {
+            let mut i = i.clone();
+            if i.alloc_en && i.free_en && i.alloc_module == i.free_module {
+                for j in 0..9 {
+                    i.set_free(j, 0);
+                }
+            }
+            i
+        })
+        .collect();
+    assert_ne!(dropped, trace);
+    map_ram_rejects(cfg, &trace, map_ram_outputs(cfg, &dropped), "read-current");
+    // stimulus: an allocation of a taken block, a release of a free one (found by stepping
+    // the model to the first cycle where the port's module has such a block)
+    let mut m = MapRamModel::new(cfg);
+    let mut alloc_bad = None;
+    let mut free_bad = None;
+    for (t, i) in trace.iter().enumerate() {
+        if t > 0 && !i.reset {
+            let a = m.maps(i.alloc_module as usize);
+            if let Some(j) = (0..9).find(|&j| a[j] != ones[j]) {
+                alloc_bad = alloc_bad.or(Some((t, j, ones[j] & !a[j])));
+            }
+            let f = m.maps(i.free_module as usize);
+            if let Some(j) = (0..9).find(|&j| f[j] != 0) {
+                free_bad = free_bad.or(Some((t, j, f[j])));
+            }
+        }
+        m.step(i);
+    }
+    let (t, j, taken) = alloc_bad.expect("a module with taken blocks");
+    let mut bad = trace.clone();
+    bad[t].alloc_en = true;
+    bad[t].set_alloc(j, taken);
+    map_ram_rejects(cfg, &bad, map_ram_outputs(cfg, &bad), "alloc-free");
+    let (t, j, free) = free_bad.expect("a module with free blocks");
+    let mut bad = trace.clone();
+    bad[t].free_en = true;
+    bad[t].set_free(j, free);
+    map_ram_rejects(cfg, &bad, map_ram_outputs(cfg, &bad), "release-used");
+}

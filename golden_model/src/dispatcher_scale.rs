@@ -22,7 +22,7 @@
 //! dispatcher's rule `changed + K <= now` (`DispatcherConfig::refresh_latency`). `reset` acts as
 //! a change of every map: runs read 0, every slot dirty, countdown K.
 
-use crate::run_finder::max_run;
+use crate::run_finder::{low_mask, max_run};
 
 /// Refresh latency of the one-cycle run cache: seven slots, one per cycle (28 MHz at full
 /// widths; the golden dispatcher's [`crate::dispatcher::FULL_REFRESH_LATENCY`] is the 100 MHz
@@ -523,6 +523,225 @@ impl crate::CycleModel for MatcherModel {
         if i.reset {
             for h in &mut self.needs {
                 h.valid = false;
+            }
+        }
+        out
+    }
+}
+
+// -------------------------------------------------------------------------------------------
+// Map RAM (design block 6, build step 1)
+// -------------------------------------------------------------------------------------------
+//
+// ## Map RAM: the free maps of 16 modules with two read-modify-write ports
+// The state is an array of [`MAP_RAM_MODULES`] × 9 maps (VGPR u0..u3, SGPR u0..u3, LDS; widths
+// from a [`RunCacheConfig`]; 1 = free). Per cycle:
+// - the output is module `rd_module`'s nine maps as they are at the start of the cycle
+//   (a combinational read: this cycle's writes are not seen);
+// - port A (`alloc_en`): module `alloc_module`'s maps become `cur & ~alloc` at the end of the
+//   cycle; port F (`free_en`): module `free_module`'s become `cur | freed`; both on one module:
+//   `cur & ~alloc | freed` (merged into A);
+// - `reset`: every map of every module free; the cycle's writes are dropped.
+// The power-up state is the reset state.
+
+/// Modules (entries) of the map RAM: the full config's 16.
+pub const MAP_RAM_MODULES: usize = 16;
+
+/// One cycle's inputs of the map RAM (map masks: 1 = a block of that map; ports A and F).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MapRamIn {
+    pub reset: bool,
+    pub alloc_en: bool,
+    pub alloc_module: u8,
+    pub alloc_vgpr0: u128,
+    pub alloc_vgpr1: u128,
+    pub alloc_vgpr2: u128,
+    pub alloc_vgpr3: u128,
+    pub alloc_sgpr0: u128,
+    pub alloc_sgpr1: u128,
+    pub alloc_sgpr2: u128,
+    pub alloc_sgpr3: u128,
+    pub alloc_lds: u128,
+    pub free_en: bool,
+    pub free_module: u8,
+    pub free_vgpr0: u128,
+    pub free_vgpr1: u128,
+    pub free_vgpr2: u128,
+    pub free_vgpr3: u128,
+    pub free_sgpr0: u128,
+    pub free_sgpr1: u128,
+    pub free_sgpr2: u128,
+    pub free_sgpr3: u128,
+    pub free_lds: u128,
+    pub rd_module: u8,
+}
+
+impl MapRamIn {
+    /// Port A's mask of map `j` (0..4 VGPR, 4..8 SGPR, 8 LDS).
+    pub fn alloc(&self, j: usize) -> u128 {
+        [
+            self.alloc_vgpr0,
+            self.alloc_vgpr1,
+            self.alloc_vgpr2,
+            self.alloc_vgpr3,
+            self.alloc_sgpr0,
+            self.alloc_sgpr1,
+            self.alloc_sgpr2,
+            self.alloc_sgpr3,
+            self.alloc_lds,
+        ][j]
+    }
+    /// Port F's mask of map `j`.
+    pub fn free(&self, j: usize) -> u128 {
+        [
+            self.free_vgpr0,
+            self.free_vgpr1,
+            self.free_vgpr2,
+            self.free_vgpr3,
+            self.free_sgpr0,
+            self.free_sgpr1,
+            self.free_sgpr2,
+            self.free_sgpr3,
+            self.free_lds,
+        ][j]
+    }
+    /// Set port A's mask of map `j`.
+    pub fn set_alloc(&mut self, j: usize, v: u128) {
+        *[
+            &mut self.alloc_vgpr0,
+            &mut self.alloc_vgpr1,
+            &mut self.alloc_vgpr2,
+            &mut self.alloc_vgpr3,
+            &mut self.alloc_sgpr0,
+            &mut self.alloc_sgpr1,
+            &mut self.alloc_sgpr2,
+            &mut self.alloc_sgpr3,
+            &mut self.alloc_lds,
+        ][j] = v;
+    }
+    /// Set port F's mask of map `j`.
+    pub fn set_free(&mut self, j: usize, v: u128) {
+        *[
+            &mut self.free_vgpr0,
+            &mut self.free_vgpr1,
+            &mut self.free_vgpr2,
+            &mut self.free_vgpr3,
+            &mut self.free_sgpr0,
+            &mut self.free_sgpr1,
+            &mut self.free_sgpr2,
+            &mut self.free_sgpr3,
+            &mut self.free_lds,
+        ][j] = v;
+    }
+}
+
+impl crate::ResetInput for MapRamIn {
+    fn reset_input() -> Self {
+        Self {
+            reset: true,
+            ..Default::default()
+        }
+    }
+}
+
+/// One cycle's output of the map RAM: module `rd_module`'s maps (1 = free).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MapRamOut {
+    pub rd_vgpr0: u128,
+    pub rd_vgpr1: u128,
+    pub rd_vgpr2: u128,
+    pub rd_vgpr3: u128,
+    pub rd_sgpr0: u128,
+    pub rd_sgpr1: u128,
+    pub rd_sgpr2: u128,
+    pub rd_sgpr3: u128,
+    pub rd_lds: u128,
+}
+
+impl MapRamOut {
+    /// The nine maps in order (0..4 VGPR, 4..8 SGPR, 8 LDS).
+    pub fn maps(&self) -> [u128; 9] {
+        [
+            self.rd_vgpr0,
+            self.rd_vgpr1,
+            self.rd_vgpr2,
+            self.rd_vgpr3,
+            self.rd_sgpr0,
+            self.rd_sgpr1,
+            self.rd_sgpr2,
+            self.rd_sgpr3,
+            self.rd_lds,
+        ]
+    }
+    /// The output showing `m`.
+    pub fn from_maps(m: &[u128; 9]) -> Self {
+        Self {
+            rd_vgpr0: m[0],
+            rd_vgpr1: m[1],
+            rd_vgpr2: m[2],
+            rd_vgpr3: m[3],
+            rd_sgpr0: m[4],
+            rd_sgpr1: m[5],
+            rd_sgpr2: m[6],
+            rd_sgpr3: m[7],
+            rd_lds: m[8],
+        }
+    }
+}
+
+/// Cycle model of the map RAM: 16 × 9 maps and the two read-modify-write ports.
+#[derive(Clone, Debug)]
+pub struct MapRamModel {
+    pub cfg: RunCacheConfig,
+    maps: [[u128; 9]; MAP_RAM_MODULES],
+}
+
+impl MapRamModel {
+    /// Every map free (the power-up and reset state).
+    pub fn new(cfg: RunCacheConfig) -> Self {
+        cfg.validate();
+        let mut m = Self {
+            cfg,
+            maps: [[0; 9]; MAP_RAM_MODULES],
+        };
+        m.free_all();
+        m
+    }
+    fn free_all(&mut self) {
+        let full: [u128; 9] = std::array::from_fn(|j| low_mask(self.cfg.map_width(j)));
+        self.maps = [full; MAP_RAM_MODULES];
+    }
+    /// The maps of module `m` now.
+    pub fn maps(&self, m: usize) -> [u128; 9] {
+        self.maps[m]
+    }
+}
+
+impl crate::CycleModel for MapRamModel {
+    type In = MapRamIn;
+    type Out = MapRamOut;
+
+    fn reset(&mut self) {
+        self.step(&<MapRamIn as crate::ResetInput>::reset_input());
+    }
+
+    fn step(&mut self, i: &MapRamIn) -> MapRamOut {
+        let out = MapRamOut::from_maps(&self.maps[i.rd_module as usize % MAP_RAM_MODULES]);
+        if i.reset {
+            self.free_all();
+            return out;
+        }
+        let a = i.alloc_module as usize % MAP_RAM_MODULES;
+        let f = i.free_module as usize % MAP_RAM_MODULES;
+        let merge = i.alloc_en && i.free_en && a == f;
+        for j in 0..9 {
+            let w = low_mask(self.cfg.map_width(j));
+            if i.alloc_en {
+                let freed = if merge { i.free(j) } else { 0 };
+                self.maps[a][j] = (self.maps[a][j] & !i.alloc(j) | freed) & w;
+            }
+            if i.free_en && !merge {
+                self.maps[f][j] = (self.maps[f][j] | i.free(j)) & w;
             }
         }
         out

@@ -39,7 +39,11 @@
 use crate::run_finder::RunTree;
 use rust_hdl::prelude::*;
 
+pub mod map_ram;
 pub mod run_cache_pipe;
+pub use map_ram::{
+    map_ram_verilog, LutRam16, MapGroup, MapRam, MapRamBoard, MapRamFull, MapRamSmall,
+};
 pub use run_cache_pipe::{RunCachePipe, RunCachePipeBoard, RunCachePipeFull, RunCachePipeSmall};
 
 fn locals<T: Default>(n: usize) -> Vec<T> {

@@ -4,13 +4,16 @@
 //! by `synth report --full --only NAME` (iCE40 HX8K, when it fits); the exported Verilog gets
 //! unique module names there ([`crate::names`]).
 
-use hdl::dispatcher_scale::{matcher_verilog, run_cache_verilog, RunCacheFull, RunCachePipeFull};
+use hdl::dispatcher_scale::{
+    map_ram_verilog, matcher_verilog, run_cache_verilog, MapRamFull, RunCacheFull, RunCachePipeFull,
+};
 
 /// The unit names of every sub-block built so far ([`sub_block_verilog`] by index).
-pub const SUB_BLOCKS: [&str; 3] = [
+pub const SUB_BLOCKS: [&str; 4] = [
     "dispatcher_scale_run_cache",
     "dispatcher_scale_matcher",
     "dispatcher_scale_cache_pipe",
+    "dispatcher_scale_map_ram",
 ];
 
 /// RustHDL export (module `top`) of sub-block `i` of [`SUB_BLOCKS`], full widths.
@@ -19,6 +22,7 @@ pub fn sub_block_verilog(i: usize) -> String {
         0 => run_cache_verilog::<RunCacheFull>(),
         1 => matcher_verilog(),
         2 => run_cache_verilog::<RunCachePipeFull>(),
+        3 => map_ram_verilog::<MapRamFull>(),
         _ => panic!("no dispatcher_scale sub-block {i}"),
     }
 }

@@ -493,3 +493,235 @@ impl SpecChecker for MatcherContract {
         Ok(())
     }
 }
+
+// -------------------------------------------------------------------------------------------
+// Map RAM (design block 6, build step 1)
+// -------------------------------------------------------------------------------------------
+//
+// ## Map RAM
+// [`MapRamPorts`] is the exported top's port table; [`map_ram_trace`] the stimulus (legal
+// allocations and releases as a dispatcher makes them, both ports on one module often, reads of
+// the modules being written in the same and the next cycle, resets mid-trace);
+// [`MapRamContract`] judges any trace by the contract of `hdl::dispatcher_scale::MapRam`
+// (written from the block 6 note, not from `MapRamModel`): it keeps a ledger of the 16 × 9
+// maps and applies each cycle's allocation, then its release, in that order (the note: the
+// regions are disjoint, so the order does not matter and a merged write is the same):
+// - `read-current`: `rd_*` = the ledger's maps of `rd_module` at the start of the cycle (every
+//   write of an earlier cycle seen, none of this one's), for a module written since the reset;
+// - `reset-free`: the same for a module not written since the last reset: every map all free;
+// - `alloc-free`: (stimulus) an allocation takes only blocks that are free;
+// - `release-used`: (stimulus) a release frees only blocks that are taken.
+// Before the first reset nothing is judged; a reset cycle's writes are not applied.
+
+use golden_model::dispatcher_scale::{MapRamIn, MapRamOut, MAP_RAM_MODULES};
+use hdl::dispatcher_scale::MapRam;
+
+port_table! {
+    /// Port map of an exported map RAM (`hdl::dispatcher_scale::MapRam`).
+    pub struct MapRamPorts(RunCacheConfig) as c: MapRamIn => MapRamOut;
+    dut [const V: usize, const S: usize, const S2: usize, const L: usize] MapRam<V, S, S2, L>;
+    ports {
+        in reset: 1,
+        in alloc_en: 1,
+        in alloc_module: 4,
+        in alloc_vgpr0: c.vgpr,
+        in alloc_vgpr1: c.vgpr,
+        in alloc_vgpr2: c.vgpr,
+        in alloc_vgpr3: c.vgpr,
+        in alloc_sgpr0: c.sgpr,
+        in alloc_sgpr1: c.sgpr,
+        in alloc_sgpr2: c.sgpr,
+        in alloc_sgpr3: c.sgpr,
+        in alloc_lds: c.lds,
+        in free_en: 1,
+        in free_module: 4,
+        in free_vgpr0: c.vgpr,
+        in free_vgpr1: c.vgpr,
+        in free_vgpr2: c.vgpr,
+        in free_vgpr3: c.vgpr,
+        in free_sgpr0: c.sgpr,
+        in free_sgpr1: c.sgpr,
+        in free_sgpr2: c.sgpr,
+        in free_sgpr3: c.sgpr,
+        in free_lds: c.lds,
+        in rd_module: 4,
+        out rd_vgpr0: c.vgpr,
+        out rd_vgpr1: c.vgpr,
+        out rd_vgpr2: c.vgpr,
+        out rd_vgpr3: c.vgpr,
+        out rd_sgpr0: c.sgpr,
+        out rd_sgpr1: c.sgpr,
+        out rd_sgpr2: c.sgpr,
+        out rd_sgpr3: c.sgpr,
+        out rd_lds: c.lds,
+    }
+}
+
+/// A random subset of `of`: one run, a few runs, sparse, everything or nothing.
+fn subset(r: &mut Mix, of: u128, w: usize) -> u128 {
+    of & match r.below(6) {
+        0 => 0,
+        1 => u128::MAX,
+        _ => random_map(r, w),
+    }
+}
+
+/// The map-RAM stimulus: `cycles` cycles starting with a reset; every allocation takes free
+/// blocks and every release taken ones (as the dispatcher's allocator and in-flight table do).
+/// `style`: `Idle` writes now and then, `EveryCycle` both ports every cycle, `Bursts` bursts of
+/// writes on few modules, `Mixed` everything with resets mid-trace. Ports A and F name the same
+/// module in about a third of the cycles where both write; `rd_module` is often a module
+/// written in this or the previous cycle.
+pub fn map_ram_trace(cfg: RunCacheConfig, style: Style, seed: u64, cycles: usize) -> Vec<MapRamIn> {
+    let mut r = Mix::new(seed);
+    let width: [usize; 9] = std::array::from_fn(|j| cfg.map_width(j));
+    let full: [u128; 9] = std::array::from_fn(|j| low_mask(width[j]));
+    let mut maps = [full; MAP_RAM_MODULES];
+    let mut out = Vec::with_capacity(cycles);
+    let mut last = (0u8, 0u8);
+    for t in 0..cycles {
+        let mut i = MapRamIn {
+            reset: t == 0 || (style == Style::Mixed && r.below(300) == 0),
+            ..Default::default()
+        };
+        // few modules in bursts (conflicts), all 16 otherwise
+        let span = if style == Style::Bursts { 3 } else { 16 };
+        let p = match style {
+            Style::Idle => 8,
+            Style::EveryCycle => 100,
+            _ => 60,
+        };
+        i.alloc_en = r.below(100) < p;
+        i.free_en = r.below(100) < p;
+        i.alloc_module = r.below(span) as u8;
+        i.free_module = if r.below(3) == 0 {
+            i.alloc_module
+        } else {
+            r.below(span) as u8
+        };
+        let (a, f) = (i.alloc_module as usize, i.free_module as usize);
+        for j in 0..9 {
+            if i.alloc_en {
+                i.set_alloc(j, subset(&mut r, maps[a][j], width[j]));
+            } else if r.below(2) == 0 {
+                // an idle port's masks are don't-cares
+                i.set_alloc(j, r.next_u64() as u128 & full[j]);
+            }
+            if i.free_en {
+                i.set_free(j, subset(&mut r, !maps[f][j] & full[j], width[j]));
+            } else if r.below(2) == 0 {
+                i.set_free(j, r.next_u64() as u128 & full[j]);
+            }
+        }
+        i.rd_module = match r.below(4) {
+            0 => i.alloc_module,
+            1 => i.free_module,
+            2 => last.0,
+            _ => r.below(16) as u8,
+        };
+        if i.reset {
+            maps = [full; MAP_RAM_MODULES];
+        } else {
+            if i.alloc_en {
+                for (j, m) in maps[a].iter_mut().enumerate() {
+                    *m &= !i.alloc(j);
+                }
+            }
+            if i.free_en {
+                for (j, m) in maps[f].iter_mut().enumerate() {
+                    *m |= i.free(j);
+                }
+            }
+        }
+        last = (i.alloc_module, i.free_module);
+        out.push(i);
+    }
+    out
+}
+
+/// The map RAM's contract, judged from the ports alone (see above).
+pub struct MapRamContract {
+    cfg: RunCacheConfig,
+    /// The maps of every module (after the first reset).
+    ledger: Option<[[u128; 9]; MAP_RAM_MODULES]>,
+    /// Modules written since the last reset.
+    written: u32,
+}
+
+impl MapRamContract {
+    pub fn new(cfg: RunCacheConfig) -> Self {
+        cfg.validate();
+        Self {
+            cfg,
+            ledger: None,
+            written: 0,
+        }
+    }
+}
+
+impl SpecChecker for MapRamContract {
+    type In = MapRamIn;
+    type Out = MapRamOut;
+
+    fn check(&mut self, t: usize, i: &MapRamIn, o: &MapRamOut) -> Result<(), Violation> {
+        let w: [u128; 9] = std::array::from_fn(|j| low_mask(self.cfg.map_width(j)));
+        if let Some(ledger) = self.ledger.as_mut() {
+            let m = i.rd_module as usize % MAP_RAM_MODULES;
+            let got = o.maps();
+            if let Some(j) = (0..9).find(|&j| got[j] & w[j] != ledger[m][j]) {
+                let rule = if self.written >> m & 1 == 1 {
+                    "read-current"
+                } else {
+                    "reset-free"
+                };
+                return Err(Violation::new(
+                    t,
+                    rule,
+                    format!(
+                        "module {m} map {j} reads {:#x}, its maps hold {:#x}",
+                        got[j], ledger[m][j]
+                    ),
+                ));
+            }
+            if !i.reset {
+                let a = i.alloc_module as usize % MAP_RAM_MODULES;
+                let f = i.free_module as usize % MAP_RAM_MODULES;
+                for j in 0..9 {
+                    if i.alloc_en && i.alloc(j) & w[j] & !ledger[a][j] != 0 {
+                        return Err(Violation::new(
+                            t,
+                            "alloc-free",
+                            format!("allocation of taken blocks in module {a} map {j}"),
+                        ));
+                    }
+                    if i.free_en && i.free(j) & ledger[f][j] != 0 {
+                        return Err(Violation::new(
+                            t,
+                            "release-used",
+                            format!("release of free blocks in module {f} map {j}"),
+                        ));
+                    }
+                }
+                for j in 0..9 {
+                    if i.alloc_en {
+                        ledger[a][j] &= !i.alloc(j);
+                    }
+                    if i.free_en {
+                        ledger[f][j] |= i.free(j) & w[j];
+                    }
+                }
+                if i.alloc_en {
+                    self.written |= 1 << a;
+                }
+                if i.free_en {
+                    self.written |= 1 << f;
+                }
+            }
+        }
+        if i.reset {
+            self.ledger = Some([w; MAP_RAM_MODULES]);
+            self.written = 0;
+        }
+        Ok(())
+    }
+}
