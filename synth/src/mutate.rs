@@ -412,29 +412,51 @@ pub fn holds_logic(body: &[&str]) -> bool {
 /// sub-module also hashes the module's name (`unit|module|kind|...`), so the same line in two
 /// instances of a block is two sites. `n` counts identical lines within the module.
 pub fn candidate_sites(unit: &str, verilog: &str) -> Vec<Vec<Mutant>> {
-    let lines: Vec<&str> = verilog.lines().collect();
-    let mut out = vec![];
-    for m in modules(&lines) {
-        if holds_logic(&lines[m.header + 1..m.end]) {
-            module_sites(unit, &lines, &m, &mut out);
-        }
-    }
-    out
+    sites_by_module(unit, verilog)
+        .into_iter()
+        .flat_map(|m| m.sites)
+        .collect()
 }
 
-/// Per module of `verilog`: name, whether it holds logic, candidate lines and faults.
-pub fn site_counts(unit: &str, verilog: &str) -> Vec<(String, bool, usize, usize)> {
+/// One module's share of [`candidate_sites`]: its name, whether it holds logic, its sites.
+pub struct ModuleSites {
+    pub name: String,
+    pub logic: bool,
+    pub sites: Vec<Vec<Mutant>>,
+}
+
+/// [`candidate_sites`] kept per module, in file order (one pass for both the sites and the
+/// per-module counts of [`site_counts`]).
+pub fn sites_by_module(unit: &str, verilog: &str) -> Vec<ModuleSites> {
     let lines: Vec<&str> = verilog.lines().collect();
     modules(&lines)
         .into_iter()
         .map(|m| {
             let logic = holds_logic(&lines[m.header + 1..m.end]);
-            let mut s = vec![];
+            let mut sites = vec![];
             if logic {
-                module_sites(unit, &lines, &m, &mut s);
+                module_sites(unit, &lines, &m, &mut sites);
             }
-            let faults = s.iter().map(Vec::len).sum();
-            (m.name, logic, s.len(), faults)
+            ModuleSites {
+                name: m.name,
+                logic,
+                sites,
+            }
+        })
+        .collect()
+}
+
+/// Per module of `verilog`: name, whether it holds logic, candidate lines and faults.
+pub fn site_counts(unit: &str, verilog: &str) -> Vec<(String, bool, usize, usize)> {
+    counts_of(&sites_by_module(unit, verilog))
+}
+
+fn counts_of(by_module: &[ModuleSites]) -> Vec<(String, bool, usize, usize)> {
+    by_module
+        .iter()
+        .map(|m| {
+            let faults = m.sites.iter().map(Vec::len).sum();
+            (m.name.clone(), m.logic, m.sites.len(), faults)
         })
         .collect()
 }
@@ -826,7 +848,8 @@ fn judge_trace<U: CheckedUnit>(inputs: &[U::In], want: &[U::Out], got: &[U::Out]
 /// simulation).
 pub fn run<U: CheckedUnit>(o: &Options) -> Result<Report> {
     let verilog = U::verilog();
-    let counts = site_counts(U::NAME, &verilog);
+    let by_module = sites_by_module(U::NAME, &verilog);
+    let counts = counts_of(&by_module);
     if o.count == 0 {
         return Ok(Report {
             unit: U::NAME,
@@ -839,7 +862,7 @@ pub fn run<U: CheckedUnit>(o: &Options) -> Result<Report> {
     if !verilator::tool_available("verilator") {
         bail!("mutate needs verilator");
     }
-    let sites = candidate_sites(U::NAME, &verilog);
+    let sites: Vec<Vec<Mutant>> = by_module.into_iter().flat_map(|m| m.sites).collect();
     let mutants = pick(&sites, o.count.min(65535), o.seed);
     let mut r = run_mutants::<U>(&verilog, &mutants, o)?;
     r.sites = counts;
