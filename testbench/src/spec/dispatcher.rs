@@ -1016,6 +1016,12 @@ impl DispatcherChecker {
                 );
                 continue;
             }
+            // per decision cycle s, the same in both views: which modules were eligible, and
+            // which had an allocation recorded after s
+            let elig: Vec<bool> = (0..cfg.modules).map(|x| self.eligible(sn, x, r)).collect();
+            let busy_mod: Vec<bool> = (0..cfg.modules)
+                .map(|y| self.recs_between(s, r - 1).any(|rc| rc.module == y))
+                .collect();
             // one view of the maps per judgment: settled, then optimistic
             for hi_view in [false, true] {
                 let (maps, fitc) = if hi_view {
@@ -1033,14 +1039,10 @@ impl DispatcherChecker {
                 }
                 // the other channels' heads that surely fitted an eligible module at s, and those
                 // that fitted anywhere
-                let elig: Vec<bool> = (0..cfg.modules).map(|x| self.eligible(sn, x, r)).collect();
                 let mut sure: Vec<(usize, Wg)> = vec![];
                 let mut maybe: Vec<(usize, Wg)> = vec![];
                 // a head fits in some view: on the optimistic maps of s, or, for a module with
                 // an allocation recorded after s, on the current maps (with that allocation)
-                let busy_mod: Vec<bool> = (0..cfg.modules)
-                    .map(|y| self.recs_between(s, r - 1).any(|rc| rc.module == y))
-                    .collect();
                 let maybe_fits = |w: &Wg| {
                     (0..cfg.modules).any(|y| {
                         if busy_mod[y] {
