@@ -235,22 +235,12 @@ fn four_way_lockstep_schedule_gen() {
     four_way_on_scenario::<ScheduleGenBoard>(16);
 }
 
-/// SplitMix64: the bad-frame run's seeded generator.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
+// SplitMix64: the bad-frame run's seeded generator.
+use golden_model::SplitMix64 as Rng;
+
+/// `n` random bytes.
+fn bytes(rng: &mut Rng, n: usize) -> Vec<u8> {
+    (0..n).map(|_| rng.next_u64() as u8).collect()
 }
 
 /// One bad burst and the replies the protocol model predicts for it (every one a NAK, except
@@ -268,7 +258,7 @@ fn bad_burst(rng: &mut Rng, in_bytes: usize, depth: usize) -> (Vec<u8>, &'static
             Cmd::Status,
         ];
         let c = good_cmds[rng.below(good_cmds.len())];
-        let mut payload = rng.bytes(c.payload_len(in_bytes));
+        let mut payload = bytes(rng, c.payload_len(in_bytes));
         if matches!(c, Cmd::Load | Cmd::ReadCap) {
             payload[1] = 0; // in-range address
         }
@@ -291,35 +281,35 @@ fn bad_burst(rng: &mut Rng, in_bytes: usize, depth: usize) -> (Vec<u8>, &'static
                 let ro = [Cmd::ReadOut, Cmd::Status][rng.below(2)];
                 let mut f = frame(ro as u8, &[]);
                 let extra = 1 + rng.below(4);
-                f.extend(rng.bytes(extra));
+                f.extend(bytes(rng, extra));
                 (f, "extra bytes")
             }
             3 => {
                 let n = 1 + rng.below(20);
-                let mut f = rng.bytes(n);
+                let mut f = bytes(rng, n);
                 if f[0] == 0xa5 {
                     f[0] = 0x5a;
                 }
                 (f, "no sync")
             }
             4 => {
-                let mut cmd = rng.next() as u8;
+                let mut cmd = rng.next_u64() as u8;
                 while Cmd::from_u8(cmd).is_some() {
-                    cmd = rng.next() as u8;
+                    cmd = rng.next_u64() as u8;
                 }
                 let n = rng.below(in_bytes + 3);
-                (frame(cmd, &rng.bytes(n)), "unknown command")
+                (frame(cmd, &bytes(rng, n)), "unknown command")
             }
             5 => {
                 let mut n = rng.below(in_bytes + 3);
                 if n == c.payload_len(in_bytes) {
                     n = (n + 1) % (in_bytes + 3);
                 }
-                (frame(c as u8, &rng.bytes(n)), "wrong length")
+                (frame(c as u8, &bytes(rng, n)), "wrong length")
             }
             6 => {
                 let n = in_bytes + 3 + rng.below(255 - in_bytes - 3);
-                let mut f = frame(c as u8, &rng.bytes(n));
+                let mut f = frame(c as u8, &bytes(rng, n));
                 f.truncate(3 + rng.below(f.len() - 2));
                 (f, "overlong")
             }
@@ -334,7 +324,7 @@ fn bad_burst(rng: &mut Rng, in_bytes: usize, depth: usize) -> (Vec<u8>, &'static
                 };
                 let mut p = word.to_le_bytes().to_vec();
                 if cmd == Cmd::Load {
-                    p.extend(rng.bytes(in_bytes));
+                    p.extend(bytes(rng, in_bytes));
                 }
                 (frame(cmd as u8, &p), "bad argument")
             }
@@ -398,7 +388,10 @@ fn bad_frames_are_naked_and_change_nothing() {
         }
         if rng.below(100) == 0 {
             // a framing error: one byte with a 0 stop bit
-            board.link.send_framing_errors(&[rng.next() as u8]).unwrap();
+            board
+                .link
+                .send_framing_errors(&[rng.next_u64() as u8])
+                .unwrap();
             let r = board.read_reply(1000).unwrap();
             assert_eq!(r.kind, ReplyType::Nak, "framing error");
             assert_eq!(r.payload[0], NakReason::Framing as u8);

@@ -148,20 +148,8 @@ fn all_exports_in_one_design_pass_yosys_checks() {
     let top_body = &v[v.rfind("module top(").unwrap()..];
     std::fs::write(dir.join("all_top.v"), top_body).unwrap();
     script += " all_top.v; hierarchy -check -top top; proc; opt_clean; check -assert";
-    let out = Command::new("yosys")
-        .current_dir(dir)
-        .args(["-p", &script])
-        .output()
-        .expect("running yosys");
-    let log = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        out.status.success(),
-        "yosys check on all exports failed:\n{log}"
-    );
+    let (ok, log) = testbench::eda::run_in(dir, "yosys", &["-p", &script]);
+    assert!(ok, "yosys check on all exports failed:\n{log}");
     for refused in [
         "Re-definition of",
         "implicitly declared",
@@ -184,20 +172,9 @@ fn all_exports_in_one_design_pass_yosys_checks() {
         "two `top` aliases must not read together"
     );
     // one file alone: the alias is the top a contract bench drives
-    let single = Command::new("yosys")
-        .current_dir(dir)
-        .args([
-            "-q",
-            "-p",
-            "read_verilog simt_issue.v; hierarchy -check -top top; proc; check -assert",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        single.status.success(),
-        "{}",
-        String::from_utf8_lossy(&single.stderr)
-    );
+    let script = "read_verilog simt_issue.v; hierarchy -check -top top; proc; check -assert";
+    let (ok, log) = testbench::eda::run_in(dir, "yosys", &["-q", "-p", script]);
+    assert!(ok, "{log}");
 }
 
 #[test]

@@ -56,16 +56,7 @@ fn work_dir(name: &str) -> PathBuf {
 /// Run a yosys script in `dir`; (proof holds, log tail, seconds).
 fn yosys(dir: &PathBuf, script: &str) -> (bool, String, f64) {
     let t = Instant::now();
-    let out = Command::new("yosys")
-        .current_dir(dir)
-        .args(["-q", "-p", script])
-        .output()
-        .expect("running yosys");
-    let log = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (ok, log) = testbench::eda::run_in(dir, "yosys", &["-q", "-p", script]);
     let tail: String = log
         .lines()
         .rev()
@@ -75,7 +66,7 @@ fn yosys(dir: &PathBuf, script: &str) -> (bool, String, f64) {
         .rev()
         .collect::<Vec<_>>()
         .join("\n");
-    (out.status.success(), tail, t.elapsed().as_secs_f64())
+    (ok, tail, t.elapsed().as_secs_f64())
 }
 
 fn finder_verilog<B: rust_hdl::prelude::Block + Default>(module: &str) -> String {

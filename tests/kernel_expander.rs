@@ -47,29 +47,12 @@ where
     });
 }
 
-#[test]
-fn lockstep_board() {
-    sweep::<BoardKernelExpander>(ExpanderConfig::board(), 32, 4000);
-}
-
-#[test]
-fn lockstep_full() {
-    sweep::<FullKernelExpander>(ExpanderConfig::full(), 4, 2000);
-}
-
-#[test]
-fn lockstep_one_entry_per_class() {
-    sweep::<OneKernelExpander>(ExpanderConfig::one(), 32, 3000);
-}
-
-#[test]
-fn lockstep_small() {
-    sweep::<SmallKernelExpander>(ExpanderConfig::small(), 32, 3000);
-}
-
-#[test]
-fn lockstep_non_power_of_two() {
-    sweep::<OddKernelExpander>(ExpanderConfig::odd(), 32, 3000);
+testbench::test_cases! {
+    lockstep_board: sweep::<BoardKernelExpander>(ExpanderConfig::board(), 32, 4000);
+    lockstep_full: sweep::<FullKernelExpander>(ExpanderConfig::full(), 4, 2000);
+    lockstep_one_entry_per_class: sweep::<OneKernelExpander>(ExpanderConfig::one(), 32, 3000);
+    lockstep_small: sweep::<SmallKernelExpander>(ExpanderConfig::small(), 32, 3000);
+    lockstep_non_power_of_two: sweep::<OddKernelExpander>(ExpanderConfig::odd(), 32, 3000);
 }
 
 fn configs() -> [ExpanderConfig; 5] {

@@ -75,24 +75,11 @@ where
     });
 }
 
-#[test]
-fn lockstep_board() {
-    sweep::<BoardLockUnit>(LockConfig::board(), "board", 2000, 600);
-}
-
-#[test]
-fn lockstep_odd_shape_w3_l1_fifo1() {
-    sweep::<OddLockUnit>(ODD, "odd", 1000, 400);
-}
-
-#[test]
-fn lockstep_small_non_power_of_two() {
-    sweep::<SmallLockUnit>(SMALL, "small", 1000, 500);
-}
-
-#[test]
-fn lockstep_full() {
-    sweep::<FullLockUnit>(LockConfig::full(), "full", 48, 300);
+testbench::test_cases! {
+    lockstep_board: sweep::<BoardLockUnit>(LockConfig::board(), "board", 2000, 600);
+    lockstep_odd_shape_w3_l1_fifo1: sweep::<OddLockUnit>(ODD, "odd", 1000, 400);
+    lockstep_small_non_power_of_two: sweep::<SmallLockUnit>(SMALL, "small", 1000, 500);
+    lockstep_full: sweep::<FullLockUnit>(LockConfig::full(), "full", 48, 300);
 }
 
 // ---------------------------------------------------------------- directed tests

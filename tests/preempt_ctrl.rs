@@ -44,25 +44,14 @@ where
     });
 }
 
-#[test]
-fn lockstep_board() {
-    sweep::<BoardPreemptCtrl>(PreemptConfig::board(), 48, 3000, None);
-}
-
-#[test]
-fn lockstep_full() {
-    sweep::<FullPreemptCtrl>(PreemptConfig::full(), 6, 1500, None);
-}
-
-/// Queue depth 1 and `max_inflight` 1.
-#[test]
-fn lockstep_degenerate_depth1_max_inflight1() {
-    sweep::<DegeneratePreemptCtrl>(PreemptConfig::degenerate(), 48, 2000, Some(1));
-}
-
-#[test]
-fn lockstep_small_non_power_of_two() {
-    sweep::<SmallPreemptCtrl>(PreemptConfig::small(), 48, 2000, None);
+testbench::test_cases! {
+    lockstep_board: sweep::<BoardPreemptCtrl>(PreemptConfig::board(), 48, 3000, None);
+    lockstep_full: sweep::<FullPreemptCtrl>(PreemptConfig::full(), 6, 1500, None);
+    /// Queue depth 1 and `max_inflight` 1.
+    lockstep_degenerate_depth1_max_inflight1:
+        sweep::<DegeneratePreemptCtrl>(PreemptConfig::degenerate(), 48, 2000, Some(1));
+    lockstep_small_non_power_of_two:
+        sweep::<SmallPreemptCtrl>(PreemptConfig::small(), 48, 2000, None);
 }
 
 /// The spec checker passes the golden model's own traces, all shapes (fast: no RTL).

@@ -48,24 +48,11 @@ where
     run_cases(cases, &trace_strategy(cfg, events), |t| check::<D>(cfg, t));
 }
 
-#[test]
-fn lockstep_board() {
-    sweep::<BoardSimtIssue>(SimtConfig::board(), 600, 400);
-}
-
-#[test]
-fn lockstep_full() {
-    sweep::<FullSimtIssue>(SimtConfig::full(), 60, 300);
-}
-
-#[test]
-fn lockstep_one_thread() {
-    sweep::<OneSimtIssue>(ONE, 300, 300);
-}
-
-#[test]
-fn lockstep_three_threads() {
-    sweep::<ThreeSimtIssue>(THREE, 600, 400);
+testbench::test_cases! {
+    lockstep_board: sweep::<BoardSimtIssue>(SimtConfig::board(), 600, 400);
+    lockstep_full: sweep::<FullSimtIssue>(SimtConfig::full(), 60, 300);
+    lockstep_one_thread: sweep::<OneSimtIssue>(ONE, 300, 300);
+    lockstep_three_threads: sweep::<ThreeSimtIssue>(THREE, 600, 400);
 }
 
 // ---------------------------------------------------------------- exhaustive

@@ -14,34 +14,13 @@ macro_rules! unit_suite {
             use testbench::suite;
             type U = $u;
 
-            #[test]
-            fn export_passes_yosys_checks() {
-                suite::export_passes_yosys_checks::<U>();
-            }
-
-            #[test]
-            fn export_has_the_port_table() {
-                suite::export_has_the_port_table::<U>();
-            }
-
-            #[test]
-            fn verilator_lint_is_clean() {
-                suite::verilator_lint_is_clean::<U>();
-            }
-
-            #[test]
-            fn registry_entry() {
-                suite::registry_entry::<U>();
-            }
-
-            #[test]
-            fn verilator_replay_1m_cycles() {
-                suite::verilator_replay::<U>(2026, 1_000_000);
-            }
-
-            #[test]
-            fn verilator_long_regression() {
-                suite::verilator_long_regression::<U>(10_000_000);
+            testbench::test_cases! {
+                export_passes_yosys_checks: suite::export_passes_yosys_checks::<U>();
+                export_has_the_port_table: suite::export_has_the_port_table::<U>();
+                verilator_lint_is_clean: suite::verilator_lint_is_clean::<U>();
+                registry_entry: suite::registry_entry::<U>();
+                verilator_replay_1m_cycles: suite::verilator_replay::<U>(2026, 1_000_000);
+                verilator_long_regression: suite::verilator_long_regression::<U>(10_000_000);
             }
         }
     };

@@ -55,6 +55,26 @@ pub const fn count_bits(n: usize) -> usize {
     index_bits(n + 1)
 }
 
+/// SplitMix64: a small reproducible generator for the tools' seeded choices (`synth mutate`'s
+/// site picks, the board tests' bad frames); the seed is the state.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    /// A value in `0..n` (`next_u64() % n`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -409,9 +409,7 @@ impl Logic for GpuFrontend {
             p_v, p_class, p_slot, p_idx, p_shape, w_v, w_slot, dn_v, dn_kid, pre_r, res_r, pdone,
             auto_r, rsten_r, err_q, err_code_q
         );
-        self.ctrl.clock.next = self.clock.val();
-        self.expander.clock.next = self.clock.val();
-        self.disp.clock.next = self.clock.val();
+        clock!(self, clock, ctrl, expander, disp);
         self.ctrl.reset.next = self.reset.val();
         self.expander.reset.next = self.reset.val();
         self.disp.reset.next = self.reset.val();

@@ -591,31 +591,14 @@ pub fn trace_strategy(max_len: usize) -> impl Strategy<Value = Vec<DispIn>> {
     trace_strategy_for(DispatcherConfig::board(), max_len, false)
 }
 
-/// The dispatcher's board config for the cross-unit tools.
-pub struct DispatcherBoard;
-
-impl crate::unit::BoardUnit for DispatcherBoard {
-    const NAME: &'static str = "dispatcher";
-    const CONFIG: &'static str =
+crate::board_unit! {
+    /// The dispatcher's board config for the cross-unit tools.
+    pub struct DispatcherBoard: "dispatcher",
         "board: 2 channels (FIFO 4), 2 modules x 2 units, 16 VGPR / 8 SGPR blocks and 4 wave slots per unit, 16 LDS blocks per module, 4 priorities, 8 in-flight slots";
-    type In = DispIn;
-    type Out = DispOut;
-    type Ports = DispPorts;
-
-    fn ports() -> DispPorts {
-        DispPorts
-    }
-    fn verilog() -> String {
-        hdl::dispatcher::verilog()
-    }
-    fn model() -> Box<dyn CycleModel<In = DispIn, Out = DispOut>> {
-        Box::new(golden_model::dispatcher::Dispatcher::new(
-            DispatcherConfig::board(),
-        ))
-    }
-    fn rtl() -> Box<dyn CycleModel<In = DispIn, Out = DispOut>> {
-        Box::new(crate::rtl::RtlSim::new(Dispatcher::new()))
-    }
+    ports: DispPorts = DispPorts;
+    verilog: hdl::dispatcher::verilog();
+    model: golden_model::dispatcher::Dispatcher::new(DispatcherConfig::board());
+    rtl: Dispatcher::new();
     fn invariants() -> crate::unit::Invariants<DispIn, DispOut> {
         let mut inv = DispInvariants::new(DispatcherConfig::board());
         Box::new(move |_, i, o| inv.check(i, o))

@@ -609,29 +609,14 @@ pub fn free_trace_strategy(max_len: usize) -> impl Strategy<Value = Vec<TaggedIn
     })
 }
 
-/// The board config for the cross-unit tools.
-pub struct DispatcherTaggedBoard;
-
-impl crate::unit::BoardUnit for DispatcherTaggedBoard {
-    const NAME: &'static str = "dispatcher_tagged";
-    const CONFIG: &'static str =
+crate::board_unit! {
+    /// The board config for the cross-unit tools.
+    pub struct DispatcherTaggedBoard: "dispatcher_tagged",
         "board: the board dispatcher + 3-bit kernel slots, withdraw, BE flush, 8-slot reclaim walk";
-    type In = TaggedIn;
-    type Out = TaggedOut;
-    type Ports = TaggedPorts;
-
-    fn ports() -> TaggedPorts {
-        TaggedPorts
-    }
-    fn verilog() -> String {
-        hdl::dispatcher_tagged::verilog()
-    }
-    fn model() -> Box<dyn CycleModel<In = TaggedIn, Out = TaggedOut>> {
-        Box::new(TaggedDispatcher::new(TaggedConfig::board()))
-    }
-    fn rtl() -> Box<dyn CycleModel<In = TaggedIn, Out = TaggedOut>> {
-        Box::new(crate::rtl::RtlSim::new(DispatcherTagged::new()))
-    }
+    ports: TaggedPorts = TaggedPorts;
+    verilog: hdl::dispatcher_tagged::verilog();
+    model: TaggedDispatcher::new(TaggedConfig::board());
+    rtl: DispatcherTagged::new();
     fn invariants() -> crate::unit::Invariants<TaggedIn, TaggedOut> {
         Box::new(|_, i, o| invariants(i, o))
     }

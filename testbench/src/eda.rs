@@ -1,6 +1,7 @@
 //! EDA tool discovery. Tests that need a tool call [`tool_available`]: a missing tool prints a
 //! loud SKIP line, unless `REQUIRE_EDA=1`, which turns the absence into a panic (CI sets it).
 
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// The Debian packages that provide the EDA tools this project uses.
@@ -28,4 +29,20 @@ pub fn tool_available(tool: &str) -> bool {
         eprintln!("\n*** SKIPPED: {msg} ***\n");
     }
     found
+}
+
+/// Run `tool` with `args` in `dir`: (it exited with success, its stdout followed by its stderr).
+/// Panics when the tool cannot be started.
+pub fn run_in(dir: impl AsRef<Path>, tool: &str, args: &[&str]) -> (bool, String) {
+    let out = Command::new(tool)
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("running {tool}: {e}"));
+    let log = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), log)
 }

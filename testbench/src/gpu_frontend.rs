@@ -484,28 +484,14 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
     (ins, outs)
 }
 
-/// The board config for the cross-unit tools.
-pub struct GpuFrontendBoard;
-
-impl crate::unit::BoardUnit for GpuFrontendBoard {
-    const NAME: &'static str = "gpu_frontend";
-    const CONFIG: &'static str = "board: preempt_ctrl D=16/8-bit ids/8 entries + kernel_expander 4 RT/8 BE + dispatcher_tagged board, launch/push/withdraw registers, policy";
-    type In = GfIn;
-    type Out = GfOut;
-    type Ports = GfPorts;
-
-    fn ports() -> GfPorts {
-        GfPorts
-    }
-    fn verilog() -> String {
-        hdl::gpu_frontend::verilog()
-    }
-    fn model() -> Box<dyn CycleModel<In = GfIn, Out = GfOut>> {
-        Box::new(GpuFrontend::new())
-    }
-    fn rtl() -> Box<dyn CycleModel<In = GfIn, Out = GfOut>> {
-        Box::new(crate::rtl::RtlSim::new(Rtl::new()))
-    }
+crate::board_unit! {
+    /// The board config for the cross-unit tools.
+    pub struct GpuFrontendBoard: "gpu_frontend",
+        "board: preempt_ctrl D=16/8-bit ids/8 entries + kernel_expander 4 RT/8 BE + dispatcher_tagged board, launch/push/withdraw registers, policy";
+    ports: GfPorts = GfPorts;
+    verilog: hdl::gpu_frontend::verilog();
+    model: GpuFrontend::new();
+    rtl: Rtl::new();
     fn invariants() -> crate::unit::Invariants<GfIn, GfOut> {
         Box::new(|_, _, o| invariants(o))
     }

@@ -513,31 +513,14 @@ fn bad_event(rng: &mut Rng, m: &KernelExpander, far: &FarSide, cfg: ExpanderConf
     }
 }
 
-/// The board config for the cross-unit tools.
-pub struct KernelExpanderBoard;
-
-impl crate::unit::BoardUnit for KernelExpanderBoard {
-    const NAME: &'static str = "kernel_expander";
-    const CONFIG: &'static str =
+crate::board_unit! {
+    /// The board config for the cross-unit tools.
+    pub struct KernelExpanderBoard: "kernel_expander",
         "board: 4 RT + 8 BE kernel entries, 8-bit kernel ids, 8-bit WG counts, 19-bit shapes";
-    type In = ExpIn;
-    type Out = ExpOut;
-    type Ports = ExpanderPorts;
-
-    fn ports() -> ExpanderPorts {
-        ExpanderPorts(ExpanderConfig::board())
-    }
-    fn verilog() -> String {
-        hdl::kernel_expander::verilog(hdl::kernel_expander::BoardKernelExpander::default())
-    }
-    fn model() -> Box<dyn CycleModel<In = ExpIn, Out = ExpOut>> {
-        Box::new(KernelExpander::new(ExpanderConfig::board()))
-    }
-    fn rtl() -> Box<dyn CycleModel<In = ExpIn, Out = ExpOut>> {
-        Box::new(crate::rtl::RtlSim::new(
-            hdl::kernel_expander::BoardKernelExpander::default(),
-        ))
-    }
+    ports: ExpanderPorts = ExpanderPorts(ExpanderConfig::board());
+    verilog: hdl::kernel_expander::verilog(hdl::kernel_expander::BoardKernelExpander::default());
+    model: KernelExpander::new(ExpanderConfig::board());
+    rtl: hdl::kernel_expander::BoardKernelExpander::default();
     fn invariants() -> crate::unit::Invariants<ExpIn, ExpOut> {
         Box::new(|_, i, o| invariants(i, o))
     }

@@ -570,41 +570,18 @@ pub fn handoff_episode(cfg: LockConfig, seed: u64, len: usize) -> Vec<LockIn> {
 /// A deterministic random trace of exactly `cycles` cycles (reset first), for benches and long
 /// regressions.
 pub fn random_trace(cfg: LockConfig, cycles: usize) -> Vec<LockIn> {
-    use proptest::strategy::ValueTree;
     let mut runner = proptest::test_runner::TestRunner::deterministic();
-    let strat = trace_strategy(cfg, 1000);
-    let mut trace = vec![<LockIn as golden_model::ResetInput>::reset_input()];
-    while trace.len() < cycles {
-        trace.extend(strat.new_tree(&mut runner).expect("strategy").current());
-    }
-    trace.truncate(cycles);
-    trace
+    trace_from(&mut runner, cfg, cycles)
 }
 
-/// The lock unit's board config for the cross-unit tools.
-pub struct LockUnitBoard;
-
-impl crate::unit::BoardUnit for LockUnitBoard {
-    const NAME: &'static str = "lock_unit";
-    const CONFIG: &'static str = "board: W=8 L=4 prio_bits=3 fifo_depth=4 hold_bits=16";
-    type In = LockIn;
-    type Out = LockOut;
-    type Ports = LockPorts;
-
-    fn ports() -> LockPorts {
-        LockPorts(LockConfig::board())
-    }
-    fn verilog() -> String {
-        hdl::lock_unit::verilog(hdl::lock_unit::BoardLockUnit::default())
-    }
-    fn model() -> Box<dyn CycleModel<In = LockIn, Out = LockOut>> {
-        Box::new(golden_model::lock_unit::LockUnit::new(LockConfig::board()))
-    }
-    fn rtl() -> Box<dyn CycleModel<In = LockIn, Out = LockOut>> {
-        Box::new(crate::rtl::RtlSim::new(
-            hdl::lock_unit::BoardLockUnit::default(),
-        ))
-    }
+crate::board_unit! {
+    /// The lock unit's board config for the cross-unit tools.
+    pub struct LockUnitBoard: "lock_unit",
+        "board: W=8 L=4 prio_bits=3 fifo_depth=4 hold_bits=16";
+    ports: LockPorts = LockPorts(LockConfig::board());
+    verilog: hdl::lock_unit::verilog(hdl::lock_unit::BoardLockUnit::default());
+    model: golden_model::lock_unit::LockUnit::new(LockConfig::board());
+    rtl: hdl::lock_unit::BoardLockUnit::default();
     fn invariants() -> crate::unit::Invariants<LockIn, LockOut> {
         let mut inv = LockInvariants::new(LockConfig::board());
         Box::new(move |_, i, o| inv.check(i, o))
@@ -616,12 +593,20 @@ impl crate::unit::BoardUnit for LockUnitBoard {
 
 /// [`random_trace`] from a seeded generator (the same stimulus mixes).
 pub fn seeded_trace(cfg: LockConfig, seed: u64, cycles: usize) -> Vec<LockIn> {
+    trace_from(&mut crate::unit::seeded_runner(seed), cfg, cycles)
+}
+
+/// A reset cycle, then [`trace_strategy`] mixes drawn by `runner`, cut to exactly `cycles`.
+fn trace_from(
+    runner: &mut proptest::test_runner::TestRunner,
+    cfg: LockConfig,
+    cycles: usize,
+) -> Vec<LockIn> {
     use proptest::strategy::ValueTree;
-    let mut runner = crate::unit::seeded_runner(seed);
     let strat = trace_strategy(cfg, 1000);
     let mut trace = vec![<LockIn as golden_model::ResetInput>::reset_input()];
     while trace.len() < cycles {
-        trace.extend(strat.new_tree(&mut runner).expect("strategy").current());
+        trace.extend(strat.new_tree(runner).expect("strategy").current());
     }
     trace.truncate(cycles);
     trace

@@ -201,3 +201,18 @@ where
     );
     got
 }
+
+/// One `#[test]` per entry `name: call;` (attributes and doc comments may precede a name): the
+/// per-config sweeps of a unit's test file, one line each.
+#[macro_export]
+macro_rules! test_cases {
+    ($($(#[$meta:meta])* $name:ident: $call:expr;)*) => {
+        $(
+            $(#[$meta])*
+            #[test]
+            fn $name() {
+                $call;
+            }
+        )*
+    };
+}

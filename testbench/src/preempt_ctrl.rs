@@ -350,31 +350,14 @@ fn rng_duration(seed: u64, now: u64, max: u64) -> u64 {
     1 + r.next_u64() % max
 }
 
-/// The board config for the cross-unit tools.
-pub struct PreemptCtrlBoard;
-
-impl crate::unit::BoardUnit for PreemptCtrlBoard {
-    const NAME: &'static str = "preempt_ctrl";
-    const CONFIG: &'static str =
+crate::board_unit! {
+    /// The board config for the cross-unit tools.
+    pub struct PreemptCtrlBoard: "preempt_ctrl",
         "board: launch queue depth 16, 8-bit kernel ids, 8-entry in-flight table";
-    type In = PreemptIn;
-    type Out = PreemptOut;
-    type Ports = PreemptPorts;
-
-    fn ports() -> PreemptPorts {
-        PreemptPorts(PreemptConfig::board())
-    }
-    fn verilog() -> String {
-        hdl::preempt_ctrl::verilog(hdl::preempt_ctrl::BoardPreemptCtrl::default())
-    }
-    fn model() -> Box<dyn CycleModel<In = PreemptIn, Out = PreemptOut>> {
-        Box::new(PreemptCtrl::new(PreemptConfig::board()))
-    }
-    fn rtl() -> Box<dyn CycleModel<In = PreemptIn, Out = PreemptOut>> {
-        Box::new(crate::rtl::RtlSim::new(
-            hdl::preempt_ctrl::BoardPreemptCtrl::default(),
-        ))
-    }
+    ports: PreemptPorts = PreemptPorts(PreemptConfig::board());
+    verilog: hdl::preempt_ctrl::verilog(hdl::preempt_ctrl::BoardPreemptCtrl::default());
+    model: PreemptCtrl::new(PreemptConfig::board());
+    rtl: hdl::preempt_ctrl::BoardPreemptCtrl::default();
     fn invariants() -> crate::unit::Invariants<PreemptIn, PreemptOut> {
         Box::new(|_, i, o| invariants(i, o))
     }

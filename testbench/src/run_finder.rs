@@ -378,10 +378,6 @@ pub fn time_shared_trace(len: usize) -> impl Strategy<Value = Vec<TimeSharedIn>>
     })
 }
 
-/// The 128-block pipelined tree finder (every level registered, latency 5; exported as
-/// `run_finder_tree_pipe_128.v`) as the finder's board config for the cross-unit tools.
-pub struct TreePipe128Board;
-
 impl TreePipe128Board {
     /// Blocks in the map.
     pub const N: usize = 128;
@@ -393,33 +389,22 @@ impl TreePipe128Board {
     }
 }
 
-impl crate::unit::BoardUnit for TreePipe128Board {
-    const NAME: &'static str = "run_finder_tree_pipe_128";
-    const CONFIG: &'static str =
+crate::board_unit! {
+    /// The 128-block pipelined tree finder (every level registered, latency 5; exported as
+    /// `run_finder_tree_pipe_128.v`) as the finder's board config for the cross-unit tools.
+    pub struct TreePipe128Board: "run_finder_tree_pipe_128",
         "board: 128-block map, tree finder with every level registered (latency 5)";
-    type In = FinderIn;
-    type Out = FinderOut;
-    type Ports = FinderPorts;
-
-    fn ports() -> FinderPorts {
-        FinderPorts {
-            n: Self::N,
-            clocked: true,
-        }
-    }
-    fn verilog() -> String {
+    ports: FinderPorts = FinderPorts {
+        n: Self::N,
+        clocked: true,
+    };
+    verilog: {
         let mut b = RunTreePipe::<128, 256, 8, 7>::default();
         b.connect_all();
         generate_verilog(&b)
-    }
-    fn model() -> Box<dyn golden_model::CycleModel<In = FinderIn, Out = FinderOut>> {
-        Box::new(golden_model::run_finder::FinderModel::new(Self::config()))
-    }
-    fn rtl() -> Box<dyn golden_model::CycleModel<In = FinderIn, Out = FinderOut>> {
-        Box::new(crate::rtl::RtlSim::new(
-            RunTreePipe::<128, 256, 8, 7>::default(),
-        ))
-    }
+    };
+    model: golden_model::run_finder::FinderModel::new(Self::config());
+    rtl: RunTreePipe::<128, 256, 8, 7>::default();
     /// Output ranges: `max_run` ≤ N, `fit_start` < N, and a fit starts inside the map.
     fn invariants() -> crate::unit::Invariants<FinderIn, FinderOut> {
         Box::new(|_, _, o| {

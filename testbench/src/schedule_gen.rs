@@ -412,6 +412,25 @@ impl Episodes {
     fn idle(&self) -> SchedIn {
         SchedIn::default()
     }
+    /// One `prof_we` cycle with K = 0: profiling off, the `cfg` registers choose again.
+    fn profiling_off(&mut self) {
+        let i = SchedIn {
+            prof_we: true,
+            prof_k: 0,
+            ..self.idle()
+        };
+        self.push(i);
+    }
+    /// One `perf_we` cycle with a value drawn by [`Self::value`].
+    fn perf_value(&mut self, kind: u32) {
+        let v = self.value(kind);
+        let i = SchedIn {
+            perf_we: true,
+            perf_value: v,
+            ..self.idle()
+        };
+        self.push(i);
+    }
     /// A valid configuration: any mode, grid logs ≤ `max_log`, any fitting parameter.
     fn valid_cfg(&mut self, max_log: u8) -> SchedCfg {
         let lw = self.r(max_log as u32 + 1) as u8;
@@ -602,25 +621,13 @@ impl Episodes {
                 self.push(i);
             }
             if !hold && self.chance(60) && pending > 0 {
-                let v = self.value(small);
-                let i = SchedIn {
-                    perf_we: true,
-                    perf_value: v,
-                    ..self.idle()
-                };
-                self.push(i);
+                self.perf_value(small);
                 pending -= 1;
             }
         }
         // the remaining values, and sometimes one too many (NO_PROFILE)
         for _ in 0..pending + u32::from(self.chance(30)) {
-            let v = self.value(small);
-            let i = SchedIn {
-                perf_we: true,
-                perf_value: v,
-                ..self.idle()
-            };
-            self.push(i);
+            self.perf_value(small);
         }
         for _ in 0..1 + self.r(3) {
             let gap = self.r(2);
@@ -629,12 +636,7 @@ impl Episodes {
         }
         if self.chance(30) {
             // profiling off again: the cfg registers
-            let i = SchedIn {
-                prof_we: true,
-                prof_k: 0,
-                ..self.idle()
-            };
-            self.push(i);
+            self.profiling_off();
         }
     }
     /// One configuration slot (a candidate, or the `cfg` registers) written with a strided or
@@ -745,12 +747,7 @@ impl Episodes {
             self.drain();
         }
         if self.chance(50) {
-            let i = SchedIn {
-                prof_we: true,
-                prof_k: 0,
-                ..self.idle()
-            };
-            self.push(i);
+            self.profiling_off();
         }
     }
     /// Refused requests while idle: bad configurations to the cfg registers or a candidate,
@@ -785,29 +782,14 @@ impl Episodes {
     }
 }
 
-/// The schedule generator's board config for the cross-unit tools.
-pub struct ScheduleGenBoard;
-
-impl crate::unit::BoardUnit for ScheduleGenBoard {
-    const NAME: &'static str = "schedule_gen";
-    const CONFIG: &'static str =
+crate::board_unit! {
+    /// The schedule generator's board config for the cross-unit tools.
+    pub struct ScheduleGenBoard: "schedule_gen",
         "board: grids up to 16x16, 8 candidates, 16-bit performance values";
-    type In = SchedIn;
-    type Out = SchedOut;
-    type Ports = SchedPorts;
-
-    fn ports() -> SchedPorts {
-        SchedPorts
-    }
-    fn verilog() -> String {
-        hdl::schedule_gen::verilog()
-    }
-    fn model() -> Box<dyn CycleModel<In = SchedIn, Out = SchedOut>> {
-        Box::new(Model::new(SchedConfig::board()))
-    }
-    fn rtl() -> Box<dyn CycleModel<In = SchedIn, Out = SchedOut>> {
-        Box::new(crate::rtl::RtlSim::new(ScheduleGen::new()))
-    }
+    ports: SchedPorts = SchedPorts;
+    verilog: hdl::schedule_gen::verilog();
+    model: Model::new(SchedConfig::board());
+    rtl: ScheduleGen::new();
     fn invariants() -> crate::unit::Invariants<SchedIn, SchedOut> {
         Box::new(|_, _, o| invariants(o))
     }

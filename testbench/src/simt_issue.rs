@@ -538,30 +538,14 @@ where
     Ok((seen.len(), pairs))
 }
 
-/// The issue unit's board config (8 threads, 8-bit PCs) for the cross-unit tools.
-pub struct SimtIssueBoard;
-
-impl crate::unit::BoardUnit for SimtIssueBoard {
-    const NAME: &'static str = "simt_issue";
-    const CONFIG: &'static str = "board: 8 threads, 8-bit PCs";
-    type In = SimtIn;
-    type Out = SimtOut;
-    type Ports = SimtPorts;
-
-    fn ports() -> SimtPorts {
-        SimtPorts(SimtConfig::board())
-    }
-    fn verilog() -> String {
-        hdl::simt_issue::verilog(hdl::simt_issue::BoardSimtIssue::default())
-    }
-    fn model() -> Box<dyn CycleModel<In = SimtIn, Out = SimtOut>> {
-        Box::new(Model::new(SimtConfig::board()))
-    }
-    fn rtl() -> Box<dyn CycleModel<In = SimtIn, Out = SimtOut>> {
-        Box::new(crate::rtl::RtlSim::new(
-            hdl::simt_issue::BoardSimtIssue::default(),
-        ))
-    }
+crate::board_unit! {
+    /// The issue unit's board config (8 threads, 8-bit PCs) for the cross-unit tools.
+    pub struct SimtIssueBoard: "simt_issue",
+        "board: 8 threads, 8-bit PCs";
+    ports: SimtPorts = SimtPorts(SimtConfig::board());
+    verilog: hdl::simt_issue::verilog(hdl::simt_issue::BoardSimtIssue::default());
+    model: Model::new(SimtConfig::board());
+    rtl: hdl::simt_issue::BoardSimtIssue::default();
     fn invariants() -> crate::unit::Invariants<SimtIn, SimtOut> {
         let cfg = SimtConfig::board();
         Box::new(move |_, _, o| check_invariants(&cfg, o))

@@ -42,6 +42,53 @@ pub trait BoardUnit {
     fn random_trace(seed: u64, cycles: usize) -> Vec<Self::In>;
 }
 
+/// Declares a unit's board type and its [`BoardUnit`] impl from the parts that differ between
+/// units: the name and config line, the port table, the Verilog export, the golden model and the
+/// RustHDL block of the board config (wrapped in [`RtlSim`](crate::rtl::RtlSim)); `In`/`Out`
+/// are the port table's. The remaining items (`invariants`, `random_trace`) follow as written
+/// inside an impl.
+#[macro_export]
+macro_rules! board_unit {
+    (
+        $(#[$meta:meta])*
+        pub struct $board:ident: $name:literal, $config:literal;
+        ports: $ports:ty = $ports_value:expr;
+        verilog: $verilog:expr;
+        model: $model:expr;
+        rtl: $rtl:expr;
+        $($rest:tt)*
+    ) => {
+        $(#[$meta])*
+        pub struct $board;
+
+        impl $crate::unit::BoardUnit for $board {
+            const NAME: &'static str = $name;
+            const CONFIG: &'static str = $config;
+            type In = <$ports as $crate::verilator::TracePorts>::In;
+            type Out = <$ports as $crate::verilator::TracePorts>::Out;
+            type Ports = $ports;
+
+            fn ports() -> $ports {
+                $ports_value
+            }
+            fn verilog() -> String {
+                $verilog
+            }
+            fn model() -> $crate::unit::BoxedModel<Self> {
+                Box::new($model)
+            }
+            fn rtl() -> $crate::unit::BoxedModel<Self> {
+                Box::new($crate::rtl::RtlSim::new($rtl))
+            }
+            $($rest)*
+        }
+    };
+}
+
+/// A boxed cycle model over a unit's ports (the golden model or a simulation of the RTL).
+pub type BoxedModel<U> =
+    Box<dyn CycleModel<In = <U as BoardUnit>::In, Out = <U as BoardUnit>::Out>>;
+
 /// The registry: calls `$m!(module_name, UnitType)` once per unit, in the order the tools list
 /// them. Adding a unit is one line here (plus its [`BoardUnit`] and [`CheckedUnit`] impls).
 #[macro_export]

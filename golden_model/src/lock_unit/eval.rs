@@ -184,13 +184,18 @@ impl CycleModel for FifoLock {
             err = err.or(acq_err);
         }
         self.rel_q = i.rel_valid.then_some((i.rel_warp, i.rel_lock));
-        self.out = LockOut {
-            grant,
-            error: err.is_some(),
-            error_code: err.map_or(0, |e| e as u8),
-            ..LockOut::default()
-        };
+        self.out = registered_out(grant, err);
         seen
+    }
+}
+
+/// A baseline's registered outputs for the next cycle: this cycle's grants and error strobe.
+fn registered_out(grant: u64, err: Option<LockError>) -> LockOut {
+    LockOut {
+        grant,
+        error: err.is_some(),
+        error_code: err.map_or(0, |e| e as u8),
+        ..LockOut::default()
     }
 }
 
@@ -386,12 +391,7 @@ impl CycleModel for SpinLock {
             err = err.or(acq_err);
         }
         self.now += 1;
-        self.out = LockOut {
-            grant,
-            error: err.is_some(),
-            error_code: err.map_or(0, |e| e as u8),
-            ..LockOut::default()
-        };
+        self.out = registered_out(grant, err);
         seen
     }
 }

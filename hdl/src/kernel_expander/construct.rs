@@ -18,30 +18,19 @@ impl<
 {
     /// Build the block; panics with a clear message on an unusable shape.
     pub fn new() -> Self {
-        assert!(
-            (1..=16).contains(&R),
-            "kernel_expander: RT entries R must be 1..=16"
-        );
-        assert!(
-            (1..=16).contains(&B),
-            "kernel_expander: BE entries B must be 1..=16"
-        );
-        assert!(
-            (1..=16).contains(&IB),
-            "kernel_expander: kid bits IB must be 1..=16"
-        );
-        assert!(
-            (1..=16).contains(&WB),
-            "kernel_expander: WG count bits WB must be 1..=16"
-        );
-        assert!(
-            (1..=40).contains(&SB),
-            "kernel_expander: shape bits SB must be 1..=40"
-        );
-        assert!(
-            (1..=8).contains(&LB),
-            "kernel_expander: live bits LB must be 1..=8"
-        );
+        for (value, max, what) in [
+            (R, 16, "RT entries R"),
+            (B, 16, "BE entries B"),
+            (IB, 16, "kid bits IB"),
+            (WB, 16, "WG count bits WB"),
+            (SB, 40, "shape bits SB"),
+            (LB, 8, "live bits LB"),
+        ] {
+            assert!(
+                (1..=max).contains(&value),
+                "kernel_expander: {what} must be 1..={max}"
+            );
+        }
         let mut slb = 1;
         while (1usize << slb) < R.max(B) {
             slb += 1;

@@ -78,12 +78,9 @@ impl<const W: usize, const HB: usize> Logic for HoldCounters<W, HB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, hold_limit_le1, at_limit);
-        self.hold_limit_m1.clock.next = self.clock.val();
-        self.hold_limit_m1.d.next = self.hold_limit_m1.q.val();
-        self.hold_limit_on.clock.next = self.clock.val();
-        self.hold_limit_on.d.next = self.hold_limit_on.q.val();
-        self.hold_limit_m2.clock.next = self.clock.val();
-        self.hold_limit_m2.d.next = self.hold_limit_m2.q.val();
+        dff_setup!(self, clock, hold_limit_m1);
+        dff_setup!(self, clock, hold_limit_on);
+        dff_setup!(self, clock, hold_limit_m2);
         for w in 0..W {
             self.hold_count[w].clock.next = self.clock.val();
             self.hold_count[w].d.next = self.hold_count[w].q.val();
