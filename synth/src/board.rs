@@ -82,13 +82,13 @@ pub const UNITS: &[(&str, f64, Bridge)] = &[
 /// Board clocks (MHz) of the preemption controller, the SIMT issue unit and the schedule
 /// generator (requested; the PLL's output is in the README's bitstream table): timing met at
 /// nextpnr seeds 1, 2, 3 (`synth build --unit NAME --seeds 1,2,3`, docs/board_top.md "Session
-/// 6" to "Session 8"). The schedule generator's 92.5 MHz (PLL 92.500) is within 10 % of its
-/// own median (session 8: `take_best` as one carry chain); the preemption controller and the
-/// SIMT unit stay below 90 % of theirs: with the board top's routing, the bridge's
-/// reply-register decisions (and the preemption controller's launch / done logic at seed 3)
-/// miss 94.44 / 91.07 MHz at one or two seeds (docs/board_top.md, "Session 8").
-pub const PREEMPT_MHZ: f64 = 84.0;
-pub const SIMT_MHZ: f64 = 84.0;
+/// 6" to "Session 9"), each within 10 % of the unit's own median Fmax: the preemption
+/// controller at 94.444 (the lowest PLL step ≥ 90 % of its 104.4) and the SIMT unit at 91.071
+/// (≥ 90 % of 101.0) since session 9's bridge builds every reply in a state of its own
+/// (`S_REPLY`); the schedule generator at 92.5 (PLL 92.500; session 8: `take_best` as one
+/// carry chain).
+pub const PREEMPT_MHZ: f64 = 94.444;
+pub const SIMT_MHZ: f64 = 91.071;
 pub const SCHEDULE_MHZ: f64 = 92.5;
 
 /// Call `v` with the unit named `name`; `None` for an unknown name.
@@ -132,9 +132,9 @@ impl UnitVisitor for ConfigOf {
 
 /// The clock of the bridge-alone build (`bridge_only`, part of `synth build --all`): a
 /// measurement of the full bridge's own cost, not a bitstream anyone runs. Timing met at
-/// 100 MHz at nextpnr seeds 1, 2, 3 (`synth build --unit bridge_only --clock 100 --seeds 1,2,3`,
-/// the bridge of docs/board_top.md "Session 7": Fmax 103.54, 109.73, 110.86 MHz, median
-/// 109.73; 1279 LCs, 2 BRAMs), so no unit's bitstream clock is set by the bridge.
+/// 100 MHz at nextpnr seeds 1, 2, 3 (`synth build --unit bridge_only --seeds 1,2,3`, the bridge
+/// of docs/board_top.md "Session 9": Fmax 126.01, 118.48, 121.46 MHz, median 121.46; 986 LCs,
+/// 2 BRAMs), so no unit's bitstream clock is set by the bridge.
 pub const BRIDGE_ONLY_MHZ: f64 = 100.0;
 
 /// The bridge alone: a board top around a one-flip-flop unit, to measure the bridge's own cost.

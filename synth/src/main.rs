@@ -140,11 +140,14 @@ enum Cmd {
         /// NAME.lpf, nextpnr.log, NAME.bit}, block `bitstreams-ecp5`; default DIR build/ulx3s).
         #[arg(long, default_value = "alchitry-cu")]
         board: String,
-        /// The unit (`lock_unit`, `dispatcher`, `run_finder_tree_pipe_128`; `bridge_only`: the
-        /// bridge around a one-flip-flop unit, for its own cost).
+        /// The unit: one of `synth::board::UNITS` (`lock_unit`, `dispatcher`,
+        /// `run_finder_tree_pipe_128`, `preempt_ctrl`, `simt_issue`, `schedule_gen`; the ULX3S
+        /// also the units of `synth::ulx3s::UNITS`), built at its board clock; `bridge_only`: the
+        /// bridge around a one-flip-flop unit, for its own cost.
         #[arg(long, required_unless_present = "all")]
         unit: Option<String>,
-        /// Every unit that has a board clock (and the bridge alone).
+        /// Every unit that has a board clock, each at its clock (`synth::board::UNITS`, e.g.
+        /// `PREEMPT_MHZ`, `SIMT_MHZ`), and the bridge alone.
         #[arg(long)]
         all: bool,
         #[arg(long)]
@@ -160,8 +163,8 @@ enum Cmd {
         /// Override the unit's board clock (MHz).
         #[arg(long)]
         clock: Option<f64>,
-        /// The Markdown file whose block `bitstreams-ice40` gets one row per design built
-        /// (rows keyed by unit; "-": none).
+        /// The Markdown file whose block `bitstreams-ice40` (`bitstreams-ecp5` with
+        /// `--board ulx3s-85f`) gets one row per design built (rows keyed by unit; "-": none).
         #[arg(long, default_value = "-")]
         readme: PathBuf,
     },

@@ -61,13 +61,14 @@ module board_bridge #(
     // flip-flop (binary-coded, `st == S_EXEC` etc. were a LUT level in every decision)
     localparam integer I_IDLE = 0, I_LEN = 1, I_CMD = 2, I_PAY = 3, I_CRC1 = 4, I_CRC2 = 5,
                        I_DISCARD = 6, I_EXEC = 7, I_STEP = 8, I_RUN_PRIME = 9, I_RUN = 10,
-                       I_CAP_WAIT = 11, I_CAP_LOAD = 12, I_TX = 13, I_RUN_PRIME2 = 14;
-    localparam integer NS = 15;
-    localparam [NS-1:0] S_IDLE = 15'd1 << I_IDLE, S_LEN = 15'd1 << I_LEN, S_CMD = 15'd1 << I_CMD,
-                        S_PAY = 15'd1 << I_PAY, S_CRC1 = 15'd1 << I_CRC1, S_CRC2 = 15'd1 << I_CRC2,
-                        S_DISCARD = 15'd1 << I_DISCARD, S_EXEC = 15'd1 << I_EXEC, S_STEP = 15'd1 << I_STEP,
-                        S_RUN_PRIME = 15'd1 << I_RUN_PRIME, S_RUN = 15'd1 << I_RUN, S_CAP_WAIT = 15'd1 << I_CAP_WAIT,
-                        S_CAP_LOAD = 15'd1 << I_CAP_LOAD, S_TX = 15'd1 << I_TX, S_RUN_PRIME2 = 15'd1 << I_RUN_PRIME2;
+                       I_CAP_WAIT = 11, I_CAP_LOAD = 12, I_TX = 13, I_RUN_PRIME2 = 14, I_REPLY = 15;
+    localparam integer NS = 16;
+    localparam [NS-1:0] S_IDLE = 16'd1 << I_IDLE, S_LEN = 16'd1 << I_LEN, S_CMD = 16'd1 << I_CMD,
+                        S_PAY = 16'd1 << I_PAY, S_CRC1 = 16'd1 << I_CRC1, S_CRC2 = 16'd1 << I_CRC2,
+                        S_DISCARD = 16'd1 << I_DISCARD, S_EXEC = 16'd1 << I_EXEC, S_STEP = 16'd1 << I_STEP,
+                        S_RUN_PRIME = 16'd1 << I_RUN_PRIME, S_RUN = 16'd1 << I_RUN, S_CAP_WAIT = 16'd1 << I_CAP_WAIT,
+                        S_CAP_LOAD = 16'd1 << I_CAP_LOAD, S_TX = 16'd1 << I_TX, S_RUN_PRIME2 = 16'd1 << I_RUN_PRIME2,
+                        S_REPLY = 16'd1 << I_REPLY;
 
     function [15:0] crc16(input [15:0] c, input [7:0] b);  // CRC-16/CCITT-FALSE, one byte
         integer i;
@@ -173,39 +174,39 @@ module board_bridge #(
     reg [7:0] ex_why = 8'd0;
     reg ex_reset = 1'b0, ex_write = 1'b0, ex_step = 1'b0, ex_read_out = 1'b0, ex_load = 1'b0,
         ex_run = 1'b0, ex_read_cap = 1'b0, ex_status = 1'b0;
-    always @(posedge clock) begin
-        ex_nak <= 1'b0; ex_why <= 8'd0;
-        ex_reset <= 1'b0; ex_write <= 1'b0; ex_step <= 1'b0; ex_read_out <= 1'b0;
-        ex_load <= 1'b0; ex_run <= 1'b0; ex_read_cap <= 1'b0; ex_status <= 1'b0;
+    // The command table: per command its length test, its argument test and whether the lean
+    // bridge lacks it; one reason order for all (unknown, unsupported, length, argument)
+    reg c_known, c_lean_no, c_len_ok, c_arg_bad;
+    always @(*) begin
+        c_known = 1'b1; c_lean_no = 1'b0; c_len_ok = 1'b0; c_arg_bad = 1'b0;
         case (cmd)
-            C_RESET: if (!len_is_0) begin ex_nak <= 1'b1; ex_why <= N_BAD_LENGTH; end
-                else ex_reset <= 1'b1;
-            C_WRITE: if (!len_is_in) begin ex_nak <= 1'b1; ex_why <= N_BAD_LENGTH; end
-                else ex_write <= 1'b1;
-            C_STEP: if (!len_is_in) begin ex_nak <= 1'b1; ex_why <= N_BAD_LENGTH; end
-                else ex_step <= 1'b1;
-            C_READ_OUT: if (!len_is_0) begin ex_nak <= 1'b1; ex_why <= N_BAD_LENGTH; end
-                else ex_read_out <= 1'b1;
-            C_LOAD: if (LEAN) begin ex_nak <= 1'b1; ex_why <= N_UNSUPPORTED; end
-                else if (!len_is_load) begin ex_nak <= 1'b1; ex_why <= N_BAD_LENGTH; end
-                else if (bad_load_addr) begin ex_nak <= 1'b1; ex_why <= N_BAD_ARG; end
-                else ex_load <= 1'b1;
-            C_RUN: if (LEAN) begin ex_nak <= 1'b1; ex_why <= N_UNSUPPORTED; end
-                else if (!len_is_2) begin ex_nak <= 1'b1; ex_why <= N_BAD_LENGTH; end
-                else if (bad_run_n) begin ex_nak <= 1'b1; ex_why <= N_BAD_ARG; end
-                else ex_run <= 1'b1;
-            C_READ_CAP: if (LEAN) begin ex_nak <= 1'b1; ex_why <= N_UNSUPPORTED; end
-                else if (!len_is_2) begin ex_nak <= 1'b1; ex_why <= N_BAD_LENGTH; end
-                else if (bad_cap_addr) begin ex_nak <= 1'b1; ex_why <= N_BAD_ARG; end
-                else ex_read_cap <= 1'b1;
-            C_STATUS: if (LEAN) begin ex_nak <= 1'b1; ex_why <= N_UNSUPPORTED; end
-                else if (!len_is_0) begin ex_nak <= 1'b1; ex_why <= N_BAD_LENGTH; end
-                else ex_status <= 1'b1;
-            default: begin ex_nak <= 1'b1; ex_why <= N_UNKNOWN_CMD; end
+            C_RESET, C_READ_OUT: c_len_ok = len_is_0;
+            C_WRITE, C_STEP: c_len_ok = len_is_in;
+            C_LOAD: begin c_lean_no = 1'b1; c_len_ok = len_is_load; c_arg_bad = bad_load_addr; end
+            C_RUN: begin c_lean_no = 1'b1; c_len_ok = len_is_2; c_arg_bad = bad_run_n; end
+            C_READ_CAP: begin c_lean_no = 1'b1; c_len_ok = len_is_2; c_arg_bad = bad_cap_addr; end
+            C_STATUS: begin c_lean_no = 1'b1; c_len_ok = len_is_0; end
+            default: c_known = 1'b0;
         endcase
     end
+    wire [7:0] c_why = !c_known ? N_UNKNOWN_CMD : (LEAN && c_lean_no) ? N_UNSUPPORTED :
+                       !c_len_ok ? N_BAD_LENGTH : c_arg_bad ? N_BAD_ARG : 8'd0;
+    wire c_ok = c_why == 8'd0;
+    always @(posedge clock) begin
+        ex_nak <= !c_ok;
+        ex_why <= c_why;
+        ex_reset <= c_ok && cmd == C_RESET;
+        ex_write <= c_ok && cmd == C_WRITE;
+        ex_step <= c_ok && cmd == C_STEP;
+        ex_read_out <= c_ok && cmd == C_READ_OUT;
+        ex_load <= c_ok && cmd == C_LOAD;
+        ex_run <= c_ok && cmd == C_RUN;
+        ex_read_cap <= c_ok && cmd == C_READ_CAP;
+        ex_status <= c_ok && cmd == C_STATUS;
+    end
+    // read in S_REPLY, when `good` already counts the STATUS frame itself
     wire [159:0] status_word = {UNIT_ID, OUT_BITS16, IN_BITS16, STIM_AW8,
-                                last_reason, ferrs, naks, good + 1'b1, cycles};
+                                last_reason, ferrs, naks, good, cycles};
     wire in_parse = st[I_IDLE] || st[I_LEN] || st[I_CMD] || st[I_PAY] ||
                     st[I_CRC1] || st[I_CRC2] || st[I_DISCARD];
     // idle == TIMEOUT, kept as a register (set one cycle ahead from idle == TIMEOUT - 1)
@@ -227,28 +228,22 @@ module board_bridge #(
         left_1 <= left == 8'd1;
     end
 
-    task nak(input [7:0] why, input [7:0] what);
+    // A reply is decided in one cycle (the parser's NAKs, S_EXEC, the end of a RUN) and built in
+    // the next, S_REPLY, from registers only: the reply registers (`r_type`, `r_len`, `r_pay`,
+    // `r_phase`) are loaded in S_REPLY, S_STEP and S_CAP_LOAD (each one source) and shifted in
+    // S_TX, so their enables and data muxes are a few state flip-flops deep, not the decisions'
+    // depth. A NAK's payload is {cmd, reason} with the reason kept in `last_reason`; `r_nak`
+    // says "the reply decided is a NAK" (else STATUS if `ex_status`, else ACK {cmd}).
+    reg r_nak = 1'b0;
+    task nak(input [7:0] why);
         begin
-            r_type <= R_NAK;
-            r_len <= 8'd2;
-            r_pay <= {TXP_BITS{1'b0}};
-            r_pay[15:0] <= {what, why};
-            naks <= naks + 1'b1;
             last_reason <= why;
-            led_nak <= 1'b1;
-            r_phase <= 3'd0;
-            st <= S_TX;
+            r_nak <= 1'b1;
+            st <= S_REPLY;
         end
     endtask
     task ack;
-        begin
-            r_type <= R_ACK;
-            r_len <= 8'd1;
-            r_pay <= {TXP_BITS{1'b0}};
-            r_pay[7:0] <= cmd;
-            r_phase <= 3'd0;
-            st <= S_TX;
-        end
+        st <= S_REPLY;
     endtask
 
     initial begin
@@ -296,6 +291,7 @@ module board_bridge #(
             naks <= 16'd0;
             ferrs <= 16'd0;
             last_reason <= 8'd0;
+            r_nak <= 1'b0;
         end else begin
             (* parallel_case *) case (1'b1)
                 // ---- frame parser: nothing but the parser's own registers changes here ----
@@ -327,14 +323,14 @@ module board_bridge #(
                             end
                             st[I_CRC1]: begin crc_hi <= byte_in; st <= S_CRC2; end
                             default: begin  // S_CRC2
-                                if (b_crc_bad) nak(N_BAD_CRC, cmd);
+                                if (b_crc_bad) nak(N_BAD_CRC);
                                 else st <= S_EXEC;
                             end
                         endcase
-                    end else if (timed_out) nak(N_TIMEOUT, cmd);
-                st[I_DISCARD]: if (timed_out) nak(reason, cmd);
+                    end else if (timed_out) nak(N_TIMEOUT);
+                st[I_DISCARD]: if (timed_out) nak(reason);
                 // ---- a good frame: check command and length, then act ----
-                st[I_EXEC]: if (ex_nak) nak(ex_why, cmd);
+                st[I_EXEC]: if (ex_nak) nak(ex_why);
                     else begin
                         (* parallel_case *) case (1'b1)
                             ex_reset: begin
@@ -349,10 +345,8 @@ module board_bridge #(
                                 in_hold <= pay_inputs; ce <= 1'b1; led_free_run <= 1'b0;
                                 good <= good + 1'b1; st <= S_STEP;
                             end
-                            ex_read_out: begin
-                                r_type <= R_OUTPUTS; r_len <= OUT_BYTES;
-                                r_pay <= {TXP_BITS{1'b0}}; r_pay[OUT_BITS-1:0] <= unit_out; r_phase <= 3'd0;
-                                good <= good + 1'b1; st <= S_TX;
+                            ex_read_out: begin  // S_STEP without the enable: the held outputs
+                                good <= good + 1'b1; st <= S_STEP;
                             end
                             ex_load: begin
                                 stim_we <= 1'b1; stim_wa <= pay_addr[STIM_AW-1:0];
@@ -367,16 +361,13 @@ module board_bridge #(
                                 cap_ra <= pay_word[STIM_AW-1:0]; good <= good + 1'b1; st <= S_CAP_WAIT;
                             end
                             ex_status: begin
-                                r_type <= R_STATUS; r_len <= STATUS_BYTES;
-                                r_pay <= {TXP_BITS{1'b0}};
-                                r_pay[SW-1:0] <= status_word[SW-1:0];
-                                r_phase <= 3'd0; good <= good + 1'b1; st <= S_TX;
+                                good <= good + 1'b1; st <= S_REPLY;
                             end
                             default: ;
                         endcase
                     end
-                // lockstep: the enable is high in this cycle only; reply with the outputs seen
-                // before this cycle's edge
+                // lockstep (STEP): the enable is high in this cycle only; reply with the outputs
+                // seen before this cycle's edge (READ_OUT: no enable, the held outputs)
                 st[I_STEP]: begin
                     r_type <= R_OUTPUTS; r_len <= OUT_BYTES;
                     r_pay <= {TXP_BITS{1'b0}}; r_pay[OUT_BITS-1:0] <= unit_out; r_phase <= 3'd0;
@@ -408,6 +399,21 @@ module board_bridge #(
                     r_type <= R_CAPTURE; r_len <= OUT_BYTES;
                     r_pay <= {TXP_BITS{1'b0}}; r_pay[OUT_BITS-1:0] <= cap_rdata; r_phase <= 3'd0;
                     st <= S_TX;
+                end
+                // ---- reply: ACK, NAK or STATUS as decided the cycle before ----
+                st[I_REPLY]: begin
+                    r_phase <= 3'd0; st <= S_TX;
+                    r_pay <= {TXP_BITS{1'b0}};
+                    if (r_nak) begin
+                        r_type <= R_NAK; r_len <= 8'd2; r_pay[15:0] <= {cmd, last_reason};
+                        naks <= naks + 1'b1; led_nak <= 1'b1; r_nak <= 1'b0;
+                    end else if (!LEAN && ex_status) begin
+                        // (`ex_status` is still the S_EXEC decision: cmd and length are held)
+                        r_type <= R_STATUS; r_len <= STATUS_BYTES;
+                        r_pay[SW-1:0] <= status_word[SW-1:0];
+                    end else begin
+                        r_type <= R_ACK; r_len <= 8'd1; r_pay[7:0] <= cmd;
+                    end
                 end
                 // ---- reply: sync, length, type, payload (LSB first), CRC-16 ----
                 st[I_TX]: begin
