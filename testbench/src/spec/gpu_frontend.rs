@@ -93,6 +93,15 @@
 //!   (with none, a CU reset would kill work that may not be re-run), or one
 //!   that reported `kernel_done` at most [`SysConfig::reset_lag`] cycles before (Unit 4's
 //!   registered decision sees the done later);
+//! - `alloc-bound`: the waves of the records in flight on a unit of a module (the record's
+//!   `disp_waves`; a slot is in flight as for `slot-busy`) never exceed its wave slots, and a
+//!   whole WG's regions lie inside their maps; `alloc-overlap`: a whole WG's regions meet no
+//!   other whole WG's in flight on its module. A region is `[base, base + need)`; the ports
+//!   do not pair a tag with a kernel, so the need is a lower bound: waves × the least VGPR /
+//!   SGPR need per wave (LDS need per WG) over the good launches of the record's class with
+//!   more WGs than its index that may still have records (not done, or done at most
+//!   `SHAPE_KEEP` cycles before). Two equal non-zero bases of one map always overlap (an
+//!   empty region's base is 0). Sub-WG records count for the wave slots only;
 //! - `idle-fields-zero`: every output field is 0 while its valid is low;
 //! - `drained` ([`SystemSpec::finish_drained`], after a quiet end of a trace): every kernel
 //!   accepted completed, no record in flight, no error owed — nothing accepted was dropped and
@@ -1112,6 +1121,18 @@ impl SpecChecker for SystemSpec {
                     ),
                 );
             }
+            let alloc = Alloc {
+                module: o.disp_module,
+                sub: o.disp_sub,
+                waves: [o.disp_waves & 7, o.disp_waves >> 3 & 7],
+                vbase: [o.disp_vgpr_base & 15, o.disp_vgpr_base >> 4 & 15],
+                sbase: [o.disp_sgpr_base & 7, o.disp_sgpr_base >> 3 & 7],
+                lbase: o.disp_lds_base,
+                floor: self.need_floor(o.disp_class, o.disp_id),
+            };
+            if let Err((rule, d)) = self.check_alloc(&alloc) {
+                return v(rule, d);
+            }
             let orphan = match self.attempts.get_mut(&tag) {
                 Some(a) if a.orphans_until.is_some_and(|u| cycle <= u) => match a.expect {
                     None => true,
@@ -1186,18 +1207,6 @@ impl SpecChecker for SystemSpec {
                 w.ended = o.disp_last;
                 Some(a.gen)
             };
-            let alloc = Alloc {
-                module: o.disp_module,
-                sub: o.disp_sub,
-                waves: [o.disp_waves & 7, o.disp_waves >> 3 & 7],
-                vbase: [o.disp_vgpr_base & 15, o.disp_vgpr_base >> 4 & 15],
-                sbase: [o.disp_sgpr_base & 7, o.disp_sgpr_base >> 3 & 7],
-                lbase: o.disp_lds_base,
-                floor: self.need_floor(o.disp_class, o.disp_id),
-            };
-            if let Err((rule, d)) = self.check_alloc(&alloc) {
-                return v(rule, d);
-            }
             self.flight.insert(
                 o.disp_slot,
                 InFlight {
