@@ -436,6 +436,54 @@ fn inject_record(class: u32, rule: &str) {
     assert!(hit, "an injected record is caught as {rule}");
 }
 
+/// A record next to a whole WG in flight: a copy of it (same module, bases) into a free slot
+/// overlaps it (`alloc-overlap`: equal non-zero bases of one map hold the same block), and one
+/// with five waves on a unit holds more than its four wave slots (`alloc-bound`); each caught in
+/// the injected record's cycle.
+fn inject_alloc(rule: &str) {
+    let t = clean();
+    let mut hit = false;
+    'recs: for r in (10..t.outs.len() - 400).filter(|&r| {
+        let o = &t.outs[r];
+        o.disp_valid && !o.disp_sub && (o.disp_vgpr_base & 15 != 0 || rule == "alloc-bound")
+    }) {
+        let q = r + 1;
+        if t.outs[q].disp_valid {
+            continue;
+        }
+        for slot in 0..8 {
+            let mut o = t.outs.clone();
+            o[q] = GfOut {
+                disp_valid: true,
+                disp_slot: slot,
+                disp_id: 0,
+                disp_last: true,
+                ..t.outs[r].clone()
+            };
+            if rule == "alloc-bound" {
+                o[q].disp_waves = 5;
+            }
+            if let Err(e) = judge(&t.ins, &o, SysConfig::board()) {
+                if e.rule == rule && e.cycle == q {
+                    hit = true;
+                    break 'recs;
+                }
+            }
+        }
+    }
+    assert!(hit, "an injected record is caught as {rule}");
+}
+
+#[test]
+fn negative_alloc_overlap() {
+    inject_alloc("alloc-overlap");
+}
+
+#[test]
+fn negative_alloc_bound() {
+    inject_alloc("alloc-bound");
+}
+
 #[test]
 fn negative_slot_busy() {
     inject_record(1, "slot-busy");
@@ -658,11 +706,14 @@ fn registry_stream_passes_the_system_checker() {
 /// a killed kernel's WG 0 for a new attempt and stopped on `wg-twice`): 200 000 cycles each.
 /// The session-7 far-side fixes of `random_run` changed these traces after their first bad
 /// completion or reset, so the count of window starts is printed, and only required > 0.
+/// Session 9's stimulus (wide shapes, BE storms, more resets and register writes) changed
+/// every trace: of seeds 1..=240 × 200 000 cycles only seed 104 has a window start now (one),
+/// so it joins the list (the other four are kept as further traces the checker must accept).
 #[test]
 fn registry_stream_skip_window_seeds() {
     use testbench::gpu_frontend::{random_run, FrontendChecker};
     let mut starts = 0;
-    for seed in [64, 69, 84, 144] {
+    for seed in [64, 69, 84, 104, 144] {
         let (ins, outs) = random_run(seed, 200_000);
         let mut chk = FrontendChecker::new();
         for (c, (i, o)) in ins.iter().zip(&outs).enumerate() {

@@ -269,6 +269,12 @@ struct Mix {
     run: u64,
     /// Percent of idempotent BE kernels.
     idem: u64,
+    /// Percent of kernels with the wide shapes (below); the rest keep small needs.
+    wide: u64,
+    /// Tiny shapes only (one or two waves, few blocks): eight WGs fit at once.
+    tiny: bool,
+    /// Least run time of a record (the run time is run_min + 0..run).
+    run_min: u64,
 }
 
 impl Mix {
@@ -278,8 +284,73 @@ impl Mix {
             rt: [10, 33, 60][r.below(3) as usize],
             rt_wgs: [1, 4, 16][r.below(3) as usize],
             be_wgs: [4, 16, 64][r.below(3) as usize],
-            run: [2, 8, 30][r.below(3) as usize],
+            // 200: records that stay long, so many kernels run at once (Unit 4's deep table
+            // entries, the dispatcher's eight slots and full maps)
+            run: [2, 8, 30, 200][r.below(4) as usize],
             idem: [0, 70, 100][r.below(3) as usize],
+            wide: [0, 30, 70][r.below(3) as usize],
+            tiny: false,
+            run_min: 0,
+        }
+    }
+
+    /// The knobs of a segment: a storm one time in six, else drawn.
+    fn segment(r: &mut R) -> Self {
+        if r.below(6) == 0 {
+            Self::be_storm()
+        } else {
+            Self::draw(r)
+        }
+    }
+
+    /// A storm of tiny best-effort kernels: one WG each, offered in most cycles, that run long
+    /// — eight of them run at once in the dispatcher's eight slots, so Unit 4's table and the
+    /// expander's BE slots fill up to their last entries with running kernels.
+    fn be_storm() -> Self {
+        Self {
+            launch: 400,
+            rt: 0,
+            rt_wgs: 1,
+            be_wgs: 1,
+            run: 200,
+            idem: 50,
+            wide: 0,
+            tiny: true,
+            run_min: 300,
+        }
+    }
+}
+
+/// A WG shape: `wide` draws the needs the way the tagged dispatcher's own stream does (VGPR
+/// 0..=16/q and SGPR 0..=8/q blocks per wave, a tenth of the LDS needs 6..=16 blocks, a third
+/// of the wave counts up to 8), so the dispatcher's searches meet needs that reach every end of
+/// its maps; else small needs (VGPR 0..=4, SGPR 0..=2, LDS 0..=5, 1..=3 waves mostly).
+fn draw_shape(r: &mut R, k: &mut Kernel, wide: bool, tiny: bool) {
+    if tiny {
+        k.waves = 1 + r.below(2) as u32;
+        k.vgpr = r.below(3) as u32;
+        k.sgpr = r.below(2) as u32;
+        k.lds = r.below(3) as u32;
+    } else if wide {
+        let wmax = if r.below(3) == 0 { 8 } else { 4 };
+        k.waves = 1 + r.below(wmax) as u32;
+        let q = k.waves.div_ceil(2);
+        k.vgpr = r.below(1 + 16 / q as u64) as u32;
+        k.sgpr = r.below(1 + 8 / q as u64) as u32;
+        k.lds = if r.below(10) == 0 {
+            6 + r.below(11) as u32
+        } else {
+            r.below(6) as u32
+        };
+    } else {
+        let wmax = if r.below(5) == 0 { 8 } else { 3 };
+        k.waves = 1 + r.below(wmax) as u32;
+        k.vgpr = r.below(5) as u32;
+        k.sgpr = r.below(3) as u32;
+        k.lds = r.below(6) as u32;
+        if k.waves.div_ceil(2) * k.vgpr > 16 || k.waves.div_ceil(2) * k.sgpr > 8 {
+            k.vgpr = 1;
+            k.sgpr = 1;
         }
     }
 }
@@ -290,9 +361,15 @@ impl Mix {
 /// the automatic policy (preempt storms whenever RT kernels meet BE work; CU resets of
 /// idempotent BE kernels; skips), stretches with `AUTO_PREEMPT` = 0 and host
 /// `preempt`/`resume` (some of them illegal), `RESET_ENABLE` toggled, `MAX_INFLIGHT` and
-/// dispatcher register writes (split threshold, policy), bad launches (WG count 0, shapes that
-/// never fit, duplicate kids of held kernels), bad register writes, completions of idle slots
-/// (never of a killed WG), retire strobes, and a rare reset. Returns the inputs and the
+/// dispatcher register writes (split threshold — small or 16..=63, and right after every
+/// reset —, policy, free weights, power window, aging windows), bad launches (WG count 0,
+/// shapes that never fit: 0 or > 8 waves, LDS > 16, a VGPR / SGPR need just above a row of the
+/// launch check, duplicate kids of held kernels), bad register writes, completions of idle
+/// slots (never of a killed WG), retire strobes, and resets (rare; more often while Unit 4 is
+/// preempted, and most often during a reclaim walk). Segments with wide shapes draw the needs
+/// as the tagged dispatcher's own stream does (up to the whole map); a sixth of the segments
+/// are storms of tiny one-WG BE kernels that run 300..500 cycles, so eight run at once and
+/// Unit 4's table fills with running kernels to its last entry. Returns the inputs and the
 /// model's outputs.
 pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
     let mut r = R(Rng::new(seed));
@@ -300,7 +377,7 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
     let mut ins = vec![GfIn::reset_input()];
     let mut outs = vec![m.step(&ins[0])];
     let mut far = FarSide::default();
-    let mut mix = Mix::draw(&mut r);
+    let mut mix = Mix::segment(&mut r);
     let mut offer: Option<Kernel> = None;
     let mut next_kid = [0u32; 2];
     let mut held: Vec<(u32, u32)> = vec![];
@@ -336,7 +413,7 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
             && !(prev.disp_class == BE && (far.reset_open || ins[t - 1].cu_reset_done))
         {
             far.running.push((
-                t + r.below(mix.run) as usize,
+                t + (mix.run_min + r.below(mix.run)) as usize,
                 prev.disp_slot,
                 prev.disp_class,
                 prev.disp_kslot,
@@ -350,10 +427,18 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
             }
         }
         if t % 4096 == 0 {
-            mix = Mix::draw(&mut r);
+            mix = Mix::segment(&mut r);
         }
         let mut i = GfIn::default();
-        if r.below(200_000) == 0 {
+        // a rare reset, more often while a reclaim walk runs or Unit 4 is preempted
+        let reset_odds = if prev.reclaim_busy {
+            150
+        } else if prev.preempted {
+            5_000
+        } else {
+            40_000
+        };
+        if r.below(reset_odds) == 0 {
             i.reset = true;
             far = FarSide::default();
             offer = None;
@@ -366,19 +451,27 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
         // host: kernels
         if offer.is_none() && r.below(1000) < mix.launch {
             let class = if r.below(100) < mix.rt { RT } else { BE };
-            let wmax = if r.below(5) == 0 { 8 } else { 3 };
             let mut k = Kernel {
                 kid: next_kid[class as usize],
                 class,
                 idem: r.below(100) < mix.idem,
                 wgs: 1 + r.below(if class == RT { mix.rt_wgs } else { mix.be_wgs }) as u32,
-                waves: 1 + r.below(wmax) as u32,
-                vgpr: r.below(5) as u32,
-                sgpr: r.below(3) as u32,
-                lds: r.below(6) as u32,
                 indep: r.below(3) == 0,
+                ..Kernel::default()
             };
+            let wide = r.below(100) < mix.wide;
+            draw_shape(&mut r, &mut k, wide, mix.tiny);
             next_kid[class as usize] = (k.kid + 1) & 0xFF;
+            // a VGPR / SGPR need just above what a unit holds for the kernel's wave pairs
+            // (limit + 1 or + 2, or any value up to the port's maximum): every row of the
+            // launch check meets its boundary
+            let over = |r: &mut R, lim: u32, max: u32| {
+                if r.below(2) == 0 {
+                    (lim + 1 + r.below(2) as u32).min(max)
+                } else {
+                    lim + 1 + r.below((max - lim) as u64) as u32
+                }
+            };
             match r.below(100) {
                 0 => k.wgs = 0,
                 1 => k.waves = [0, 9, 15][r.below(3) as usize],
@@ -389,13 +482,9 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
                         k.kid = kid;
                     }
                 }
+                4 => k.vgpr = over(&mut r, 16 / k.waves.div_ceil(2), 31),
+                5 => k.sgpr = over(&mut r, 8 / k.waves.div_ceil(2), 15),
                 _ => {}
-            }
-            if k.check().is_some() {
-                // a shape too big for an empty module, or zero waves/WGs: refused anyway
-            } else if k.waves.div_ceil(2) * k.vgpr > 16 || k.waves.div_ceil(2) * k.sgpr > 8 {
-                k.vgpr = 1;
-                k.sgpr = 1;
             }
             offer = Some(k);
         }
@@ -403,10 +492,26 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
             i = GfIn::launch(&k);
         }
         // host: registers (rare), manual preemption stretches
-        if r.below(400) == 0 {
-            let (addr, data) = match r.below(9) {
-                0 => (1, 2 + r.below(20) as u32),
+        let split = |r: &mut R| {
+            if r.below(2) == 0 {
+                2 + r.below(7) as u32
+            } else {
+                16 + r.below(48) as u32
+            }
+        };
+        if ins[t - 1].reset {
+            // after a reset, a split threshold: small (heads enter split mode now and then) or
+            // above the pipeline's slack (the dispatcher's own stream does the same)
+            i.cfg_we = true;
+            i.cfg_addr = 1;
+            i.cfg_data = split(&mut r);
+        } else if r.below(250) == 0 {
+            let (addr, data) = match r.below(12) {
+                0 => (1, split(&mut r)),
                 1 => (0, r.below(3) as u32),
+                9 => (6, r.below(1 << 16) as u32),
+                10 => (8, 8 + r.below(120) as u32),
+                11 => (2 + r.below(4) as u32, 1 + r.below(600) as u32),
                 2 => (ADDR_MAX_INFLIGHT, 1 + r.below(8) as u32),
                 3 => (ADDR_MAX_INFLIGHT, [0, 9, 15, 16][r.below(4) as usize]),
                 4 => (ADDR_RESET_ENABLE, (r.below(3) != 0) as u32),

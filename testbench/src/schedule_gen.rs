@@ -765,7 +765,12 @@ impl Episodes {
                 }
                 2 => {
                     i.prof_we = true;
-                    i.prof_k = 9 + self.r(7) as u8;
+                    // half the time the first refused value, 9 (the boundary of the check)
+                    i.prof_k = if self.chance(50) {
+                        9
+                    } else {
+                        9 + self.r(7) as u8
+                    };
                     i.prof_force = self.chance(50);
                     i.prof_force_idx = self.r(8) as u8;
                 }

@@ -93,6 +93,15 @@
 //!   (with none, a CU reset would kill work that may not be re-run), or one
 //!   that reported `kernel_done` at most [`SysConfig::reset_lag`] cycles before (Unit 4's
 //!   registered decision sees the done later);
+//! - `alloc-bound`: the waves of the records in flight on a unit of a module (the record's
+//!   `disp_waves`; a slot is in flight as for `slot-busy`) never exceed its wave slots, and a
+//!   whole WG's regions lie inside their maps; `alloc-overlap`: a whole WG's regions meet no
+//!   other whole WG's in flight on its module. A region is `[base, base + need)`; the ports
+//!   do not pair a tag with a kernel, so the need is a lower bound: waves × the least VGPR /
+//!   SGPR need per wave (LDS need per WG) over the good launches of the record's class with
+//!   more WGs than its index that may still have records (not done, or done at most
+//!   `SHAPE_KEEP` cycles before). Two equal non-zero bases of one map always overlap (an
+//!   empty region's base is 0). Sub-WG records count for the wave slots only;
 //! - `idle-fields-zero`: every output field is 0 while its valid is low;
 //! - `drained` ([`SystemSpec::finish_drained`], after a quiet end of a trace): every kernel
 //!   accepted completed, no record in flight, no error owed — nothing accepted was dropped and
@@ -217,7 +226,55 @@ struct InFlight {
     idx: u32,
     /// Attempt generation of its tag (None: an orphan).
     gen: Option<u64>,
+    /// What the record allocated, as far as the ports tell.
+    alloc: Alloc,
 }
+
+/// A record's allocation: its module, waves per unit and bases (the record's fields), and lower
+/// bounds of its needs — the least VGPR / SGPR need per wave and LDS need per WG over every
+/// kernel of its class it may belong to ([`SystemSpec::need_floor`]; the ports do not pair a
+/// record's tag with a kernel).
+#[derive(Clone, Copy, Debug, Default)]
+struct Alloc {
+    module: u32,
+    sub: bool,
+    waves: [u32; 2],
+    vbase: [u32; 2],
+    sbase: [u32; 2],
+    lbase: u32,
+    /// Lower bounds: VGPR and SGPR blocks per wave, LDS blocks per WG.
+    floor: (u32, u32, u32),
+}
+
+impl Alloc {
+    /// Block ranges `[base, base + need)` of unit `u`'s VGPR and SGPR maps and of the module's
+    /// LDS map, from the lower bounds (empty when a bound is 0).
+    fn vgpr(&self, u: usize) -> (u32, u32) {
+        (self.vbase[u], self.vbase[u] + self.waves[u] * self.floor.0)
+    }
+    fn sgpr(&self, u: usize) -> (u32, u32) {
+        (self.sbase[u], self.sbase[u] + self.waves[u] * self.floor.1)
+    }
+    fn lds(&self) -> (u32, u32) {
+        (self.lbase, self.lbase + self.floor.2)
+    }
+}
+
+/// A good launch taken (a kernel some later record may belong to), with its shape.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    key: (u32, u32),
+    wgs: u32,
+    vgpr: u32,
+    sgpr: u32,
+    lds: u32,
+    /// The cycle its kid's `kernel_done` came (its records are over some cycles later).
+    done: Option<usize>,
+}
+
+/// Cycles a shape stays a candidate after its kernel's `kernel_done` (orphan records of a
+/// skip or a reset come within a few cycles; a generous margin).
+const SHAPE_KEEP: usize = 4096;
 
 /// A kernel held (accepted, not done).
 #[derive(Clone, Copy, Debug)]
@@ -346,6 +403,8 @@ pub struct SystemSpec {
     closed: BTreeMap<u64, Closed>,
     /// The last `kernel_done` of an idempotent BE kernel.
     idem_done: Option<usize>,
+    /// Shapes of the kernels records may belong to (`alloc-bound`, `alloc-overlap`).
+    shapes: Vec<Shape>,
     pub stats: SysStats,
 }
 
@@ -368,6 +427,7 @@ impl SystemSpec {
             reset_enable: true,
             idem_done: None,
             closed: BTreeMap::new(),
+            shapes: vec![],
             stats: SysStats::default(),
         }
     }
@@ -375,6 +435,84 @@ impl SystemSpec {
     /// The board composition.
     pub fn board() -> Self {
         Self::new(SysConfig::board())
+    }
+
+    /// The least VGPR / SGPR need per wave and LDS need per WG over the kernels of `class`
+    /// that a record of WG `idx` may belong to (every good launch taken since the reset with
+    /// more than `idx` WGs whose kid's `kernel_done` is not older than [`SHAPE_KEEP`] cycles);
+    /// 0 when none is known.
+    fn need_floor(&self, class: u32, idx: u32) -> (u32, u32, u32) {
+        let mut it = self
+            .shapes
+            .iter()
+            .filter(|x| x.key.0 == class && x.wgs > idx)
+            .peekable();
+        if it.peek().is_none() {
+            return (0, 0, 0);
+        }
+        it.fold((u32::MAX, u32::MAX, u32::MAX), |a, x| {
+            (a.0.min(x.vgpr), a.1.min(x.sgpr), a.2.min(x.lds))
+        })
+    }
+
+    /// `alloc-bound` and `alloc-overlap` for a record about to enter flight: wave slots per
+    /// unit, and (whole WGs) the lower-bound ranges inside the maps and disjoint from every
+    /// other whole WG in flight on the same module.
+    fn check_alloc(&self, a: &Alloc) -> Result<(), (&'static str, String)> {
+        let c = &self.cfg;
+        for u in 0..2 {
+            let used: u32 = self
+                .flight
+                .values()
+                .filter(|f| f.alloc.module == a.module)
+                .map(|f| f.alloc.waves[u])
+                .sum();
+            if used + a.waves[u] > c.wave_slots {
+                return Err((
+                    "alloc-bound",
+                    format!(
+                        "{} waves on unit {u} of module {} with {used} in flight ({} slots)",
+                        a.waves[u], a.module, c.wave_slots
+                    ),
+                ));
+            }
+        }
+        if a.sub {
+            return Ok(());
+        }
+        let over = |r: (u32, u32), n: u32| r.1 > r.0 && r.1 > n;
+        for u in 0..2 {
+            if over(a.vgpr(u), c.vgpr_blocks) || over(a.sgpr(u), c.sgpr_blocks) {
+                return Err(("alloc-bound", format!("allocation beyond a map: {a:?}")));
+            }
+        }
+        if over(a.lds(), c.lds_blocks) {
+            return Err(("alloc-bound", format!("LDS beyond the map: {a:?}")));
+        }
+        let meet = |x: (u32, u32), y: (u32, u32)| x.1 > x.0 && y.1 > y.0 && x.0 < y.1 && y.0 < x.1;
+        for (s, f) in &self.flight {
+            let b = &f.alloc;
+            if b.sub || b.module != a.module {
+                continue;
+            }
+            // a region's base is 0 when it is empty, so two equal non-zero bases of one map
+            // are two regions holding the same block, whatever the needs
+            let same = |x: u32, y: u32, wx: u32, wy: u32| x != 0 && x == y && wx > 0 && wy > 0;
+            let hit = (0..2).any(|u| {
+                meet(a.vgpr(u), b.vgpr(u))
+                    || meet(a.sgpr(u), b.sgpr(u))
+                    || same(a.vbase[u], b.vbase[u], a.waves[u], b.waves[u])
+                    || same(a.sbase[u], b.sbase[u], a.waves[u], b.waves[u])
+            }) || meet(a.lds(), b.lds())
+                || same(a.lbase, b.lbase, 1, 1);
+            if hit {
+                return Err((
+                    "alloc-overlap",
+                    format!("record {a:?} overlaps the WG in flight in slot {s}: {b:?}"),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Kernels accepted and not yet done.
@@ -741,6 +879,14 @@ impl SystemSpec {
                 self.gf_error_due = Some((cycle + 1, code));
             } else {
                 let key = (i.launch_class & 1, i.launch_kid);
+                self.shapes.push(Shape {
+                    key,
+                    wgs: i.launch_wgs,
+                    vgpr: i.launch_vgpr,
+                    sgpr: i.launch_sgpr,
+                    lds: i.launch_lds,
+                    done: None,
+                });
                 let maybe = self.maybe.contains(&key);
                 if self.held.contains_key(&key) || maybe {
                     self.stats.dups += 1;
@@ -975,6 +1121,18 @@ impl SpecChecker for SystemSpec {
                     ),
                 );
             }
+            let alloc = Alloc {
+                module: o.disp_module,
+                sub: o.disp_sub,
+                waves: [o.disp_waves & 7, o.disp_waves >> 3 & 7],
+                vbase: [o.disp_vgpr_base & 15, o.disp_vgpr_base >> 4 & 15],
+                sbase: [o.disp_sgpr_base & 7, o.disp_sgpr_base >> 3 & 7],
+                lbase: o.disp_lds_base,
+                floor: self.need_floor(o.disp_class, o.disp_id),
+            };
+            if let Err((rule, d)) = self.check_alloc(&alloc) {
+                return v(rule, d);
+            }
             let orphan = match self.attempts.get_mut(&tag) {
                 Some(a) if a.orphans_until.is_some_and(|u| cycle <= u) => match a.expect {
                     None => true,
@@ -1056,6 +1214,7 @@ impl SpecChecker for SystemSpec {
                     kslot: o.disp_kslot,
                     idx: o.disp_id,
                     gen,
+                    alloc,
                 },
             );
         }
@@ -1155,6 +1314,17 @@ impl SpecChecker for SystemSpec {
                 self.idem_done = Some(cycle);
             }
             self.held.remove(&key);
+            // the oldest launch of that kid is the kernel that finished (a later one was a
+            // duplicate, refused or taken as the next kernel)
+            if let Some(x) = self
+                .shapes
+                .iter_mut()
+                .find(|x| x.key == key && x.done.is_none())
+            {
+                x.done = Some(cycle);
+            }
+            self.shapes
+                .retain(|x| x.done.is_none_or(|d| cycle <= d + SHAPE_KEEP));
             self.stats.kernels_done[key.0 as usize & 1] += 1;
             for d in self.dups.iter_mut() {
                 if (d.class, d.kid) == key {
