@@ -77,7 +77,7 @@ pub const UNITS: &[(&str, f64)] = &[
     ("run_finder_tree_pipe_128", 100.0),
     ("preempt_ctrl", 81.25),
     ("simt_issue", 87.5),
-    ("schedule_gen", 93.75),
+    ("schedule_gen", 87.5),
     ("gpu_frontend", GPU_FRONTEND_MHZ),
 ];
 /// The GPU scheduling front-end's clock (MHz): ULX3S only (`synth::board::ECP5_ONLY`, it
