@@ -681,18 +681,19 @@ fn map_ram_contract_rejects_corrupted_traces() {
         .expect("a written module read");
     out[t].rd_vgpr2 ^= 1;
     map_ram_rejects(cfg, &trace, out, "read-current");
-    // a module not written since the reset reads something taken
+    // a module not written since the reset reads something taken (the read of cycle 1,
+    // returned in cycle 2)
     let mut out = good.clone();
-    out[1].rd_lds ^= 4;
+    out[2].rd_lds ^= 4;
     map_ram_rejects(cfg, &trace, out, "reset-free");
-    // write-through: a read shows this cycle's allocation already
-    let t = (1..trace.len())
+    // write-through: a read shows the allocation requested in its own cycle already
+    let t = (1..trace.len() - 1)
         .find(|&t| {
             let i = &trace[t];
             !i.reset
                 && i.alloc_en
                 && i.rd_module == i.alloc_module
-                && (0..9).any(|j| i.alloc(j) & good[t].maps()[j] != 0)
+                && (0..9).any(|j| i.alloc(j) & good[t + 1].maps()[j] != 0)
         })
         .expect("a read of the module being allocated");
     let mut m = MapRamModel::new(cfg);
@@ -700,7 +701,7 @@ fn map_ram_contract_rejects_corrupted_traces() {
         m.step(i);
     }
     let mut out = good.clone();
-    out[t] = MapRamOut::from_maps(&m.maps(trace[t].alloc_module as usize));
+    out[t + 1] = MapRamOut::from_maps(&m.maps(trace[t].alloc_module as usize));
     map_ram_rejects(cfg, &trace, out, "read-current");
     // a merged release dropped (an RTL that lets port A win and port F idle)
     let dropped: Vec<MapRamIn> = trace

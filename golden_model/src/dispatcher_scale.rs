@@ -536,12 +536,14 @@ impl crate::CycleModel for MatcherModel {
 // ## Map RAM: the free maps of 16 modules with two read-modify-write ports
 // The state is an array of [`MAP_RAM_MODULES`] × 9 maps (VGPR u0..u3, SGPR u0..u3, LDS; widths
 // from a [`RunCacheConfig`]; 1 = free). Per cycle:
-// - the output is module `rd_module`'s nine maps as they are at the start of the cycle
-//   (a combinational read: this cycle's writes are not seen);
+// - the output is the nine maps of the **previous** cycle's `rd_module` as they were at the
+//   start of that cycle (a registered read: the writes of the read's own cycle are not seen;
+//   all free in the first cycle);
 // - port A (`alloc_en`): module `alloc_module`'s maps become `cur & ~alloc` at the end of the
 //   cycle; port F (`free_en`): module `free_module`'s become `cur | freed`; both on one module:
 //   `cur & ~alloc | freed` (merged into A);
-// - `reset`: every map of every module free; the cycle's writes are dropped.
+// - `reset`: every map of every module free; the cycle's writes are dropped (its read still
+//   shows the maps before the reset).
 // The power-up state is the reset state.
 
 /// Modules (entries) of the map RAM: the full config's 16.
@@ -694,6 +696,8 @@ impl MapRamOut {
 pub struct MapRamModel {
     pub cfg: RunCacheConfig,
     maps: [[u128; 9]; MAP_RAM_MODULES],
+    /// The read requested in the previous cycle.
+    read: MapRamOut,
 }
 
 impl MapRamModel {
@@ -703,8 +707,10 @@ impl MapRamModel {
         let mut m = Self {
             cfg,
             maps: [[0; 9]; MAP_RAM_MODULES],
+            read: MapRamOut::default(),
         };
         m.free_all();
+        m.read = MapRamOut::from_maps(&m.maps[0]);
         m
     }
     fn free_all(&mut self) {
@@ -726,7 +732,10 @@ impl crate::CycleModel for MapRamModel {
     }
 
     fn step(&mut self, i: &MapRamIn) -> MapRamOut {
-        let out = MapRamOut::from_maps(&self.maps[i.rd_module as usize % MAP_RAM_MODULES]);
+        let out = std::mem::replace(
+            &mut self.read,
+            MapRamOut::from_maps(&self.maps[i.rd_module as usize % MAP_RAM_MODULES]),
+        );
         if i.reset {
             self.free_all();
             return out;
@@ -742,6 +751,122 @@ impl crate::CycleModel for MapRamModel {
             }
             if i.free_en && !merge {
                 self.maps[f][j] = (self.maps[f][j] | i.free(j)) & w;
+            }
+        }
+        out
+    }
+}
+
+// -------------------------------------------------------------------------------------------
+// Map RAM with the runs refreshed from its write stream (design block 6, build step 2)
+// -------------------------------------------------------------------------------------------
+//
+// ## Write refresh: the map RAM plus 16 × 9 run registers and an eligibility countdown
+// The map RAM as above; besides, per module m, its nine maps' longest free runs and `eligible`:
+// - an accepted request on m in cycle w (port A, or port F unless merged; none in a reset
+//   cycle) loads m's countdown with K = [`write_refresh_latency`] (6 at full widths): m is
+//   ineligible in w + 1 .. w + K;
+// - the runs of m's maps after that request (M(w + 1)) land at the end of w + K (visible from
+//   w + K + 1): the word MapRam writes at the end of w + 1 is searched by a D-stage pipeline
+//   (D = [`pipe_delay`]), so every request's runs land in request order;
+// - `reset`: every run its map's width (all free), every countdown K, nothing in flight lands.
+// The power-up state: runs 0, every module eligible (judged only after the first reset).
+
+/// Refresh latency of the write-stream refresh (`hdl::dispatcher_scale::MapRefresh`):
+/// D + 1 (the word is written one cycle after its request): 6 at vgpr 128, 4 at 16.
+pub const fn write_refresh_latency(vgpr: usize) -> usize {
+    pipe_delay(vgpr) + 1
+}
+
+/// One cycle's outputs of the write refresh: the map RAM's read, every module's runs
+/// (`runs[m][j]`, maps as in [`RunCacheOut::run`]) and `eligible` (bit m).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MapRefreshOut {
+    pub map: MapRamOut,
+    pub runs: [[u8; 9]; MAP_RAM_MODULES],
+    pub eligible: u16,
+}
+
+/// Cycle model of the write refresh (see above).
+#[derive(Clone, Debug)]
+pub struct MapRefreshModel {
+    pub ram: MapRamModel,
+    runs: [[u8; 9]; MAP_RAM_MODULES],
+    stale: [usize; MAP_RAM_MODULES],
+    k: usize,
+    /// Requests in flight: (the cycle at whose end they land, module, runs).
+    flight: std::collections::VecDeque<(usize, usize, [u8; 9])>,
+    t: usize,
+}
+
+impl MapRefreshModel {
+    pub fn new(cfg: RunCacheConfig) -> Self {
+        Self {
+            ram: MapRamModel::new(cfg),
+            runs: [[0; 9]; MAP_RAM_MODULES],
+            stale: [0; MAP_RAM_MODULES],
+            k: write_refresh_latency(cfg.vgpr),
+            flight: Default::default(),
+            t: 0,
+        }
+    }
+    /// The refresh latency K.
+    pub fn k(&self) -> usize {
+        self.k
+    }
+    fn runs_of(&self, maps: &[u128; 9]) -> [u8; 9] {
+        std::array::from_fn(|j| {
+            let w = self.ram.cfg.map_width(j);
+            max_run(maps[j] & low_mask(w), w) as u8
+        })
+    }
+}
+
+impl crate::CycleModel for MapRefreshModel {
+    type In = MapRamIn;
+    type Out = MapRefreshOut;
+
+    fn reset(&mut self) {
+        self.step(&<MapRamIn as crate::ResetInput>::reset_input());
+    }
+
+    fn step(&mut self, i: &MapRamIn) -> MapRefreshOut {
+        let t = self.t;
+        self.t += 1;
+        let out = MapRefreshOut {
+            map: self.ram.step(i),
+            runs: self.runs,
+            eligible: (0..MAP_RAM_MODULES)
+                .filter(|&m| self.stale[m] == 0)
+                .fold(0, |e, m| e | 1 << m),
+        };
+        if i.reset {
+            let free = self.runs_of(&self.ram.maps(0));
+            self.runs = [free; MAP_RAM_MODULES];
+            self.stale = [self.k; MAP_RAM_MODULES];
+            self.flight.clear();
+            return out;
+        }
+        while self.flight.front().is_some_and(|f| f.0 == t) {
+            let (_, m, r) = self.flight.pop_front().expect("front");
+            self.runs[m] = r;
+        }
+        let a = i.alloc_module as usize % MAP_RAM_MODULES;
+        let f = i.free_module as usize % MAP_RAM_MODULES;
+        let mut req = 0u32;
+        if i.alloc_en {
+            req |= 1 << a;
+        }
+        if i.free_en && !(i.alloc_en && a == f) {
+            req |= 1 << f;
+        }
+        for m in 0..MAP_RAM_MODULES {
+            if req >> m & 1 == 1 {
+                self.stale[m] = self.k;
+                let r = self.runs_of(&self.ram.maps(m));
+                self.flight.push_back((t + self.k, m, r));
+            } else {
+                self.stale[m] = self.stale[m].saturating_sub(1);
             }
         }
         out

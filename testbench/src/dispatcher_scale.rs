@@ -506,8 +506,9 @@ impl SpecChecker for MatcherContract {
 // (written from the block 6 note, not from `MapRamModel`): it keeps a ledger of the 16 × 9
 // maps and applies each cycle's allocation, then its release, in that order (the note: the
 // regions are disjoint, so the order does not matter and a merged write is the same):
-// - `read-current`: `rd_*` = the ledger's maps of `rd_module` at the start of the cycle (every
-//   write of an earlier cycle seen, none of this one's), for a module written since the reset;
+// - `read-current`: `rd_*` in cycle t + 1 = the ledger's maps of `rd_module`(t) at the start of
+//   cycle t (every write requested before t seen, none of t's: the registered read of session
+//   9), for a module written since the reset;
 // - `reset-free`: the same for a module not written since the last reset: every map all free;
 // - `alloc-free`: (stimulus) an allocation takes only blocks that are free;
 // - `release-used`: (stimulus) a release frees only blocks that are taken.
@@ -646,6 +647,8 @@ pub struct MapRamContract {
     ledger: Option<[[u128; 9]; MAP_RAM_MODULES]>,
     /// Modules written since the last reset.
     written: u32,
+    /// The read requested in the previous cycle: (module, its maps then, written since reset).
+    pending: Option<(usize, [u128; 9], bool)>,
 }
 
 impl MapRamContract {
@@ -655,6 +658,7 @@ impl MapRamContract {
             cfg,
             ledger: None,
             written: 0,
+            pending: None,
         }
     }
 }
@@ -665,11 +669,10 @@ impl SpecChecker for MapRamContract {
 
     fn check(&mut self, t: usize, i: &MapRamIn, o: &MapRamOut) -> Result<(), Violation> {
         let w: [u128; 9] = std::array::from_fn(|j| low_mask(self.cfg.map_width(j)));
-        if let Some(ledger) = self.ledger.as_mut() {
-            let m = i.rd_module as usize % MAP_RAM_MODULES;
+        if let Some((m, maps, written)) = self.pending.take() {
             let got = o.maps();
-            if let Some(j) = (0..9).find(|&j| got[j] & w[j] != ledger[m][j]) {
-                let rule = if self.written >> m & 1 == 1 {
+            if let Some(j) = (0..9).find(|&j| got[j] & w[j] != maps[j]) {
+                let rule = if written {
                     "read-current"
                 } else {
                     "reset-free"
@@ -678,11 +681,17 @@ impl SpecChecker for MapRamContract {
                     t,
                     rule,
                     format!(
-                        "module {m} map {j} reads {:#x}, its maps hold {:#x}",
-                        got[j], ledger[m][j]
+                        "module {m} (read in cycle {}) map {j} reads {:#x}, its maps held {:#x}",
+                        t - 1,
+                        got[j],
+                        maps[j]
                     ),
                 ));
             }
+        }
+        if let Some(ledger) = self.ledger.as_mut() {
+            let m = i.rd_module as usize % MAP_RAM_MODULES;
+            self.pending = Some((m, ledger[m], self.written >> m & 1 == 1));
             if !i.reset {
                 let a = i.alloc_module as usize % MAP_RAM_MODULES;
                 let f = i.free_module as usize % MAP_RAM_MODULES;
