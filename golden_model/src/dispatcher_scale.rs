@@ -778,13 +778,108 @@ pub const fn write_refresh_latency(vgpr: usize) -> usize {
     pipe_delay(vgpr) + 1
 }
 
-/// One cycle's outputs of the write refresh: the map RAM's read, every module's runs
-/// (`runs[m][j]`, maps as in [`RunCacheOut::run`]) and `eligible` (bit m).
+/// One cycle's outputs of the write refresh: the map RAM's read (`rd_*`), per map j every
+/// module's run packed (`runs_*`: module m in bits KV·m .., KV = [`RunCacheConfig::run_bits`])
+/// and `eligible` (bit m).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MapRefreshOut {
-    pub map: MapRamOut,
-    pub runs: [[u8; 9]; MAP_RAM_MODULES],
+    pub rd_vgpr0: u128,
+    pub rd_vgpr1: u128,
+    pub rd_vgpr2: u128,
+    pub rd_vgpr3: u128,
+    pub rd_sgpr0: u128,
+    pub rd_sgpr1: u128,
+    pub rd_sgpr2: u128,
+    pub rd_sgpr3: u128,
+    pub rd_lds: u128,
+    pub runs_vgpr0: u128,
+    pub runs_vgpr1: u128,
+    pub runs_vgpr2: u128,
+    pub runs_vgpr3: u128,
+    pub runs_sgpr0: u128,
+    pub runs_sgpr1: u128,
+    pub runs_sgpr2: u128,
+    pub runs_sgpr3: u128,
+    pub runs_lds: u128,
     pub eligible: u16,
+}
+
+impl MapRefreshOut {
+    /// The map RAM's part.
+    pub fn map(&self) -> MapRamOut {
+        MapRamOut {
+            rd_vgpr0: self.rd_vgpr0,
+            rd_vgpr1: self.rd_vgpr1,
+            rd_vgpr2: self.rd_vgpr2,
+            rd_vgpr3: self.rd_vgpr3,
+            rd_sgpr0: self.rd_sgpr0,
+            rd_sgpr1: self.rd_sgpr1,
+            rd_sgpr2: self.rd_sgpr2,
+            rd_sgpr3: self.rd_sgpr3,
+            rd_lds: self.rd_lds,
+        }
+    }
+    /// The packed runs of map j (0..4 VGPR, 4..8 SGPR, 8 LDS).
+    pub fn runs(&self, j: usize) -> u128 {
+        [
+            self.runs_vgpr0,
+            self.runs_vgpr1,
+            self.runs_vgpr2,
+            self.runs_vgpr3,
+            self.runs_sgpr0,
+            self.runs_sgpr1,
+            self.runs_sgpr2,
+            self.runs_sgpr3,
+            self.runs_lds,
+        ][j]
+    }
+    /// Mutable packed runs of map j.
+    pub fn runs_mut(&mut self, j: usize) -> &mut u128 {
+        [
+            &mut self.runs_vgpr0,
+            &mut self.runs_vgpr1,
+            &mut self.runs_vgpr2,
+            &mut self.runs_vgpr3,
+            &mut self.runs_sgpr0,
+            &mut self.runs_sgpr1,
+            &mut self.runs_sgpr2,
+            &mut self.runs_sgpr3,
+            &mut self.runs_lds,
+        ]
+        .into_iter()
+        .nth(j)
+        .expect("map index")
+    }
+    /// Module m's run of map j, with `kv` bits per run.
+    pub fn run(&self, m: usize, j: usize, kv: usize) -> usize {
+        (self.runs(j) >> (kv * m) & ((1 << kv) - 1)) as usize
+    }
+    /// Build from the read, the runs `runs[m][j]` and `eligible`.
+    pub fn from_parts(
+        map: &MapRamOut,
+        runs: &[[u8; 9]; MAP_RAM_MODULES],
+        kv: usize,
+        eligible: u16,
+    ) -> Self {
+        let mut o = Self {
+            rd_vgpr0: map.rd_vgpr0,
+            rd_vgpr1: map.rd_vgpr1,
+            rd_vgpr2: map.rd_vgpr2,
+            rd_vgpr3: map.rd_vgpr3,
+            rd_sgpr0: map.rd_sgpr0,
+            rd_sgpr1: map.rd_sgpr1,
+            rd_sgpr2: map.rd_sgpr2,
+            rd_sgpr3: map.rd_sgpr3,
+            rd_lds: map.rd_lds,
+            eligible,
+            ..Default::default()
+        };
+        for j in 0..9 {
+            *o.runs_mut(j) =
+                (0..MAP_RAM_MODULES).fold(0, |a, m| a | (runs[m][j] as u128) << (kv * m));
+        }
+        o
+    }
 }
 
 /// Cycle model of the write refresh (see above).
@@ -833,13 +928,11 @@ impl crate::CycleModel for MapRefreshModel {
     fn step(&mut self, i: &MapRamIn) -> MapRefreshOut {
         let t = self.t;
         self.t += 1;
-        let out = MapRefreshOut {
-            map: self.ram.step(i),
-            runs: self.runs,
-            eligible: (0..MAP_RAM_MODULES)
-                .filter(|&m| self.stale[m] == 0)
-                .fold(0, |e, m| e | 1 << m),
-        };
+        let eligible = (0..MAP_RAM_MODULES)
+            .filter(|&m| self.stale[m] == 0)
+            .fold(0, |e, m| e | 1 << m);
+        let read = self.ram.step(i);
+        let out = MapRefreshOut::from_parts(&read, &self.runs, self.ram.cfg.run_bits(), eligible);
         if i.reset {
             let free = self.runs_of(&self.ram.maps(0));
             self.runs = [free; MAP_RAM_MODULES];

@@ -47,7 +47,9 @@ pub use map_ram::{
     MapRamSmall,
 };
 pub use run_cache_pipe::{RunCachePipe, RunCachePipeBoard, RunCachePipeFull, RunCachePipeSmall};
-pub use write_refresh::{MapRefresh, MapRefreshBoard, MapRefreshFull, MapRefreshSmall, WordFinder};
+pub use write_refresh::{
+    map_refresh_verilog, MapRefresh, MapRefreshBoard, MapRefreshFull, MapRefreshSmall, WordFinder,
+};
 
 fn locals<T: Default>(n: usize) -> Vec<T> {
     (0..n).map(|_| T::default()).collect()

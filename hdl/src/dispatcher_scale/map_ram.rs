@@ -56,9 +56,13 @@
 //! rust-hdl's `DFF` with yosys' `keep` on its process.
 //!
 //! **Cost** (full widths 128 / 64 / 48, ECP5-85F speed 6, inside the flow's harness; `synth
-//! report --target ecp5-85f --full --only dispatcher_scale_map_ram --seeds 1,2,3 --speeds 6`):
-//! see `docs/dispatcher_scale.md` (session 8's one-cycle form: 1 224 `TRELLIS_DPR16X4`, 12 702
-//! LUT4 sites, 78.1 MHz at seed 1).
+//! report --target ecp5-85f --full --only dispatcher_scale_map_ram --seeds 1,2,3 --speeds 6`,
+//! session 9): 1 224 `TRELLIS_DPR16X4`, 4 703 LUT4, **12 048 LUT4 sites** (14 %); **105.8 MHz**
+//! median (seeds 105.8, 119.3, 105.4; session 8's one-cycle form: 78.1 MHz at seed 1). Own
+//! flip-flops ~1 820 in a design (2 × 816 registered mask bits, 7 × 21 per-group copies, 42
+//! central); the harness shows 168 because the mask and address registers merge with its
+//! input scan chain. Critical path: the 16:1 decode of a port's verdict into a far group's
+//! flip-flop (9.45 ns at seed 1). Details: `docs/dispatcher_scale.md`.
 
 use rust_hdl::prelude::*;
 

@@ -983,3 +983,10 @@ pub type MapRefreshSmall = MapRefresh<16, 6, 12, 12, 8, 5, 4, 3, 0, 1, 80>;
 pub type MapRefreshBoard = MapRefresh<16, 8, 16, 16, 8, 5, 4, 3, 0, 1, 80>;
 /// `DispatcherConfig::full()`'s maps (128 / 64 / 48): K = 6.
 pub type MapRefreshFull = MapRefresh<128, 64, 128, 48, 64, 8, 7, 6, 2, 0, 128>;
+
+/// The exported Verilog of a map RAM with write refresh (module `top`).
+pub fn map_refresh_verilog<B: Block + Default>() -> String {
+    let mut b = B::default();
+    b.connect_all();
+    generate_verilog(&b)
+}
