@@ -875,8 +875,10 @@ impl MapRefreshOut {
             ..Default::default()
         };
         for j in 0..9 {
-            *o.runs_mut(j) =
-                (0..MAP_RAM_MODULES).fold(0, |a, m| a | (runs[m][j] as u128) << (kv * m));
+            *o.runs_mut(j) = runs
+                .iter()
+                .enumerate()
+                .fold(0, |a, (m, r)| a | (r[j] as u128) << (kv * m));
         }
         o
     }

@@ -895,12 +895,12 @@ impl SpecChecker for MapRefreshContract {
         } else {
             let a = i.alloc_module as usize % MAP_RAM_MODULES;
             let f = i.free_module as usize % MAP_RAM_MODULES;
-            for j in 0..9 {
+            for (j, wj) in w.iter().enumerate() {
                 if i.alloc_en {
                     self.ledger[a][j] &= !i.alloc(j);
                 }
                 if i.free_en {
-                    self.ledger[f][j] |= i.free(j) & w[j];
+                    self.ledger[f][j] |= i.free(j) & wj;
                 }
             }
         }

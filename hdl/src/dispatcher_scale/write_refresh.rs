@@ -479,7 +479,7 @@ impl<
             pk: locals(9 * 17),
             el: locals(17),
             mtag: (0..16).map(|m| konst(16 | m)).collect(),
-            mnum: (0..16).map(|m| konst(m)).collect(),
+            mnum: (0..16).map(konst).collect(),
             vbit: konst(16),
             msh: (0..16).map(|m| konst((KV * m) as u64)).collect(),
             mbit: (0..16).map(|m| konst(1 << m)).collect(),
