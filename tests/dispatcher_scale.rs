@@ -681,18 +681,19 @@ fn map_ram_contract_rejects_corrupted_traces() {
         .expect("a written module read");
     out[t].rd_vgpr2 ^= 1;
     map_ram_rejects(cfg, &trace, out, "read-current");
-    // a module not written since the reset reads something taken
+    // a module not written since the reset reads something taken (the read of cycle 1,
+    // returned in cycle 2)
     let mut out = good.clone();
-    out[1].rd_lds ^= 4;
+    out[2].rd_lds ^= 4;
     map_ram_rejects(cfg, &trace, out, "reset-free");
-    // write-through: a read shows this cycle's allocation already
-    let t = (1..trace.len())
+    // write-through: a read shows the allocation requested in its own cycle already
+    let t = (1..trace.len() - 1)
         .find(|&t| {
             let i = &trace[t];
             !i.reset
                 && i.alloc_en
                 && i.rd_module == i.alloc_module
-                && (0..9).any(|j| i.alloc(j) & good[t].maps()[j] != 0)
+                && (0..9).any(|j| i.alloc(j) & good[t + 1].maps()[j] != 0)
         })
         .expect("a read of the module being allocated");
     let mut m = MapRamModel::new(cfg);
@@ -700,7 +701,7 @@ fn map_ram_contract_rejects_corrupted_traces() {
         m.step(i);
     }
     let mut out = good.clone();
-    out[t] = MapRamOut::from_maps(&m.maps(trace[t].alloc_module as usize));
+    out[t + 1] = MapRamOut::from_maps(&m.maps(trace[t].alloc_module as usize));
     map_ram_rejects(cfg, &trace, out, "read-current");
     // a merged release dropped (an RTL that lets port A win and port F idle)
     let dropped: Vec<MapRamIn> = trace
@@ -745,4 +746,279 @@ fn map_ram_contract_rejects_corrupted_traces() {
     bad[t].free_en = true;
     bad[t].set_free(j, free);
     map_ram_rejects(cfg, &bad, map_ram_outputs(cfg, &bad), "release-used");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Map RAM + write refresh (block 6, build step 2): runs refreshed from the write stream, K = 6
+// ---------------------------------------------------------------------------------------------
+
+fn map_refresh_outputs(cfg: RunCacheConfig, trace: &[MapRamIn]) -> Vec<MapRefreshOut> {
+    let mut m = MapRefreshModel::new(cfg);
+    trace.iter().map(|i| m.step(i)).collect()
+}
+
+fn refresh_contract(cfg: RunCacheConfig) -> MapRefreshContract {
+    MapRefreshContract::new(cfg, write_refresh_latency(cfg.vgpr))
+}
+
+/// RustHDL lockstep of a write refresh against the model, every cycle judged by the contract.
+fn lockstep_map_refresh<D>(dut: D, cfg: RunCacheConfig, trace: &[MapRamIn]) -> Result<(), String>
+where
+    D: HdlDut<In = MapRamIn, Out = MapRefreshOut>,
+{
+    let mut model = MapRefreshModel::new(cfg);
+    let mut rtl = RtlSim::new(dut);
+    let mut contract = refresh_contract(cfg);
+    run_lockstep(&mut model, &mut rtl, trace, |c, i, o| {
+        contract.check(c, i, o).map_err(|v| v.to_string())
+    })
+}
+
+#[test]
+fn map_refresh_latency_is_the_models() {
+    assert_eq!(write_refresh_latency(128), 6);
+    assert_eq!(write_refresh_latency(16), 4);
+    assert_eq!(MapRefreshFull::K, 6);
+    assert_eq!(MapRefreshBoard::K, 4);
+    assert_eq!(MapRefreshSmall::K, 4);
+    assert_eq!(MapRefreshModel::new(RunCacheConfig::full()).k(), 6);
+}
+
+#[test]
+fn map_refresh_model_meets_its_contract() {
+    for cfg in [
+        RunCacheConfig::small(),
+        RunCacheConfig::board(),
+        RunCacheConfig::full(),
+    ] {
+        let kv = cfg.run_bits();
+        for (n, s) in STYLES.iter().enumerate() {
+            let (mut rises, mut exact_changes) = (0, 0);
+            for seed in 0..4u64 {
+                let trace = map_ram_trace(cfg, *s, seed * 41 + n as u64, 2_000);
+                let out = map_refresh_outputs(cfg, &trace);
+                judge(&mut refresh_contract(cfg), &trace, &out)
+                    .unwrap_or_else(|v| panic!("{cfg:?} {s:?} seed {seed}: {v}"));
+                // eligibility comes back after writes, with runs that moved
+                for t in 1..out.len() {
+                    let up = out[t].eligible & !out[t - 1].eligible;
+                    rises += up.count_ones();
+                    for m in (0..16).filter(|m| up >> m & 1 == 1) {
+                        if (0..9).any(|j| out[t].run(m, j, kv) != out[t - 1].run(m, j, kv)) {
+                            exact_changes += 1;
+                        }
+                    }
+                }
+            }
+            assert!(
+                rises >= 20,
+                "{cfg:?} {s:?}: {rises} modules became eligible"
+            );
+            assert!(
+                exact_changes >= 10,
+                "{cfg:?} {s:?}: {exact_changes} runs changed as a module became eligible"
+            );
+        }
+    }
+}
+
+#[test]
+fn map_refresh_rtl_lockstep_small_and_board() {
+    run_cases(
+        proptest_cases(8),
+        &(style(), any::<u64>(), 50usize..300),
+        |(s, seed, n)| {
+            let small = RunCacheConfig::small();
+            let trace = map_ram_trace(small, *s, *seed, *n);
+            lockstep_map_refresh(MapRefreshSmall::default(), small, &trace)?;
+            let board = RunCacheConfig::board();
+            let trace = map_ram_trace(board, *s, *seed, *n);
+            lockstep_map_refresh(MapRefreshBoard::default(), board, &trace)
+        },
+    );
+}
+
+#[test]
+fn map_refresh_rtl_lockstep_full_width() {
+    // 14 finders and 42 LUT RAMs at 128 bits: ~6 ms per cycle in `RtlSim`; the long run
+    // (10^5 cycles) is on Verilator (`--ignored`, below).
+    let cfg = RunCacheConfig::full();
+    for (n, s) in STYLES.iter().enumerate() {
+        let trace = map_ram_trace(cfg, *s, 4000 + n as u64, 400);
+        lockstep_map_refresh(MapRefreshFull::default(), cfg, &trace)
+            .unwrap_or_else(|e| panic!("{s:?}: {e}"));
+    }
+}
+
+/// 10^5 cycles at full width on Verilator, and the full export's lint and yosys check (~15 min
+/// at load ≈ 7, most of it Verilator's build): `cargo test --release --test dispatcher_scale
+/// map_refresh_full -- --ignored`.
+#[test]
+#[ignore]
+fn map_refresh_full_width_on_verilator() {
+    if !tool_available("verilator") {
+        assert!(
+            std::env::var("REQUIRE_EDA").is_err(),
+            "verilator missing and REQUIRE_EDA set"
+        );
+        eprintln!("SKIPPED map_refresh_full_width_on_verilator: verilator not installed");
+        return;
+    }
+    let cfg = RunCacheConfig::full();
+    let v = map_refresh_verilog::<MapRefreshFull>();
+    assert_lint_clean(&v);
+    assert_yosys_clean("dispatcher_scale_map_refresh", &[("full", v.clone())]);
+    let mut trace = vec![];
+    for (n, s) in STYLES.iter().enumerate() {
+        trace.extend(map_ram_trace(cfg, *s, 577 + n as u64, 25_000));
+    }
+    replay_checked(
+        "map RAM + write refresh (full widths)",
+        &v,
+        &MapRefreshPorts(cfg),
+        &trace,
+        &mut MapRefreshModel::new(cfg),
+        &mut refresh_contract(cfg),
+    );
+}
+
+#[test]
+fn map_refresh_exports_are_clean_and_match_the_port_table() {
+    // the full export's lint and yosys check take ~90 s: they run with the Verilator replay
+    let full = RunCacheConfig::full();
+    assert_port_table(
+        "dispatcher_scale_map_refresh full",
+        &map_refresh_verilog::<MapRefreshFull>(),
+        &MapRefreshPorts(full),
+    );
+    let board = RunCacheConfig::board();
+    let v = map_refresh_verilog::<MapRefreshBoard>();
+    assert_port_table(
+        "dispatcher_scale_map_refresh board",
+        &v,
+        &MapRefreshPorts(board),
+    );
+    assert_lint_clean(&v);
+    assert_yosys_clean("dispatcher_scale_map_refresh", &[("board", v)]);
+}
+
+fn refresh_rejects(cfg: RunCacheConfig, trace: &[MapRamIn], out: &[MapRefreshOut], rule: &str) {
+    let v = judge(&mut refresh_contract(cfg), trace, out)
+        .expect_err(&format!("{rule}: corrupted trace accepted"));
+    assert_eq!(v.rule, rule, "{v}");
+}
+
+#[test]
+fn map_refresh_contract_rejects_corrupted_traces() {
+    let cfg = RunCacheConfig::board();
+    let kv = cfg.run_bits();
+    let trace = map_ram_trace(cfg, Style::Bursts, 23, 800);
+    let good = map_refresh_outputs(cfg, &trace);
+    judge(&mut refresh_contract(cfg), &trace, &good).expect("the model's trace");
+    // a module eligible one cycle early (the cycle before it rises)
+    let (t, m) = (2..good.len())
+        .find_map(|t| {
+            let up = good[t].eligible & !good[t - 1].eligible;
+            (up != 0).then(|| (t - 1, up.trailing_zeros()))
+        })
+        .expect("a module becoming eligible");
+    let mut out = good.clone();
+    out[t].eligible |= 1 << m;
+    refresh_rejects(cfg, &trace, &out, "eligible-timing");
+    // one cycle late
+    let mut out = good.clone();
+    out[t + 1].eligible &= !(1 << m);
+    refresh_rejects(cfg, &trace, &out, "eligible-timing");
+    // an eligible module whose run is not its map's (a landing dropped), with a value the map
+    // did hold: only exactness catches it
+    let (t, m, j, old) = (2..good.len())
+        .find_map(|t| {
+            let up = good[t].eligible & !good[t - 1].eligible;
+            (0..16).filter(|m| up >> m & 1 == 1).find_map(|m| {
+                (0..9)
+                    .find(|&j| good[t].run(m, j, kv) != good[t - 1].run(m, j, kv))
+                    .map(|j| (t, m, j, good[t - 1].run(m, j, kv)))
+            })
+        })
+        .expect("a run that changed as its module became eligible");
+    let mut out = good.clone();
+    let field = out[t].runs_mut(j);
+    *field = *field & !(((1u128 << kv) - 1) << (kv * m)) | (old as u128) << (kv * m);
+    refresh_rejects(cfg, &trace, &out, "eligible-exact");
+    // an ineligible module showing a run its map never held (above the map's width)
+    let (t, m) = (2..good.len())
+        .find_map(|t| {
+            (!good[t].eligible != 0 && !trace[t].reset && !trace[t - 1].reset)
+                .then(|| (t, (!good[t].eligible).trailing_zeros() as usize))
+        })
+        .expect("an ineligible module");
+    let mut out = good.clone();
+    let field = out[t].runs_mut(8);
+    *field |= ((1u128 << kv) - 1) << (kv * m);
+    refresh_rejects(cfg, &trace, &out, "run-held");
+    // the map RAM's read is judged too
+    let mut out = good.clone();
+    out[5].rd_vgpr1 ^= 1;
+    let v = judge(&mut refresh_contract(cfg), &trace, &out).expect_err("accepted");
+    assert!(["read-current", "reset-free"].contains(&v.rule), "{v}");
+    // the rule added for the write refresh: without `reset_frees` the width after a reset is
+    // no run the map held (the run cache's reset reads 0)
+    let mut plain = MapRefreshContractPlain::new(cfg);
+    let v = judge(&mut plain, &trace, &good).expect_err("accepted");
+    assert_eq!(v.rule, "run-held", "{v}");
+}
+
+/// The run cache's contract for module 0 without `reset_frees` (the negative test above).
+struct MapRefreshContractPlain {
+    cfg: RunCacheConfig,
+    c: RunCacheContract,
+    model: MapRamModel,
+}
+
+impl MapRefreshContractPlain {
+    fn new(cfg: RunCacheConfig) -> Self {
+        Self {
+            cfg,
+            c: RunCacheContract::with_k(cfg, write_refresh_latency(cfg.vgpr)),
+            model: MapRamModel::new(cfg),
+        }
+    }
+}
+
+impl SpecChecker for MapRefreshContractPlain {
+    type In = MapRamIn;
+    type Out = MapRefreshOut;
+    fn check(
+        &mut self,
+        t: usize,
+        i: &MapRamIn,
+        o: &MapRefreshOut,
+    ) -> Result<(), testbench::spec::Violation> {
+        let maps = self.model.maps(0);
+        self.model.step(i);
+        let named = (i.alloc_en && i.alloc_module == 0) || (i.free_en && i.free_module == 0);
+        let mut rin = RunCacheIn {
+            reset: i.reset,
+            change: if named && !i.reset { 0x1ff } else { 0 },
+            ..Default::default()
+        };
+        for (j, &m) in maps.iter().enumerate() {
+            rin.set_map(j, m);
+        }
+        let kv = self.cfg.run_bits();
+        let r = |j: usize| o.run(0, j, kv) as u8;
+        let rout = RunCacheOut {
+            run_vgpr0: r(0),
+            run_vgpr1: r(1),
+            run_vgpr2: r(2),
+            run_vgpr3: r(3),
+            run_sgpr0: r(4),
+            run_sgpr1: r(5),
+            run_sgpr2: r(6),
+            run_sgpr3: r(7),
+            run_lds: r(8),
+            eligible: o.eligible & 1 == 1,
+        };
+        self.c.check(t, &rin, &rout)
+    }
 }

@@ -536,12 +536,14 @@ impl crate::CycleModel for MatcherModel {
 // ## Map RAM: the free maps of 16 modules with two read-modify-write ports
 // The state is an array of [`MAP_RAM_MODULES`] × 9 maps (VGPR u0..u3, SGPR u0..u3, LDS; widths
 // from a [`RunCacheConfig`]; 1 = free). Per cycle:
-// - the output is module `rd_module`'s nine maps as they are at the start of the cycle
-//   (a combinational read: this cycle's writes are not seen);
+// - the output is the nine maps of the **previous** cycle's `rd_module` as they were at the
+//   start of that cycle (a registered read: the writes of the read's own cycle are not seen;
+//   all free in the first cycle);
 // - port A (`alloc_en`): module `alloc_module`'s maps become `cur & ~alloc` at the end of the
 //   cycle; port F (`free_en`): module `free_module`'s become `cur | freed`; both on one module:
 //   `cur & ~alloc | freed` (merged into A);
-// - `reset`: every map of every module free; the cycle's writes are dropped.
+// - `reset`: every map of every module free; the cycle's writes are dropped (its read still
+//   shows the maps before the reset).
 // The power-up state is the reset state.
 
 /// Modules (entries) of the map RAM: the full config's 16.
@@ -694,6 +696,8 @@ impl MapRamOut {
 pub struct MapRamModel {
     pub cfg: RunCacheConfig,
     maps: [[u128; 9]; MAP_RAM_MODULES],
+    /// The read requested in the previous cycle.
+    read: MapRamOut,
 }
 
 impl MapRamModel {
@@ -703,8 +707,10 @@ impl MapRamModel {
         let mut m = Self {
             cfg,
             maps: [[0; 9]; MAP_RAM_MODULES],
+            read: MapRamOut::default(),
         };
         m.free_all();
+        m.read = MapRamOut::from_maps(&m.maps[0]);
         m
     }
     fn free_all(&mut self) {
@@ -726,7 +732,10 @@ impl crate::CycleModel for MapRamModel {
     }
 
     fn step(&mut self, i: &MapRamIn) -> MapRamOut {
-        let out = MapRamOut::from_maps(&self.maps[i.rd_module as usize % MAP_RAM_MODULES]);
+        let out = std::mem::replace(
+            &mut self.read,
+            MapRamOut::from_maps(&self.maps[i.rd_module as usize % MAP_RAM_MODULES]),
+        );
         if i.reset {
             self.free_all();
             return out;
@@ -742,6 +751,217 @@ impl crate::CycleModel for MapRamModel {
             }
             if i.free_en && !merge {
                 self.maps[f][j] = (self.maps[f][j] | i.free(j)) & w;
+            }
+        }
+        out
+    }
+}
+
+// -------------------------------------------------------------------------------------------
+// Map RAM with the runs refreshed from its write stream (design block 6, build step 2)
+// -------------------------------------------------------------------------------------------
+//
+// ## Write refresh: the map RAM plus 16 × 9 run registers and an eligibility countdown
+// The map RAM as above; besides, per module m, its nine maps' longest free runs and `eligible`:
+// - an accepted request on m in cycle w (port A, or port F unless merged; none in a reset
+//   cycle) loads m's countdown with K = [`write_refresh_latency`] (6 at full widths): m is
+//   ineligible in w + 1 .. w + K;
+// - the runs of m's maps after that request (M(w + 1)) land at the end of w + K (visible from
+//   w + K + 1): the word MapRam writes at the end of w + 1 is searched by a D-stage pipeline
+//   (D = [`pipe_delay`]), so every request's runs land in request order;
+// - `reset`: every run its map's width (all free), every countdown K, nothing in flight lands.
+// The power-up state: runs 0, every module eligible (judged only after the first reset).
+
+/// Refresh latency of the write-stream refresh (`hdl::dispatcher_scale::MapRefresh`):
+/// D + 1 (the word is written one cycle after its request): 6 at vgpr 128, 4 at 16.
+pub const fn write_refresh_latency(vgpr: usize) -> usize {
+    pipe_delay(vgpr) + 1
+}
+
+/// One cycle's outputs of the write refresh: the map RAM's read (`rd_*`), per map j every
+/// module's run packed (`runs_*`: module m in bits KV·m .., KV = [`RunCacheConfig::run_bits`])
+/// and `eligible` (bit m).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MapRefreshOut {
+    pub rd_vgpr0: u128,
+    pub rd_vgpr1: u128,
+    pub rd_vgpr2: u128,
+    pub rd_vgpr3: u128,
+    pub rd_sgpr0: u128,
+    pub rd_sgpr1: u128,
+    pub rd_sgpr2: u128,
+    pub rd_sgpr3: u128,
+    pub rd_lds: u128,
+    pub runs_vgpr0: u128,
+    pub runs_vgpr1: u128,
+    pub runs_vgpr2: u128,
+    pub runs_vgpr3: u128,
+    pub runs_sgpr0: u128,
+    pub runs_sgpr1: u128,
+    pub runs_sgpr2: u128,
+    pub runs_sgpr3: u128,
+    pub runs_lds: u128,
+    pub eligible: u16,
+}
+
+impl MapRefreshOut {
+    /// The map RAM's part.
+    pub fn map(&self) -> MapRamOut {
+        MapRamOut {
+            rd_vgpr0: self.rd_vgpr0,
+            rd_vgpr1: self.rd_vgpr1,
+            rd_vgpr2: self.rd_vgpr2,
+            rd_vgpr3: self.rd_vgpr3,
+            rd_sgpr0: self.rd_sgpr0,
+            rd_sgpr1: self.rd_sgpr1,
+            rd_sgpr2: self.rd_sgpr2,
+            rd_sgpr3: self.rd_sgpr3,
+            rd_lds: self.rd_lds,
+        }
+    }
+    /// The packed runs of map j (0..4 VGPR, 4..8 SGPR, 8 LDS).
+    pub fn runs(&self, j: usize) -> u128 {
+        [
+            self.runs_vgpr0,
+            self.runs_vgpr1,
+            self.runs_vgpr2,
+            self.runs_vgpr3,
+            self.runs_sgpr0,
+            self.runs_sgpr1,
+            self.runs_sgpr2,
+            self.runs_sgpr3,
+            self.runs_lds,
+        ][j]
+    }
+    /// Mutable packed runs of map j.
+    pub fn runs_mut(&mut self, j: usize) -> &mut u128 {
+        [
+            &mut self.runs_vgpr0,
+            &mut self.runs_vgpr1,
+            &mut self.runs_vgpr2,
+            &mut self.runs_vgpr3,
+            &mut self.runs_sgpr0,
+            &mut self.runs_sgpr1,
+            &mut self.runs_sgpr2,
+            &mut self.runs_sgpr3,
+            &mut self.runs_lds,
+        ]
+        .into_iter()
+        .nth(j)
+        .expect("map index")
+    }
+    /// Module m's run of map j, with `kv` bits per run.
+    pub fn run(&self, m: usize, j: usize, kv: usize) -> usize {
+        (self.runs(j) >> (kv * m) & ((1 << kv) - 1)) as usize
+    }
+    /// Build from the read, the runs `runs[m][j]` and `eligible`.
+    pub fn from_parts(
+        map: &MapRamOut,
+        runs: &[[u8; 9]; MAP_RAM_MODULES],
+        kv: usize,
+        eligible: u16,
+    ) -> Self {
+        let mut o = Self {
+            rd_vgpr0: map.rd_vgpr0,
+            rd_vgpr1: map.rd_vgpr1,
+            rd_vgpr2: map.rd_vgpr2,
+            rd_vgpr3: map.rd_vgpr3,
+            rd_sgpr0: map.rd_sgpr0,
+            rd_sgpr1: map.rd_sgpr1,
+            rd_sgpr2: map.rd_sgpr2,
+            rd_sgpr3: map.rd_sgpr3,
+            rd_lds: map.rd_lds,
+            eligible,
+            ..Default::default()
+        };
+        for j in 0..9 {
+            *o.runs_mut(j) = runs
+                .iter()
+                .enumerate()
+                .fold(0, |a, (m, r)| a | (r[j] as u128) << (kv * m));
+        }
+        o
+    }
+}
+
+/// Cycle model of the write refresh (see above).
+#[derive(Clone, Debug)]
+pub struct MapRefreshModel {
+    pub ram: MapRamModel,
+    runs: [[u8; 9]; MAP_RAM_MODULES],
+    stale: [usize; MAP_RAM_MODULES],
+    k: usize,
+    /// Requests in flight: (the cycle at whose end they land, module, runs).
+    flight: std::collections::VecDeque<(usize, usize, [u8; 9])>,
+    t: usize,
+}
+
+impl MapRefreshModel {
+    pub fn new(cfg: RunCacheConfig) -> Self {
+        Self {
+            ram: MapRamModel::new(cfg),
+            runs: [[0; 9]; MAP_RAM_MODULES],
+            stale: [0; MAP_RAM_MODULES],
+            k: write_refresh_latency(cfg.vgpr),
+            flight: Default::default(),
+            t: 0,
+        }
+    }
+    /// The refresh latency K.
+    pub fn k(&self) -> usize {
+        self.k
+    }
+    fn runs_of(&self, maps: &[u128; 9]) -> [u8; 9] {
+        std::array::from_fn(|j| {
+            let w = self.ram.cfg.map_width(j);
+            max_run(maps[j] & low_mask(w), w) as u8
+        })
+    }
+}
+
+impl crate::CycleModel for MapRefreshModel {
+    type In = MapRamIn;
+    type Out = MapRefreshOut;
+
+    fn reset(&mut self) {
+        self.step(&<MapRamIn as crate::ResetInput>::reset_input());
+    }
+
+    fn step(&mut self, i: &MapRamIn) -> MapRefreshOut {
+        let t = self.t;
+        self.t += 1;
+        let eligible = (0..MAP_RAM_MODULES)
+            .filter(|&m| self.stale[m] == 0)
+            .fold(0, |e, m| e | 1 << m);
+        let read = self.ram.step(i);
+        let out = MapRefreshOut::from_parts(&read, &self.runs, self.ram.cfg.run_bits(), eligible);
+        if i.reset {
+            let free = self.runs_of(&self.ram.maps(0));
+            self.runs = [free; MAP_RAM_MODULES];
+            self.stale = [self.k; MAP_RAM_MODULES];
+            self.flight.clear();
+            return out;
+        }
+        while self.flight.front().is_some_and(|f| f.0 == t) {
+            let (_, m, r) = self.flight.pop_front().expect("front");
+            self.runs[m] = r;
+        }
+        let a = i.alloc_module as usize % MAP_RAM_MODULES;
+        let f = i.free_module as usize % MAP_RAM_MODULES;
+        let mut req = 0u32;
+        if i.alloc_en {
+            req |= 1 << a;
+        }
+        if i.free_en && !(i.alloc_en && a == f) {
+            req |= 1 << f;
+        }
+        for m in 0..MAP_RAM_MODULES {
+            if req >> m & 1 == 1 {
+                self.stale[m] = self.k;
+                let r = self.runs_of(&self.ram.maps(m));
+                self.flight.push_back((t + self.k, m, r));
+            } else {
+                self.stale[m] = self.stale[m].saturating_sub(1);
             }
         }
         out

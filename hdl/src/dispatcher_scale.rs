@@ -41,10 +41,15 @@ use rust_hdl::prelude::*;
 
 pub mod map_ram;
 pub mod run_cache_pipe;
+pub mod write_refresh;
 pub use map_ram::{
-    map_ram_verilog, LutRam16, MapGroup, MapRam, MapRamBoard, MapRamFull, MapRamSmall,
+    map_ram_verilog, KeepDff, LutRam16, MapGroup, MapRam, MapRamBoard, MapRamCore, MapRamFull,
+    MapRamSmall,
 };
 pub use run_cache_pipe::{RunCachePipe, RunCachePipeBoard, RunCachePipeFull, RunCachePipeSmall};
+pub use write_refresh::{
+    map_refresh_verilog, MapRefresh, MapRefreshBoard, MapRefreshFull, MapRefreshSmall, WordFinder,
+};
 
 fn locals<T: Default>(n: usize) -> Vec<T> {
     (0..n).map(|_| T::default()).collect()

@@ -183,6 +183,9 @@ pub struct RunCacheContract {
     held: Vec<Vec<usize>>,
     /// `eligible` was high since the last reset (so every run has been refreshed since).
     refreshed: bool,
+    /// A reset leaves every map free and the runs may show that at once (the write refresh:
+    /// its reset sets every run to its map's width); else a reset's runs are 0.
+    reset_frees: bool,
 }
 
 impl RunCacheContract {
@@ -201,7 +204,15 @@ impl RunCacheContract {
             prev: None,
             held: vec![vec![]; 9],
             refreshed: false,
+            reset_frees: false,
         }
+    }
+    /// The contract of a cache whose reset frees every map and sets every run to its map's
+    /// width (`hdl::dispatcher_scale::MapRefresh`): after a reset the width is a run the map
+    /// held.
+    pub fn reset_frees(mut self) -> Self {
+        self.reset_frees = true;
+        self
     }
     fn run_of(&self, i: &RunCacheIn, j: usize) -> usize {
         let w = self.cfg.map_width(j);
@@ -275,7 +286,11 @@ impl SpecChecker for RunCacheContract {
         // this cycle's inputs become history for the next
         if i.reset {
             self.reset_at = Some(t);
-            self.held = vec![vec![]; 9];
+            self.held = if self.reset_frees {
+                (0..9).map(|j| vec![self.cfg.map_width(j)]).collect()
+            } else {
+                vec![vec![]; 9]
+            };
             self.refreshed = false;
         } else if self.reset_at.is_some() {
             for j in 0..9 {
@@ -506,8 +521,9 @@ impl SpecChecker for MatcherContract {
 // (written from the block 6 note, not from `MapRamModel`): it keeps a ledger of the 16 × 9
 // maps and applies each cycle's allocation, then its release, in that order (the note: the
 // regions are disjoint, so the order does not matter and a merged write is the same):
-// - `read-current`: `rd_*` = the ledger's maps of `rd_module` at the start of the cycle (every
-//   write of an earlier cycle seen, none of this one's), for a module written since the reset;
+// - `read-current`: `rd_*` in cycle t + 1 = the ledger's maps of `rd_module`(t) at the start of
+//   cycle t (every write requested before t seen, none of t's: the registered read of session
+//   9), for a module written since the reset;
 // - `reset-free`: the same for a module not written since the last reset: every map all free;
 // - `alloc-free`: (stimulus) an allocation takes only blocks that are free;
 // - `release-used`: (stimulus) a release frees only blocks that are taken.
@@ -646,6 +662,8 @@ pub struct MapRamContract {
     ledger: Option<[[u128; 9]; MAP_RAM_MODULES]>,
     /// Modules written since the last reset.
     written: u32,
+    /// The read requested in the previous cycle: (module, its maps then, written since reset).
+    pending: Option<(usize, [u128; 9], bool)>,
 }
 
 impl MapRamContract {
@@ -655,6 +673,7 @@ impl MapRamContract {
             cfg,
             ledger: None,
             written: 0,
+            pending: None,
         }
     }
 }
@@ -665,11 +684,10 @@ impl SpecChecker for MapRamContract {
 
     fn check(&mut self, t: usize, i: &MapRamIn, o: &MapRamOut) -> Result<(), Violation> {
         let w: [u128; 9] = std::array::from_fn(|j| low_mask(self.cfg.map_width(j)));
-        if let Some(ledger) = self.ledger.as_mut() {
-            let m = i.rd_module as usize % MAP_RAM_MODULES;
+        if let Some((m, maps, written)) = self.pending.take() {
             let got = o.maps();
-            if let Some(j) = (0..9).find(|&j| got[j] & w[j] != ledger[m][j]) {
-                let rule = if self.written >> m & 1 == 1 {
+            if let Some(j) = (0..9).find(|&j| got[j] & w[j] != maps[j]) {
+                let rule = if written {
                     "read-current"
                 } else {
                     "reset-free"
@@ -678,11 +696,17 @@ impl SpecChecker for MapRamContract {
                     t,
                     rule,
                     format!(
-                        "module {m} map {j} reads {:#x}, its maps hold {:#x}",
-                        got[j], ledger[m][j]
+                        "module {m} (read in cycle {}) map {j} reads {:#x}, its maps held {:#x}",
+                        t - 1,
+                        got[j],
+                        maps[j]
                     ),
                 ));
             }
+        }
+        if let Some(ledger) = self.ledger.as_mut() {
+            let m = i.rd_module as usize % MAP_RAM_MODULES;
+            self.pending = Some((m, ledger[m], self.written >> m & 1 == 1));
             if !i.reset {
                 let a = i.alloc_module as usize % MAP_RAM_MODULES;
                 let f = i.free_module as usize % MAP_RAM_MODULES;
@@ -721,6 +745,164 @@ impl SpecChecker for MapRamContract {
         if i.reset {
             self.ledger = Some([w; MAP_RAM_MODULES]);
             self.written = 0;
+        }
+        Ok(())
+    }
+}
+
+// -------------------------------------------------------------------------------------------
+// Map RAM + write refresh (design block 6, build step 2)
+// -------------------------------------------------------------------------------------------
+//
+// ## Write refresh
+// [`MapRefreshPorts`] is the exported top's port table (MapRam's ports, the runs packed per map
+// — module m in bits KV·m .. — and `eligible`); the stimulus is [`map_ram_trace`];
+// [`MapRefreshContract`] judges a trace with the map RAM's contract ([`MapRamContract`], on the
+// `rd_*` outputs) and, module by module, with the run cache's ([`RunCacheContract`] with the
+// write refresh's K and [`RunCacheContract::reset_frees`]) through an adapter: module m's
+// `RunCacheIn` in cycle t is its maps M(t) from a ledger of the requests (the maps at the start
+// of t), `change` = all nine maps when an accepted request (not in a reset cycle; port F not
+// when merged into A — it is then port A's) names m in t, `reset` = the trace's; its
+// `RunCacheOut` is m's nine runs and `eligible` bit m. The run cache's rules apply with the
+// module named: `eligible-timing`, `eligible-exact`, `run-held`, `announced`.
+
+use golden_model::dispatcher_scale::MapRefreshOut;
+use hdl::dispatcher_scale::MapRefresh;
+
+port_table! {
+    /// Port map of an exported map RAM with write refresh (`hdl::dispatcher_scale::MapRefresh`).
+    pub struct MapRefreshPorts(RunCacheConfig) as c: MapRamIn => MapRefreshOut;
+    dut [const V: usize, const S: usize, const S2: usize, const L: usize, const H: usize,
+        const KV: usize, const KH: usize, const SH: usize, const DC: usize, const DT: usize,
+        const R: usize] MapRefresh<V, S, S2, L, H, KV, KH, SH, DC, DT, R>;
+    ports {
+        in reset: 1,
+        in alloc_en: 1,
+        in alloc_module: 4,
+        in alloc_vgpr0: c.vgpr,
+        in alloc_vgpr1: c.vgpr,
+        in alloc_vgpr2: c.vgpr,
+        in alloc_vgpr3: c.vgpr,
+        in alloc_sgpr0: c.sgpr,
+        in alloc_sgpr1: c.sgpr,
+        in alloc_sgpr2: c.sgpr,
+        in alloc_sgpr3: c.sgpr,
+        in alloc_lds: c.lds,
+        in free_en: 1,
+        in free_module: 4,
+        in free_vgpr0: c.vgpr,
+        in free_vgpr1: c.vgpr,
+        in free_vgpr2: c.vgpr,
+        in free_vgpr3: c.vgpr,
+        in free_sgpr0: c.sgpr,
+        in free_sgpr1: c.sgpr,
+        in free_sgpr2: c.sgpr,
+        in free_sgpr3: c.sgpr,
+        in free_lds: c.lds,
+        in rd_module: 4,
+        out rd_vgpr0: c.vgpr,
+        out rd_vgpr1: c.vgpr,
+        out rd_vgpr2: c.vgpr,
+        out rd_vgpr3: c.vgpr,
+        out rd_sgpr0: c.sgpr,
+        out rd_sgpr1: c.sgpr,
+        out rd_sgpr2: c.sgpr,
+        out rd_sgpr3: c.sgpr,
+        out rd_lds: c.lds,
+        out runs_vgpr0: 16 * c.run_bits(),
+        out runs_vgpr1: 16 * c.run_bits(),
+        out runs_vgpr2: 16 * c.run_bits(),
+        out runs_vgpr3: 16 * c.run_bits(),
+        out runs_sgpr0: 16 * c.run_bits(),
+        out runs_sgpr1: 16 * c.run_bits(),
+        out runs_sgpr2: 16 * c.run_bits(),
+        out runs_sgpr3: 16 * c.run_bits(),
+        out runs_lds: 16 * c.run_bits(),
+        out eligible: 16,
+    }
+}
+
+/// The write refresh's contract (see above): the map RAM's on `rd_*`, the run cache's with
+/// refresh latency `k` per module.
+pub struct MapRefreshContract {
+    cfg: RunCacheConfig,
+    ram: MapRamContract,
+    modules: Vec<RunCacheContract>,
+    /// M(t): every module's maps at the start of the cycle.
+    ledger: [[u128; 9]; MAP_RAM_MODULES],
+}
+
+impl MapRefreshContract {
+    pub fn new(cfg: RunCacheConfig, k: usize) -> Self {
+        let w: [u128; 9] = std::array::from_fn(|j| low_mask(cfg.map_width(j)));
+        Self {
+            cfg,
+            ram: MapRamContract::new(cfg),
+            modules: (0..MAP_RAM_MODULES)
+                .map(|_| RunCacheContract::with_k(cfg, k).reset_frees())
+                .collect(),
+            ledger: [w; MAP_RAM_MODULES],
+        }
+    }
+    /// Module m's view of cycle t: its `RunCacheIn` (before this cycle's requests are applied)
+    /// and `RunCacheOut`.
+    fn module_view(&self, m: usize, i: &MapRamIn, o: &MapRefreshOut) -> (RunCacheIn, RunCacheOut) {
+        let a = i.alloc_module as usize % MAP_RAM_MODULES;
+        let f = i.free_module as usize % MAP_RAM_MODULES;
+        let named = (i.alloc_en && a == m) || (i.free_en && f == m);
+        let mut rin = RunCacheIn {
+            reset: i.reset,
+            change: if named && !i.reset { 0x1ff } else { 0 },
+            ..Default::default()
+        };
+        for j in 0..9 {
+            rin.set_map(j, self.ledger[m][j]);
+        }
+        let kv = self.cfg.run_bits();
+        let r = |j: usize| o.run(m, j, kv) as u8;
+        let rout = RunCacheOut {
+            run_vgpr0: r(0),
+            run_vgpr1: r(1),
+            run_vgpr2: r(2),
+            run_vgpr3: r(3),
+            run_sgpr0: r(4),
+            run_sgpr1: r(5),
+            run_sgpr2: r(6),
+            run_sgpr3: r(7),
+            run_lds: r(8),
+            eligible: o.eligible >> m & 1 == 1,
+        };
+        (rin, rout)
+    }
+}
+
+impl SpecChecker for MapRefreshContract {
+    type In = MapRamIn;
+    type Out = MapRefreshOut;
+
+    fn check(&mut self, t: usize, i: &MapRamIn, o: &MapRefreshOut) -> Result<(), Violation> {
+        self.ram.check(t, i, &o.map())?;
+        for m in 0..MAP_RAM_MODULES {
+            let (rin, rout) = self.module_view(m, i, o);
+            self.modules[m].check(t, &rin, &rout).map_err(|v| {
+                Violation::new(v.cycle, v.rule, format!("module {m}: {}", v.detail))
+            })?;
+        }
+        // the requests of this cycle: M(t + 1)
+        let w: [u128; 9] = std::array::from_fn(|j| low_mask(self.cfg.map_width(j)));
+        if i.reset {
+            self.ledger = [w; MAP_RAM_MODULES];
+        } else {
+            let a = i.alloc_module as usize % MAP_RAM_MODULES;
+            let f = i.free_module as usize % MAP_RAM_MODULES;
+            for (j, wj) in w.iter().enumerate() {
+                if i.alloc_en {
+                    self.ledger[a][j] &= !i.alloc(j);
+                }
+                if i.free_en {
+                    self.ledger[f][j] |= i.free(j) & wj;
+                }
+            }
         }
         Ok(())
     }
