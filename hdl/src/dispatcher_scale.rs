@@ -46,9 +46,11 @@ pub use map_ram::{
     map_ram_verilog, KeepDff, LutRam16, MapGroup, MapRam, MapRamBoard, MapRamCore, MapRamFull,
     MapRamSmall,
 };
-pub use run_cache_pipe::{RunCachePipe, RunCachePipeBoard, RunCachePipeFull, RunCachePipeSmall};
+pub use run_cache_pipe::{
+    RunCachePipe, RunCachePipeBoard, RunCachePipeFull, RunCachePipeSmall, WordFinder,
+};
 pub use write_refresh::{
-    map_refresh_verilog, MapRefresh, MapRefreshBoard, MapRefreshFull, MapRefreshSmall, WordFinder,
+    map_refresh_verilog, MapRefresh, MapRefreshBoard, MapRefreshFull, MapRefreshSmall,
 };
 
 fn locals<T: Default>(n: usize) -> Vec<T> {
