@@ -226,6 +226,10 @@ enum Cmd {
         /// Cycles per trace.
         #[arg(long, default_value_t = 8000)]
         cycles: usize,
+        /// ABC's CPU seconds per survivor for its equivalence proof (0: no proofs; default
+        /// `MUTATE_PROVE_SECS` or 60)
+        #[arg(long)]
+        prove_secs: Option<u64>,
     },
 }
 
@@ -555,12 +559,14 @@ fn main() -> Result<()> {
             seed,
             traces,
             cycles,
+            prove_secs,
         } => {
             let o = synth::mutate::Options {
                 count,
                 seed,
                 traces,
                 cycles,
+                prove_secs: prove_secs.unwrap_or_else(synth::mutate::prove::time_limit),
             };
             println!("{}", synth::mutate::run_unit(&unit, &o)?.text());
         }

@@ -19,7 +19,10 @@
 //! checker ([`CheckedUnit::spec_checker`]), the port invariants ([`BoardUnit::invariants`]).
 //! Survivors (caught by none) are listed; those judged equivalent after a look are recorded with
 //! a reason in `synth/mutants/<unit>.equivalent` (`<id> <reason>` per line) and leave the
-//! non-equivalent count. A survivor not recorded there counts as non-equivalent.
+//! non-equivalent count. Every other survivor gets a formal equivalence proof ([`prove`]: a
+//! miter of the export and the mutant, yosys and ABC `pdr`, `--prove-secs` of ABC CPU each,
+//! default 60): proven, it is equivalent ("proven: …", at any seed, with no note); a
+//! counterexample or the time limit leaves it non-equivalent, and the list says which.
 //!
 //! `--count 0` prints the candidate sites per module (no simulation).
 //!
@@ -33,6 +36,8 @@ use testbench::spec::judge;
 use testbench::unit::CheckedUnit;
 use testbench::verilator::{self, Port, TracePorts};
 
+pub mod prove;
+
 /// Options of one `mutate` run.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -43,6 +48,8 @@ pub struct Options {
     /// Random traces per mutant and their length in cycles.
     pub traces: usize,
     pub cycles: usize,
+    /// ABC's CPU seconds per survivor for its equivalence proof ([`prove`]; 0: no proofs).
+    pub prove_secs: u64,
 }
 
 impl Default for Options {
@@ -52,6 +59,7 @@ impl Default for Options {
             seed: 1,
             traces: 12,
             cycles: 8000,
+            prove_secs: prove::time_limit(),
         }
     }
 }
@@ -110,8 +118,10 @@ pub struct Outcome {
     pub invariants: bool,
     /// The simulation itself failed (counted as caught by every check).
     pub sim_error: Option<String>,
-    /// Judged equivalent in the committed file: the reason.
+    /// Judged equivalent: the reason (a note in the committed file, or a proof, [`prove`]).
     pub equivalent: Option<String>,
+    /// A survivor's proof that did not close (a counterexample's length or a time limit).
+    pub proof: Option<String>,
 }
 
 /// The whole score.
@@ -249,7 +259,12 @@ impl Report {
                     mu.what,
                     o.equivalent
                         .as_ref()
-                        .map_or(String::new(), |r| format!("  [equivalent: {r}]"))
+                        .or(o.proof.as_ref())
+                        .map_or(String::new(), |r| if o.equivalent.is_some() {
+                            format!("  [equivalent: {r}]")
+                        } else {
+                            format!("  [{r}]")
+                        })
                 );
             }
         }
@@ -900,6 +915,7 @@ pub fn run_mutants<U: CheckedUnit>(
                         invariants: true,
                         sim_error: Some(format!("{e:#}")),
                         equivalent: None,
+                        proof: None,
                     };
                 }
             }
@@ -925,8 +941,53 @@ pub fn run_mutants<U: CheckedUnit>(
         }
         report.mutants.push((m, out));
     }
+    prove_survivors(U::NAME, &v, &ports, o.prove_secs, &mut report);
     report.secs = t0.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// Try to prove every survivor without a note equivalent to the export ([`prove`]); a proof
+/// makes it equivalent, anything else is recorded in its outcome's `proof`.
+fn prove_survivors<P: TracePorts>(
+    unit: &str,
+    schemata: &str,
+    ports: &P,
+    secs: u64,
+    report: &mut Report,
+) {
+    let open: Vec<usize> = (0..report.mutants.len())
+        .filter(|&k| {
+            let o = &report.mutants[k].1;
+            !(o.lockstep || o.spec || o.invariants) && o.equivalent.is_none()
+        })
+        .collect();
+    if secs == 0 || open.is_empty() {
+        return;
+    }
+    if !prove::tools_present() {
+        eprintln!("mutate: yosys / yosys-abc not on the PATH: survivors not proven");
+        return;
+    }
+    let (ins, outs) = (ports.inputs(), ports.outputs());
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../target/mutate-prove")
+        .join(unit);
+    for k in open {
+        let sel = k + 1;
+        let dir = root.join(&report.mutants[k].0.id);
+        let o = &mut report.mutants[k].1;
+        match prove::prove(&dir, schemata, &ins, &outs, ports.has_clock(), sel, secs) {
+            prove::Proof::Equivalent(t) => {
+                o.equivalent = Some(format!(
+                    "proven: no input sequence after a reset tells it from the export                      (yosys miter, ABC pdr, {t:.1} s)"
+                ))
+            }
+            prove::Proof::Differs(step) => {
+                o.proof = Some(format!("reachable: an output differs in step {step} (ABC pdr)"))
+            }
+            prove::Proof::Unknown(why) => o.proof = Some(why),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -964,6 +1025,8 @@ mod tests {
                 seed: 3,
                 traces: 2,
                 cycles: 3000,
+                // the survivors' proof has its own test (`sub_module_tests`)
+                prove_secs: 0,
             },
         )
         .unwrap();

@@ -325,3 +325,102 @@ fn schemata_reaches_a_mutant_in_a_sub_module() {
     assert_eq!(orig, want, "mutant_sel = 0 is the original");
     assert_ne!(orig, mutated, "the sub-module's mutant changes the output");
 }
+
+/// A design in RustHDL's export shape for the survivors' proof: `r` keeps `a & 7`, so its bit 3
+/// is 0 in every reachable state and `r$q == 4'h8` never holds.
+const TOY_PROOF: &str = "
+module top(clock,reset,a,y);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [3:0] a;
+    output reg  [3:0] y;
+    
+    // Stub signals
+    reg  [3:0] r$d;
+    wire  [3:0] r$q;
+    reg  r$clock;
+    
+    // Sub module instances
+    top$r r(
+        .d(r$d),
+        .q(r$q),
+        .clock(r$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        r$clock = clock;
+        r$d = a & 4'h7;
+        if (reset) begin
+            r$d = 4'h0;
+        end
+        y = r$q;
+        if (r$q == 4'h8) begin
+            y = 4'h0;
+        end
+    end
+    
+endmodule // top
+
+
+module top$r(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // top$r
+";
+
+/// The survivors' proof ([`prove`]): `r$q == 4'h8` → `4'h9` changes nothing (bit 3 of `r` is 0
+/// in every reachable state: an invariant PDR must find, not a dead wire), so it is proven
+/// equivalent; `a & 4'h7` → `a | 4'h7` reaches `y` a cycle later, so ABC finds the trace (step
+/// 2 or later: step 1 is the forced reset). Needs yosys and yosys-abc.
+#[test]
+fn survivors_proof_tells_an_unreachable_fault_from_a_live_one() {
+    if !testbench::verilator::tool_available("yosys")
+        || !testbench::verilator::tool_available("yosys-abc")
+    {
+        return;
+    }
+    let sites: Vec<Mutant> = candidate_sites("toy", TOY_PROOF)
+        .into_iter()
+        .flatten()
+        .collect();
+    let pick = |line: &str, kind: &str| {
+        sites
+            .iter()
+            .find(|m| m.line_text.trim() == line && m.kind == kind)
+            .unwrap_or_else(|| panic!("a {kind} on `{line}`: {sites:#?}"))
+            .clone()
+    };
+    let unreachable = pick("if (r$q == 4'h8) begin", "constant flip");
+    let live = pick("r$d = a & 4'h7;", "operator swap");
+    let v = schemata(TOY_PROOF, &[unreachable, live]);
+    let ins = [Port::new("reset", 1), Port::new("a", 4)];
+    let outs = [Port::new("y", 4)];
+    let dir = std::env::temp_dir().join(format!("mutate-prove-toy-{}", std::process::id()));
+    let p1 = prove::prove(&dir.join("unreachable"), &v, &ins, &outs, true, 1, 60);
+    assert!(
+        matches!(p1, prove::Proof::Equivalent(_)),
+        "unreachable fault: {p1:?}"
+    );
+    let p2 = prove::prove(&dir.join("live"), &v, &ins, &outs, true, 2, 60);
+    assert!(
+        matches!(p2, prove::Proof::Differs(s) if s >= 2),
+        "live fault: {p2:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
