@@ -29,7 +29,10 @@ pub fn decode_for(
     p0: u8,
     p1: u8,
 ) -> Option<(u128, u128, u128)> {
-    assert!(max_log % 2 == 0 && max_log <= 6, "C even, at most 6");
+    assert!(
+        max_log.is_multiple_of(2) && max_log <= 6,
+        "C even, at most 6"
+    );
     let (c, i) = (max_log, 2 * max_log);
     let l = lw + lh;
     let fits = mode <= 4

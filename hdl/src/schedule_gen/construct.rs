@@ -41,7 +41,7 @@ impl<
     /// Build the block; the widths must follow from C (see the struct doc): C even, 2 ≤ C ≤ 6.
     pub fn new() -> Self {
         assert!(
-            C % 2 == 0
+            C.is_multiple_of(2)
                 && (2..=6).contains(&C)
                 && I == 2 * C
                 && XW == C * I
