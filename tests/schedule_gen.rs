@@ -9,11 +9,12 @@ use golden_model::schedule_gen::{
     NO_PROFILE,
 };
 use golden_model::CycleModel;
-use hdl::schedule_gen::ScheduleGen;
+use hdl::schedule_gen::{FullScheduleGen, ScheduleGen};
 use testbench::lockstep::{run_cases, run_lockstep, Verdict};
-use testbench::rtl::RtlSim;
+use testbench::rtl::{HdlDut, RtlSim};
 use testbench::schedule_gen::{
-    decoder_terms, episode_run, episode_trace, invariants, seeded_trace, trace_strategy,
+    decoder_terms, episode_run, episode_trace, full_seeded_trace, full_trace_strategy, invariants,
+    seeded_trace, trace_strategy, SchedPorts,
 };
 use testbench::spec::judge;
 use testbench::spec::schedule_gen::{expected_order, fits, ScheduleGenChecker};
@@ -25,14 +26,23 @@ fn cfg_tuple(c: SchedCfg) -> (u8, u8, u8, u8, u8) {
 /// Lockstep RTL vs model on `trace`, with the invariants, then the spec checker on the RTL's
 /// outputs.
 fn lockstep(trace: &[SchedIn]) -> Verdict {
-    let mut model = Model::new(SchedConfig::board());
-    let mut rtl = RtlSim::new(ScheduleGen::new());
+    lockstep_of(SchedConfig::board(), ScheduleGen::new(), trace)
+}
+
+/// [`lockstep`] for any config: `rtl` against `Model::new(cfg)` and the checker of its grid.
+fn lockstep_of<D: HdlDut<In = SchedIn, Out = SchedOut>>(
+    cfg: SchedConfig,
+    dut: D,
+    trace: &[SchedIn],
+) -> Verdict {
+    let mut model = Model::new(cfg);
+    let mut rtl = RtlSim::new(dut);
     let mut outs = Vec::with_capacity(trace.len());
     run_lockstep(&mut model, &mut rtl, trace, |_, _, o| {
         outs.push(o.clone());
         invariants(o)
     })?;
-    judge(&mut ScheduleGenChecker::board(), trace, &outs).map_err(|v| {
+    judge(&mut ScheduleGenChecker::new(cfg.max_log), trace, &outs).map_err(|v| {
         let from = v.cycle.saturating_sub(12);
         let rows: Vec<String> = (from..=v.cycle.min(trace.len() - 1))
             .map(|c| format!("{c:>6} | {:?} | {:?}", trace[c], outs[c]))
@@ -703,4 +713,93 @@ fn study_findings() {
         let hits = st.rows.iter().filter(|r| r.pick_is_oracle()).count();
         assert_eq!(hits, want_hits, "{} KB", cache.bytes() / 1024);
     }
+}
+
+// ---------------------------------------------------------------- full config (64x64)
+
+/// The full config (`FullScheduleGen`, grids up to 64×64, 6-bit coordinates) against the
+/// model's `full()` and the spec checker: every reset candidate forced on its 64×64 tile (each
+/// order's decode at every coordinate bit, 4096 transfers each, with backpressure), then random
+/// traces of the full mixes (few cases: the block is wide).
+#[test]
+fn full_lockstep() {
+    let mut t = vec![<SchedIn as golden_model::ResetInput>::reset_input()];
+    for cand in 0..8u8 {
+        t.push(SchedIn {
+            prof_we: true,
+            prof_force: true,
+            prof_force_idx: cand,
+            out_ready: true,
+            ..SchedIn::default()
+        });
+        t.push(start());
+        for c in 0..4900usize {
+            t.push(SchedIn {
+                out_ready: c % 7 != 3,
+                ..SchedIn::default()
+            });
+        }
+    }
+    lockstep_of(SchedConfig::full(), FullScheduleGen::new(), &t).unwrap();
+    let outs = directed_of(SchedConfig::full(), &t);
+    let lasts = outs.iter().filter(|o| o.out_last).count();
+    assert_eq!(lasts, 8, "eight 64x64 tiles ran to the end");
+    assert!(
+        outs.iter().any(|o| o.out_x == 63 && o.out_y == 63),
+        "the corner (63, 63) is reached"
+    );
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(6);
+    run_cases(cases, &full_trace_strategy(6000), |t| {
+        lockstep_of(SchedConfig::full(), FullScheduleGen::new(), t)
+    });
+}
+
+fn directed_of(cfg: SchedConfig, trace: &[SchedIn]) -> Vec<SchedOut> {
+    let mut m = Model::new(cfg);
+    trace.iter().map(|i| m.step(i)).collect()
+}
+
+/// The full export under Verilator for 10^5 cycles of the full mixes against the model's
+/// `full()` every cycle and the spec checker (a deep run: the harness build of the wide export
+/// takes minutes): `cargo test --release --test schedule_gen -- --ignored`.
+#[test]
+#[ignore]
+fn full_export_verilator_replay() {
+    if !testbench::eda::tool_available("verilator") {
+        return;
+    }
+    let cycles = std::env::var("FULL_REPLAY_CYCLES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000);
+    let t = full_seeded_trace(1, cycles);
+    let v = hdl::schedule_gen::full_verilog();
+    let outs = testbench::verilator::replay(&v, &SchedPorts(SchedConfig::full()), &t)
+        .expect("verilator replay");
+    let want = directed_of(SchedConfig::full(), &t);
+    for (c, (o, w)) in outs.iter().zip(&want).enumerate() {
+        assert_eq!(o, w, "cycle {c}: Verilator vs model ({:?})", t[c]);
+        invariants(o).unwrap_or_else(|e| panic!("cycle {c}: {e}"));
+    }
+    judge(&mut ScheduleGenChecker::full(), &t, &outs).unwrap_or_else(|v| panic!("{v}"));
+    let tiles = outs.iter().filter(|o| o.out_last).count();
+    let wide = outs
+        .iter()
+        .filter(|o| o.out_valid && (o.out_x >= 32 || o.out_y >= 32))
+        .count();
+    eprintln!("{cycles} cycles, {tiles} tiles, {wide} coordinates with x or y >= 32");
+    assert!(tiles > 50, "tiles ran: {tiles}");
+    assert!(wide > 1000, "coordinate bit 5 used: {wide}");
+}
+
+/// The full export passes the yosys checks (no latches, no undriven nets) and Verilator lint.
+#[test]
+#[ignore]
+fn full_export_passes_yosys_and_lint() {
+    let v = hdl::schedule_gen::full_verilog();
+    testbench::verilator::assert_yosys_clean("schedule_gen", &[("full", v.clone())]);
+    testbench::verilator::assert_lint_clean(&v);
 }

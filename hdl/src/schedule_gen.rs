@@ -4,9 +4,13 @@
 //!
 //! The behaviour, cycle by cycle, is specified by `golden_model::schedule_gen` (its module doc
 //! defines the five orders, the registers, the choice rule and the error codes); this block
-//! implements it for the board config (grids up to 16×16) and is checked against it every cycle.
+//! implements it and is checked against it every cycle. One source, two configs (the model's
+//! `SchedConfig::board()` / `full()`): [`ScheduleGen`], grids up to 16×16 (C = 4 coordinate
+//! bits, the exported `schedule_gen.v`), and [`FullScheduleGen`], grids up to 64×64 (C = 6:
+//! `out_x`/`out_y` 6 bits wide, grid logs 0–6; every other port as below; reset table on 64×64,
+//! strided stride 8 and 64).
 //!
-//! ## Ports (the exported module `top` has exactly these, in this order)
+//! ## Ports (the exported module `top` has exactly these, in this order; widths of the board)
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
 //! | `clock`, `reset` | in | 1 | one clock; synchronous active-high reset |
@@ -46,12 +50,12 @@
 //!
 //! ## Structure
 //! - **Decoded configurations.** A configuration is stored decoded, as the wiring of the index
-//!   counter to the coordinate: for each of the 8 coordinate bits, a one-hot mask of the 8-bit
-//!   index k (linear, strided and tiled orders — and the square offsets of Hilbert — are bit
+//!   counter to the coordinate: for each of the 2C coordinate bits, a one-hot mask of the
+//!   2C-bit index k (linear, strided and tiled orders — and the square offsets of Hilbert — are bit
 //!   permutations of k), plus the zigzag inversion mask, the Hilbert bits, the Hilbert index
 //!   mask, the final swap of the Hilbert curve and the last index. The decoder sits on the write
 //!   path, so it costs no cycle at start. Nine slots: the 8 candidates and the `cfg` registers
-//!   (3 × 32 bits each, 25 of the third used).
+//!   (board: 3 × 32 bits each, 25 of the third used; full: 72 + 72 + 37 bits).
 //! - **Write pipeline** (for 100 MHz): in the write cycle the ports are pre-decoded into
 //!   registers — per coordinate bit the rule that drives it (`wr_fx`, `wr_fy`), the rules'
 //!   offsets "source index bit − coordinate bit" as one-hot words (`wr_o*`), the whole misc word
@@ -61,18 +65,21 @@
 //! - **Start**: the profiler's choice (from registers) selects one slot into the active
 //!   configuration, the index counter restarts and stage 1 is primed with index 0, whose
 //!   coordinate is (0, 0) in every order — so the first coordinate needs no decode cycle.
-//! - **Stage 1** (index k → register): the 8 masked OR-reductions, Hilbert levels 0–1 of
-//!   `d2xy` on the masked index, `last` (k = N − 1).
-//! - **Stage 2** (→ the output registers): Hilbert levels 2–3, the final swap (the unrolled
-//!   `d2xy` always runs 4 levels; each unused top level, fed index bits 00, swaps x and y), the
-//!   zigzag inversion and the choice Hilbert / mask bit.
+//! - **Stage 1** (index k → register): the 2C masked OR-reductions, Hilbert levels 0 … C/2 − 1
+//!   of `d2xy` on the masked index, `last` (k = N − 1).
+//! - **Stage 2** (→ the output registers): Hilbert levels C/2 … C − 1, the final swap (the
+//!   unrolled `d2xy` always runs C levels; each unused top level, fed index bits 00, swaps x and
+//!   y; C is even), the zigzag inversion and the choice Hilbert / mask bit.
+//! - The layout offsets that depend on C (misc fields, rule groups, mask starts) are
+//!   `Constant`s (`cx1`…`cx4`, `last_at`, `mask_at`): a const generic in a kernel expression
+//!   would export as a bare name.
 //! - The pipeline stalls as a whole when `out_valid && !out_ready` (no skid buffer needed: both
 //!   stages and the counter hold).
 //!
 //! **Names.** `wr_*`: the write pipeline's registers; `in_*`: the write side's decode of the
 //! `cfg_*` ports; `dec_*`: the decode cycle; `ch_*`: the configuration a start takes; `act_*`:
 //! the active configuration; `s1_*`: stage-1 registers; `acc_*`: strobes accepted this cycle;
-//! `n_X`: the next value of register `X`; `h*`/`rx*`/`ry*`: Hilbert levels. Every scratch
+//! `n_X`: the next value of register `X`; `h*`: Hilbert levels. Every scratch
 //! signal's doc comment says what it holds.
 //!
 //! ## Worked example
@@ -90,6 +97,10 @@
 //! (10.1 ns) is `reported` → the compare's "none reported yet" bit → the choice one-hot. With
 //! the board bridge (`synth build --unit schedule_gen --seeds 1,2,3`, 92.5 MHz) see
 //! docs/board_top.md. What each step bought: `docs/schedule_gen.md` (history).
+//!
+//! ## Cost (full config, 64×64, ECP5-85F speed 6, `synth report --target ecp5-85f --full --only schedule_gen_full --seeds 1,2,3 --speeds 6`)
+//! **4083 LUT4, 190 CCU2C, 2185 FF; 111.0 MHz median** (111.0, 115.0, 107.8); the critical
+//! path is the profiler's `take_best` → choice, as at 16×16.
 
 use rust_hdl::prelude::*;
 
@@ -99,11 +110,29 @@ pub const SLOTS: usize = 9;
 mod config;
 mod construct;
 
-pub use config::{decode, DEFAULT_TABLE};
+pub use construct::{full_verilog, verilog};
 
-/// Schedule order generator, board config (grids up to 16×16, 8 candidates).
+pub use config::{decode, decode_for, default_table, DEFAULT_TABLE};
+
+/// The board config: grids up to 16×16 (4-bit coordinates, 8-bit index, 32-bit slot words).
+pub type ScheduleGen = ScheduleGenN<4, 8, 32, 32, 16, 20>;
+/// The full config (the golden model's `SchedConfig::full()`): grids up to 64×64 (6-bit
+/// coordinates, 12-bit index, 72-bit mask words, 37-bit misc words).
+pub type FullScheduleGen = ScheduleGenN<6, 12, 72, 37, 20, 30>;
+
+/// Schedule order generator for grids up to 2^C × 2^C (C coordinate bits), 8 candidates. The
+/// widths below are fixed by C: `I` = 2C index bits, `XW` = C·I bits of one-hot masks per slot
+/// word, `MW` ≥ 4C + 1 + I misc bits, `OW` = 8 + I one-hot offset bits (bias 8), `FW` = 5C rule
+/// flags. Use the aliases [`ScheduleGen`] (board, 16×16) and [`FullScheduleGen`] (64×64).
 #[derive(LogicBlock)]
-pub struct ScheduleGen {
+pub struct ScheduleGenN<
+    const C: usize,
+    const I: usize,
+    const XW: usize,
+    const MW: usize,
+    const OW: usize,
+    const FW: usize,
+> {
     /// Clock.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset, active high: idle, `cfg` = linear 16×16, default table, profiling off.
@@ -127,9 +156,9 @@ pub struct ScheduleGen {
     /// The consumer takes the coordinate.
     pub out_ready: Signal<In, Bit>,
     /// Thread x (0 when not valid). Register.
-    pub out_x: Signal<Out, Bits<4>>,
+    pub out_x: Signal<Out, Bits<C>>,
     /// Thread y (0 when not valid). Register.
-    pub out_y: Signal<Out, Bits<4>>,
+    pub out_y: Signal<Out, Bits<C>>,
     /// The final coordinate of the tile. Register.
     pub out_last: Signal<Out, Bit>,
     /// Emitting (from the cycle after an accepted start to the last transfer). Register.
@@ -163,15 +192,30 @@ pub struct ScheduleGen {
 
     // ---- configuration slots (0–7 candidates, 8 the cfg registers), decoded ----
     /// Per slot: one-hot index-bit masks of out_x bits 0–3 (8 bits each).
-    slot_x: [DFFWithInit<Bits<32>>; SLOTS],
+    slot_x: [DFFWithInit<Bits<XW>>; SLOTS],
     /// Per slot: the same for out_y.
-    slot_y: [DFFWithInit<Bits<32>>; SLOTS],
+    slot_y: [DFFWithInit<Bits<XW>>; SLOTS],
     /// Per slot: zigzag mask, Hilbert bits, Hilbert index mask, swap, last index.
-    slot_m: [DFFWithInit<Bits<32>>; SLOTS],
+    slot_m: [DFFWithInit<Bits<MW>>; SLOTS],
     /// Reset values of the slots.
-    init_x: [Constant<Bits<32>>; SLOTS],
-    init_y: [Constant<Bits<32>>; SLOTS],
-    init_m: [Constant<Bits<32>>; SLOTS],
+    init_x: [Constant<Bits<XW>>; SLOTS],
+    init_y: [Constant<Bits<XW>>; SLOTS],
+    init_m: [Constant<Bits<MW>>; SLOTS],
+    /// C, the largest grid log (the fit check; 32 bits wide as the literal it replaces, so
+    /// that the board's compare synthesizes as before).
+    max_log: Constant<Bits<32>>,
+    /// C, 2C, 3C, 4C: where rules 1–4 of `wr_fx`/`wr_fy` start; in the misc word, C is the
+    /// Hilbert bits, 2C the Hilbert index mask, 4C the final swap.
+    cx1: Constant<Bits<8>>,
+    cx2: Constant<Bits<8>>,
+    cx3: Constant<Bits<8>>,
+    cx4: Constant<Bits<8>>,
+    /// 4C + 1: the last index in the misc word.
+    last_at: Constant<Bits<8>>,
+    /// I·b: where the mask of coordinate bit b starts in a slot's x/y word.
+    mask_at: [Constant<Bits<8>>; C],
+    /// 2^l − 1: the low l bits (Hilbert level l complements only those).
+    low: [Constant<Bits<C>>; C],
     /// The accepted configuration write of the previous cycle, pre-decoded; its slot words are
     /// made from these registers (AND-OR of register bits only) and written in this cycle.
     /// One-hot target slots (bit 8 the `cfg` registers, 0 = none).
@@ -183,23 +227,23 @@ pub struct ScheduleGen {
     /// 3 b + p1 (tiled, above the tile), 4 b + ls (Hilbert square number); y: 0 lw + b,
     /// 1 lw + b + D, 2 lw + b − p0, 3 p0 + b (tiled, inside the tile), 4 b + ls. Zero for
     /// bits outside the grid.
-    wr_fx: DFF<Bits<20>>,
-    wr_fy: DFF<Bits<20>>,
+    wr_fx: DFF<Bits<FW>>,
+    wr_fy: DFF<Bits<FW>>,
     /// The offsets (source index bit − coordinate bit) of those rules, one-hot with bias 8.
-    wr_ox_d: DFF<Bits<16>>,
-    wr_ox_np0: DFF<Bits<16>>,
-    wr_ox_p1: DFF<Bits<16>>,
-    wr_o_ls: DFF<Bits<16>>,
-    wr_oy_lw: DFF<Bits<16>>,
-    wr_oy_d: DFF<Bits<16>>,
-    wr_oy_np0: DFF<Bits<16>>,
-    wr_oy_p0: DFF<Bits<16>>,
+    wr_ox_d: DFF<Bits<OW>>,
+    wr_ox_np0: DFF<Bits<OW>>,
+    wr_ox_p1: DFF<Bits<OW>>,
+    wr_o_ls: DFF<Bits<OW>>,
+    wr_oy_lw: DFF<Bits<OW>>,
+    wr_oy_d: DFF<Bits<OW>>,
+    wr_oy_np0: DFF<Bits<OW>>,
+    wr_oy_p0: DFF<Bits<OW>>,
     /// The misc slot word, fully decoded from the ports.
-    wr_misc: DFF<Bits<32>>,
+    wr_misc: DFF<Bits<MW>>,
     /// The slot in use by the current tile.
-    act_x: DFF<Bits<32>>,
-    act_y: DFF<Bits<32>>,
-    act_m: DFF<Bits<32>>,
+    act_x: DFF<Bits<XW>>,
+    act_y: DFF<Bits<XW>>,
+    act_m: DFF<Bits<MW>>,
 
     // ---- profiler ----
     /// K (0 = off).
@@ -235,21 +279,22 @@ pub struct ScheduleGen {
     /// More indices to load into stage 1.
     feed: DFF<Bit>,
     /// Next index to load into stage 1.
-    idx: DFF<Bits<8>>,
+    idx: DFF<Bits<I>>,
     s1_valid: DFF<Bit>,
     /// Stage 1 holds index 0: coordinate (0, 0).
     s1_zero: DFF<Bit>,
     s1_last: DFF<Bit>,
     /// Masked bits of x and y.
-    s1_x: DFF<Bits<4>>,
-    s1_y: DFF<Bits<4>>,
-    /// Hilbert x, y after levels 0–1, and the index bits of levels 2–3.
-    s1_hx: DFF<Bits<2>>,
-    s1_hy: DFF<Bits<2>>,
-    s1_hd: DFF<Bits<4>>,
+    s1_x: DFF<Bits<C>>,
+    s1_y: DFF<Bits<C>>,
+    /// Hilbert x, y after levels 0 … C/2 − 1 (bits above level C/2 − 1 zero), and the masked
+    /// index whose bits 2l, 2l + 1 feed the later levels l.
+    s1_hx: DFF<Bits<C>>,
+    s1_hy: DFF<Bits<C>>,
+    s1_hd: DFF<Bits<I>>,
     out_valid_q: DFF<Bit>,
-    out_x_q: DFF<Bits<4>>,
-    out_y_q: DFF<Bits<4>>,
+    out_x_q: DFF<Bits<C>>,
+    out_y_q: DFF<Bits<C>>,
     out_last_q: DFF<Bit>,
     /// The refusals of the previous cycle (the error code is made from them, BUSY > BAD_CFG >
     /// NO_PROFILE, so that the fit check ends in a flip-flop, not in the priority logic).
@@ -261,17 +306,17 @@ pub struct ScheduleGen {
     /// The configuration on the `cfg_*` ports fits the board grid (mode ≤ 4, log sides ≤ 4, strided/tiled parameters within the grid); low: `BAD_CFG`.
     dec_fits: Signal<Local, Bit>,
     /// Decode cycle: x masks of the write registered last cycle (bit 8b + j: index bit j drives `out_x[b]`), written into the slots named by `wr_oh`.
-    dec_x: Signal<Local, Bits<32>>,
+    dec_x: Signal<Local, Bits<XW>>,
     /// Decode cycle: the same for `out_y`.
-    dec_y: Signal<Local, Bits<32>>,
+    dec_y: Signal<Local, Bits<XW>>,
     /// Decode cycle: the misc word of that write (`wr_misc`, see [`decode`]).
-    dec_m: Signal<Local, Bits<32>>,
+    dec_m: Signal<Local, Bits<MW>>,
     /// The x masks a start in this cycle gets: the chosen slot (`choice_oh`), or the forwarded decode (`ch_fwd`).
-    ch_x: Signal<Local, Bits<32>>,
+    ch_x: Signal<Local, Bits<XW>>,
     /// The y masks a start in this cycle gets.
-    ch_y: Signal<Local, Bits<32>>,
+    ch_y: Signal<Local, Bits<XW>>,
     /// The misc word a start in this cycle gets.
-    ch_m: Signal<Local, Bits<32>>,
+    ch_m: Signal<Local, Bits<MW>>,
     /// The chosen configuration is a 1×1 grid: the primed index 0 is also the last.
     ch_single: Signal<Local, Bit>,
     /// Last cycle's accepted write targets the chosen slot: the start takes the decode (`dec_*`) instead of the slot.
@@ -318,27 +363,27 @@ pub struct ScheduleGen {
     /// Write side: mode Hilbert.
     in_hil: Signal<Local, Bit>,
     /// Next `wr_fx`: per x bit, the rule that drives it (one-hot over the rules).
-    n_fx: Signal<Local, Bits<20>>,
+    n_fx: Signal<Local, Bits<FW>>,
     /// Next `wr_fy`: the same for y.
-    n_fy: Signal<Local, Bits<20>>,
+    n_fy: Signal<Local, Bits<FW>>,
     /// Next `wr_misc`: the misc word (zigzag mask, Hilbert bits, Hilbert index mask, final swap, last index).
-    n_misc: Signal<Local, Bits<32>>,
+    n_misc: Signal<Local, Bits<MW>>,
     /// Next `wr_ox_d`: one-hot of the x rule offset 8 + D.
-    n_ox_d: Signal<Local, Bits<16>>,
+    n_ox_d: Signal<Local, Bits<OW>>,
     /// Next `wr_ox_np0`: one-hot of the x rule offset 8 − p0.
-    n_ox_np0: Signal<Local, Bits<16>>,
+    n_ox_np0: Signal<Local, Bits<OW>>,
     /// Next `wr_ox_p1`: one-hot of the x rule offset 8 + p1.
-    n_ox_p1: Signal<Local, Bits<16>>,
+    n_ox_p1: Signal<Local, Bits<OW>>,
     /// Next `wr_o_ls`: one-hot of the Hilbert square offset 8 + min(log_w, log_h).
-    n_o_ls: Signal<Local, Bits<16>>,
+    n_o_ls: Signal<Local, Bits<OW>>,
     /// Next `wr_oy_lw`: one-hot of the y rule offset 8 + log_w.
-    n_oy_lw: Signal<Local, Bits<16>>,
+    n_oy_lw: Signal<Local, Bits<OW>>,
     /// Next `wr_oy_d`: one-hot of the y rule offset 8 + D + log_w.
-    n_oy_d: Signal<Local, Bits<16>>,
+    n_oy_d: Signal<Local, Bits<OW>>,
     /// Next `wr_oy_np0`: one-hot of the y rule offset 8 + log_w − p0.
-    n_oy_np0: Signal<Local, Bits<16>>,
+    n_oy_np0: Signal<Local, Bits<OW>>,
     /// Next `wr_oy_p0`: one-hot of the y rule offset 8 + p0.
-    n_oy_p0: Signal<Local, Bits<16>>,
+    n_oy_p0: Signal<Local, Bits<OW>>,
     /// `start` is accepted this cycle (not busy).
     acc_start: Signal<Local, Bit>,
     /// `perf_we` is accepted this cycle (a profiled workgroup waits for its value).
@@ -374,54 +419,43 @@ pub struct ScheduleGen {
     /// The pipeline advances: the output register is empty or taken this cycle (`!out_valid || out_ready`).
     adv: Signal<Local, Bit>,
     /// Stage 1: the index masked to the bits the Hilbert curve reads.
-    kd: Signal<Local, Bits<8>>,
-    /// Stage 1: Hilbert level 0 x bit (from `kd[1]`).
-    h0x: Signal<Local, Bit>,
-    /// Stage 1: Hilbert level 0 y bit (`kd[0] ^ kd[1]`).
-    h0y: Signal<Local, Bit>,
-    /// Stage 1: Hilbert level 1 quadrant x bit.
-    rx1: Signal<Local, Bit>,
-    /// Stage 1: Hilbert level 1 quadrant y bit.
-    ry1: Signal<Local, Bit>,
-    /// Stage 2: Hilbert level 2 quadrant x bit.
-    rx2: Signal<Local, Bit>,
-    /// Stage 2: Hilbert level 2 quadrant y bit.
-    ry2: Signal<Local, Bit>,
-    /// Stage 2: Hilbert level 3 quadrant x bit.
-    rx3: Signal<Local, Bit>,
-    /// Stage 2: Hilbert level 3 quadrant y bit.
-    ry3: Signal<Local, Bit>,
-    /// Stage 2: x after Hilbert level 2.
-    h2x: Signal<Local, Bits<4>>,
-    /// Stage 2: y after Hilbert level 2.
-    h2y: Signal<Local, Bits<4>>,
-    /// Stage 2: x after Hilbert level 3.
-    h3x: Signal<Local, Bits<4>>,
-    /// Stage 2: y after Hilbert level 3.
-    h3y: Signal<Local, Bits<4>>,
+    kd: Signal<Local, Bits<I>>,
+    /// Hilbert level l's quadrant x bit (index bit 2l + 1; levels < C/2 in stage 1, from `kd`,
+    /// the others in stage 2, from `s1_hd`).
+    hrx: [Signal<Local, Bit>; C],
+    /// Hilbert level l's quadrant y bit (index bits 2l ^ 2l + 1).
+    hry: [Signal<Local, Bit>; C],
+    /// Hilbert x after level l (low l + 1 bits; levels < C/2 in stage 1).
+    hlx: [Signal<Local, Bits<C>>; C],
+    /// Hilbert y after level l.
+    hly: [Signal<Local, Bits<C>>; C],
     /// Stage 2: the Hilbert x after the final swap.
-    hx: Signal<Local, Bits<4>>,
+    hx: Signal<Local, Bits<C>>,
     /// Stage 2: the Hilbert y after the final swap.
-    hy: Signal<Local, Bits<4>>,
+    hy: Signal<Local, Bits<C>>,
     /// Stage 2: the x to the output register (zigzag inversion, Hilbert bits chosen).
-    fx: Signal<Local, Bits<4>>,
+    fx: Signal<Local, Bits<C>>,
     /// Stage 2: the y to the output register.
-    fy: Signal<Local, Bits<4>>,
+    fy: Signal<Local, Bits<C>>,
     /// A profiled workgroup waits for its value (`perf_we` is accepted).
     report_ok: Signal<Local, Bit>,
     /// Stage 1: the x coordinate bits from the masks (OR of the index bits each mask picks).
-    n1x: Signal<Local, Bits<4>>,
+    n1x: Signal<Local, Bits<C>>,
     /// Stage 1: the y coordinate bits from the masks.
-    n1y: Signal<Local, Bits<4>>,
-    /// Stage 1: x after Hilbert levels 0–1 (to `s1_hx`).
-    n1hx: Signal<Local, Bits<2>>,
-    /// Stage 1: y after Hilbert levels 0–1 (to `s1_hy`).
-    n1hy: Signal<Local, Bits<2>>,
+    n1y: Signal<Local, Bits<C>>,
     /// The error code shown this cycle, from the three registered flags.
     err: Signal<Local, Bits<2>>,
 }
 
-impl Logic for ScheduleGen {
+impl<
+        const C: usize,
+        const I: usize,
+        const XW: usize,
+        const MW: usize,
+        const OW: usize,
+        const FW: usize,
+    > Logic for ScheduleGenN<C, I, XW, MW, OW, FW>
+{
     #[hdl_gen]
     fn update(&mut self) {
         // ---- defaults: every register holds ----
@@ -521,8 +555,8 @@ impl Logic for ScheduleGen {
             self.in_ls.next = self.cfg_log_w.val();
         }
         self.dec_fits.next = (self.cfg_mode.val().index() <= 4)
-            && (self.cfg_log_w.val().index() <= 4)
-            && (self.cfg_log_h.val().index() <= 4);
+            && (self.cfg_log_w.val().index() <= self.max_log.val().index())
+            && (self.cfg_log_h.val().index() <= self.max_log.val().index());
         if self.cfg_mode.val().index() == 1
             && (self.cfg_p0.val().index() + self.cfg_p1.val().index() > self.in_l.val().index())
         {
@@ -558,8 +592,8 @@ impl Logic for ScheduleGen {
         self.n_oy_d.next = 0.into();
         self.n_oy_np0.next = 0.into();
         self.n_oy_p0.next = 0.into();
-        // only the bits the decode reads (8 + j - b, 5..15) and each offset can reach
-        for k in 5..16 {
+        // only the bits the decode reads (8 + j - b, 9 - C .. 8 + I) and each offset can reach
+        for k in (9 - C)..(8 + I) {
             if self.in_d8.val().index() == k {
                 self.n_ox_d.next = self.n_ox_d.val().replace_bit(k, true);
             }
@@ -567,17 +601,17 @@ impl Logic for ScheduleGen {
                 self.n_oy_d.next = self.n_oy_d.val().replace_bit(k, true);
             }
         }
-        for k in 5..9 {
+        for k in (9 - C)..9 {
             if self.cfg_p0.val().index() + k == 8 {
                 self.n_ox_np0.next = self.n_ox_np0.val().replace_bit(k, true);
             }
         }
-        for k in 5..13 {
+        for k in (9 - C)..(9 + C) {
             if self.cfg_p0.val().index() + k == self.cfg_log_w.val().index() + 8 {
                 self.n_oy_np0.next = self.n_oy_np0.val().replace_bit(k, true);
             }
         }
-        for k in 8..16 {
+        for k in 8..(8 + I).min(16) {
             if self.cfg_p1.val().index() + 8 == k {
                 self.n_ox_p1.next = self.n_ox_p1.val().replace_bit(k, true);
             }
@@ -585,7 +619,7 @@ impl Logic for ScheduleGen {
                 self.n_oy_p0.next = self.n_oy_p0.val().replace_bit(k, true);
             }
         }
-        for k in 8..13 {
+        for k in 8..(9 + C) {
             if self.in_ls.val().index() + 8 == k {
                 self.n_o_ls.next = self.n_o_ls.val().replace_bit(k, true);
             }
@@ -597,7 +631,7 @@ impl Logic for ScheduleGen {
         // position bits [t][q][r]; tiled: [x in tile: p0][y in tile: p1][tile x][tile y])
         self.n_fx.next = 0.into();
         self.n_fy.next = 0.into();
-        for b in 0..4 {
+        for b in 0..C {
             // x bit b is thread bit b
             if b < self.cfg_log_w.val().index() {
                 if self.in_lin.val()
@@ -610,16 +644,28 @@ impl Logic for ScheduleGen {
                     && b >= self.cfg_p1.val().index()
                     && b < self.in_s.val().index()
                 {
-                    self.n_fx.next = self.n_fx.val().replace_bit(4 + b, true);
+                    self.n_fx.next = self
+                        .n_fx
+                        .val()
+                        .replace_bit(self.cx1.val().index() + b, true);
                 }
                 if self.in_str.val() && b >= self.in_s.val().index() {
-                    self.n_fx.next = self.n_fx.val().replace_bit(8 + b, true);
+                    self.n_fx.next = self
+                        .n_fx
+                        .val()
+                        .replace_bit(self.cx2.val().index() + b, true);
                 }
                 if self.in_til.val() && b >= self.cfg_p0.val().index() {
-                    self.n_fx.next = self.n_fx.val().replace_bit(12 + b, true);
+                    self.n_fx.next = self
+                        .n_fx
+                        .val()
+                        .replace_bit(self.cx3.val().index() + b, true);
                 }
                 if self.in_hil.val() && b >= self.in_ls.val().index() {
-                    self.n_fx.next = self.n_fx.val().replace_bit(16 + b, true);
+                    self.n_fx.next = self
+                        .n_fx
+                        .val()
+                        .replace_bit(self.cx4.val().index() + b, true);
                 }
             }
             // y bit b is thread bit lw + b
@@ -635,41 +681,63 @@ impl Logic for ScheduleGen {
                     && self.cfg_log_w.val().index() + b >= self.cfg_p1.val().index()
                     && self.cfg_log_w.val().index() + b < self.in_s.val().index()
                 {
-                    self.n_fy.next = self.n_fy.val().replace_bit(4 + b, true);
+                    self.n_fy.next = self
+                        .n_fy
+                        .val()
+                        .replace_bit(self.cx1.val().index() + b, true);
                 }
                 if self.in_str.val() && self.cfg_log_w.val().index() + b >= self.in_s.val().index()
                 {
-                    self.n_fy.next = self.n_fy.val().replace_bit(8 + b, true);
+                    self.n_fy.next = self
+                        .n_fy
+                        .val()
+                        .replace_bit(self.cx2.val().index() + b, true);
                 }
                 if self.in_til.val() && b < self.cfg_p1.val().index() {
-                    self.n_fy.next = self.n_fy.val().replace_bit(12 + b, true);
+                    self.n_fy.next = self
+                        .n_fy
+                        .val()
+                        .replace_bit(self.cx3.val().index() + b, true);
                 }
                 if self.in_hil.val() && b >= self.in_ls.val().index() {
-                    self.n_fy.next = self.n_fy.val().replace_bit(16 + b, true);
+                    self.n_fy.next = self
+                        .n_fy
+                        .val()
+                        .replace_bit(self.cx4.val().index() + b, true);
                 }
             }
         }
-        // misc word: zigzag mask [3:0], Hilbert bits [7:4], Hilbert index mask [15:8],
-        // final swap [16], last index [24:17]
+        // misc word: zigzag mask [C-1:0], Hilbert bits [2C-1:C], Hilbert index mask
+        // [4C-1:2C], final swap [4C], last index [4C+I:4C+1] (board: [3:0] [7:4] [15:8] [16]
+        // [24:17])
         self.n_misc.next = 0.into();
-        for b in 0..4 {
+        for b in 0..C {
             if self.cfg_mode.val().index() == 2 && b < self.cfg_log_w.val().index() {
                 self.n_misc.next = self.n_misc.val().replace_bit(b, true);
             }
             if self.in_hil.val() && b < self.in_ls.val().index() {
-                self.n_misc.next = self.n_misc.val().replace_bit(4 + b, true);
+                self.n_misc.next = self
+                    .n_misc
+                    .val()
+                    .replace_bit(self.cx1.val().index() + b, true);
             }
         }
-        for j in 0..8 {
+        for j in 0..I {
             if self.in_hil.val() && j < 2 * self.in_ls.val().index() {
-                self.n_misc.next = self.n_misc.val().replace_bit(8 + j, true);
+                self.n_misc.next = self
+                    .n_misc
+                    .val()
+                    .replace_bit(self.cx2.val().index() + j, true);
             }
             if j < self.in_l.val().index() {
-                self.n_misc.next = self.n_misc.val().replace_bit(17 + j, true);
+                self.n_misc.next = self
+                    .n_misc
+                    .val()
+                    .replace_bit(self.last_at.val().index() + j, true);
             }
         }
         if self.in_hil.val() && self.in_ls.val().get_bit(0) {
-            self.n_misc.next = self.n_misc.val().replace_bit(16, true);
+            self.n_misc.next = self.n_misc.val().replace_bit(self.cx4.val().index(), true);
         }
 
         // ---- decode the write registered in the previous cycle into slot words: mask bit
@@ -677,31 +745,37 @@ impl Logic for ScheduleGen {
         // the slots named by wr_oh take them at the end of this cycle ----
         self.dec_x.next = 0.into();
         self.dec_y.next = 0.into();
-        for b in 0..4 {
-            for j in 0..8 {
+        for b in 0..C {
+            for j in 0..I {
                 if (j == b && self.wr_fx.q.val().get_bit(b))
-                    || (self.wr_fx.q.val().get_bit(4 + b)
+                    || (self.wr_fx.q.val().get_bit(self.cx1.val().index() + b)
                         && self.wr_ox_d.q.val().get_bit(8 + j - b))
-                    || (self.wr_fx.q.val().get_bit(8 + b)
+                    || (self.wr_fx.q.val().get_bit(self.cx2.val().index() + b)
                         && self.wr_ox_np0.q.val().get_bit(8 + j - b))
-                    || (self.wr_fx.q.val().get_bit(12 + b)
+                    || (self.wr_fx.q.val().get_bit(self.cx3.val().index() + b)
                         && self.wr_ox_p1.q.val().get_bit(8 + j - b))
-                    || (self.wr_fx.q.val().get_bit(16 + b)
+                    || (self.wr_fx.q.val().get_bit(self.cx4.val().index() + b)
                         && self.wr_o_ls.q.val().get_bit(8 + j - b))
                 {
-                    self.dec_x.next = self.dec_x.val().replace_bit(8 * b + j, true);
+                    self.dec_x.next = self
+                        .dec_x
+                        .val()
+                        .replace_bit(self.mask_at[b].val().index() + j, true);
                 }
                 if (self.wr_fy.q.val().get_bit(b) && self.wr_oy_lw.q.val().get_bit(8 + j - b))
-                    || (self.wr_fy.q.val().get_bit(4 + b)
+                    || (self.wr_fy.q.val().get_bit(self.cx1.val().index() + b)
                         && self.wr_oy_d.q.val().get_bit(8 + j - b))
-                    || (self.wr_fy.q.val().get_bit(8 + b)
+                    || (self.wr_fy.q.val().get_bit(self.cx2.val().index() + b)
                         && self.wr_oy_np0.q.val().get_bit(8 + j - b))
-                    || (self.wr_fy.q.val().get_bit(12 + b)
+                    || (self.wr_fy.q.val().get_bit(self.cx3.val().index() + b)
                         && self.wr_oy_p0.q.val().get_bit(8 + j - b))
-                    || (self.wr_fy.q.val().get_bit(16 + b)
+                    || (self.wr_fy.q.val().get_bit(self.cx4.val().index() + b)
                         && self.wr_o_ls.q.val().get_bit(8 + j - b))
                 {
-                    self.dec_y.next = self.dec_y.val().replace_bit(8 * b + j, true);
+                    self.dec_y.next = self
+                        .dec_y
+                        .val()
+                        .replace_bit(self.mask_at[b].val().index() + j, true);
                 }
             }
         }
@@ -718,7 +792,7 @@ impl Logic for ScheduleGen {
                 self.ch_y.next = self.ch_y.val() | self.slot_y[s].q.val();
                 self.ch_m.next = self.ch_m.val() | self.slot_m[s].q.val();
                 // a 1x1 grid: the primed index 0 is also the last
-                if !self.slot_m[s].q.val().get_bit(17) {
+                if !self.slot_m[s].q.val().get_bit(self.last_at.val().index()) {
                     self.ch_single.next = true;
                 }
             }
@@ -731,92 +805,115 @@ impl Logic for ScheduleGen {
             self.ch_x.next = self.dec_x.val();
             self.ch_y.next = self.dec_y.val();
             self.ch_m.next = self.dec_m.val();
-            self.ch_single.next = !self.dec_m.val().get_bit(17);
+            self.ch_single.next = !self.dec_m.val().get_bit(self.last_at.val().index());
         }
         // ---- stage 1: index -> masked bits, Hilbert levels 0-1, last ----
-        self.kd.next = self.idx.q.val() & self.act_m.q.val().get_bits::<8>(8);
-        self.h0x.next = self.kd.val().get_bit(1);
-        self.h0y.next = self.kd.val().get_bit(0) ^ self.kd.val().get_bit(1);
-        self.rx1.next = self.kd.val().get_bit(3);
-        self.ry1.next = self.kd.val().get_bit(2) ^ self.kd.val().get_bit(3);
+        self.kd.next = self.idx.q.val() & self.act_m.q.val().get_bits::<I>(self.cx2.val().index());
+        // Hilbert `d2xy` level l reads index bits 2l, 2l + 1: rotate the l-bit quadrant, then
+        // set bit l; levels 0 .. C/2 - 1 here, the others in stage 2 from `s1_hd`
+        for l in (C / 2)..C {
+            self.hrx[l].next = self.s1_hd.q.val().get_bit(2 * l + 1);
+            self.hry[l].next =
+                self.s1_hd.q.val().get_bit(2 * l) ^ self.s1_hd.q.val().get_bit(2 * l + 1);
+        }
+        for l in 0..(C / 2) {
+            self.hrx[l].next = self.kd.val().get_bit(2 * l + 1);
+            self.hry[l].next = self.kd.val().get_bit(2 * l) ^ self.kd.val().get_bit(2 * l + 1);
+        }
+        // level 0 (s = 1): x = rx, y = ry
+        self.hlx[0].next = 0.into();
+        self.hly[0].next = 0.into();
+        self.hlx[0].next = self.hlx[0].val().replace_bit(0, self.hrx[0].val());
+        self.hly[0].next = self.hly[0].val().replace_bit(0, self.hry[0].val());
+        for l in 1..(C / 2) {
+            self.hlx[l].next = self.hlx[l - 1].val();
+            self.hly[l].next = self.hly[l - 1].val();
+            if !self.hry[l].val() {
+                if self.hrx[l].val() {
+                    self.hlx[l].next = !self.hly[l - 1].val() & self.low[l].val();
+                    self.hly[l].next = !self.hlx[l - 1].val() & self.low[l].val();
+                } else {
+                    self.hlx[l].next = self.hly[l - 1].val();
+                    self.hly[l].next = self.hlx[l - 1].val();
+                }
+            }
+            self.hlx[l].next = self.hlx[l].val().replace_bit(l, self.hrx[l].val());
+            self.hly[l].next = self.hly[l].val().replace_bit(l, self.hry[l].val());
+        }
 
         self.n1x.next = 0.into();
         self.n1y.next = 0.into();
-        for b in 0..4 {
-            if (self.idx.q.val() & self.act_x.q.val().get_bits::<8>(8 * b)).any() {
+        for b in 0..C {
+            if (self.idx.q.val()
+                & self
+                    .act_x
+                    .q
+                    .val()
+                    .get_bits::<I>(self.mask_at[b].val().index()))
+            .any()
+            {
                 self.n1x.next = self.n1x.val().replace_bit(b, true);
             }
-            if (self.idx.q.val() & self.act_y.q.val().get_bits::<8>(8 * b)).any() {
+            if (self.idx.q.val()
+                & self
+                    .act_y
+                    .q
+                    .val()
+                    .get_bits::<I>(self.mask_at[b].val().index()))
+            .any()
+            {
                 self.n1y.next = self.n1y.val().replace_bit(b, true);
             }
         }
-        // level 1 (s = 2): rotate the 1-bit quadrant of level 0, then set bit 1
-        self.n1hx.next = 0.into();
-        self.n1hy.next = 0.into();
-        if self.ry1.val() {
-            self.n1hx.next = self.n1hx.val().replace_bit(0, self.h0x.val());
-            self.n1hy.next = self.n1hy.val().replace_bit(0, self.h0y.val());
-        } else {
-            self.n1hx.next = self
-                .n1hx
-                .val()
-                .replace_bit(0, self.h0y.val() ^ self.rx1.val());
-            self.n1hy.next = self
-                .n1hy
-                .val()
-                .replace_bit(0, self.h0x.val() ^ self.rx1.val());
-        }
-        self.n1hx.next = self.n1hx.val().replace_bit(1, self.rx1.val());
-        self.n1hy.next = self.n1hy.val().replace_bit(1, self.ry1.val());
 
-        // ---- stage 2: Hilbert levels 2-3, final swap, zigzag, choice ----
-        self.rx2.next = self.s1_hd.q.val().get_bit(1);
-        self.ry2.next = self.s1_hd.q.val().get_bit(0) ^ self.s1_hd.q.val().get_bit(1);
-        self.rx3.next = self.s1_hd.q.val().get_bit(3);
-        self.ry3.next = self.s1_hd.q.val().get_bit(2) ^ self.s1_hd.q.val().get_bit(3);
-        // level 2 (s = 4): rotate the 2-bit quadrant, then set bit 2
-        self.h2x.next = bit_cast::<4, 2>(self.s1_hx.q.val());
-        self.h2y.next = bit_cast::<4, 2>(self.s1_hy.q.val());
-        if !self.ry2.val() {
-            if self.rx2.val() {
-                self.h2x.next = bit_cast::<4, 2>(!self.s1_hy.q.val());
-                self.h2y.next = bit_cast::<4, 2>(!self.s1_hx.q.val());
-            } else {
-                self.h2x.next = bit_cast::<4, 2>(self.s1_hy.q.val());
-                self.h2y.next = bit_cast::<4, 2>(self.s1_hx.q.val());
+        // ---- stage 2: Hilbert levels C/2 .. C - 1, final swap, zigzag, choice ----
+        for l in (C / 2)..(C / 2 + 1) {
+            self.hlx[l].next = self.s1_hx.q.val();
+            self.hly[l].next = self.s1_hy.q.val();
+            if !self.hry[l].val() {
+                if self.hrx[l].val() {
+                    self.hlx[l].next = !self.s1_hy.q.val() & self.low[l].val();
+                    self.hly[l].next = !self.s1_hx.q.val() & self.low[l].val();
+                } else {
+                    self.hlx[l].next = self.s1_hy.q.val();
+                    self.hly[l].next = self.s1_hx.q.val();
+                }
             }
+            self.hlx[l].next = self.hlx[l].val().replace_bit(l, self.hrx[l].val());
+            self.hly[l].next = self.hly[l].val().replace_bit(l, self.hry[l].val());
         }
-        self.h2x.next = self.h2x.val().replace_bit(2, self.rx2.val());
-        self.h2y.next = self.h2y.val().replace_bit(2, self.ry2.val());
-        // level 3 (s = 8)
-        self.h3x.next = self.h2x.val();
-        self.h3y.next = self.h2y.val();
-        if !self.ry3.val() {
-            if self.rx3.val() {
-                self.h3x.next = !self.h2y.val();
-                self.h3y.next = !self.h2x.val();
-            } else {
-                self.h3x.next = self.h2y.val();
-                self.h3y.next = self.h2x.val();
+        for l in (C / 2 + 1)..C {
+            self.hlx[l].next = self.hlx[l - 1].val();
+            self.hly[l].next = self.hly[l - 1].val();
+            if !self.hry[l].val() {
+                if self.hrx[l].val() {
+                    self.hlx[l].next = !self.hly[l - 1].val() & self.low[l].val();
+                    self.hly[l].next = !self.hlx[l - 1].val() & self.low[l].val();
+                } else {
+                    self.hlx[l].next = self.hly[l - 1].val();
+                    self.hly[l].next = self.hlx[l - 1].val();
+                }
             }
+            self.hlx[l].next = self.hlx[l].val().replace_bit(l, self.hrx[l].val());
+            self.hly[l].next = self.hly[l].val().replace_bit(l, self.hry[l].val());
         }
-        self.h3x.next = self.h3x.val().replace_bit(3, self.rx3.val());
-        self.h3y.next = self.h3y.val().replace_bit(3, self.ry3.val());
         // unused top levels (fed 00) each swapped x and y: undo an odd number of swaps
-        self.hx.next = self.h3x.val();
-        self.hy.next = self.h3y.val();
-        if self.act_m.q.val().get_bit(16) {
-            self.hx.next = self.h3y.val();
-            self.hy.next = self.h3x.val();
+        for l in (C - 1)..C {
+            self.hx.next = self.hlx[l].val();
+            self.hy.next = self.hly[l].val();
+            if self.act_m.q.val().get_bit(self.cx4.val().index()) {
+                self.hx.next = self.hly[l].val();
+                self.hy.next = self.hlx[l].val();
+            }
         }
         // zigzag: x bits inverted on odd rows; Hilbert bits replace the mask bits
         self.fx.next = self.s1_x.q.val();
         if self.s1_y.q.val().get_bit(0) {
-            self.fx.next = self.s1_x.q.val() ^ self.act_m.q.val().get_bits::<4>(0);
+            self.fx.next = self.s1_x.q.val() ^ self.act_m.q.val().get_bits::<C>(0);
         }
         self.fy.next = self.s1_y.q.val();
-        for b in 0..4 {
-            if self.act_m.q.val().get_bit(4 + b) {
+        for b in 0..C {
+            if self.act_m.q.val().get_bit(self.cx1.val().index() + b) {
                 self.fx.next = self.fx.val().replace_bit(b, self.hx.val().get_bit(b));
                 self.fy.next = self.fy.val().replace_bit(b, self.hy.val().get_bit(b));
             }
@@ -838,11 +935,15 @@ impl Logic for ScheduleGen {
             if self.feed.q.val() {
                 self.s1_x.d.next = self.n1x.val();
                 self.s1_y.d.next = self.n1y.val();
-                self.s1_hx.d.next = self.n1hx.val();
-                self.s1_hy.d.next = self.n1hy.val();
-                self.s1_hd.d.next = self.kd.val().get_bits::<4>(4);
-                self.s1_last.d.next = self.idx.q.val() == self.act_m.q.val().get_bits::<8>(17);
-                self.feed.d.next = self.idx.q.val() != self.act_m.q.val().get_bits::<8>(17);
+                for l in (C / 2 - 1)..(C / 2) {
+                    self.s1_hx.d.next = self.hlx[l].val();
+                    self.s1_hy.d.next = self.hly[l].val();
+                }
+                self.s1_hd.d.next = self.kd.val();
+                self.s1_last.d.next = self.idx.q.val()
+                    == self.act_m.q.val().get_bits::<I>(self.last_at.val().index());
+                self.feed.d.next = self.idx.q.val()
+                    != self.act_m.q.val().get_bits::<I>(self.last_at.val().index());
                 self.idx.d.next = self.idx.q.val() + 1;
             }
         }
@@ -1091,11 +1192,4 @@ impl Logic for ScheduleGen {
             self.err_noprof_q.d.next = false;
         }
     }
-}
-
-/// The board block as Verilog (module `top`, the exported `schedule_gen.v`).
-pub fn verilog() -> String {
-    let mut uut = ScheduleGen::new();
-    uut.connect_all();
-    generate_verilog(&uut)
 }

@@ -465,8 +465,7 @@ pub type VerilogFn = Box<dyn Fn() -> String>;
 /// The full (patent-scale) configs that `report --target ecp5-85f --full` places and routes:
 /// (name, its Verilog generator or why there is none yet). **Hook:** a unit whose `full()`
 /// config does not exist yet is listed with `Err(reason)` and reported as such; when it lands
-/// (the dispatcher's with the issue "Patent-scale dispatcher", the schedule generator's 64×64
-/// RTL config), replace its `Err` by its Verilog function.
+/// (the dispatcher's with the issue "Patent-scale dispatcher"), replace its `Err` by its Verilog function.
 pub fn full_configs() -> Vec<(String, std::result::Result<VerilogFn, &'static str>)> {
     fn gen(f: impl Fn() -> String + 'static) -> std::result::Result<VerilogFn, &'static str> {
         Ok(Box::new(f))
@@ -498,14 +497,17 @@ pub fn full_configs() -> Vec<(String, std::result::Result<VerilogFn, &'static st
         ));
     }
     v.extend([
-        ("simt_issue_full".into(), gen(crate::simt_issue::full_verilog)),
+        (
+            "simt_issue_full".into(),
+            gen(crate::simt_issue::full_verilog),
+        ),
         (
             "preempt_ctrl_full".into(),
             gen(crate::preempt_ctrl::full_verilog),
         ),
         (
             "schedule_gen_full".into(),
-            Err("no 64x64 RTL: hdl::schedule_gen is fixed at 16x16 (4-bit coordinates, one-hot masks of an 8-bit index packed in 32-bit slot words); the golden model has full()"),
+            gen(crate::schedule_gen::full_verilog),
         ),
         (
             "dispatcher_full".into(),

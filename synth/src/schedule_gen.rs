@@ -13,6 +13,11 @@ pub fn board_verilog() -> String {
     hdl::schedule_gen::verilog()
 }
 
+/// Full-config Verilog (grids up to 64×64, module `top`; `report --target ecp5-85f --full`).
+pub fn full_verilog() -> String {
+    hdl::schedule_gen::full_verilog()
+}
+
 /// The study's fixed parameters: an n×n thread grid and matrices of n×n 4-byte elements, 16×16
 /// workgroup tiles (the board grid), warps of 32 threads, K = 8 candidates (the reset table).
 pub const STUDY_N: u64 = 128;

@@ -111,7 +111,7 @@ pub fn cut(v: u128, width: usize) -> u128 {
 /// The ports are listed in the exported top's order (after `clock`); the Verilator and bridge
 /// frames carry the inputs, and the outputs, each in that order. `(Config) as c` makes the table
 /// a tuple struct over the unit's config, `c` naming it in the width expressions; without it
-/// (`pub struct SchedPorts: SchedIn => SchedOut;`) the table is a unit struct and the widths are
+/// (`pub struct XPorts: XIn => XOut;`) the table is a unit struct and the widths are
 /// constants. Each `dut` line implements `HdlDut` for a clocked RustHDL block (its `clock` input
 /// is the stepping clock) whose port fields carry the names.
 #[macro_export]

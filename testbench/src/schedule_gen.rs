@@ -9,9 +9,17 @@ use hdl::schedule_gen::ScheduleGen;
 use proptest::prelude::*;
 
 crate::port_table! {
-    /// Port map of the exported board top (the port order, then the profiler's ports).
-    pub struct SchedPorts: SchedIn => SchedOut;
-    dut [] ScheduleGen;
+    /// Port map of the exported top (the port order, then the profiler's ports); the
+    /// coordinates are `max_log` bits wide (board 4, full 6).
+    pub struct SchedPorts(SchedConfig) as c: SchedIn => SchedOut;
+    dut [
+        const C: usize,
+        const I: usize,
+        const XW: usize,
+        const MW: usize,
+        const OW: usize,
+        const FW: usize
+    ] hdl::schedule_gen::ScheduleGenN<C, I, XW, MW, OW, FW>;
     ports {
         in reset: 1,
         in cfg_we: 1,
@@ -23,8 +31,8 @@ crate::port_table! {
         in start: 1,
         out out_valid: 1,
         in out_ready: 1,
-        out out_x: 4,
-        out out_y: 4,
+        out out_x: c.max_log as usize,
+        out out_y: c.max_log as usize,
         out out_last: 1,
         out busy: 1,
         out error: 1,
@@ -217,19 +225,46 @@ pub fn cycle_strategy(mix: Mix) -> impl Strategy<Value = SchedIn> {
         )
 }
 
-/// A whole trace of one mix, at most `max_len` cycles.
-pub fn trace_strategy(max_len: usize) -> impl Strategy<Value = Vec<SchedIn>> {
-    let mixes = mixes();
+/// The mixes for the full config (grids up to 64×64): [`mixes`] with grid logs up to 4, 5, 4,
+/// 6, 6 (the 64-wide tiles take 4096 transfers; the small ones keep starts and writes frequent).
+pub fn full_mixes() -> Vec<Mix> {
+    mixes()
+        .into_iter()
+        .zip([4, 5, 4, 6, 6])
+        .map(|(m, l)| Mix { max_log: l, ..m })
+        .collect()
+}
+
+fn traces_of(mixes: Vec<Mix>, max_len: usize) -> impl Strategy<Value = Vec<SchedIn>> {
     (0..mixes.len()).prop_flat_map(move |m| {
         proptest::collection::vec(cycle_strategy(mixes[m].clone()), 1..max_len)
     })
 }
 
+/// A whole trace of one mix, at most `max_len` cycles.
+pub fn trace_strategy(max_len: usize) -> impl Strategy<Value = Vec<SchedIn>> {
+    traces_of(mixes(), max_len)
+}
+
+/// A whole trace of one of the [`full_mixes`], at most `max_len` cycles.
+pub fn full_trace_strategy(max_len: usize) -> impl Strategy<Value = Vec<SchedIn>> {
+    traces_of(full_mixes(), max_len)
+}
+
+/// [`full_trace_strategy`] sampled with a seeded generator: exactly `cycles` cycles, reset
+/// first (the full config's Verilator replay).
+pub fn full_seeded_trace(seed: u64, cycles: usize) -> Vec<SchedIn> {
+    sample(full_trace_strategy(6000), seed, cycles)
+}
+
 /// [`trace_strategy`] sampled with a seeded generator: exactly `cycles` cycles, reset first.
 pub fn seeded_trace(seed: u64, cycles: usize) -> Vec<SchedIn> {
+    sample(trace_strategy(2000), seed, cycles)
+}
+
+fn sample(strat: impl Strategy<Value = Vec<SchedIn>>, seed: u64, cycles: usize) -> Vec<SchedIn> {
     use proptest::strategy::ValueTree;
     let mut runner = crate::unit::seeded_runner(seed);
-    let strat = trace_strategy(2000);
     let mut trace = vec![<SchedIn as golden_model::ResetInput>::reset_input()];
     while trace.len() < cycles {
         trace.extend(strat.new_tree(&mut runner).expect("strategy").current());
@@ -791,7 +826,7 @@ crate::board_unit! {
     /// The schedule generator's board config for the cross-unit tools.
     pub struct ScheduleGenBoard: "schedule_gen",
         "board: grids up to 16x16, 8 candidates, 16-bit performance values";
-    ports: SchedPorts = SchedPorts;
+    ports: SchedPorts = SchedPorts(SchedConfig::board());
     verilog: hdl::schedule_gen::verilog();
     model: Model::new(SchedConfig::board());
     rtl: ScheduleGen::new();

@@ -1,22 +1,60 @@
 //! The schedule generator's constructor: every port and register, the slots' reset values from
-//! the candidate table (moved out of `schedule_gen.rs` unchanged; the contract: the parent
-//! module's doc).
+//! the candidate table, the layout constants of C (the contract: the parent module's doc).
 
 use rust_hdl::prelude::*;
 
 use super::config::reset_slot;
-use super::ScheduleGen;
+use super::{FullScheduleGen, ScheduleGen, ScheduleGenN};
 
-impl Default for ScheduleGen {
+/// `v` as an N-bit value (N ≤ 128).
+fn bits<const N: usize>(v: u128) -> Bits<N> {
+    let mut b = Bits::<N>::default();
+    for i in 0..N {
+        b = b.replace_bit(i, (v >> i) & 1 == 1);
+    }
+    b
+}
+
+impl<
+        const C: usize,
+        const I: usize,
+        const XW: usize,
+        const MW: usize,
+        const OW: usize,
+        const FW: usize,
+    > Default for ScheduleGenN<C, I, XW, MW, OW, FW>
+{
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl ScheduleGen {
-    /// Build the board-config block (nothing to parameterize: the port widths fix 16×16).
+impl<
+        const C: usize,
+        const I: usize,
+        const XW: usize,
+        const MW: usize,
+        const OW: usize,
+        const FW: usize,
+    > ScheduleGenN<C, I, XW, MW, OW, FW>
+{
+    /// Build the block; the widths must follow from C (see the struct doc): C even, 2 ≤ C ≤ 6.
     pub fn new() -> Self {
-        let w = |f: fn((u32, u32, u32)) -> u32, s: usize| Bits::<32>::from(f(reset_slot(s)) as u64);
+        assert!(
+            C.is_multiple_of(2)
+                && (2..=6).contains(&C)
+                && I == 2 * C
+                && XW == C * I
+                && MW >= 4 * C + 1 + I
+                && OW == 8 + I
+                && FW == 5 * C,
+            "ScheduleGenN widths do not follow from C = {C}"
+        );
+        let c = C as u8;
+        let x = |s: usize| bits::<XW>(reset_slot(c, s).0);
+        let y = |s: usize| bits::<XW>(reset_slot(c, s).1);
+        let m = |s: usize| bits::<MW>(reset_slot(c, s).2);
+        let k8 = |v: usize| Constant::new(Bits::<8>::from(v as u64));
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -46,12 +84,20 @@ impl ScheduleGen {
             wg_sel: Default::default(),
             prof_done: Default::default(),
             prof_best: Default::default(),
-            slot_x: std::array::from_fn(|s| DFFWithInit::new(w(|t| t.0, s))),
-            slot_y: std::array::from_fn(|s| DFFWithInit::new(w(|t| t.1, s))),
-            slot_m: std::array::from_fn(|s| DFFWithInit::new(w(|t| t.2, s))),
-            init_x: std::array::from_fn(|s| Constant::new(w(|t| t.0, s))),
-            init_y: std::array::from_fn(|s| Constant::new(w(|t| t.1, s))),
-            init_m: std::array::from_fn(|s| Constant::new(w(|t| t.2, s))),
+            slot_x: std::array::from_fn(|s| DFFWithInit::new(x(s))),
+            slot_y: std::array::from_fn(|s| DFFWithInit::new(y(s))),
+            slot_m: std::array::from_fn(|s| DFFWithInit::new(m(s))),
+            init_x: std::array::from_fn(|s| Constant::new(x(s))),
+            init_y: std::array::from_fn(|s| Constant::new(y(s))),
+            init_m: std::array::from_fn(|s| Constant::new(m(s))),
+            max_log: Constant::new(Bits::<32>::from(C as u64)),
+            cx1: k8(C),
+            cx2: k8(2 * C),
+            cx3: k8(3 * C),
+            cx4: k8(4 * C),
+            last_at: k8(4 * C + 1),
+            mask_at: std::array::from_fn(|b| k8(I * b)),
+            low: std::array::from_fn(|l| Constant::new(bits::<C>((1u128 << l) - 1))),
             wr_oh: Default::default(),
             wr_ok: Default::default(),
             wr_fx: Default::default(),
@@ -160,18 +206,10 @@ impl ScheduleGen {
             n_choice_oh: Default::default(),
             adv: Default::default(),
             kd: Default::default(),
-            h0x: Default::default(),
-            h0y: Default::default(),
-            rx1: Default::default(),
-            ry1: Default::default(),
-            rx2: Default::default(),
-            ry2: Default::default(),
-            rx3: Default::default(),
-            ry3: Default::default(),
-            h2x: Default::default(),
-            h2y: Default::default(),
-            h3x: Default::default(),
-            h3y: Default::default(),
+            hrx: std::array::from_fn(|_| Default::default()),
+            hry: std::array::from_fn(|_| Default::default()),
+            hlx: std::array::from_fn(|_| Default::default()),
+            hly: std::array::from_fn(|_| Default::default()),
             hx: Default::default(),
             hy: Default::default(),
             fx: Default::default(),
@@ -179,9 +217,21 @@ impl ScheduleGen {
             report_ok: Default::default(),
             n1x: Default::default(),
             n1y: Default::default(),
-            n1hx: Default::default(),
-            n1hy: Default::default(),
             err: Default::default(),
         }
     }
+}
+
+/// The board block as Verilog (module `top`, the exported `schedule_gen.v`).
+pub fn verilog() -> String {
+    let mut uut = ScheduleGen::new();
+    uut.connect_all();
+    generate_verilog(&uut)
+}
+
+/// The full block (64×64) as Verilog (module `top`; `synth report --full`).
+pub fn full_verilog() -> String {
+    let mut uut = FullScheduleGen::new();
+    uut.connect_all();
+    generate_verilog(&uut)
 }

@@ -131,7 +131,17 @@ impl ScheduleGenChecker {
     /// The board config: grids up to 16×16. Reset table: SPEC's default progressions as the
     /// unit's contract lists them (linear, strided 4 and 16, zigzag, tiled 2, 4, 8, Hilbert).
     pub fn board() -> Self {
-        let m = 4;
+        Self::new(4)
+    }
+
+    /// The full config: grids up to 64×64, the same progressions on 64×64 (strided 8 and 64).
+    pub fn full() -> Self {
+        Self::new(6)
+    }
+
+    /// A unit whose largest grid is 2^max_log square.
+    pub fn new(max_log: u8) -> Self {
+        let m = max_log;
         let mut c = Self {
             max_log: m,
             regs: (0, m, m, 0, 0),
