@@ -9,6 +9,11 @@
 //!   module `top` instantiates the export (its top renamed `gpu_frontend_core`) and brings every
 //!   sub-block port out as an extra output by a hierarchical reference (`core.ctrl$launch_valid`,
 //!   the wire the export drives the sub-block's port with); the export itself is unchanged.
+//!
+//! [`UnitCheckers`] are the three units' own spec checkers over a [`Probe`]; [`ProbeCheck`] is
+//! the probed top of any front-end export built once (with extra top inputs such as `synth
+//! mutate`'s `mutant_sel`), replayed per trace with those checkers: the registry's
+//! `internal_check` of `gpu_frontend`, which `synth mutate` adds to the spec checker's verdict.
 
 use crate::dispatcher_tagged::TaggedPorts;
 use crate::gpu_frontend::GfPorts;
