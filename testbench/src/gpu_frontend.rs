@@ -620,11 +620,10 @@ impl crate::unit::CheckedUnit for GpuFrontendBoard {
     fn internal_check(
         verilog: &str,
         extra: &[crate::verilator::Port],
-    ) -> Option<anyhow::Result<Box<dyn crate::unit::InternalCheck<In = GfIn, Out = GfOut>>>> {
+    ) -> Option<anyhow::Result<crate::unit::BoxedInternalCheck<Self>>> {
         Some(
-            crate::gpu_frontend_probe::ProbeCheck::new(verilog, extra).map(|c| {
-                Box::new(c) as Box<dyn crate::unit::InternalCheck<In = GfIn, Out = GfOut>>
-            }),
+            crate::gpu_frontend_probe::ProbeCheck::new(verilog, extra)
+                .map(|c| Box::new(c) as crate::unit::BoxedInternalCheck<Self>),
         )
     }
 }

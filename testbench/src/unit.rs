@@ -181,7 +181,7 @@ pub trait CheckedUnit: BoardUnit {
     fn internal_check(
         verilog: &str,
         extra: &[Port],
-    ) -> Option<anyhow::Result<Box<dyn InternalCheck<In = Self::In, Out = Self::Out>>>> {
+    ) -> Option<anyhow::Result<BoxedInternalCheck<Self>>> {
         let _ = (verilog, extra);
         None
     }
@@ -202,6 +202,10 @@ pub trait InternalCheck {
         judge: bool,
     ) -> anyhow::Result<InternalRun<Self::Out>>;
 }
+
+/// A boxed [`InternalCheck`] over a unit's ports.
+pub type BoxedInternalCheck<U> =
+    Box<dyn InternalCheck<In = <U as BoardUnit>::In, Out = <U as BoardUnit>::Out>>;
 
 /// What [`InternalCheck::replay`] saw.
 pub struct InternalRun<O> {
