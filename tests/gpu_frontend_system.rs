@@ -832,3 +832,38 @@ fn dump_window(ins: &[GfIn], fail: usize) {
         );
     }
 }
+
+/// A reading aid (not a check; `cargo test --release --test gpu_frontend_system
+/// measure_split_records -- --ignored --nocapture`): in `synth mutate`'s traces of seeds 3, 4, 5
+/// (registry traces S·1000 + 0..12, 8000 cycles), the split sub-WG records per class, and how
+/// many RT ones had a BE record within 6 cycles (both channels live: the tie of an RT head in
+/// split mode, priority 3, with the BE channel's priority 3).
+#[test]
+#[ignore]
+fn measure_split_records() {
+    use testbench::gpu_frontend::random_run;
+    for base in [3000u64, 4000, 5000] {
+        let (mut rt_sub, mut be_sub, mut near) = (0, 0, 0);
+        for k in 0..12 {
+            let (_, outs) = random_run(base + k, 8000);
+            for (c, o) in outs.iter().enumerate() {
+                if o.disp_valid && o.disp_sub && o.disp_class == 0 {
+                    rt_sub += 1;
+                    let lo = c.saturating_sub(6);
+                    if outs[lo..(c + 6).min(outs.len())]
+                        .iter()
+                        .any(|x| x.disp_valid && x.disp_class == 1)
+                    {
+                        near += 1;
+                    }
+                }
+                if o.disp_valid && o.disp_sub && o.disp_class == 1 {
+                    be_sub += 1;
+                }
+            }
+        }
+        println!(
+            "traces {base}..: RT sub records {rt_sub} ({near} within 6 cycles of a BE record), BE sub records {be_sub}"
+        );
+    }
+}

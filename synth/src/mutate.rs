@@ -17,6 +17,15 @@
 //! **Checks**, each on the unit's standard random traces ([`BoardUnit::random_trace`]), each
 //! alone: lockstep against the golden cycle model (any output differs in any cycle), the spec
 //! checker ([`CheckedUnit::spec_checker`]), the port invariants ([`BoardUnit::invariants`]).
+//! For a unit composed of units (`gpu_frontend`, SPEC Unit 8: "every unit's own checker also
+//! run on its internal ports") the spec checker's verdict also includes the sub-units' own
+//! checkers on their ports inside the mutated export ([`CheckedUnit::internal_check`]: the
+//! schemata wrapped once so that every sub-block port is an output too, as
+//! `tests/gpu_frontend_probe.rs` does; still checkers written from SPEC alone, no model): a
+//! mutant counts as caught by the spec checker when the system checker or any of them finds a
+//! broken rule. The report then adds a line `spec checker S = the unit's own checker A + the
+//! sub-units' checkers on their internal ports B, K caught by those alone:` listing those K
+//! with the first broken rule (`unit:rule`); lockstep still compares the top's outputs only.
 //! Survivors (caught by none) are listed; those judged equivalent after a look are recorded with
 //! a reason in `synth/mutants/<unit>.equivalent` (`<id> <reason>` per line) and leave the
 //! non-equivalent count. Every other survivor gets a formal equivalence proof ([`prove`]: a
@@ -114,7 +123,13 @@ impl Mutant {
 #[derive(Clone, Debug, Default)]
 pub struct Outcome {
     pub lockstep: bool,
+    /// The spec checker: the unit's own ([`CheckedUnit::spec_checker`]) or, for a composed unit,
+    /// a sub-unit's own checker on its internal ports ([`CheckedUnit::internal_check`]).
     pub spec: bool,
+    /// The unit's own spec checker alone.
+    pub spec_top: bool,
+    /// The first rule a sub-unit's own checker found broken on its internal ports: `unit:rule`.
+    pub spec_internal: Option<String>,
     pub invariants: bool,
     /// The simulation itself failed (counted as caught by every check).
     pub sim_error: Option<String>,
@@ -133,6 +148,8 @@ pub struct Report {
     /// Candidate sites per module ([`site_counts`]: name, holds logic, lines, faults); empty
     /// when the report came from [`run_mutants`] alone.
     pub sites: Vec<(String, bool, usize, usize)>,
+    /// The unit is composed: its sub-units' checkers ran on their internal ports.
+    pub internal: bool,
 }
 
 impl Report {
@@ -247,6 +264,30 @@ impl Report {
             .iter()
             .filter(|(_, o)| !o.lockstep && !o.spec && !o.invariants)
             .collect();
+        if self.internal {
+            let ne = || self.mutants.iter().filter(|(_, o)| o.equivalent.is_none());
+            let top = ne().filter(|(_, o)| o.spec_top).count();
+            let int = ne().filter(|(_, o)| o.spec_internal.is_some()).count();
+            let only: Vec<_> = ne()
+                .filter(|(_, o)| !o.spec_top && o.spec_internal.is_some())
+                .collect();
+            let _ = writeln!(
+                s,
+                "spec checker {sp} = the unit's own checker {top} + the sub-units' checkers on their internal ports {int}, {} caught by those alone:",
+                only.len()
+            );
+            for (mu, o) in only {
+                let _ = writeln!(
+                    s,
+                    "  {} {} {}: {}  [{}]",
+                    mu.id,
+                    mu.place(),
+                    mu.kind,
+                    mu.what,
+                    o.spec_internal.as_deref().unwrap_or("")
+                );
+            }
+        }
         if !survivors.is_empty() {
             let _ = writeln!(s, "survivors (caught by no check):");
             for (mu, o) in survivors {
@@ -825,15 +866,26 @@ fn notes_path(unit: &str) -> PathBuf {
         .join(format!("{unit}.equivalent"))
 }
 
-/// Judge the outputs of one trace with each check alone.
-fn judge_trace<U: CheckedUnit>(inputs: &[U::In], want: &[U::Out], got: &[U::Out], o: &mut Outcome) {
+/// Judge the outputs of one trace with each check alone; `internal` is what the sub-units'
+/// checkers found on their internal ports in this trace (a composed unit).
+fn judge_trace<U: CheckedUnit>(
+    inputs: &[U::In],
+    want: &[U::Out],
+    got: &[U::Out],
+    internal: Option<String>,
+    o: &mut Outcome,
+) {
     if !o.lockstep && (got.len() != want.len() || got.iter().zip(want).any(|(g, w)| g != w)) {
         o.lockstep = true;
     }
-    if !o.spec {
+    if !o.spec_top {
         let mut c = U::spec_checker();
-        o.spec = got.len() != inputs.len() || judge(c.as_mut(), inputs, got).is_err();
+        o.spec_top = got.len() != inputs.len() || judge(c.as_mut(), inputs, got).is_err();
     }
+    if o.spec_internal.is_none() {
+        o.spec_internal = internal;
+    }
+    o.spec = o.spec_top || o.spec_internal.is_some();
     if !o.invariants {
         let mut inv = U::invariants();
         o.invariants = inputs
@@ -857,6 +909,7 @@ pub fn run<U: CheckedUnit>(o: &Options) -> Result<Report> {
             cycles_per_mutant: o.traces * o.cycles,
             secs: 0.0,
             sites: counts,
+            internal: false,
         });
     }
     if !verilator::tool_available("verilator") {
@@ -890,12 +943,18 @@ pub fn run_mutants<U: CheckedUnit>(
             t.iter().map(|i| m.step(i)).collect()
         })
         .collect();
+    // a composed unit: the schemata wrapped once so that its sub-units' ports come out too
+    let internal = match U::internal_check(&v, &[Port::new("mutant_sel", 16)]) {
+        Some(r) => Some(r.context("preparing the internal-port check")?),
+        None => None,
+    };
     let mut report = Report {
         unit: U::NAME,
         mutants: vec![],
         cycles_per_mutant: o.traces * o.cycles,
         secs: 0.0,
         sites: vec![],
+        internal: internal.is_some(),
     };
     // the original (mutant_sel = 0) must pass every check
     for sel in 0..=mutants.len() {
@@ -905,13 +964,24 @@ pub fn run_mutants<U: CheckedUnit>(
         };
         let mut out = Outcome::default();
         for (t, want) in traces.iter().zip(&wants) {
-            match verilator::replay(&v, &p, t) {
-                Ok(got) => judge_trace::<U>(t, want, &got, &mut out),
+            let run = match &internal {
+                Some(ic) => ic
+                    .replay(&[sel as u128], t, out.spec_internal.is_none())
+                    .map(|r| {
+                        let why = r.violation.map(|(u, v)| format!("{u}:{}", v.rule));
+                        (r.outputs, why)
+                    }),
+                None => verilator::replay(&v, &p, t).map(|g| (g, None)),
+            };
+            match run {
+                Ok((got, why)) => judge_trace::<U>(t, want, &got, why, &mut out),
                 Err(e) if sel == 0 => return Err(e).context("the unmutated schemata design"),
                 Err(e) => {
                     out = Outcome {
                         lockstep: true,
                         spec: true,
+                        spec_top: true,
+                        spec_internal: Some("simulation failed".into()),
                         invariants: true,
                         sim_error: Some(format!("{e:#}")),
                         equivalent: None,
@@ -919,17 +989,23 @@ pub fn run_mutants<U: CheckedUnit>(
                     };
                 }
             }
-            if out.lockstep && out.spec && out.invariants {
+            // a composed unit runs on until both halves of the spec verdict are known (the
+            // report tells what the internal ports add)
+            let spec_known = out.spec_top && (internal.is_none() || out.spec_internal.is_some());
+            if out.lockstep && spec_known && out.invariants {
                 break;
             }
         }
         if sel == 0 {
             if out.lockstep || out.spec || out.invariants {
                 bail!(
-                    "{}: the unmutated design fails a check (lockstep {}, spec {}, invariants {})",
+                    "{}: the unmutated design fails a check (lockstep {}, spec {}{}, invariants {})",
                     U::NAME,
                     out.lockstep,
                     out.spec,
+                    out.spec_internal
+                        .as_ref()
+                        .map_or(String::new(), |w| format!(" (internal ports: {w})")),
                     out.invariants
                 );
             }
@@ -1045,3 +1121,6 @@ mod tests {
 
 #[cfg(test)]
 mod sub_module_tests;
+
+#[cfg(test)]
+mod gpu_frontend_tests;

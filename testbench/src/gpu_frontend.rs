@@ -614,6 +614,18 @@ impl crate::unit::CheckedUnit for GpuFrontendBoard {
     fn spec_checker() -> Box<dyn SpecChecker<In = GfIn, Out = GfOut>> {
         Box::new(FrontendChecker::new())
     }
+
+    /// The preemption controller's, the kernel expander's and the tagged dispatcher's own
+    /// checkers on their ports inside the export ([`crate::gpu_frontend_probe::ProbeCheck`]).
+    fn internal_check(
+        verilog: &str,
+        extra: &[crate::verilator::Port],
+    ) -> Option<anyhow::Result<crate::unit::BoxedInternalCheck<Self>>> {
+        Some(
+            crate::gpu_frontend_probe::ProbeCheck::new(verilog, extra)
+                .map(|c| Box::new(c) as crate::unit::BoxedInternalCheck<Self>),
+        )
+    }
 }
 
 #[cfg(test)]

@@ -9,6 +9,11 @@
 //!   module `top` instantiates the export (its top renamed `gpu_frontend_core`) and brings every
 //!   sub-block port out as an extra output by a hierarchical reference (`core.ctrl$launch_valid`,
 //!   the wire the export drives the sub-block's port with); the export itself is unchanged.
+//!
+//! [`UnitCheckers`] are the three units' own spec checkers over a [`Probe`]; [`ProbeCheck`] is
+//! the probed top of any front-end export built once (with extra top inputs such as `synth
+//! mutate`'s `mutant_sel`), replayed per trace with those checkers: the registry's
+//! `internal_check` of `gpu_frontend`, which `synth mutate` adds to the spec checker's verdict.
 
 use crate::dispatcher_tagged::TaggedPorts;
 use crate::gpu_frontend::GfPorts;
@@ -16,8 +21,14 @@ use crate::kernel_expander::ExpanderPorts;
 use crate::ports::InputDecode;
 use crate::preempt_ctrl::PreemptPorts;
 use crate::rtl::{HdlDut, HdlInputs};
-use crate::verilator::{decl_width, Port, TracePorts};
+use crate::spec::dispatcher_tagged::TaggedChecker;
+use crate::spec::kernel_expander::ExpanderSpec;
+use crate::spec::preempt_ctrl::PreemptSpec;
+use crate::spec::{SpecChecker, Violation};
+use crate::unit::{InternalCheck, InternalRun};
+use crate::verilator::{self, decl_width, Port, TracePorts};
 use anyhow::{bail, Result};
+use golden_model::dispatcher::tagged::TaggedConfig;
 use golden_model::gpu_frontend::{GfIn, GfOut, Probe};
 use golden_model::kernel_expander::ExpanderConfig;
 use golden_model::preempt_ctrl::PreemptConfig;
@@ -46,6 +57,9 @@ pub struct ProbePorts {
     /// Port counts in output order: the front-end's outputs, then the six groups of
     /// [`ProbePorts::groups`] (computed once: `decode` runs every cycle of a long run).
     counts: [usize; 7],
+    /// Further inputs of the export's top after the front-end's (`synth mutate`'s
+    /// `mutant_sel`) and the value each holds for a whole trace.
+    extra: Vec<(Port, u128)>,
 }
 
 impl Default for ProbePorts {
@@ -54,6 +68,7 @@ impl Default for ProbePorts {
             pc: PreemptPorts(PreemptConfig::board()),
             exp: ExpanderPorts(ExpanderConfig::board()),
             counts: [0; 7],
+            extra: vec![],
         };
         p.counts[0] = GfPorts.outputs().len();
         for (k, g) in p.groups().into_iter().enumerate() {
@@ -71,6 +86,15 @@ struct Group {
 }
 
 impl ProbePorts {
+    /// The probed top of an export with further inputs after the front-end's (each with the
+    /// value it holds for the whole trace), passed through the wrapper by name.
+    pub fn with_inputs(extra: Vec<(Port, u128)>) -> Self {
+        Self {
+            extra,
+            ..Self::default()
+        }
+    }
+
     fn groups(&self) -> [Group; 6] {
         let g = |instance, prefix, ports| Group {
             instance,
@@ -92,7 +116,9 @@ impl TracePorts for ProbePorts {
     type In = GfIn;
     type Out = (GfOut, Probe);
     fn inputs(&self) -> Vec<Port> {
-        GfPorts.inputs()
+        let mut v = GfPorts.inputs();
+        v.extend(self.extra.iter().map(|e| e.0.clone()));
+        v
     }
     fn outputs(&self) -> Vec<Port> {
         let mut v = GfPorts.outputs();
@@ -106,7 +132,9 @@ impl TracePorts for ProbePorts {
         v
     }
     fn encode(&self, i: &GfIn) -> Vec<u128> {
-        GfPorts.encode(i)
+        let mut v = GfPorts.encode(i);
+        v.extend(self.extra.iter().map(|e| e.1));
+        v
     }
     fn decode(&self, v: &[u128]) -> (GfOut, Probe) {
         let mut at = 0;
@@ -152,7 +180,7 @@ pub fn probe_verilog(ports: &ProbePorts, export: &str) -> Result<String> {
     let body = &export[start..];
     let body = &body[..body.find("endmodule").unwrap_or(body.len())];
     let core = export.replacen(head, "module gpu_frontend_core(", 1);
-    let (ins, outs) = (GfPorts.inputs(), GfPorts.outputs());
+    let (ins, outs) = (ports.inputs(), GfPorts.outputs());
     let decl = |dir: &str, p: &Port| {
         if p.width == 1 {
             format!("    {dir} wire {};\n", p.name)
@@ -197,4 +225,109 @@ pub fn probe_verilog(ports: &ProbePorts, export: &str) -> Result<String> {
         names.join(","),
         conns.join(", "),
     ))
+}
+
+/// The three sub-units' own spec checkers (SPEC alone, no model) on the front-end's internal
+/// ports: the preemption controller's ([`PreemptSpec`]), the kernel expander's
+/// ([`ExpanderSpec`]) and the tagged dispatcher's ([`TaggedChecker`]), each fed its unit's ports
+/// of every cycle of a [`Probe`].
+pub struct UnitCheckers {
+    pc: PreemptSpec,
+    exp: ExpanderSpec,
+    disp: TaggedChecker,
+}
+
+impl Default for UnitCheckers {
+    fn default() -> Self {
+        Self {
+            pc: PreemptSpec::new(PreemptConfig::board()),
+            exp: ExpanderSpec::new(ExpanderConfig::board()),
+            disp: TaggedChecker::new(TaggedConfig::board()),
+        }
+    }
+}
+
+impl UnitCheckers {
+    /// Judge cycle `c`'s internal ports; on a broken rule, the unit (registry name) and the
+    /// violation.
+    pub fn check(&mut self, c: usize, p: &Probe) -> Result<(), (&'static str, Violation)> {
+        self.pc
+            .check(c, &p.pc_in, &p.pc_out)
+            .map_err(|v| ("preempt_ctrl", v))?;
+        self.exp
+            .check(c, &p.exp_in, &p.exp_out)
+            .map_err(|v| ("kernel_expander", v))?;
+        self.disp
+            .check(c, &p.disp_in, &p.disp_out)
+            .map_err(|v| ("dispatcher_tagged", v))
+    }
+
+    /// End of a trace of `cycles` cycles: each checker's closed obligations.
+    pub fn finish(&mut self, cycles: usize) -> Result<(), (&'static str, Violation)> {
+        self.pc.finish(cycles).map_err(|v| ("preempt_ctrl", v))?;
+        self.exp
+            .finish(cycles)
+            .map_err(|v| ("kernel_expander", v))?;
+        self.disp
+            .finish(cycles)
+            .map_err(|v| ("dispatcher_tagged", v))
+    }
+}
+
+/// An export of the front-end (module `top`, e.g. `synth mutate`'s schemata with its extra
+/// input `mutant_sel`) wrapped once by [`probe_verilog`] and built once by Verilator; each
+/// [`InternalCheck::replay`] runs a trace and judges the internal ports with [`UnitCheckers`]
+/// (the registry's [`crate::unit::CheckedUnit::internal_check`] of `gpu_frontend`).
+pub struct ProbeCheck {
+    extra: Vec<Port>,
+    exe: std::path::PathBuf,
+}
+
+impl ProbeCheck {
+    /// Wrap and build `export`; `extra` are its top's inputs after the front-end's.
+    pub fn new(export: &str, extra: &[Port]) -> Result<Self> {
+        let ports = ProbePorts::with_inputs(extra.iter().map(|p| (p.clone(), 0)).collect());
+        let v = probe_verilog(&ports, export)?;
+        let exe = verilator::build_harness(&v, &ports.inputs(), &ports.outputs(), true)?;
+        Ok(Self {
+            extra: extra.to_vec(),
+            exe,
+        })
+    }
+}
+
+impl InternalCheck for ProbeCheck {
+    type In = GfIn;
+    type Out = GfOut;
+    fn replay(&self, extra: &[u128], inputs: &[GfIn], judge: bool) -> Result<InternalRun<GfOut>> {
+        if extra.len() != self.extra.len() {
+            bail!(
+                "{} extra input value(s) for {} extra port(s)",
+                extra.len(),
+                self.extra.len()
+            );
+        }
+        let ports = ProbePorts::with_inputs(
+            self.extra
+                .iter()
+                .cloned()
+                .zip(extra.iter().copied())
+                .collect(),
+        );
+        let fb: usize = ports.outputs().iter().map(|p| p.width.div_ceil(8)).sum();
+        let raw = verilator::run_frames(&self.exe, verilator::encode_frames(&ports, inputs), fb)?;
+        let mut chk = UnitCheckers::default();
+        let mut outputs = Vec::with_capacity(inputs.len());
+        let mut violation = None;
+        verilator::for_each_frame(&ports, &raw, |(o, p)| {
+            if judge && violation.is_none() {
+                violation = chk.check(outputs.len(), &p).err();
+            }
+            outputs.push(o);
+        });
+        if judge && violation.is_none() {
+            violation = chk.finish(outputs.len()).err();
+        }
+        Ok(InternalRun { outputs, violation })
+    }
 }

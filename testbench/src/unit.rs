@@ -9,7 +9,7 @@
 //! `--unit NAME` (matched against [`BoardUnit::NAME`], see [`names`]) iterate it.
 
 use crate::spec::SpecChecker;
-use crate::verilator::TracePorts;
+use crate::verilator::{Port, TracePorts};
 use golden_model::{CycleModel, ResetInput};
 use std::fmt::Debug;
 
@@ -172,4 +172,45 @@ pub fn seeded_runner(seed: u64) -> proptest::test_runner::TestRunner {
 pub trait CheckedUnit: BoardUnit {
     /// The spec checker (SPEC alone, no pipeline state), freshly built.
     fn spec_checker() -> Box<dyn SpecChecker<In = Self::In, Out = Self::Out>>;
+
+    /// For a unit composed of other units (SPEC Unit 8: "every unit's own checker also run on
+    /// its internal ports"): its export `verilog` prepared for Verilator so that the sub-units'
+    /// ports are judged by their own spec checkers ([`InternalCheck`]); `extra` are further
+    /// inputs of `verilog`'s top (`synth mutate`'s `mutant_sel`), driven per trace. `None` for
+    /// a unit without sub-units (the default).
+    fn internal_check(
+        verilog: &str,
+        extra: &[Port],
+    ) -> Option<anyhow::Result<BoxedInternalCheck<Self>>> {
+        let _ = (verilog, extra);
+        None
+    }
+}
+
+/// A composed unit's export, prepared once (wrapped and built), replayed on traces with its
+/// sub-units' own checkers on their ports inside it ([`CheckedUnit::internal_check`]).
+pub trait InternalCheck {
+    type In;
+    type Out;
+    /// Replay `inputs` with the extra inputs held at `extra` (one value per extra port): the top's
+    /// outputs of every cycle, and the first rule a sub-unit's own checker finds broken on its
+    /// ports (`finish` included), if any. `judge` false skips the checkers (outputs only).
+    fn replay(
+        &self,
+        extra: &[u128],
+        inputs: &[Self::In],
+        judge: bool,
+    ) -> anyhow::Result<InternalRun<Self::Out>>;
+}
+
+/// A boxed [`InternalCheck`] over a unit's ports.
+pub type BoxedInternalCheck<U> =
+    Box<dyn InternalCheck<In = <U as BoardUnit>::In, Out = <U as BoardUnit>::Out>>;
+
+/// What [`InternalCheck::replay`] saw.
+pub struct InternalRun<O> {
+    /// The top's outputs, one per input cycle.
+    pub outputs: Vec<O>,
+    /// The first broken rule: the sub-unit (its registry name) and the violation.
+    pub violation: Option<(&'static str, crate::spec::Violation)>,
 }
