@@ -749,7 +749,7 @@ fn map_ram_contract_rejects_corrupted_traces() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Map RAM + write refresh (block 6, build step 2): runs refreshed from the write stream, K = 6
+// Map RAM + write refresh (block 6, build step 2): runs refreshed from the write stream, K = 7
 // ---------------------------------------------------------------------------------------------
 
 fn map_refresh_outputs(cfg: RunCacheConfig, trace: &[MapRamIn]) -> Vec<MapRefreshOut> {
@@ -776,12 +776,12 @@ where
 
 #[test]
 fn map_refresh_latency_is_the_models() {
-    assert_eq!(write_refresh_latency(128), 6);
-    assert_eq!(write_refresh_latency(16), 4);
-    assert_eq!(MapRefreshFull::K, 6);
-    assert_eq!(MapRefreshBoard::K, 4);
-    assert_eq!(MapRefreshSmall::K, 4);
-    assert_eq!(MapRefreshModel::new(RunCacheConfig::full()).k(), 6);
+    assert_eq!(write_refresh_latency(128), 7);
+    assert_eq!(write_refresh_latency(16), 5);
+    assert_eq!(MapRefreshFull::K, 7);
+    assert_eq!(MapRefreshBoard::K, 5);
+    assert_eq!(MapRefreshSmall::K, 5);
+    assert_eq!(MapRefreshModel::new(RunCacheConfig::full()).k(), 7);
 }
 
 #[test]

@@ -764,18 +764,20 @@ impl crate::CycleModel for MapRamModel {
 // ## Write refresh: the map RAM plus 16 × 9 run registers and an eligibility countdown
 // The map RAM as above; besides, per module m, its nine maps' longest free runs and `eligible`:
 // - an accepted request on m in cycle w (port A, or port F unless merged; none in a reset
-//   cycle) loads m's countdown with K = [`write_refresh_latency`] (6 at full widths): m is
+//   cycle) loads m's countdown with K = [`write_refresh_latency`] (7 at full widths): m is
 //   ineligible in w + 1 .. w + K;
 // - the runs of m's maps after that request (M(w + 1)) land at the end of w + K (visible from
 //   w + K + 1): the word MapRam writes at the end of w + 1 is searched by a D-stage pipeline
-//   (D = [`pipe_delay`]), so every request's runs land in request order;
+//   (D = [`pipe_delay`]) and registered once more, so every request's runs land in request
+//   order;
 // - `reset`: every run its map's width (all free), every countdown K, nothing in flight lands.
 // The power-up state: runs 0, every module eligible (judged only after the first reset).
 
 /// Refresh latency of the write-stream refresh (`hdl::dispatcher_scale::MapRefresh`):
-/// D + 1 (the word is written one cycle after its request): 6 at vgpr 128, 4 at 16.
+/// [`pipe_delay`] + 2 (the word is written one cycle after its request, and stage F's runs are
+/// registered once more before they land; session 10): 7 at vgpr 128, 5 at 16.
 pub const fn write_refresh_latency(vgpr: usize) -> usize {
-    pipe_delay(vgpr) + 1
+    pipe_delay(vgpr) + 2
 }
 
 /// One cycle's outputs of the write refresh: the map RAM's read (`rd_*`), per map j every
