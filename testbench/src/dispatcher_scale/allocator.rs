@@ -337,8 +337,8 @@ impl SpecChecker for AllocatorContract {
         }
         if mi.alloc_en {
             let a = mi.alloc_module as usize;
-            for j in 0..9 {
-                ledger[a][j] &= !mi.alloc(j);
+            for (j, m) in ledger[a].iter_mut().enumerate() {
+                *m &= !mi.alloc(j);
             }
         }
         if i.free_en {
