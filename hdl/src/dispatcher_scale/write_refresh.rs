@@ -33,11 +33,11 @@
 //!
 //! **Cost** (full widths 128 / 64 / 48, ECP5-85F speed 6, inside the flow's harness; `synth
 //! report --target ecp5-85f --full --only dispatcher_scale_map_refresh --seeds 1,2,3 --speeds
-//! 6`, session 9): 19 817 LUT4 + 2 724 CCU2C + 1 224 `TRELLIS_DPR16X4`, **35 851 LUT4 sites**
-//! (43 %; MapRam's 12 048 included), 11 479 flip-flops (3 631 of them the harness's);
-//! **92.9 MHz median** (92.9, 94.6, 91.1): stage F's max compares into a far module's run
-//! register (10.77 ns, 7.77 ns of it routing). Details and the remedy (a stage-F register,
-//! K = 7): `docs/dispatcher_scale.md`.
+//! 6`, session 10): 19 108 LUT4 + 2 724 CCU2C + 1 224 `TRELLIS_DPR16X4`, **35 142 LUT4 sites**
+//! (42 %; MapRam's 12 048 included), 11 643 flip-flops (3 631 of them the harness's);
+//! **103.2 / 102.4 MHz** on seeds 1 / 2 (seed 3: `docs/dispatcher_scale.md`), K = 7.
+//! History (session 9's unregistered stage F: 92.9 MHz median, K = 6) and the critical paths:
+//! `docs/dispatcher_scale.md`.
 
 use super::map_ram::MapRamCore;
 use super::run_cache_pipe::WordFinder;
