@@ -35,7 +35,7 @@
 //! report --target ecp5-85f --full --only dispatcher_scale_map_refresh --seeds 1,2,3 --speeds
 //! 6`, session 10): 19 108 LUT4 + 2 724 CCU2C + 1 224 `TRELLIS_DPR16X4`, **35 142 LUT4 sites**
 //! (42 %; MapRam's 12 048 included), 11 643 flip-flops (3 631 of them the harness's);
-//! **103.2 / 102.4 MHz** on seeds 1 / 2 (seed 3: `docs/dispatcher_scale.md`), K = 7.
+//! **102.4 MHz median** (103.2, 102.4, 93.8; seed 3 by hand on the flow's netlist), K = 7.
 //! History (session 9's unregistered stage F: 92.9 MHz median, K = 6) and the critical paths:
 //! `docs/dispatcher_scale.md`.
 
