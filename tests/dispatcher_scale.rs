@@ -749,7 +749,7 @@ fn map_ram_contract_rejects_corrupted_traces() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Map RAM + write refresh (block 6, build step 2): runs refreshed from the write stream, K = 6
+// Map RAM + write refresh (block 6, build step 2): runs refreshed from the write stream, K = 7
 // ---------------------------------------------------------------------------------------------
 
 fn map_refresh_outputs(cfg: RunCacheConfig, trace: &[MapRamIn]) -> Vec<MapRefreshOut> {
@@ -776,12 +776,12 @@ where
 
 #[test]
 fn map_refresh_latency_is_the_models() {
-    assert_eq!(write_refresh_latency(128), 6);
-    assert_eq!(write_refresh_latency(16), 4);
-    assert_eq!(MapRefreshFull::K, 6);
-    assert_eq!(MapRefreshBoard::K, 4);
-    assert_eq!(MapRefreshSmall::K, 4);
-    assert_eq!(MapRefreshModel::new(RunCacheConfig::full()).k(), 6);
+    assert_eq!(write_refresh_latency(128), 7);
+    assert_eq!(write_refresh_latency(16), 5);
+    assert_eq!(MapRefreshFull::K, 7);
+    assert_eq!(MapRefreshBoard::K, 5);
+    assert_eq!(MapRefreshSmall::K, 5);
+    assert_eq!(MapRefreshModel::new(RunCacheConfig::full()).k(), 7);
 }
 
 #[test]
@@ -1021,4 +1021,259 @@ impl SpecChecker for MapRefreshContractPlain {
         };
         self.c.check(t, &rin, &rout)
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Allocator (block 6, build step 3): first fit of the nine regions, committed to port A
+// ---------------------------------------------------------------------------------------------
+
+fn allocator_outputs(cfg: RunCacheConfig, trace: &[AllocatorIn]) -> Vec<AllocatorOut> {
+    let mut m = AllocatorModel::new(cfg);
+    trace.iter().map(|i| m.step(i)).collect()
+}
+
+/// RustHDL lockstep of an allocator against the model, every cycle judged by the contract.
+fn lockstep_allocator<D>(dut: D, cfg: RunCacheConfig, trace: &[AllocatorIn]) -> Result<(), String>
+where
+    D: HdlDut<In = AllocatorIn, Out = AllocatorOut>,
+{
+    let mut model = AllocatorModel::new(cfg);
+    let mut rtl = RtlSim::new(dut);
+    let mut contract = AllocatorContract::new(cfg);
+    run_lockstep(&mut model, &mut rtl, trace, |c, i, o| {
+        contract.check(c, i, o).map_err(|v| v.to_string())
+    })
+}
+
+#[test]
+fn allocator_latency_is_the_models() {
+    assert_eq!(allocator_latency(128), 9);
+    assert_eq!(allocator_latency(16), 6);
+    assert_eq!(AllocatorFull::LA, 9);
+    assert_eq!(AllocatorBoard::LA, 6);
+    assert_eq!(AllocatorSmall::LA, 6);
+    assert_eq!(AllocatorModel::new(RunCacheConfig::full()).latency(), 9);
+}
+
+/// (records ok, records that did not fit, refused, commits merged with a release).
+fn allocator_coverage(trace: &[AllocatorIn], out: &[AllocatorOut]) -> [usize; 4] {
+    let mut c = [0; 4];
+    for (i, o) in trace
+        .iter()
+        .zip(out)
+        .filter(|(i, o)| !i.reset && o.rec_valid)
+    {
+        if o.rec_ok {
+            c[0] += 1;
+            if i.free_en && i.free_module == o.rec_module {
+                c[3] += 1;
+            }
+        } else if o.rec_err {
+            c[2] += 1;
+        } else {
+            c[1] += 1;
+        }
+    }
+    c
+}
+
+#[test]
+fn allocator_model_meets_its_contract() {
+    for cfg in [
+        RunCacheConfig::small(),
+        RunCacheConfig::board(),
+        RunCacheConfig::full(),
+    ] {
+        for (n, s) in STYLES.iter().enumerate() {
+            let mut cov = [0; 4];
+            for seed in 0..4u64 {
+                let trace = allocator_trace(cfg, *s, seed * 43 + n as u64, 2_000);
+                let out = allocator_outputs(cfg, &trace);
+                judge(&mut AllocatorContract::new(cfg), &trace, &out)
+                    .unwrap_or_else(|v| panic!("{cfg:?} {s:?} seed {seed}: {v}"));
+                for (c, x) in cov.iter_mut().zip(allocator_coverage(&trace, &out)) {
+                    *c += x;
+                }
+            }
+            assert!(
+                cov[0] >= 50,
+                "{cfg:?} {s:?}: {cov:?} (ok, no fit, refused, merged)"
+            );
+            assert!(cov[1] >= 10, "{cfg:?} {s:?}: {cov:?}");
+            assert!(cov[2] >= 5, "{cfg:?} {s:?}: {cov:?}");
+            if *s != Style::Idle {
+                assert!(cov[3] >= 3, "{cfg:?} {s:?}: {cov:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn allocator_rtl_lockstep_small_and_board() {
+    run_cases(
+        proptest_cases(8),
+        &(style(), any::<u64>(), 50usize..300),
+        |(s, seed, n)| {
+            let small = RunCacheConfig::small();
+            let trace = allocator_trace(small, *s, *seed, *n);
+            lockstep_allocator(AllocatorSmall::default(), small, &trace)?;
+            let board = RunCacheConfig::board();
+            let trace = allocator_trace(board, *s, *seed, *n);
+            lockstep_allocator(AllocatorBoard::default(), board, &trace)
+        },
+    );
+}
+
+#[test]
+fn allocator_rtl_lockstep_full_width() {
+    // MapRefresh's 14 finders and nine 128-bit first-fit trees in `RtlSim`: short traces; the
+    // long runs are the model against the contract above.
+    let cfg = RunCacheConfig::full();
+    for (n, s) in STYLES.iter().enumerate() {
+        let trace = allocator_trace(cfg, *s, 5000 + n as u64, 250);
+        lockstep_allocator(AllocatorFull::default(), cfg, &trace)
+            .unwrap_or_else(|e| panic!("{s:?}: {e}"));
+    }
+}
+
+#[test]
+fn allocator_board_on_verilator() {
+    if !tool_available("verilator") {
+        assert!(
+            std::env::var("REQUIRE_EDA").is_err(),
+            "verilator missing and REQUIRE_EDA set"
+        );
+        eprintln!("SKIPPED allocator_board_on_verilator: verilator not installed");
+        return;
+    }
+    let cfg = RunCacheConfig::board();
+    let v = allocator_verilog::<AllocatorBoard>();
+    let mut trace = vec![];
+    for (n, s) in STYLES.iter().enumerate() {
+        trace.extend(allocator_trace(cfg, *s, 677 + n as u64, 25_000));
+    }
+    replay_checked(
+        "allocator (board widths)",
+        &v,
+        &AllocatorPorts(cfg),
+        &trace,
+        &mut AllocatorModel::new(cfg),
+        &mut AllocatorContract::new(cfg),
+    );
+}
+
+#[test]
+fn allocator_exports_are_clean_and_match_the_port_table() {
+    let full = RunCacheConfig::full();
+    assert_port_table(
+        "dispatcher_scale_allocator full",
+        &allocator_verilog::<AllocatorFull>(),
+        &AllocatorPorts(full),
+    );
+    let board = RunCacheConfig::board();
+    let v = allocator_verilog::<AllocatorBoard>();
+    assert_port_table(
+        "dispatcher_scale_allocator board",
+        &v,
+        &AllocatorPorts(board),
+    );
+    assert_lint_clean(&v);
+    assert_yosys_clean("dispatcher_scale_allocator", &[("board", v)]);
+}
+
+fn allocator_rejects(cfg: RunCacheConfig, trace: &[AllocatorIn], out: &[AllocatorOut], rule: &str) {
+    let v = judge(&mut AllocatorContract::new(cfg), trace, out)
+        .expect_err(&format!("{rule}: corrupted trace accepted"));
+    assert_eq!(v.rule, rule, "{v}");
+}
+
+#[test]
+fn allocator_contract_rejects_corrupted_traces() {
+    let cfg = RunCacheConfig::board();
+    let trace = allocator_trace(cfg, Style::Mixed, 31, 1_500);
+    let good = allocator_outputs(cfg, &trace);
+    judge(&mut AllocatorContract::new(cfg), &trace, &good).expect("the model's trace");
+    let ok_at = |from: usize| {
+        (from..good.len())
+            .find(|&t| !trace[t].reset && good[t].rec_ok && good[t].bases().iter().any(|&b| b > 0))
+            .expect("a record with a base above 0")
+    };
+    // a base one block higher: a fit, but not the first
+    let t = ok_at(10);
+    let mut out = good.clone();
+    let j = (0..9).find(|&j| out[t].bases()[j] > 0).expect("base");
+    let mut b = out[t].bases();
+    b[j] -= 1;
+    out[t].set_bases(b);
+    allocator_rejects(cfg, &trace, &out, "first-fit");
+    // a record that fits reported as not fitting (bases 0)
+    let mut out = good.clone();
+    out[t].rec_ok = false;
+    out[t].set_bases([0; 9]);
+    allocator_rejects(cfg, &trace, &out, "first-fit");
+    // a refused request reported as accepted, an accepted one as refused
+    let r = (1..good.len())
+        .find(|&t| !trace[t].reset && good[t].rec_err)
+        .expect("a refused request");
+    let mut out = good.clone();
+    out[r].rec_err = false;
+    allocator_rejects(cfg, &trace, &out, "refused");
+    let mut out = good.clone();
+    out[t].rec_err = true;
+    allocator_rejects(cfg, &trace, &out, "refused");
+    // the wrong module, a record dropped, a record one cycle late
+    let mut out = good.clone();
+    out[t].rec_module ^= 1;
+    allocator_rejects(cfg, &trace, &out, "record-module");
+    let mut out = good.clone();
+    out[t].rec_valid = false;
+    allocator_rejects(cfg, &trace, &out, "record-timing");
+    let late = (10..good.len() - 1)
+        .find(|&t| {
+            !trace[t].reset && !trace[t + 1].reset && good[t].rec_valid && !good[t + 1].rec_valid
+        })
+        .expect("a record followed by none");
+    let mut out = good.clone();
+    out[late + 1] = out[late].clone();
+    out[late + 1].rec_valid = true;
+    out[late].rec_valid = false;
+    allocator_rejects(cfg, &trace, &out, "record-timing");
+    // a bit of a read flipped: the write refresh's read rule (through the contract's stream)
+    let mut out = good.clone();
+    out[t + 2].rd_vgpr0 ^= 1;
+    let v = judge(&mut AllocatorContract::new(cfg), &trace, &out).expect_err("accepted");
+    assert!(["read-current", "reset-free"].contains(&v.rule), "{v}");
+    // stimulus: a release (in the cycle after the request) of a block the allocator is about
+    // to commit is a release of a free block
+    let la = allocator_latency(cfg.vgpr);
+    let (c, j) = (la + 1..trace.len())
+        .filter(|&c| !trace[c].reset && good[c].rec_ok)
+        .find_map(|c| {
+            let req = &trace[c - la];
+            (0..9).find(|&j| req.needs()[j] > 0).map(|j| (c, j))
+        })
+        .expect("a committed record with a need");
+    let req = c - la;
+    let mut bad = trace.clone();
+    let mut fi = MapRamIn::default();
+    fi.set_free(j, 1u128 << good[c].bases()[j]);
+    let b = &mut bad[req + 1];
+    b.free_en = true;
+    b.free_module = good[c].rec_module;
+    b.free_vgpr0 = fi.free_vgpr0;
+    b.free_vgpr1 = fi.free_vgpr1;
+    b.free_vgpr2 = fi.free_vgpr2;
+    b.free_vgpr3 = fi.free_vgpr3;
+    b.free_sgpr0 = fi.free_sgpr0;
+    b.free_sgpr1 = fi.free_sgpr1;
+    b.free_sgpr2 = fi.free_sgpr2;
+    b.free_sgpr3 = fi.free_sgpr3;
+    b.free_lds = fi.free_lds;
+    let v = judge(
+        &mut AllocatorContract::new(cfg),
+        &bad,
+        &allocator_outputs(cfg, &bad),
+    )
+    .expect_err("accepted");
+    assert_eq!(v.rule, "release-used", "{v}");
 }

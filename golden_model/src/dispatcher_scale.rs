@@ -764,18 +764,20 @@ impl crate::CycleModel for MapRamModel {
 // ## Write refresh: the map RAM plus 16 × 9 run registers and an eligibility countdown
 // The map RAM as above; besides, per module m, its nine maps' longest free runs and `eligible`:
 // - an accepted request on m in cycle w (port A, or port F unless merged; none in a reset
-//   cycle) loads m's countdown with K = [`write_refresh_latency`] (6 at full widths): m is
+//   cycle) loads m's countdown with K = [`write_refresh_latency`] (7 at full widths): m is
 //   ineligible in w + 1 .. w + K;
 // - the runs of m's maps after that request (M(w + 1)) land at the end of w + K (visible from
 //   w + K + 1): the word MapRam writes at the end of w + 1 is searched by a D-stage pipeline
-//   (D = [`pipe_delay`]), so every request's runs land in request order;
+//   (D = [`pipe_delay`]) and registered once more, so every request's runs land in request
+//   order;
 // - `reset`: every run its map's width (all free), every countdown K, nothing in flight lands.
 // The power-up state: runs 0, every module eligible (judged only after the first reset).
 
 /// Refresh latency of the write-stream refresh (`hdl::dispatcher_scale::MapRefresh`):
-/// D + 1 (the word is written one cycle after its request): 6 at vgpr 128, 4 at 16.
+/// [`pipe_delay`] + 2 (the word is written one cycle after its request, and stage F's runs are
+/// registered once more before they land; session 10): 7 at vgpr 128, 5 at 16.
 pub const fn write_refresh_latency(vgpr: usize) -> usize {
-    pipe_delay(vgpr) + 1
+    pipe_delay(vgpr) + 2
 }
 
 /// One cycle's outputs of the write refresh: the map RAM's read (`rd_*`), per map j every
@@ -963,6 +965,347 @@ impl crate::CycleModel for MapRefreshModel {
             } else {
                 self.stale[m] = self.stale[m].saturating_sub(1);
             }
+        }
+        out
+    }
+}
+
+// -------------------------------------------------------------------------------------------
+// Allocator (design block 6, build step 3): first fit of the nine regions, committed to port A
+// -------------------------------------------------------------------------------------------
+//
+// ## Allocator: the write refresh plus a request port
+// Port A of the map RAM is driven by the allocator; port F (releases) from outside. A request
+// (module m, nine needs) in cycle t that is not a reset cycle:
+// - is **refused** (record `err`, nothing changes) iff an accepted request named m in
+//   t − LA .. t − 1 (LA = [`allocator_latency`]);
+// - otherwise reads m's maps M(t) (MapRam's registered read: `rd_*` in t + 1) and gets, in
+//   cycle t + LA, a record: `ok` iff every map j has a free run ≥ need j
+//   ([`crate::run_finder::first_fit`]), then the nine bases (else 0) and port A's request in
+//   t + LA with the regions [base, base + need) (the map RAM's and the refresh's rules apply);
+// - `reset` in cycle w: nothing in flight after w, no module busy (and the map RAM's and
+//   refresh's reset); the record due in w is shown (the outputs of w are the state before the
+//   reset) but not committed.
+
+/// Request → record latency of the allocator (`hdl::dispatcher_scale::Allocator`): the
+/// registered read, the fit's input register, a tree of log2(vgpr) − 2 stages and its two
+/// output stages: log2(vgpr) + 2 (9 at 128, 6 at 16).
+pub const fn allocator_latency(vgpr: usize) -> usize {
+    vgpr.trailing_zeros() as usize + 2
+}
+
+/// One cycle's inputs of the allocator.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AllocatorIn {
+    pub reset: bool,
+    pub req_en: bool,
+    pub req_module: u8,
+    pub need_vgpr0: u8,
+    pub need_vgpr1: u8,
+    pub need_vgpr2: u8,
+    pub need_vgpr3: u8,
+    pub need_sgpr0: u8,
+    pub need_sgpr1: u8,
+    pub need_sgpr2: u8,
+    pub need_sgpr3: u8,
+    pub need_lds: u8,
+    pub free_en: bool,
+    pub free_module: u8,
+    pub free_vgpr0: u128,
+    pub free_vgpr1: u128,
+    pub free_vgpr2: u128,
+    pub free_vgpr3: u128,
+    pub free_sgpr0: u128,
+    pub free_sgpr1: u128,
+    pub free_sgpr2: u128,
+    pub free_sgpr3: u128,
+    pub free_lds: u128,
+}
+
+impl AllocatorIn {
+    /// The nine needs in map order.
+    pub fn needs(&self) -> [u8; 9] {
+        [
+            self.need_vgpr0,
+            self.need_vgpr1,
+            self.need_vgpr2,
+            self.need_vgpr3,
+            self.need_sgpr0,
+            self.need_sgpr1,
+            self.need_sgpr2,
+            self.need_sgpr3,
+            self.need_lds,
+        ]
+    }
+    /// Set the nine needs.
+    pub fn set_needs(&mut self, n: [u8; 9]) {
+        [
+            self.need_vgpr0,
+            self.need_vgpr1,
+            self.need_vgpr2,
+            self.need_vgpr3,
+            self.need_sgpr0,
+            self.need_sgpr1,
+            self.need_sgpr2,
+            self.need_sgpr3,
+            self.need_lds,
+        ] = n;
+    }
+    /// The map-RAM input with this cycle's release and read (port A idle).
+    pub fn map_in(&self) -> MapRamIn {
+        let mut i = MapRamIn {
+            reset: self.reset,
+            free_en: self.free_en,
+            free_module: self.free_module,
+            rd_module: self.req_module,
+            ..Default::default()
+        };
+        i.free_vgpr0 = self.free_vgpr0;
+        i.free_vgpr1 = self.free_vgpr1;
+        i.free_vgpr2 = self.free_vgpr2;
+        i.free_vgpr3 = self.free_vgpr3;
+        i.free_sgpr0 = self.free_sgpr0;
+        i.free_sgpr1 = self.free_sgpr1;
+        i.free_sgpr2 = self.free_sgpr2;
+        i.free_sgpr3 = self.free_sgpr3;
+        i.free_lds = self.free_lds;
+        i
+    }
+}
+
+impl crate::ResetInput for AllocatorIn {
+    fn reset_input() -> Self {
+        Self {
+            reset: true,
+            ..Default::default()
+        }
+    }
+}
+
+/// One cycle's outputs of the allocator: the read, the runs and eligibility of the write
+/// refresh, and the record.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AllocatorOut {
+    pub rd_vgpr0: u128,
+    pub rd_vgpr1: u128,
+    pub rd_vgpr2: u128,
+    pub rd_vgpr3: u128,
+    pub rd_sgpr0: u128,
+    pub rd_sgpr1: u128,
+    pub rd_sgpr2: u128,
+    pub rd_sgpr3: u128,
+    pub rd_lds: u128,
+    pub runs_vgpr0: u128,
+    pub runs_vgpr1: u128,
+    pub runs_vgpr2: u128,
+    pub runs_vgpr3: u128,
+    pub runs_sgpr0: u128,
+    pub runs_sgpr1: u128,
+    pub runs_sgpr2: u128,
+    pub runs_sgpr3: u128,
+    pub runs_lds: u128,
+    pub eligible: u16,
+    pub rec_valid: bool,
+    pub rec_err: bool,
+    pub rec_ok: bool,
+    pub rec_module: u8,
+    pub rec_base_vgpr0: u8,
+    pub rec_base_vgpr1: u8,
+    pub rec_base_vgpr2: u8,
+    pub rec_base_vgpr3: u8,
+    pub rec_base_sgpr0: u8,
+    pub rec_base_sgpr1: u8,
+    pub rec_base_sgpr2: u8,
+    pub rec_base_sgpr3: u8,
+    pub rec_base_lds: u8,
+}
+
+impl AllocatorOut {
+    /// The write refresh's part.
+    pub fn refresh(&self) -> MapRefreshOut {
+        MapRefreshOut {
+            rd_vgpr0: self.rd_vgpr0,
+            rd_vgpr1: self.rd_vgpr1,
+            rd_vgpr2: self.rd_vgpr2,
+            rd_vgpr3: self.rd_vgpr3,
+            rd_sgpr0: self.rd_sgpr0,
+            rd_sgpr1: self.rd_sgpr1,
+            rd_sgpr2: self.rd_sgpr2,
+            rd_sgpr3: self.rd_sgpr3,
+            rd_lds: self.rd_lds,
+            runs_vgpr0: self.runs_vgpr0,
+            runs_vgpr1: self.runs_vgpr1,
+            runs_vgpr2: self.runs_vgpr2,
+            runs_vgpr3: self.runs_vgpr3,
+            runs_sgpr0: self.runs_sgpr0,
+            runs_sgpr1: self.runs_sgpr1,
+            runs_sgpr2: self.runs_sgpr2,
+            runs_sgpr3: self.runs_sgpr3,
+            runs_lds: self.runs_lds,
+            eligible: self.eligible,
+        }
+    }
+    /// The nine bases in map order.
+    pub fn bases(&self) -> [u8; 9] {
+        [
+            self.rec_base_vgpr0,
+            self.rec_base_vgpr1,
+            self.rec_base_vgpr2,
+            self.rec_base_vgpr3,
+            self.rec_base_sgpr0,
+            self.rec_base_sgpr1,
+            self.rec_base_sgpr2,
+            self.rec_base_sgpr3,
+            self.rec_base_lds,
+        ]
+    }
+    /// Set the nine bases.
+    pub fn set_bases(&mut self, b: [u8; 9]) {
+        [
+            self.rec_base_vgpr0,
+            self.rec_base_vgpr1,
+            self.rec_base_vgpr2,
+            self.rec_base_vgpr3,
+            self.rec_base_sgpr0,
+            self.rec_base_sgpr1,
+            self.rec_base_sgpr2,
+            self.rec_base_sgpr3,
+            self.rec_base_lds,
+        ] = b;
+    }
+    fn from_refresh(r: MapRefreshOut) -> Self {
+        Self {
+            rd_vgpr0: r.rd_vgpr0,
+            rd_vgpr1: r.rd_vgpr1,
+            rd_vgpr2: r.rd_vgpr2,
+            rd_vgpr3: r.rd_vgpr3,
+            rd_sgpr0: r.rd_sgpr0,
+            rd_sgpr1: r.rd_sgpr1,
+            rd_sgpr2: r.rd_sgpr2,
+            rd_sgpr3: r.rd_sgpr3,
+            rd_lds: r.rd_lds,
+            runs_vgpr0: r.runs_vgpr0,
+            runs_vgpr1: r.runs_vgpr1,
+            runs_vgpr2: r.runs_vgpr2,
+            runs_vgpr3: r.runs_vgpr3,
+            runs_sgpr0: r.runs_sgpr0,
+            runs_sgpr1: r.runs_sgpr1,
+            runs_sgpr2: r.runs_sgpr2,
+            runs_sgpr3: r.runs_sgpr3,
+            runs_lds: r.runs_lds,
+            eligible: r.eligible,
+            ..Default::default()
+        }
+    }
+}
+
+/// A record in flight: the cycle it appears in, module, refused, ok, bases, region masks.
+#[derive(Clone, Debug)]
+struct AllocFlight {
+    at: usize,
+    module: usize,
+    err: bool,
+    ok: bool,
+    bases: [u8; 9],
+    masks: [u128; 9],
+}
+
+/// Cycle model of the allocator (see above).
+#[derive(Clone, Debug)]
+pub struct AllocatorModel {
+    pub refresh: MapRefreshModel,
+    la: usize,
+    /// Per module: the last cycle it is busy (an accepted request in flight).
+    busy_until: [Option<usize>; MAP_RAM_MODULES],
+    flight: std::collections::VecDeque<AllocFlight>,
+    t: usize,
+}
+
+impl AllocatorModel {
+    pub fn new(cfg: RunCacheConfig) -> Self {
+        Self {
+            refresh: MapRefreshModel::new(cfg),
+            la: allocator_latency(cfg.vgpr),
+            busy_until: [None; MAP_RAM_MODULES],
+            flight: Default::default(),
+            t: 0,
+        }
+    }
+    /// Request → record latency.
+    pub fn latency(&self) -> usize {
+        self.la
+    }
+}
+
+impl crate::CycleModel for AllocatorModel {
+    type In = AllocatorIn;
+    type Out = AllocatorOut;
+
+    fn reset(&mut self) {
+        self.step(&<AllocatorIn as crate::ResetInput>::reset_input());
+    }
+
+    fn step(&mut self, i: &AllocatorIn) -> AllocatorOut {
+        let t = self.t;
+        self.t += 1;
+        let cfg = self.refresh.ram.cfg;
+        let mut mi = i.map_in();
+        let rec = if self.flight.front().is_some_and(|f| f.at == t) {
+            self.flight.pop_front()
+        } else {
+            None
+        };
+        if let Some(f) = rec.as_ref().filter(|f| f.ok && !i.reset) {
+            mi.alloc_en = true;
+            mi.alloc_module = f.module as u8;
+            for j in 0..9 {
+                mi.set_alloc(j, f.masks[j]);
+            }
+        }
+        // the request reads the maps at the start of this cycle
+        let m = i.req_module as usize % MAP_RAM_MODULES;
+        let maps = self.refresh.ram.maps(m);
+        let mut out = AllocatorOut::from_refresh(self.refresh.step(&mi));
+        // (a reset cycle shows the record due in it, the state before the reset, but the map
+        // RAM does not commit it)
+        if let Some(f) = rec {
+            out.rec_valid = true;
+            out.rec_err = f.err;
+            out.rec_ok = f.ok;
+            out.rec_module = f.module as u8;
+            out.set_bases(f.bases);
+        }
+        if i.reset {
+            self.flight.clear();
+            self.busy_until = [None; MAP_RAM_MODULES];
+            return out;
+        }
+        if i.req_en {
+            let err = self.busy_until[m].is_some_and(|u| t <= u);
+            let needs = i.needs();
+            let fits: Vec<Option<usize>> = (0..9)
+                .map(|j| crate::run_finder::first_fit(maps[j], cfg.map_width(j), needs[j] as usize))
+                .collect();
+            let ok = !err && fits.iter().all(|f| f.is_some());
+            let mut f = AllocFlight {
+                at: t + self.la,
+                module: m,
+                err,
+                ok,
+                bases: [0; 9],
+                masks: [0; 9],
+            };
+            if ok {
+                for j in 0..9 {
+                    let b = fits[j].expect("fits");
+                    f.bases[j] = b as u8;
+                    f.masks[j] = low_mask(needs[j] as usize) << b;
+                }
+            }
+            if !err {
+                self.busy_until[m] = Some(t + self.la);
+            }
+            self.flight.push_back(f);
         }
         out
     }

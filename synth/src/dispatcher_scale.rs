@@ -5,17 +5,18 @@
 //! unique module names there ([`crate::names`]).
 
 use hdl::dispatcher_scale::{
-    map_ram_verilog, map_refresh_verilog, matcher_verilog, run_cache_verilog, MapRamFull,
-    MapRefreshFull, RunCacheFull, RunCachePipeFull,
+    allocator_verilog, map_ram_verilog, map_refresh_verilog, matcher_verilog, run_cache_verilog,
+    AllocatorFull, MapRamFull, MapRefreshFull, RunCacheFull, RunCachePipeFull,
 };
 
 /// The unit names of every sub-block built so far ([`sub_block_verilog`] by index).
-pub const SUB_BLOCKS: [&str; 5] = [
+pub const SUB_BLOCKS: [&str; 6] = [
     "dispatcher_scale_run_cache",
     "dispatcher_scale_matcher",
     "dispatcher_scale_cache_pipe",
     "dispatcher_scale_map_ram",
     "dispatcher_scale_map_refresh",
+    "dispatcher_scale_allocator",
 ];
 
 /// RustHDL export (module `top`) of sub-block `i` of [`SUB_BLOCKS`], full widths.
@@ -26,6 +27,7 @@ pub fn sub_block_verilog(i: usize) -> String {
         2 => run_cache_verilog::<RunCachePipeFull>(),
         3 => map_ram_verilog::<MapRamFull>(),
         4 => map_refresh_verilog::<MapRefreshFull>(),
+        5 => allocator_verilog::<AllocatorFull>(),
         _ => panic!("no dispatcher_scale sub-block {i}"),
     }
 }

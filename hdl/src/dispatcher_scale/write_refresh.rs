@@ -16,14 +16,16 @@
 //! in the current M(t). Every run shown is the run of a value its map held since the last
 //! reset. `reset` in cycle w: every run reads its map's width (all free, what the reset leaves)
 //! from w + 1, nothing in flight lands after it, every module ineligible for K cycles.
-//! **K = D + 1 = 6** at full widths (D = 5: word register + the 4-stage trees), 4 at V = 16.
+//! **K = D + 1 = 7** at full widths (D = 6: word register + the 4-stage trees + stage F's
+//! result register), 5 at V = 16.
 //!
 //! **Structure.** The RMW results MapRam writes at the end of cycle w + 1 (for the requests of
 //! w: `MapRamCore`'s `wr_*` outputs) enter two sets of seven [`WordFinder`]s (one set per
 //! write port, one finder per word group: VGPR u0..u3, SGPR u0 ‖ u1, SGPR u2 ‖ u3, LDS) — the
 //! datapath of `super::RunCachePipe` without its slot pick and 7:1 mux — with a (valid, module)
-//! tag per port travelling beside them; at stage F the nine runs land in the written module's
-//! run registers (16 × 9 × KV flip-flops) through a module decode. Both ports never write one
+//! tag per port travelling beside them; stage F's nine runs per port are registered with the
+//! written module decoded one-hot (stage G, session 10), and land from those flip-flops in the
+//! module's run registers (16 × 9 × KV flip-flops). Both ports never write one
 //! module in the same cycle (MapRam merges them), and the two sets have the same depth, so the
 //! runs of successive writes of a module land in write order. A countdown per module (3 bits)
 //! is loaded with K by an accepted request on the module (or by `reset`); `eligible[m]` =
@@ -31,11 +33,11 @@
 //!
 //! **Cost** (full widths 128 / 64 / 48, ECP5-85F speed 6, inside the flow's harness; `synth
 //! report --target ecp5-85f --full --only dispatcher_scale_map_refresh --seeds 1,2,3 --speeds
-//! 6`, session 9): 19 817 LUT4 + 2 724 CCU2C + 1 224 `TRELLIS_DPR16X4`, **35 851 LUT4 sites**
-//! (43 %; MapRam's 12 048 included), 11 479 flip-flops (3 631 of them the harness's);
-//! **92.9 MHz median** (92.9, 94.6, 91.1): stage F's max compares into a far module's run
-//! register (10.77 ns, 7.77 ns of it routing). Details and the remedy (a stage-F register,
-//! K = 7): `docs/dispatcher_scale.md`.
+//! 6`, session 10): 19 108 LUT4 + 2 724 CCU2C + 1 224 `TRELLIS_DPR16X4`, **35 142 LUT4 sites**
+//! (42 %; MapRam's 12 048 included), 11 643 flip-flops (3 631 of them the harness's);
+//! **102.4 MHz median** (103.2, 102.4, 93.8; seed 3 by hand on the flow's netlist), K = 7.
+//! History (session 9's unregistered stage F: 92.9 MHz median, K = 6) and the critical paths:
+//! `docs/dispatcher_scale.md`.
 
 use super::map_ram::MapRamCore;
 use super::run_cache_pipe::WordFinder;
@@ -119,6 +121,13 @@ pub struct MapRefresh<
     /// (valid, module) tags of the two ports' words, stage by stage (`DC + 3`).
     tag_a: Vec<DFF<Bits<5>>>,
     tag_f: Vec<DFF<Bits<5>>>,
+    /// Stage G (session 10): stage F's nine runs per port, registered (`9 p + j`, p = 0 port A,
+    /// 1 port F), and the landing module one-hot (decoded from stage F's tag; 0 = nothing).
+    res: Vec<DFF<Bits<KV>>>,
+    hot_a: DFF<Bits<16>>,
+    hot_f: DFF<Bits<16>>,
+    hot_a_n: Signal<Local, Bits<16>>,
+    hot_f_n: Signal<Local, Bits<16>>,
     /// Run registers: module m, map j at `9 m + j`.
     runs: Vec<DFF<Bits<KV>>>,
     /// Per module: cycles until its runs are exact.
@@ -156,8 +165,9 @@ impl<
         const R: usize,
     > MapRefresh<V, S, S2, L, H, KV, KH, SH, DC, DT, R>
 {
-    /// Refresh latency K = D + 1 = DC + 4 (6 at full widths, 4 at V = 16).
-    pub const K: usize = DC + 4;
+    /// Refresh latency K = D + 1 = DC + 5 (7 at full widths, 5 at V = 16): D = word register
+    /// + trees + stage F + the landing register (stage G).
+    pub const K: usize = DC + 5;
 }
 
 impl<
@@ -229,6 +239,11 @@ impl<
             ff: Default::default(),
             tag_a: locals(DC + 3),
             tag_f: locals(DC + 3),
+            res: locals(18),
+            hot_a: Default::default(),
+            hot_f: Default::default(),
+            hot_a_n: Default::default(),
+            hot_f_n: Default::default(),
             runs: locals(16 * 9),
             stale: locals(16),
             land_a: Default::default(),
@@ -367,33 +382,54 @@ impl<
             self.land_a.next = self.tag_a[zz].q.val();
             self.land_f.next = self.tag_f[zz].q.val();
         }
-        // stage F: the runs land in their module's registers
+        // stage F: the nine runs per port and the landing module (one-hot) are registered
+        // (stage G), so the landing below starts at flip-flops
+        self.hot_a.clock.next = self.clock.val();
+        self.hot_f.clock.next = self.clock.val();
+        for p in 0..18 {
+            self.res[p].clock.next = self.clock.val();
+        }
+        self.res[0].d.next = self.fa[0].run_full.val();
+        self.res[1].d.next = self.fa[1].run_full.val();
+        self.res[2].d.next = self.fa[2].run_full.val();
+        self.res[3].d.next = self.fa[3].run_full.val();
+        self.res[4].d.next = self.fa[4].run_lo.val();
+        self.res[5].d.next = self.fa[4].run_hi.val();
+        self.res[6].d.next = self.fa[5].run_lo.val();
+        self.res[7].d.next = self.fa[5].run_hi.val();
+        self.res[8].d.next = self.fa[6].run_full.val();
+        self.res[9].d.next = self.ff[0].run_full.val();
+        self.res[10].d.next = self.ff[1].run_full.val();
+        self.res[11].d.next = self.ff[2].run_full.val();
+        self.res[12].d.next = self.ff[3].run_full.val();
+        self.res[13].d.next = self.ff[4].run_lo.val();
+        self.res[14].d.next = self.ff[4].run_hi.val();
+        self.res[15].d.next = self.ff[5].run_lo.val();
+        self.res[16].d.next = self.ff[5].run_hi.val();
+        self.res[17].d.next = self.ff[6].run_full.val();
+        self.hot_a_n.next = 0.into();
+        self.hot_f_n.next = 0.into();
+        for m in 0..16 {
+            if self.land_a.val() == self.mtag[m].val() {
+                self.hot_a_n.next = self.hot_a_n.val() | self.mbit[m].val();
+            }
+            if self.land_f.val() == self.mtag[m].val() {
+                self.hot_f_n.next = self.hot_f_n.val() | self.mbit[m].val();
+            }
+        }
+        self.hot_a.d.next = self.hot_a_n.val();
+        self.hot_f.d.next = self.hot_f_n.val();
+        // stage G: the registered runs land in their module's registers
         for m in 0..16 {
             for j in 0..9 {
                 self.runs[9 * m + j].clock.next = self.clock.val();
                 self.runs[9 * m + j].d.next = self.runs[9 * m + j].q.val();
-            }
-            if self.land_a.val() == self.mtag[m].val() {
-                self.runs[9 * m].d.next = self.fa[0].run_full.val();
-                self.runs[9 * m + 1].d.next = self.fa[1].run_full.val();
-                self.runs[9 * m + 2].d.next = self.fa[2].run_full.val();
-                self.runs[9 * m + 3].d.next = self.fa[3].run_full.val();
-                self.runs[9 * m + 4].d.next = self.fa[4].run_lo.val();
-                self.runs[9 * m + 5].d.next = self.fa[4].run_hi.val();
-                self.runs[9 * m + 6].d.next = self.fa[5].run_lo.val();
-                self.runs[9 * m + 7].d.next = self.fa[5].run_hi.val();
-                self.runs[9 * m + 8].d.next = self.fa[6].run_full.val();
-            }
-            if self.land_f.val() == self.mtag[m].val() {
-                self.runs[9 * m].d.next = self.ff[0].run_full.val();
-                self.runs[9 * m + 1].d.next = self.ff[1].run_full.val();
-                self.runs[9 * m + 2].d.next = self.ff[2].run_full.val();
-                self.runs[9 * m + 3].d.next = self.ff[3].run_full.val();
-                self.runs[9 * m + 4].d.next = self.ff[4].run_lo.val();
-                self.runs[9 * m + 5].d.next = self.ff[4].run_hi.val();
-                self.runs[9 * m + 6].d.next = self.ff[5].run_lo.val();
-                self.runs[9 * m + 7].d.next = self.ff[5].run_hi.val();
-                self.runs[9 * m + 8].d.next = self.ff[6].run_full.val();
+                if self.hot_a.q.val().get_bit(m) {
+                    self.runs[9 * m + j].d.next = self.res[j].q.val();
+                }
+                if self.hot_f.q.val().get_bit(m) {
+                    self.runs[9 * m + j].d.next = self.res[9 + j].q.val();
+                }
             }
             // countdown: loaded by an accepted request on the module
             self.stale[m].clock.next = self.clock.val();
@@ -414,6 +450,8 @@ impl<
             }
         }
         if self.reset.val() {
+            self.hot_a.d.next = 0.into();
+            self.hot_f.d.next = 0.into();
             for s in 0..(DC + 3) {
                 self.tag_a[s].d.next = 0.into();
                 self.tag_f[s].d.next = 0.into();
@@ -738,11 +776,11 @@ impl<
     }
 }
 
-/// Small maps (16 / 6 / 12): K = 4.
+/// Small maps (16 / 6 / 12): K = 5.
 pub type MapRefreshSmall = MapRefresh<16, 6, 12, 12, 8, 5, 4, 3, 0, 1, 80>;
-/// The board dispatcher's maps (16 / 8 / 16): K = 4.
+/// The board dispatcher's maps (16 / 8 / 16): K = 5.
 pub type MapRefreshBoard = MapRefresh<16, 8, 16, 16, 8, 5, 4, 3, 0, 1, 80>;
-/// `DispatcherConfig::full()`'s maps (128 / 64 / 48): K = 6.
+/// `DispatcherConfig::full()`'s maps (128 / 64 / 48): K = 7.
 pub type MapRefreshFull = MapRefresh<128, 64, 128, 48, 64, 8, 7, 6, 2, 0, 128>;
 
 /// The exported Verilog of a map RAM with write refresh (module `top`).
