@@ -73,8 +73,9 @@
 //! One timing difference from `hdl/src/dispatcher.rs` (same behaviour): the power window's
 //! end (`power_count + 1 ≥ POWER_WINDOW`) is a flip-flop `power_wrap` computed a cycle ahead,
 //! not a compare in front of the power counters' clears. ECP5-85F speed 6 (`synth report
-//! --target ecp5-85f --only dispatcher_tagged --seeds 1,2,3 --speeds 6`, README block `ecp5`;
-//! seed 1 on 2026-11-27: 68.7 MHz): the critical path is the decision stage (`window` → the
+//! --target ecp5-85f --only dispatcher_tagged --seeds 1,2,3 --speeds 6`, README block `ecp5`,
+//! 2026-11-27): 6640 LUT4, 2025 FF, **70.7 MHz median (68.7, 72.2, 70.7)**; critical paths: the
+//! push's per-wave needs → the next entry 1's decode, and the decision stage (`window` → the
 //! heads' ranks → the channel pick → the commit's operand mux), the plain dispatcher's; see
 //! `docs/gpu_frontend.md`, *Timing (session 10)*.
 
