@@ -84,8 +84,8 @@
 //! `SB_RAM40_4K` (the descriptor store); **60.9 MHz median** of seeds 1–3 (57.2, 60.9, 64.2);
 //! today's RTL (the `store_nz` memory, the registered finished vectors), same command with
 //! `--readme -` on 2026-11-27: **2625 LCs, 64.4 MHz median (66.2, 63.9, 64.4)**. On the
-//! ECP5-85F (`PNR_TIMEOUT=2400 ./target/release/synth report --target ecp5-85f --only kernel_expander --seeds 1,2,3 --speeds 6`, 2026-11-27, README block
-//! `ecp5`): 1898 LUT4, 196 `CCU2C`, 16 `TRELLIS_DPR16X4` (`store_nz`), 2584 LUT4 sites, 1071
+//! ECP5-85F (`PNR_TIMEOUT=2400 ./target/release/synth report --target ecp5-85f --only
+//! kernel_expander --seeds 1,2,3 --speeds 6`, 2026-11-27, README block `ecp5`): 1898 LUT4, 196 `CCU2C`, 16 `TRELLIS_DPR16X4` (`store_nz`), 2584 LUT4 sites, 1071
 //! FF, 2 EBR; **81.7 MHz median (81.0, 85.3, 81.7)**, from 69.3 (72.4, 69.3, 68.7): the 100
 //! MHz target is not met. Critical paths now: a skip answer → `ack_hit` → its lowest set bit
 //! (carry chain) → the BE order queue's pop and tail → `be_ord` (seeds 1, 3: 12.2–12.4 ns,
