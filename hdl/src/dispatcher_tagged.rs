@@ -69,6 +69,15 @@
 //! MHz, median 50.5** (plain `dispatcher`: 6235 LCs, 61.4 MHz median: +1238 LCs, −18 %); the
 //! critical path was not read. Block RAM: 10 `SB_RAM40_4K` (the plain dispatcher's 5 + the
 //! walk's copy of the in-flight table).
+//!
+//! One timing difference from `hdl/src/dispatcher.rs` (same behaviour): the power window's
+//! end (`power_count + 1 ≥ POWER_WINDOW`) is a flip-flop `power_wrap` computed a cycle ahead,
+//! not a compare in front of the power counters' clears. ECP5-85F speed 6 (`synth report
+//! --target ecp5-85f --only dispatcher_tagged --seeds 1,2,3 --speeds 6`, README block `ecp5`,
+//! 2026-11-27): 6640 LUT4, 2025 FF, **70.7 MHz median (68.7, 72.2, 70.7)**; critical paths: the
+//! push's per-wave needs → the next entry 1's decode, and the decision stage (`window` → the
+//! heads' ranks → the channel pick → the commit's operand mux), the plain dispatcher's; see
+//! `docs/gpu_frontend.md`, *Timing (session 10)*.
 
 use rust_hdl::prelude::*;
 
@@ -257,6 +266,11 @@ pub struct DispatcherTagged {
     split_due: DFF<Bit>,
 
     power_count: DFF<Bits<16>>,
+    /// Registered ahead: `power_count + 1 >= POWER_WINDOW` of this cycle (the window wraps at
+    /// this edge), computed in the previous cycle from that cycle's next count and window, so
+    /// the compare's carry chain ends in this one flip-flop instead of the power counters'
+    /// clears.
+    power_wrap: DFF<Bit>,
     power_cur: [DFF<Bits<16>>; 2],
     power_prev: [DFF<Bits<16>>; 2],
     // ---- pipeline: match stage results, per (channel, module) k = c*2+m, unit u: c*4+m*2+u ----
@@ -511,6 +525,11 @@ pub struct DispatcherTagged {
     window_len_now: Signal<Local, Bits<16>>,
     power_add: Signal<Local, Bits<17>>,
     power_count_inc: Signal<Local, Bits<16>>,
+    /// `power_count + 2` (the next cycle's `power_count + 1` when the window does not wrap now).
+    power_count_inc2: Signal<Local, Bits<16>>,
+    /// The next cycle's `power_count + 1` and `POWER_WINDOW` (after a config write or reset).
+    power_count_nx1: Signal<Local, Bits<16>>,
+    power_window_nx: Signal<Local, Bits<16>>,
     power_cur_next: [Signal<Local, Bits<16>>; 2],
     // policy pipeline
     nibble_free: [Signal<Local, Bits<6>>; 16],
@@ -626,6 +645,7 @@ impl Logic for DispatcherTagged {
             lfsr_x,
             fail_count,
             power_count,
+            power_wrap,
             match_fits,
             match_head_valid,
             head_changed,
@@ -1970,18 +1990,26 @@ impl Logic for DispatcherTagged {
             if self.power_add.val().get_bit(16) {
                 self.power_cur_next[m].next = 0xFFFF.into();
             }
-            if self.power_count_inc.val() >= self.power_window.val() {
+            if self.power_wrap.q.val() {
                 self.power_prev[m].d.next = self.power_cur_next[m].val();
                 self.power_cur[m].d.next = 0.into();
             } else {
                 self.power_cur[m].d.next = self.power_cur_next[m].val();
             }
         }
-        if self.power_count_inc.val() >= self.power_window.val() {
+        if self.power_wrap.q.val() {
             self.power_count.d.next = 0.into();
         } else {
             self.power_count.d.next = self.power_count_inc.val();
         }
+        // the next cycle's wrap, registered ahead (its window: a config write of this cycle
+        // counts, see HOST PORTS; reset: count 0, window 1024, no wrap)
+        self.power_count_inc2.next = self.power_count.q.val() + 2;
+        self.power_count_nx1.next = self.power_count_inc2.val();
+        if self.power_wrap.q.val() {
+            self.power_count_nx1.next = 1.into();
+        }
+        self.power_window_nx.next = self.power_window.val();
 
         // ---- policy scores ----
         // emb. 10: power history sums, compared in the next cycle, delayed to 4 cycles in all
@@ -2135,6 +2163,7 @@ impl Logic for DispatcherTagged {
                 }
                 if self.cfg_addr.val() == 8 {
                     self.power_window_x.d.next = self.cfg_data.val() ^ 1024;
+                    self.power_window_nx.next = self.cfg_data.val();
                 }
             }
         }
@@ -2230,6 +2259,8 @@ impl Logic for DispatcherTagged {
             }
         }
 
+        self.power_wrap.d.next = self.power_count_nx1.val() >= self.power_window_nx.val();
+
         // ---- synchronous reset: the idle state (all-zero storage, see the module doc) ----
         if self.reset.val() {
             self.walk_free.d.next = false;
@@ -2261,6 +2292,7 @@ impl Logic for DispatcherTagged {
             self.fail_count.d.next = 0.into();
             self.split_due.d.next = false;
             self.power_count.d.next = 0.into();
+            self.power_wrap.d.next = false;
             self.match_fits.d.next = 0.into();
             self.match_head_valid.d.next = 0.into();
             self.head_changed.d.next = 0.into();

@@ -43,18 +43,16 @@
 //! in the done register, not in Unit 4's done compare.
 //!
 //! ## Cost (ECP5-85F speed 6, in the `synth` flow's harness; command
-//! `PNR_TIMEOUT=2400 nice -n 5 ./target/release/synth report --target ecp5-85f --only
-//! gpu_frontend --seeds 1,2,3 --speeds 6`, 2026-11-26, yowasp tools, machine load about 9)
-//! **9347 LUT4**, 383 `CCU2C` (10 675 LUT4 sites, 13 % of the 85F), **3274 FFs** (incl. the
-//! harness's), **2 EBR** (the expander's descriptor store). **Fmax 64.0 MHz median (seeds 1, 2,
-//! 3: 64.0, 63.1, 68.5) — the 100 MHz goal is missed.** With the done register no glue path is
-//! critical: seeds 1 and 2 end in the expander's own path (descriptor store read `DOB` → the
-//! BE order register `be_ord`, 15.6 ns, half routing), seed 3 in the dispatcher's (FIFO class →
-//! withdraw `armed` → head register load enable, 14.6 ns, 12.2 of it routing). The floor is
-//! the units' own Fmax alone (same flow): `kernel_expander` 69.3, `dispatcher_tagged` 70.5
-//! MHz (medians). Before the done register (session 4, seed 1 by hand): 57.29 MHz, the path
-//! expander done report → Unit 4's done compare. Details: `docs/gpu_frontend.md`, *Timing
-//! (session 5)*.
+//! `PNR_TIMEOUT=2400 nice -n 10 ./target/release/synth report --target ecp5-85f --only
+//! gpu_frontend --seeds 1,2,3 --speeds 6`, 2026-11-27, yowasp tools, machine load about 11)
+//! **9673 LUT4**, 390 `CCU2C` (11 115 LUT4 sites, 13 % of the 85F), **3296 FFs** (incl. the
+//! harness's), **2 EBR** (the expander's descriptor store). **Fmax 73.8 MHz median (seeds 1,
+//! 2, 3: 73.8, 71.8, 75.2) — the 100 MHz goal is missed.** Every seed's critical path is in
+//! `dispatcher_tagged`: the push register → the push checks → a FIFO entry (seed 1), the BE
+//! FIFO count → the `cu_reset_done` / withdraw registers → `armed` / hold → the decision →
+//! the head registers (seeds 2, 3). Session 5: 64.0 MHz (64.0, 63.1, 68.5), the expander's
+//! descriptor-store read (since cut, see `kernel_expander`). Details: `docs/gpu_frontend.md`,
+//! *Timing (session 5)* and *Timing (session 10)*.
 
 use crate::dispatcher_tagged::DispatcherTagged;
 use crate::kernel_expander::BoardKernelExpander;

@@ -68,22 +68,32 @@
 //! sits inside the expander: two block RAMs indexed by kid (WG count, WB × 2^IB bits; shape,
 //! SB × 2^IB), written by `desc_we`, read by the submit's kid (read before write). A count of 0
 //! means "never described": the RAMs power up zero (their init values), so a submit of an
-//! undescribed kid is refused with `ZERO_WGS`. `DUP_ID` compares the RT kid with the R RT
-//! entries; an answer's kid is compared with the B BE entries.
+//! undescribed kid is refused with `ZERO_WGS`. A third, one-bit memory (`store_nz`, same
+//! addresses and writes) says "described": `ZERO_WGS` and the order-queue append read it, not
+//! the count's block RAM (on the ECP5 it is LUT RAM with a flip-flop output, so the DP16KD's
+//! slow read port feeds only the entry's count register). `DUP_ID` compares the RT kid with
+//! the R RT entries; an answer's kid is compared with the B BE entries. The finished vectors
+//! of the done report (`fin_rt`, `fin_be`, and `sfree`) are flip-flops computed a cycle ahead
+//! from the next state (flags, and "queued and live reach 0" decoded from the counters'
+//! values 0, 1, 2 and the cycle's increments and decrements, no adder); the report's timing is
+//! unchanged.
 //!
 //! ## Cost (board config, iCE40 HX8K CB132, the `synth` flow's measurement harness; command:
 //! `cargo run --release -p synth -- report --only kernel_expander --seeds 1,2,3`, the README row)
-//! **2500 LCs** (incl. the harness's flip-flops), 3 `SB_RAM40_4K` (the descriptor store);
-//! **60.9 MHz median** of seeds 1–3 (57.2, 60.9, 64.2): the 100 MHz target is not met. On the
-//! ECP5-85F (`report --target ecp5-85f --only kernel_expander --seeds 1,2,3 --speeds 6`): 1858
-//! LUT4, 2 EBR, 69.3 MHz median (72.4, 69.3, 68.7). The critical path (iCE40, about 16 ns) is
-//! the done report: the entries' counters and this cycle's record / completion decode → the
-//! finished vectors → the round robin's lowest-set-bit carry chains → the pick →
-//! `kernel_done` and the entry frees; on the ECP5 the store read → the BE order queue.
-//! Registering the finished vectors (the report one cycle later) is the next step; it would
-//! change the `kernel_done` latency of the contract. History: `docs/gpu_frontend.md`.
-//! Full config (16 + 8 entries, 12-bit kids; yosys `synth_ice40` area only, same command):
-//! 4047 LUT4s, 2221 flip-flops, 966 carries, 39 `SB_RAM40_4K` (the 4096-entry store).
+//! Before session 10's timing changes: **2500 LCs** (incl. the harness's flip-flops), 3
+//! `SB_RAM40_4K` (the descriptor store); **60.9 MHz median** of seeds 1–3 (57.2, 60.9, 64.2);
+//! today's RTL (the `store_nz` memory, the registered finished vectors), same command with
+//! `--readme -` on 2026-11-27: **2625 LCs, 64.4 MHz median (66.2, 63.9, 64.4)**. On the
+//! ECP5-85F (`PNR_TIMEOUT=2400 ./target/release/synth report --target ecp5-85f --only
+//! kernel_expander --seeds 1,2,3 --speeds 6`, 2026-11-27, README block `ecp5`): 1898 LUT4, 196 `CCU2C`, 16 `TRELLIS_DPR16X4` (`store_nz`), 2584 LUT4 sites, 1071
+//! FF, 2 EBR; **81.7 MHz median (81.0, 85.3, 81.7)**, from 69.3 (72.4, 69.3, 68.7): the 100
+//! MHz target is not met. Critical paths now: a skip answer → `ack_hit` → its lowest set bit
+//! (carry chain) → the BE order queue's pop and tail → `be_ord` (seeds 1, 3: 12.2–12.4 ns,
+//! about 9 ns routing); the push decision (`rt_ov`, `room_rt`, `room_be`) → the head entry's
+//! `queued` counter (seed 2). History: `docs/gpu_frontend.md`.
+//! Full config (16 + 8 entries, 12-bit kids; yosys `synth_ice40` area only, same command,
+//! before session 10; `store_nz` adds a 4096 × 1 memory): 4047 LUT4s, 2221 flip-flops, 966
+//! carries, 39 `SB_RAM40_4K` (the 4096-entry store).
 //!
 //! ## Worked example (pinned on the RTL and the model by `tests/kernel_expander.rs`, `rtl_contract_latencies`)
 //! RT kernel {kid 5, 2 WGs} in cycle 0 → slot 0; `push` {RT, slot 0, WG 0} in cycle 1, WG 1 in
@@ -261,12 +271,22 @@ pub struct KernelExpander<
     store_wgs: RAM<Bits<WB>, IB>,
     /// Shape per kid.
     store_shape: RAM<Bits<SB>, IB>,
+    /// "Described" per kid (1 = its WG count is not 0): the same read and write as
+    /// `store_wgs`, one bit wide, so that `ld_zero` comes from a small memory (LUT RAM and a
+    /// flip-flop on the ECP5) instead of the block RAM's read port.
+    store_nz: RAM<Bits<1>, IB>,
     /// A submit was taken in the previous cycle: its descriptor is on the RAM outputs.
     ld_v: DFF<Bit>,
     /// The BE entry (one-hot) the pending descriptor read is for.
     ld_oh: DFF<Bits<B>>,
     /// The same entry's slot number.
     ld_slot: DFF<Bits<SLB>>,
+    /// Finished entries, registered ahead (the `fin_rt`, `fin_be`, `sfree` of this cycle,
+    /// computed in the previous one from its next-state flags and counters): the done report's
+    /// round robin starts at flip-flops, not at the counters' zero tests.
+    fin_rt_q: DFF<Bits<R>>,
+    fin_be_q: DFF<Bits<B>>,
+    sfree_q: DFF<Bits<B>>,
     /// Round robin of the done report: RT / BE entries left out of its first pass.
     rr_rt_lo: DFF<Bits<R>>,
     rr_be_lo: DFF<Bits<B>>,
@@ -408,6 +428,19 @@ pub struct KernelExpander<
     rt_nq: [Signal<Local, Bits<WB>>; R],
     /// Per BE entry: `queued` after this cycle's push, last record and withdraw.
     be_nq: [Signal<Local, Bits<WB>>; B],
+    /// Per RT entry: `live` after this cycle's record and completion.
+    rt_nl: [Signal<Local, Bits<LB>>; R],
+    /// Per BE entry: `live` after this cycle's record and completion.
+    be_nl: [Signal<Local, Bits<LB>>; B],
+    /// Per RT entry: `rt_nq` and `rt_nl` are 0, decoded from the registers and this cycle's
+    /// increments and decrements (no adder before the test).
+    rt_nz: Signal<Local, Bits<R>>,
+    /// Per BE entry: `be_nq` and `be_nl` are 0 (the same way).
+    be_nz: Signal<Local, Bits<B>>,
+    /// Next `fin_rt_q`, `fin_be_q`, `sfree_q`.
+    n_fin_rt: Signal<Local, Bits<R>>,
+    n_fin_be: Signal<Local, Bits<B>>,
+    n_sfree: Signal<Local, Bits<B>>,
     /// Error class this cycle: `DUP_ID`.
     e_dup: Signal<Local, Bit>,
     /// Error class this cycle: `ZERO_WGS`.
@@ -463,6 +496,9 @@ impl<
             be_ov,
             rr_rt_lo,
             rr_be_lo,
+            fin_rt_q,
+            fin_be_q,
+            sfree_q,
             ld_v,
             ld_oh,
             ld_slot,
@@ -510,6 +546,13 @@ impl<
         self.store_wgs.write_clock.next = self.clock.val();
         self.store_shape.read_clock.next = self.clock.val();
         self.store_shape.write_clock.next = self.clock.val();
+        self.store_nz.read_clock.next = self.clock.val();
+        self.store_nz.write_clock.next = self.clock.val();
+        self.store_nz.read_address.next = self.sub_kid.val();
+        self.store_nz.write_address.next = self.desc_kid.val();
+        self.store_nz.write_data.next = 1.into();
+        self.store_nz.write_enable.next =
+            self.desc_we.val() & self.desc_wgs.val().any() & !self.reset.val();
         self.store_wgs.read_address.next = self.sub_kid.val();
         self.store_shape.read_address.next = self.sub_kid.val();
         self.store_wgs.write_address.next = self.desc_kid.val();
@@ -603,33 +646,9 @@ impl<
         self.push_shape.next = self.p_shape.val();
 
         // ---- finished kernels: one report per cycle, RT slots first ----
-        self.fin_rt.next = 0.into();
-        for i in 0..R {
-            if self.rt_used.q.val().get_bit(i)
-                & self.rt_allp.q.val().get_bit(i)
-                & !self.rt_queued[i].q.val().any()
-                & !self.rt_live[i].q.val().any()
-            {
-                self.fin_rt.next = self.fin_rt.val().replace_bit(i, true);
-            }
-        }
-        self.fin_be.next = 0.into();
-        self.sfree.next = 0.into();
-        for i in 0..B {
-            if self.be_used.q.val().get_bit(i)
-                & !self.be_dead.q.val().get_bit(i)
-                & !self.be_queued[i].q.val().any()
-                & !self.be_live[i].q.val().any()
-            {
-                if self.be_go.q.val().get_bit(i) & self.be_allp.q.val().get_bit(i) {
-                    self.fin_be.next = self.fin_be.val().replace_bit(i, true);
-                }
-                // a skipped kernel's orphans are gone: free its entry silently
-                if self.be_skip.q.val().get_bit(i) {
-                    self.sfree.next = self.sfree.val().replace_bit(i, true);
-                }
-            }
-        }
+        self.fin_rt.next = self.fin_rt_q.q.val();
+        self.fin_be.next = self.fin_be_q.q.val();
+        self.sfree.next = self.sfree_q.q.val();
         // round robin: RT slots then BE slots, starting after the entry reported last
         self.m_rt.next = self.fin_rt.val() & !self.rr_rt_lo.q.val();
         self.m_be.next = self.fin_be.val() & !self.rr_be_lo.q.val();
@@ -778,7 +797,7 @@ impl<
         }
 
         // ---- 6. the previous submit's descriptor; 7. submit; 8. RT kernel ----
-        self.ld_zero.next = self.ld_v.q.val() & !self.store_wgs.read_data.val().any();
+        self.ld_zero.next = self.ld_v.q.val() & !self.store_nz.read_data.val().any();
         self.ld_app.next = self.ld_v.q.val()
             & !self.ld_zero.val()
             & !(self.be_dead.q.val() & self.ld_oh.q.val()).any();
@@ -847,12 +866,14 @@ impl<
             if self.push_rt.val() & self.rt_hsel.val().get_bit(i) {
                 self.rt_pushed[i].d.next = self.rt_pushed[i].q.val() + self.one_w.val();
             }
+            self.rt_nl[i].next = self.rt_live[i].q.val();
             if self.rec_rt.val().get_bit(i) & !self.cpl_rt.val().get_bit(i) {
-                self.rt_live[i].d.next = self.rt_live[i].q.val() + 1;
+                self.rt_nl[i].next = self.rt_live[i].q.val() + 1;
             }
             if !self.rec_rt.val().get_bit(i) & self.cpl_rt.val().get_bit(i) {
-                self.rt_live[i].d.next = self.rt_live[i].q.val() - 1;
+                self.rt_nl[i].next = self.rt_live[i].q.val() - 1;
             }
+            self.rt_live[i].d.next = self.rt_nl[i].val();
             self.rt_nq[i].next = self.rt_queued[i].q.val();
             if self.push_rt.val() & self.rt_hsel.val().get_bit(i) {
                 self.rt_nq[i].next = self.rt_nq[i].val() + self.one_w.val();
@@ -887,12 +908,14 @@ impl<
             if self.push_be.val() & self.be_hsel.val().get_bit(i) {
                 self.be_pushed[i].d.next = self.be_pushed[i].q.val() + self.one_w.val();
             }
+            self.be_nl[i].next = self.be_live[i].q.val();
             if self.rec_be.val().get_bit(i) & !self.cpl_be.val().get_bit(i) {
-                self.be_live[i].d.next = self.be_live[i].q.val() + 1;
+                self.be_nl[i].next = self.be_live[i].q.val() + 1;
             }
             if !self.rec_be.val().get_bit(i) & self.cpl_be.val().get_bit(i) {
-                self.be_live[i].d.next = self.be_live[i].q.val() - 1;
+                self.be_nl[i].next = self.be_live[i].q.val() - 1;
             }
+            self.be_live[i].d.next = self.be_nl[i].val();
             self.be_nq[i].next = self.be_queued[i].q.val();
             if self.push_be.val() & self.be_hsel.val().get_bit(i) {
                 self.be_nq[i].next = self.be_nq[i].val() + self.one_w.val();
@@ -955,6 +978,70 @@ impl<
         self.be_dead.d.next = self.n_dead.val();
         self.be_allp.d.next = self.n_allp.val();
 
+        // ---- the next cycle's finished entries, from this cycle's next state (an entry
+        // allocated now has `allp` clear, so its counters' reset values need not be read) ----
+        // "queued and live both 0 after this cycle": the count is 0, 1 or 2 now and this
+        // cycle's changes (one push up; a last record and a withdraw down; a record up or a
+        // completion down for `live`) bring it to 0 (a decrement never meets 0: the event
+        // checks above)
+        self.rt_nz.next = 0.into();
+        for i in 0..R {
+            if (((!self.rt_queued[i].q.val().any())
+                & !(self.push_rt.val() & self.rt_hsel.val().get_bit(i))
+                & !(self.rec_rt.val().get_bit(i) & self.rec_last.val()))
+                | ((self.rt_queued[i].q.val() == self.one_w.val())
+                    & !(self.push_rt.val() & self.rt_hsel.val().get_bit(i))
+                    & self.rec_rt.val().get_bit(i)
+                    & self.rec_last.val()))
+                & (((!self.rt_live[i].q.val().any())
+                    & !(self.rec_rt.val().get_bit(i) & !self.cpl_rt.val().get_bit(i)))
+                    | ((self.rt_live[i].q.val() == 1)
+                        & !self.rec_rt.val().get_bit(i)
+                        & self.cpl_rt.val().get_bit(i)))
+            {
+                self.rt_nz.next = self.rt_nz.val().replace_bit(i, true);
+            }
+        }
+        self.be_nz.next = 0.into();
+        for i in 0..B {
+            if (((!self.be_queued[i].q.val().any())
+                & !(self.push_be.val() & self.be_hsel.val().get_bit(i))
+                & !(self.rec_be.val().get_bit(i) & self.rec_last.val())
+                & !self.wdr_be.val().get_bit(i))
+                | ((self.be_queued[i].q.val() == self.one_w.val())
+                    & !(self.push_be.val() & self.be_hsel.val().get_bit(i))
+                    & ((self.rec_be.val().get_bit(i) & self.rec_last.val())
+                        ^ self.wdr_be.val().get_bit(i)))
+                | ((self.be_queued[i].q.val() == self.one_w.val())
+                    & (self.push_be.val() & self.be_hsel.val().get_bit(i))
+                    & (self.rec_be.val().get_bit(i) & self.rec_last.val())
+                    & self.wdr_be.val().get_bit(i))
+                | ((self.be_queued[i].q.val() == 2)
+                    & !(self.push_be.val() & self.be_hsel.val().get_bit(i))
+                    & (self.rec_be.val().get_bit(i) & self.rec_last.val())
+                    & self.wdr_be.val().get_bit(i)))
+                & (((!self.be_live[i].q.val().any())
+                    & !(self.rec_be.val().get_bit(i) & !self.cpl_be.val().get_bit(i)))
+                    | ((self.be_live[i].q.val() == 1)
+                        & !self.rec_be.val().get_bit(i)
+                        & self.cpl_be.val().get_bit(i)))
+            {
+                self.be_nz.next = self.be_nz.val().replace_bit(i, true);
+            }
+        }
+        self.n_fin_rt.next = self.n_rt_used.val() & self.n_rt_allp.val() & self.rt_nz.val();
+        self.n_fin_be.next = self.n_used.val()
+            & !self.n_dead.val()
+            & self.be_nz.val()
+            & self.n_go.val()
+            & self.n_allp.val();
+        // a skipped kernel's orphans are gone: its entry is freed silently
+        self.n_sfree.next =
+            self.n_used.val() & !self.n_dead.val() & self.be_nz.val() & self.n_skip.val();
+        self.fin_rt_q.d.next = self.n_fin_rt.val();
+        self.fin_be_q.d.next = self.n_fin_be.val();
+        self.sfree_q.d.next = self.n_sfree.val();
+
         // ---- errors: the smallest code of the cycle ----
         self.e_dup.next = self.rt_take.val() & self.dup.val();
         self.e_zero.next = (self.rt_take.val() & !self.dup.val() & !self.rt_wgs.val().any())
@@ -995,6 +1082,9 @@ impl<
             self.be_ov.d.next = 0.into();
             self.rr_rt_lo.d.next = 0.into();
             self.rr_be_lo.d.next = 0.into();
+            self.fin_rt_q.d.next = 0.into();
+            self.fin_be_q.d.next = 0.into();
+            self.sfree_q.d.next = 0.into();
             self.ld_v.d.next = false;
             self.ld_oh.d.next = 0.into();
             self.start_q.d.next = false;

@@ -44,6 +44,8 @@ impl<
             (0..(1u64 << IB)).map(|a| (a.into(), 0u64.into())).collect();
         let zeros_s: std::collections::BTreeMap<Bits<IB>, Bits<SB>> =
             (0..(1u64 << IB)).map(|a| (a.into(), 0u64.into())).collect();
+        let zeros_nz: std::collections::BTreeMap<Bits<IB>, Bits<1>> =
+            (0..(1u64 << IB)).map(|a| (a.into(), 0u64.into())).collect();
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -119,9 +121,13 @@ impl<
             be_ord: std::array::from_fn(|_| Default::default()),
             store_wgs: RAM::new(zeros_w),
             store_shape: RAM::new(zeros_s),
+            store_nz: RAM::new(zeros_nz),
             ld_v: Default::default(),
             ld_oh: Default::default(),
             ld_slot: Default::default(),
+            fin_rt_q: Default::default(),
+            fin_be_q: Default::default(),
+            sfree_q: Default::default(),
             rr_rt_lo: Default::default(),
             rr_be_lo: Default::default(),
             start_q: Default::default(),
@@ -190,6 +196,13 @@ impl<
             be_tail: Default::default(),
             rt_nq: std::array::from_fn(|_| Default::default()),
             be_nq: std::array::from_fn(|_| Default::default()),
+            rt_nl: std::array::from_fn(|_| Default::default()),
+            be_nl: std::array::from_fn(|_| Default::default()),
+            rt_nz: Default::default(),
+            be_nz: Default::default(),
+            n_fin_rt: Default::default(),
+            n_fin_be: Default::default(),
+            n_sfree: Default::default(),
             e_dup: Default::default(),
             e_zero: Default::default(),
             e_event: Default::default(),
