@@ -1055,11 +1055,14 @@ fn prove_survivors<P: TracePorts>(
         match prove::prove(&dir, schemata, &ins, &outs, ports.has_clock(), sel, secs) {
             prove::Proof::Equivalent(t) => {
                 o.equivalent = Some(format!(
-                    "proven: no input sequence after a reset tells it from the export                      (yosys miter, ABC pdr, {t:.1} s)"
+                    "proven: no input sequence after a reset tells it from the export \
+                     (yosys miter, ABC pdr, {t:.1} s)"
                 ))
             }
             prove::Proof::Differs(step) => {
-                o.proof = Some(format!("reachable: an output differs in step {step} (ABC pdr)"))
+                o.proof = Some(format!(
+                    "reachable: an output differs in step {step} (ABC pdr)"
+                ))
             }
             prove::Proof::Unknown(why) => o.proof = Some(why),
         }
