@@ -12,8 +12,9 @@
 //! both files (the price of keeping `dispatcher.v` byte-identical; RustHDL has no way to
 //! generate the two tops from one kernel without changing the old one's netlist).
 //!
-//! **Cost** (board config, HX8K CB132, in the flow's harness): **7473 LCs, 10 BRAMs, 50.5 MHz
-//! median** of nextpnr seeds 1–3 (50.5, 46.1, 51.9) — *Cost* below.
+//! **Cost** (board config, HX8K CB132, in the flow's harness): **7525 LCs, 10 BRAMs, 53.3 MHz
+//! median** of nextpnr seeds 1–3 (51.4, 55.0, 53.3; session 10, power window registered ahead)
+//! — *Cost* below.
 //!
 //! ## Ports (the exported module `top` has exactly these, in this order)
 //! Every port of `dispatcher` (same names, widths, order and meaning), then:
@@ -66,7 +67,7 @@
 //! it (plain `dispatcher`: 6235 LCs, so +1651). This form decodes the flush's head with decoder
 //! 1 and lets `entry1_*` refresh one cycle later (the model's head counts as replaced after a
 //! flush): **7473 LCs** (incl. 136 harness flip-flops; 97 % of the HX8K), **50.5 / 46.1 / 51.9
-//! MHz, median 50.5** (plain `dispatcher`: 6235 LCs, 61.4 MHz median: +1238 LCs, −18 %); the
+//! MHz, median 50.5** (session 10 with the power window registered ahead: 7525 LCs, 53.3 MHz; plain `dispatcher`: 6235 LCs, 61.4 MHz median: +1238 LCs, −18 %); the
 //! critical path was not read. Block RAM: 10 `SB_RAM40_4K` (the plain dispatcher's 5 + the
 //! walk's copy of the in-flight table).
 //!

@@ -88,8 +88,9 @@
 //! cycle 10; `busy` is high in cycles 2–10.
 //!
 //! ## Cost (board config, iCE40 HX8K, `synth report --only schedule_gen --seeds 1,2,3`)
-//! **2307 LCs; 102.5 MHz median of three placement seeds** (98.8, 106.0, 102.5): every seed
-//! above 95 MHz, two of three above 100. The write-side pre-decode computes its offsets as one
+//! **2312 LCs; 103.4 MHz median of three placement seeds** (103.4, 107.2, 99.9; session 10,
+//! the generic `ScheduleGenN` source; 2307 / 102.5 before it): every seed above 95 MHz, two of
+//! three above 100. The write-side pre-decode computes its offsets as one
 //! adder level and one subtraction (`8 + D + log_w = (2 log_w + log_h + 8) − (p0 + p1)`),
 //! no longer three chained carry chains. The profiler's `take_best` is one 18-bit carry chain
 //! (`perf_value` with "no value accepted" above it, against `best_val` with "none reported
