@@ -38,6 +38,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
+use testbench::eda::{abc_verdict, AbcVerdict as Verdict};
 use testbench::verilator::tool_available;
 
 /// The dispatcher's default BMC depth (steps from reset, the reset step included); see
@@ -121,20 +122,6 @@ fn aiger(dir: &PathBuf, file: &str) -> (bool, String, f64) {
     )
 }
 
-/// What ABC said about `model.aig`.
-#[derive(Debug, PartialEq)]
-enum Verdict {
-    /// `pdr`: every property holds in every reachable state (an inductive invariant was found
-    /// and checked).
-    Proven,
-    /// `bmc3 -F N`: no property fails in the first N steps (step 1 = the reset step).
-    HoldsFor(usize),
-    /// A property fails in step N (a counterexample of N steps, step 1 = the reset step).
-    FailsAtStep(usize),
-    /// Anything else (a time limit reached, an ABC error): the log says.
-    Unknown,
-}
-
 /// Run `yosys-abc` on `dir/model.aig`: read it, fold the constraint into the properties, then
 /// `engine` (`pdr -T s`, `bmc3 -F n -T s`). (verdict, log tail, seconds)
 fn abc(dir: &PathBuf, engine: &str) -> (Verdict, String, f64) {
@@ -152,23 +139,7 @@ fn abc(dir: &PathBuf, engine: &str) -> (Verdict, String, f64) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    let number_after = |key: &str| -> Option<usize> {
-        let rest = &log[log.find(key)? + key.len()..];
-        rest.split(|c: char| !c.is_ascii_digit())
-            .find(|w| !w.is_empty())?
-            .parse()
-            .ok()
-    };
-    let verdict = if log.contains("Property proved.") {
-        Verdict::Proven
-    } else if let Some(f) = number_after("was asserted in frame ") {
-        // ABC counts frames from 0 (the reset step)
-        Verdict::FailsAtStep(f + 1)
-    } else if let Some(n) = number_after("No output asserted in ") {
-        Verdict::HoldsFor(n)
-    } else {
-        Verdict::Unknown
-    };
+    let verdict = abc_verdict(&log);
     let tail: String = log
         .lines()
         .rev()

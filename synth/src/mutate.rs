@@ -139,6 +139,13 @@ pub struct Outcome {
     pub proof: Option<String>,
 }
 
+impl Outcome {
+    /// Some check caught the mutant (else it survived).
+    pub fn caught(&self) -> bool {
+        self.lockstep || self.spec || self.invariants
+    }
+}
+
 /// The whole score.
 pub struct Report {
     pub unit: &'static str,
@@ -259,11 +266,7 @@ impl Report {
                 let _ = writeln!(s, "  {} {} {}: {}", mu.id, mu.place(), mu.kind, mu.what);
             }
         }
-        let survivors: Vec<_> = self
-            .mutants
-            .iter()
-            .filter(|(_, o)| !o.lockstep && !o.spec && !o.invariants)
-            .collect();
+        let survivors: Vec<_> = self.mutants.iter().filter(|(_, o)| !o.caught()).collect();
         if self.internal {
             let ne = || self.mutants.iter().filter(|(_, o)| o.equivalent.is_none());
             let top = ne().filter(|(_, o)| o.spec_top).count();
@@ -298,14 +301,11 @@ impl Report {
                     mu.place(),
                     mu.kind,
                     mu.what,
-                    o.equivalent
-                        .as_ref()
-                        .or(o.proof.as_ref())
-                        .map_or(String::new(), |r| if o.equivalent.is_some() {
-                            format!("  [equivalent: {r}]")
-                        } else {
-                            format!("  [{r}]")
-                        })
+                    match (&o.equivalent, &o.proof) {
+                        (Some(why), _) => format!("  [equivalent: {why}]"),
+                        (None, Some(proof)) => format!("  [{proof}]"),
+                        (None, None) => String::new(),
+                    }
                 );
             }
         }
@@ -997,7 +997,7 @@ pub fn run_mutants<U: CheckedUnit>(
             }
         }
         if sel == 0 {
-            if out.lockstep || out.spec || out.invariants {
+            if out.caught() {
                 bail!(
                     "{}: the unmutated design fails a check (lockstep {}, spec {}{}, invariants {})",
                     U::NAME,
@@ -1012,7 +1012,7 @@ pub fn run_mutants<U: CheckedUnit>(
             continue;
         }
         let m = mutants[sel - 1].clone();
-        if !(out.lockstep || out.spec || out.invariants) {
+        if !out.caught() {
             out.equivalent = notes.get(&m.id).cloned();
         }
         report.mutants.push((m, out));
@@ -1034,7 +1034,7 @@ fn prove_survivors<P: TracePorts>(
     let open: Vec<usize> = (0..report.mutants.len())
         .filter(|&k| {
             let o = &report.mutants[k].1;
-            !(o.lockstep || o.spec || o.invariants) && o.equivalent.is_none()
+            !o.caught() && o.equivalent.is_none()
         })
         .collect();
     if secs == 0 || open.is_empty() {

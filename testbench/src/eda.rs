@@ -46,3 +46,38 @@ pub fn run_in(dir: impl AsRef<Path>, tool: &str, args: &[&str]) -> (bool, String
     );
     (out.status.success(), log)
 }
+
+/// What ABC (`yosys-abc`) said of an AIGER model's properties (its outputs must stay 0).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AbcVerdict {
+    /// `pdr`: every property holds in every reachable state (an inductive invariant was found
+    /// and checked).
+    Proven,
+    /// `bmc3 -F N`: no property fails in the first N steps (step 1 = the reset step).
+    HoldsFor(usize),
+    /// A property fails in step N (a counterexample of N steps, step 1 = the reset step).
+    FailsAtStep(usize),
+    /// Anything else (a time limit reached, an ABC error): the log says.
+    Unknown,
+}
+
+/// Read ABC's log: `Property proved.` (pdr), `… was asserted in frame F` (ABC counts frames
+/// from 0, the reset step: step F + 1), `No output asserted in N frames.` (bmc3).
+pub fn abc_verdict(log: &str) -> AbcVerdict {
+    let number_after = |key: &str| -> Option<usize> {
+        let rest = &log[log.find(key)? + key.len()..];
+        rest.split(|c: char| !c.is_ascii_digit())
+            .find(|w| !w.is_empty())?
+            .parse()
+            .ok()
+    };
+    if log.contains("Property proved.") {
+        AbcVerdict::Proven
+    } else if let Some(f) = number_after("was asserted in frame ") {
+        AbcVerdict::FailsAtStep(f + 1)
+    } else if let Some(n) = number_after("No output asserted in ") {
+        AbcVerdict::HoldsFor(n)
+    } else {
+        AbcVerdict::Unknown
+    }
+}

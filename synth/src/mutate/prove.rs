@@ -21,6 +21,7 @@
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
+use testbench::eda::{abc_verdict, AbcVerdict};
 use testbench::verilator::Port;
 
 /// CPU seconds yosys may take to write one miter's AIGER (the 128-block finder: ~15 s).
@@ -177,20 +178,12 @@ pub fn prove(
         Ok(o) => o,
         Err(e) => return Proof::Unknown(format!("running yosys-abc: {e}")),
     };
-    let log = String::from_utf8_lossy(&out.stdout).into_owned();
-    if log.contains("Property proved.") {
-        Proof::Equivalent(t0.elapsed().as_secs_f64())
-    } else if let Some(at) = log.find("was asserted in frame ") {
-        let f = log[at + 22..]
-            .split(|c: char| !c.is_ascii_digit())
-            .next()
-            .and_then(|w| w.parse::<usize>().ok())
-            .unwrap_or(0);
-        Proof::Differs(f + 1)
-    } else {
-        Proof::Unknown(format!(
+    match abc_verdict(&String::from_utf8_lossy(&out.stdout)) {
+        AbcVerdict::Proven => Proof::Equivalent(t0.elapsed().as_secs_f64()),
+        AbcVerdict::FailsAtStep(step) => Proof::Differs(step),
+        AbcVerdict::HoldsFor(_) | AbcVerdict::Unknown => Proof::Unknown(format!(
             "no proof within {secs} s of CPU (status {:?})",
             out.status.code()
-        ))
+        )),
     }
 }
