@@ -792,14 +792,7 @@ pub struct DispIn {
     pub retire_class: u64,
 }
 
-impl crate::ResetInput for DispIn {
-    fn reset_input() -> Self {
-        Self {
-            reset: true,
-            ..Self::default()
-        }
-    }
-}
+crate::reset_by_field!(DispIn);
 
 impl DispIn {
     /// A push of `wg` into `channel`.

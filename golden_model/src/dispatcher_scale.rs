@@ -140,14 +140,7 @@ impl RunCacheIn {
     }
 }
 
-impl crate::ResetInput for RunCacheIn {
-    fn reset_input() -> Self {
-        Self {
-            reset: true,
-            ..Default::default()
-        }
-    }
-}
+crate::reset_by_field!(RunCacheIn);
 
 /// One cycle's outputs (all registered).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -460,14 +453,7 @@ pub struct MatcherIn {
     pub modules: [MatchModule; MATCH_MODULES],
 }
 
-impl crate::ResetInput for MatcherIn {
-    fn reset_input() -> Self {
-        Self {
-            reset: true,
-            ..Default::default()
-        }
-    }
-}
+crate::reset_by_field!(MatcherIn);
 
 /// One cycle's matcher outputs: bit 16c + m.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -637,14 +623,7 @@ impl MapRamIn {
     }
 }
 
-impl crate::ResetInput for MapRamIn {
-    fn reset_input() -> Self {
-        Self {
-            reset: true,
-            ..Default::default()
-        }
-    }
-}
+crate::reset_by_field!(MapRamIn);
 
 /// One cycle's output of the map RAM: module `rd_module`'s maps (1 = free).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -1073,14 +1052,7 @@ impl AllocatorIn {
     }
 }
 
-impl crate::ResetInput for AllocatorIn {
-    fn reset_input() -> Self {
-        Self {
-            reset: true,
-            ..Default::default()
-        }
-    }
-}
+crate::reset_by_field!(AllocatorIn);
 
 /// One cycle's outputs of the allocator: the read, the runs and eligibility of the write
 /// refresh, and the record.

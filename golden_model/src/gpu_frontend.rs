@@ -163,14 +163,7 @@ pub struct GfIn {
     pub cu_reset_done: bool,
 }
 
-impl crate::ResetInput for GfIn {
-    fn reset_input() -> Self {
-        Self {
-            reset: true,
-            ..Self::default()
-        }
-    }
-}
+crate::reset_by_field!(GfIn);
 
 /// A kernel descriptor (the launch port's fields).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

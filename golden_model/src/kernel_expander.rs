@@ -263,14 +263,7 @@ pub struct ExpIn {
     pub be_killed: bool,
 }
 
-impl crate::ResetInput for ExpIn {
-    fn reset_input() -> Self {
-        Self {
-            reset: true,
-            ..Self::default()
-        }
-    }
-}
+crate::reset_by_field!(ExpIn);
 
 /// Outputs seen during one cycle (fields read 0 while their valid is low).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

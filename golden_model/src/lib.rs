@@ -41,6 +41,22 @@ pub trait ResetInput {
     fn reset_input() -> Self;
 }
 
+/// [`ResetInput`] for input structs with a `reset: bool` field whose `Default` is idle:
+/// `reset_by_field!(LockIn);` gives `LockIn { reset: true, ..Default::default() }`.
+#[macro_export]
+macro_rules! reset_by_field {
+    ($($t:ty),* $(,)?) => {
+        $(impl $crate::ResetInput for $t {
+            fn reset_input() -> Self {
+                Self {
+                    reset: true,
+                    ..Default::default()
+                }
+            }
+        })*
+    };
+}
+
 /// Number of bits needed to index `n` items (`clog2`), at least 1 so that every port exists.
 pub const fn index_bits(n: usize) -> usize {
     let mut b = 1;

@@ -241,14 +241,7 @@ impl LockIn {
     }
 }
 
-impl crate::ResetInput for LockIn {
-    fn reset_input() -> Self {
-        Self {
-            reset: true,
-            ..Self::default()
-        }
-    }
-}
+crate::reset_by_field!(LockIn);
 
 /// Outputs of one cycle. `Debug` prints the strobes in binary, lock words in hex.
 #[derive(Clone, Default, PartialEq, Eq)]

@@ -167,14 +167,7 @@ pub struct PreemptIn {
     pub cfg_max_inflight: u32,
 }
 
-impl crate::ResetInput for PreemptIn {
-    fn reset_input() -> Self {
-        Self {
-            reset: true,
-            ..Self::default()
-        }
-    }
-}
+crate::reset_by_field!(PreemptIn);
 
 /// Outputs seen during one cycle.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

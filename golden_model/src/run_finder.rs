@@ -220,14 +220,7 @@ pub struct FinderIn {
     pub need: usize,
 }
 
-impl ResetInput for FinderIn {
-    fn reset_input() -> Self {
-        FinderIn {
-            reset: true,
-            ..Default::default()
-        }
-    }
-}
+crate::reset_by_field!(FinderIn);
 
 /// Outputs of one cycle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

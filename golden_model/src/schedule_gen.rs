@@ -62,7 +62,7 @@
 
 pub mod study;
 
-use crate::{CycleModel, ResetInput};
+use crate::CycleModel;
 use std::collections::VecDeque;
 use std::fmt;
 
@@ -460,14 +460,7 @@ impl SchedIn {
     }
 }
 
-impl ResetInput for SchedIn {
-    fn reset_input() -> Self {
-        Self {
-            reset: true,
-            ..Self::default()
-        }
-    }
-}
+crate::reset_by_field!(SchedIn);
 
 impl fmt::Debug for SchedIn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -47,7 +47,7 @@
 //! - Two strobes in one cycle are a protocol violation (`BAD_SEQ`), also init together with
 //!   start or end.
 
-use crate::{index_bits, CycleModel, ResetInput};
+use crate::{index_bits, CycleModel};
 
 /// `error_code` values (0 = no error).
 pub mod error {
@@ -128,14 +128,7 @@ pub struct SimtIn {
     pub end_fall: u32,
 }
 
-impl ResetInput for SimtIn {
-    fn reset_input() -> Self {
-        Self {
-            reset: true,
-            ..Self::default()
-        }
-    }
-}
+crate::reset_by_field!(SimtIn);
 
 /// Outputs seen during one cycle (all registered).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
