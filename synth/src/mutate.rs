@@ -1045,8 +1045,8 @@ fn prove_survivors<P: TracePorts>(
         return;
     }
     let (ins, outs) = (ports.inputs(), ports.outputs());
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../target/mutate-prove")
+    let root = testbench::verilator::target_dir()
+        .join("mutate-prove")
         .join(unit);
     for k in open {
         let sel = k + 1;

@@ -406,10 +406,15 @@ int main(int argc, char** argv) {{\n  Verilated::commandArgs(argc, argv);\n  Vto
 }
 
 pub(crate) fn cache_root() -> PathBuf {
-    let base = std::env::var_os("CARGO_TARGET_DIR")
+    target_dir().join("verilator-cache")
+}
+
+/// The workspace's cargo target directory (`CARGO_TARGET_DIR` when set, else `target/`): the
+/// home of every generated work directory (Verilator builds, lint runs, mutation proofs).
+pub fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"));
-    base.join("verilator-cache")
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"))
 }
 
 /// Build (or reuse) the Verilated simulator of `verilog` for the given ports; returns the binary.
