@@ -247,17 +247,7 @@ fn bytes(rng: &mut Rng, n: usize) -> Vec<u8> {
 /// a read-only good frame followed by extra bytes).
 fn bad_burst(rng: &mut Rng, in_bytes: usize, depth: usize) -> (Vec<u8>, &'static str) {
     loop {
-        let good_cmds = [
-            Cmd::Reset,
-            Cmd::Write,
-            Cmd::Step,
-            Cmd::ReadOut,
-            Cmd::Load,
-            Cmd::Run,
-            Cmd::ReadCap,
-            Cmd::Status,
-        ];
-        let c = good_cmds[rng.below(good_cmds.len())];
+        let c = Cmd::ALL[rng.below(Cmd::ALL.len())];
         let mut payload = bytes(rng, c.payload_len(in_bytes));
         if matches!(c, Cmd::Load | Cmd::ReadCap) {
             payload[1] = 0; // in-range address

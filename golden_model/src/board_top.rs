@@ -7,34 +7,43 @@ pub const SYNC: u8 = 0xA5;
 /// Status reply payload length.
 pub const STATUS_BYTES: usize = 20;
 
-/// Host → board commands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum Cmd {
-    Reset = 0x01,
-    Write = 0x02,
-    Step = 0x03,
-    ReadOut = 0x04,
-    Load = 0x05,
-    Run = 0x06,
-    ReadCap = 0x07,
-    Status = 0x08,
+/// A `u8`-coded enum of the frame protocol: the enum, `ALL` (every variant, in order) and
+/// `from_u8` (the variant with that code, if any).
+macro_rules! byte_enum {
+    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $v:ident = $code:expr,)* }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[repr(u8)]
+        pub enum $name {
+            $($(#[$vm])* $v = $code,)*
+        }
+
+        impl $name {
+            /// Every variant, in code order.
+            pub const ALL: &'static [$name] = &[$($name::$v,)*];
+            /// The variant coded `b`, if any.
+            pub fn from_u8(b: u8) -> Option<$name> {
+                Self::ALL.iter().copied().find(|v| *v as u8 == b)
+            }
+        }
+    };
 }
 
-impl Cmd {
-    pub const ALL: [Cmd; 8] = [
-        Cmd::Reset,
-        Cmd::Write,
-        Cmd::Step,
-        Cmd::ReadOut,
-        Cmd::Load,
-        Cmd::Run,
-        Cmd::ReadCap,
-        Cmd::Status,
-    ];
-    pub fn from_u8(b: u8) -> Option<Cmd> {
-        Cmd::ALL.into_iter().find(|c| *c as u8 == b)
+byte_enum!(
+    /// Host → board commands.
+    Cmd {
+        Reset = 0x01,
+        Write = 0x02,
+        Step = 0x03,
+        ReadOut = 0x04,
+        Load = 0x05,
+        Run = 0x06,
+        ReadCap = 0x07,
+        Status = 0x08,
     }
+);
+
+impl Cmd {
     /// The payload length the command requires.
     pub fn payload_len(self, in_bytes: usize) -> usize {
         match self {
@@ -46,67 +55,33 @@ impl Cmd {
     }
 }
 
-/// Board → host reply types.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum ReplyType {
-    Ack = 0x80,
-    Nak = 0x81,
-    Outputs = 0x82,
-    Status = 0x83,
-    Capture = 0x84,
-}
-
-impl ReplyType {
-    pub fn from_u8(b: u8) -> Option<ReplyType> {
-        [
-            ReplyType::Ack,
-            ReplyType::Nak,
-            ReplyType::Outputs,
-            ReplyType::Status,
-            ReplyType::Capture,
-        ]
-        .into_iter()
-        .find(|t| *t as u8 == b)
+byte_enum!(
+    /// Board → host reply types.
+    ReplyType {
+        Ack = 0x80,
+        Nak = 0x81,
+        Outputs = 0x82,
+        Status = 0x83,
+        Capture = 0x84,
     }
-}
+);
 
-/// NAK reasons (the first payload byte of a NAK).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum NakReason {
-    BadCrc = 1,
-    BadLength = 2,
-    UnknownCmd = 3,
-    Overlong = 4,
-    Framing = 5,
-    Timeout = 6,
-    BadSync = 7,
-    BadArg = 8,
-    Overrun = 9,
-    /// A command the lean bridge does not implement (`LOAD`, `RUN`, `READ_CAP`, `STATUS`).
-    Unsupported = 10,
-}
-
-impl NakReason {
-    pub fn from_u8(b: u8) -> Option<NakReason> {
-        use NakReason::*;
-        [
-            BadCrc,
-            BadLength,
-            UnknownCmd,
-            Overlong,
-            Framing,
-            Timeout,
-            BadSync,
-            BadArg,
-            Overrun,
-            Unsupported,
-        ]
-        .into_iter()
-        .find(|r| *r as u8 == b)
+byte_enum!(
+    /// NAK reasons (the first payload byte of a NAK).
+    NakReason {
+        BadCrc = 1,
+        BadLength = 2,
+        UnknownCmd = 3,
+        Overlong = 4,
+        Framing = 5,
+        Timeout = 6,
+        BadSync = 7,
+        BadArg = 8,
+        Overrun = 9,
+        /// A command the lean bridge does not implement (`LOAD`, `RUN`, `READ_CAP`, `STATUS`).
+        Unsupported = 10,
     }
-}
+);
 
 /// CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final xor).
 pub fn crc16(bytes: &[u8]) -> u16 {

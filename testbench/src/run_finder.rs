@@ -223,20 +223,6 @@ fn run_segments() -> impl Strategy<Value = u128> {
         })
 }
 
-/// The longest run of set bits among the low `n` bits of `bits`.
-fn longest_run(bits: u128, n: usize) -> usize {
-    let (mut best, mut cur) = (0, 0);
-    for i in 0..n {
-        if (bits >> i) & 1 == 1 {
-            cur += 1;
-            best = best.max(cur);
-        } else {
-            cur = 0;
-        }
-    }
-    best
-}
-
 /// One cycle's input for an `n`-block finder: a skewed map and a `need` (small, any up to `n`,
 /// or anything the port can carry), reset low.
 pub fn finder_input(n: usize) -> impl Strategy<Value = FinderIn> {
@@ -250,7 +236,7 @@ pub fn finder_input(n: usize) -> impl Strategy<Value = FinderIn> {
         .prop_map(move |(bits, need, pick, r)| {
             // half the time a `need` near the map's longest run, so the fit / no-fit edge and
             // the lowest fitting start are exercised at every run length
-            let best = longest_run(bits, n);
+            let best = golden_model::run_finder::max_run(bits, n);
             let need = match pick {
                 0 => best,
                 1 => best + 1,

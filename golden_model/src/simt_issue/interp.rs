@@ -149,6 +149,20 @@ pub struct Run {
 }
 
 impl Run {
+    /// A run that has not started: `Finished`, every counter 0, no trace.
+    pub(crate) fn start() -> Run {
+        Run {
+            outcome: Outcome::Finished,
+            instructions: 0,
+            cycles: 0,
+            block_ends: 0,
+            redirects: 0,
+            trace: vec![],
+        }
+    }
+}
+
+impl Run {
     pub fn finished(&self) -> bool {
         self.outcome == Outcome::Finished
     }
@@ -163,14 +177,7 @@ pub fn run_scheme(
     max_cycles: u64,
     record: bool,
 ) -> Run {
-    let mut run = Run {
-        outcome: Outcome::Finished,
-        instructions: 0,
-        cycles: 0,
-        block_ends: 0,
-        redirects: 0,
-        trace: vec![],
-    };
+    let mut run = Run::start();
     let reset = SimtIn::reset_input();
     let o = unit.step(&reset);
     if record {

@@ -101,14 +101,7 @@ pub fn run_ipdom(p: &Program, m: &mut Machine, max_cycles: u64) -> Run {
             .expect("in a block");
         ipdom[b]
     };
-    let mut run = Run {
-        outcome: Outcome::Finished,
-        instructions: 0,
-        cycles: 0,
-        block_ends: 0,
-        redirects: 0,
-        trace: vec![],
-    };
+    let mut run = Run::start();
     let mut stack = vec![Entry {
         pc: 0,
         rpc: None,
