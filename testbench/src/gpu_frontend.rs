@@ -699,8 +699,16 @@ mod tests {
         let done_rt = n(&|o| o.kernel_done_valid && o.kernel_done_class == RT);
         let done_be = n(&|o| o.kernel_done_valid && o.kernel_done_class == BE);
         let errs = n(&|o| o.error);
-        let dups =
-            n(&|o| o.exp_error && o.exp_error_code == 1 || o.pc_error && o.pc_error_code == 1);
+        let is_dup =
+            |o: &GfOut| o.exp_error && o.exp_error_code == 1 || o.pc_error && o.pc_error_code == 1;
+        // duplicate kids are rare (a held kid in 1 % of the launches, and only while its kernel
+        // is still held: 0..6 per 60 000 cycles at seeds 1..=8 since session 11's storms and
+        // pressure segments), so they are counted over the traces of seeds 3, 4 and 5
+        let dups = n(&is_dup)
+            + [4, 5]
+                .iter()
+                .map(|&s| random_run(s, 60_000).1.iter().filter(|o| is_dup(o)).count())
+                .sum::<usize>();
         let idle = n(&|o| o.disp_error && o.disp_error_code == 4);
         let manual = ins.iter().filter(|i| i.preempt || i.resume).count();
         assert!(
