@@ -274,6 +274,17 @@ fn generate_draining(
                 rng.range(1, 8) as u32
             };
         }
+        if i.killed && !i.cfg_we {
+            // half of the CU resets' `killed` come with a good `max_inflight` write in the same
+            // cycle: the new bound then applies to a table the kill just emptied (the RTL
+            // reloads its submit room from both at one edge). Drawn from a hash (as the
+            // durations), so the host's stream is the same in every other cycle.
+            let h = rng_duration(seed ^ 0x6b11, now, 16);
+            if h <= 8 {
+                i.cfg_we = true;
+                i.cfg_max_inflight = h as u32;
+            }
+        }
         // deliberate bad events (never legal ones that would desynchronise the GPU model)
         if rng.range(0, 999) < mix.bad as usize {
             // a wrong id: mostly one the controller holds (queued, SUBMITTED but not the oldest,

@@ -565,8 +565,16 @@ impl Episodes {
     /// Write the `cfg` registers (sometimes a refused bad write around it), then 1–4 tiles.
     fn tile_episode(&mut self) {
         self.drain();
-        let max_log = [2, 3, 4, 4, 4][self.r(5) as usize];
-        let c = self.valid_cfg(max_log);
+        // one episode in eight runs one tile of the whole 16×16 grid (any mode): the index
+        // runs through all 8 bits, so every mode's top index bits and the Hilbert order's last
+        // level (log side 4) are emitted
+        let full = self.chance(12);
+        let c = if full {
+            self.valid_cfg_on(4, 4)
+        } else {
+            let max_log = [2, 3, 4, 4, 4][self.r(5) as usize];
+            self.valid_cfg(max_log)
+        };
         if self.chance(20) {
             let b = self.bad_cfg();
             let i = SchedIn {
@@ -596,7 +604,7 @@ impl Episodes {
             };
             self.push(i);
         }
-        let tiles = 1 + self.r(4);
+        let tiles = if full { 1 } else { 1 + self.r(4) };
         for _ in 0..tiles {
             let gap = [0, 0, 0, 1, 2][self.r(5) as usize];
             self.start_after(gap);
