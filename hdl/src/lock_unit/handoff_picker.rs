@@ -100,8 +100,8 @@ impl<const W: usize, const L: usize, const WB: usize, const LB: usize> Default
             // the per-warp form's scratch signals are not used in the per-lock form (its loops
             // have no iterations, so nothing drives them and no Verilog reads them): claimed
             // here so that RustHDL's connection check accepts them
-            for w in 0..W {
-                Logic::connect(&mut picker.wait_id[w]);
+            for id in picker.wait_id.iter_mut() {
+                Logic::connect(id);
             }
             Logic::connect(&mut picker.waiting);
             Logic::connect(&mut picker.warp_beaten);
