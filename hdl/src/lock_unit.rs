@@ -297,12 +297,6 @@ pub struct LockUnit<
     cpr_next: [Signal<Local, Bits<PB>>; W],
     /// Per warp a (scratch): its row of the priority matrix from `cpr_next` (`beats[a]`'s input).
     beats_row: Signal<Local, Bits<W>>,
-    /// W ≥ 16: the warp whose CPR the port writes now, one-hot (zero without a write).
-    cpr_col: Signal<Local, Bits<W>>,
-    /// W ≥ 16: warps whose CPR the written value beats (`cpr_prio < cpr[b]`).
-    prio_beats: Signal<Local, Bits<W>>,
-    /// W ≥ 16: warps whose CPR beats the written value (`cpr[b] < cpr_prio`).
-    beats_prio: Signal<Local, Bits<W>>,
     /// Warps that own a lock at the start of the cycle.
     holders: Signal<Local, Bits<W>>,
     /// Warps that wait for a hand-off at the start of the cycle (the `waiting` output).
@@ -401,6 +395,15 @@ pub struct LockUnit<
     word_owner: Signal<Local, Bits<WB>>,
     /// The lock words packed so far (one word shifted in per lock).
     words_acc: Signal<Local, Bits<LW>>,
+    // ---- the priority matrix's row-and-column update (W ≥ 16), last so that the board's
+    // Verilog declares them after everything it had before (yosys/ABC map the board's netlist
+    // differently when declarations move) ----
+    /// W ≥ 16: the warp whose CPR the port writes now, one-hot (zero without a write).
+    cpr_col: Signal<Local, Bits<W>>,
+    /// W ≥ 16: warps whose CPR the written value beats (`cpr_prio < cpr[b]`).
+    prio_beats: Signal<Local, Bits<W>>,
+    /// W ≥ 16: warps whose CPR beats the written value (`cpr[b] < cpr_prio`).
+    beats_prio: Signal<Local, Bits<W>>,
 }
 
 impl<

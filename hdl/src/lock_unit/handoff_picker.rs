@@ -41,6 +41,16 @@ pub struct HandoffPicker<const W: usize, const L: usize, const WB: usize, const 
     waiters: Signal<Local, Bits<W>>,
     /// Per lock (scratch): waiters beaten by some other waiter of the lock.
     beaten: Signal<Local, Bits<W>>,
+    /// Per lock (scratch): waiters no other waiter beats (the candidates; equal CPRs).
+    tied: Signal<Local, Bits<W>>,
+    /// Per lock (scratch): the candidates at or after `rr_start`; all of them when none is there.
+    tied_from_rr: Signal<Local, Bits<W>>,
+    /// Per lock (scratch): the pick being scanned (the first candidate of `tied_from_rr`).
+    best: Signal<Local, Bits<W>>,
+    /// Per lock (scratch): the scan has set the pick's bit.
+    pick_found: Signal<Local, Bit>,
+    // ---- the per-warp form, last so that the per-lock form's Verilog declares them after
+    // everything it had before (yosys/ABC map a netlist differently when declarations move) ----
     /// Per-warp form: the lock warp w waits for, encoded (0 when it waits for none).
     wait_id: [Signal<Local, Bits<LB>>; W],
     /// Per-warp form: warp w waits for some lock (`wait_lock[w]` not zero).
@@ -50,14 +60,6 @@ pub struct HandoffPicker<const W: usize, const L: usize, const WB: usize, const 
     warp_beaten: Signal<Local, Bits<W>>,
     /// Lock l's ID, for the encoder of `wait_id`.
     lock_id: [Constant<Bits<LB>>; L],
-    /// Per lock (scratch): waiters no other waiter beats (the candidates; equal CPRs).
-    tied: Signal<Local, Bits<W>>,
-    /// Per lock (scratch): the candidates at or after `rr_start`; all of them when none is there.
-    tied_from_rr: Signal<Local, Bits<W>>,
-    /// Per lock (scratch): the pick being scanned (the first candidate of `tied_from_rr`).
-    best: Signal<Local, Bits<W>>,
-    /// Per lock (scratch): the scan has set the pick's bit.
-    pick_found: Signal<Local, Bit>,
 }
 
 impl<const W: usize, const L: usize, const WB: usize, const LB: usize> HandoffPicker<W, L, WB, LB> {
