@@ -397,6 +397,8 @@ pub struct KernelExpander<
     ack_oh: Signal<Local, Bits<B>>,
     /// Its slot number.
     ack_slot: Signal<Local, Bits<SLB>>,
+    /// The BE order head's entries below it (bit i < the head's index; all ones without a head).
+    be_below: Signal<Local, Bits<B>>,
     /// The answer names an entry (else `BAD_ACK`).
     ack_ok: Signal<Local, Bit>,
     /// An RT entry in use holds the offered RT kid.
@@ -819,10 +821,14 @@ impl<
 
         // ---- order queues: pop the head (last WG pushed, or answered skip), append ----
         self.pop_rt.next = self.push_rt.val() & self.p_last.val();
+        // a skip answer pops the head when the head is its lowest hit: the head is hit and no
+        // entry below it is (`be_below` from the order head's registers, so no carry chain
+        // of `ack_oh` after the answer's compares)
+        self.be_below.next = self.be_hsel.val() - self.one_b.val();
         self.pop_be.next = (self.push_be.val() & self.p_last.val())
-            | (self.ack_ok.val()
-                & self.ack_skip.val()
-                & (self.ack_oh.val() & self.be_hsel.val()).any());
+            | (self.ack_skip.val()
+                & (self.ack_hit.val() & self.be_hsel.val()).any()
+                & !(self.ack_hit.val() & self.be_below.val()).any());
         self.rt_ov_p.next = self.rt_ov.q.val();
         if self.pop_rt.val() {
             self.rt_ov_p.next = self.rt_ov.q.val() >> 1;
