@@ -1216,22 +1216,23 @@ impl Logic for DispatcherTagged {
         // the chosen head's operands: per channel by its module choice, then by the channel
         // (the channel pick, the latest of the decision's signals, selects last)
         for c in 0..2 {
-            for m in 0..2 {
-                if self.module_if_channel[c].val() == (m == 1) {
-                    for u in 0..2 {
-                        self.chm_waves[c * 2 + u].next =
-                            self.match_waves[c * 4 + m * 2 + u].q.val();
-                        self.chm_ok_vgpr[c * 2 + u].next =
-                            self.match_ok_vgpr[c * 4 + m * 2 + u].q.val();
-                        self.chm_need_vgpr[c * 2 + u].next =
-                            self.cand_need_vgpr[c * 4 + m * 2 + u].val();
-                        self.chm_ok_sgpr[c * 2 + u].next =
-                            self.match_ok_sgpr[c * 4 + m * 2 + u].q.val();
-                        self.chm_need_sgpr[c * 2 + u].next =
-                            self.cand_need_sgpr[c * 4 + m * 2 + u].val();
-                    }
-                    self.chm_ok_lds[c].next = self.match_ok_lds[c * 2 + m].q.val();
+            for u in 0..2 {
+                self.chm_waves[c * 2 + u].next = self.match_waves[c * 4 + u].q.val();
+                self.chm_ok_vgpr[c * 2 + u].next = self.match_ok_vgpr[c * 4 + u].q.val();
+                self.chm_need_vgpr[c * 2 + u].next = self.cand_need_vgpr[c * 4 + u].val();
+                self.chm_ok_sgpr[c * 2 + u].next = self.match_ok_sgpr[c * 4 + u].q.val();
+                self.chm_need_sgpr[c * 2 + u].next = self.cand_need_sgpr[c * 4 + u].val();
+            }
+            self.chm_ok_lds[c].next = self.match_ok_lds[c * 2].q.val();
+            if self.module_if_channel[c].val() {
+                for u in 0..2 {
+                    self.chm_waves[c * 2 + u].next = self.match_waves[c * 4 + 2 + u].q.val();
+                    self.chm_ok_vgpr[c * 2 + u].next = self.match_ok_vgpr[c * 4 + 2 + u].q.val();
+                    self.chm_need_vgpr[c * 2 + u].next = self.cand_need_vgpr[c * 4 + 2 + u].val();
+                    self.chm_ok_sgpr[c * 2 + u].next = self.match_ok_sgpr[c * 4 + 2 + u].q.val();
+                    self.chm_need_sgpr[c * 2 + u].next = self.cand_need_sgpr[c * 4 + 2 + u].val();
                 }
+                self.chm_ok_lds[c].next = self.match_ok_lds[c * 2 + 1].q.val();
             }
         }
         for c in 0..2 {
