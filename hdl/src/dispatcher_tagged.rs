@@ -70,15 +70,25 @@
 //! MHz, median 50.5** (session 10 with the power window registered ahead: 7525 LCs, 53.3 MHz; plain `dispatcher`: 6235 LCs, 61.4 MHz median: +1238 LCs, −18 %); the
 //! critical path was not read. Block RAM: 10 `SB_RAM40_4K` (the plain dispatcher's 5 + the
 //! walk's copy of the in-flight table).
+//! Session 11's RTL (`prefer_q`, decoders, push data; `./target/release/synth report --only
+//! dispatcher_tagged --seeds 1 --readme -`, seed 1 only, 2026-11-27): 7528 LCs (+3), 61.0 MHz
+//! (session 10's seed 1: 51.4); the README row above is session 10's three seeds.
 //!
-//! One timing difference from `hdl/src/dispatcher.rs` (same behaviour): the power window's
-//! end (`power_count + 1 ≥ POWER_WINDOW`) is a flip-flop `power_wrap` computed a cycle ahead,
-//! not a compare in front of the power counters' clears. ECP5-85F speed 6 (`synth report
+//! Timing differences from `hdl/src/dispatcher.rs` (same behaviour at every port): the power
+//! window's end (`power_count + 1 ≥ POWER_WINDOW`) is a flip-flop `power_wrap` computed a cycle
+//! ahead, not a compare in front of the power counters' clears; the channel pick's preference
+//! (`prefer_ch1`: ranks in the window, tie marks, LFSR) is a flip-flop `prefer_q` computed a
+//! cycle ahead (read only when both heads fit, and a head whose priority changed at the last
+//! edge never fits); the head decoders build the thermometer of q × need by spreading the
+//! one-wave thermometer (no multiplier); an offered push's data is written without waiting for
+//! its checks (only the count takes the acceptance); the chosen head's operands are muxed with
+//! the channel last (session 11, `docs/gpu_frontend.md`). ECP5-85F speed 6 (`synth report
 //! --target ecp5-85f --only dispatcher_tagged --seeds 1,2,3 --speeds 6`, README block `ecp5`,
-//! 2026-11-27): 6640 LUT4, 2025 FF, **70.7 MHz median (68.7, 72.2, 70.7)**; critical paths: the
-//! push's per-wave needs → the next entry 1's decode, and the decision stage (`window` → the
-//! heads' ranks → the channel pick → the commit's operand mux), the plain dispatcher's; see
-//! `docs/gpu_frontend.md`, *Timing (session 10)*.
+//! 2026-11-27, session 11): 6802 LUT4, 178 `CCU2C`, 2026 FF, **80.9 MHz median (81.0, 80.9,
+//! 79.1)** (session 10: 70.7); critical paths: the hold of the BE head (`walk_on` / the
+//! withdraw's kslot compare → the channel pick → `pop` → the head registers' enables; seeds 2,
+//! 3) and the match stage (a head's need → the ok vectors against the used maps →
+//! `match_fits`; seed 1); see `docs/gpu_frontend.md`, *Timing (session 11)*.
 
 use rust_hdl::prelude::*;
 
