@@ -70,15 +70,25 @@
 //! MHz, median 50.5** (session 10 with the power window registered ahead: 7525 LCs, 53.3 MHz; plain `dispatcher`: 6235 LCs, 61.4 MHz median: +1238 LCs, −18 %); the
 //! critical path was not read. Block RAM: 10 `SB_RAM40_4K` (the plain dispatcher's 5 + the
 //! walk's copy of the in-flight table).
+//! Session 11's RTL (`prefer_q`, decoders, push data; `./target/release/synth report --only
+//! dispatcher_tagged --seeds 1 --readme -`, seed 1 only, 2026-11-27): 7528 LCs (+3), 61.0 MHz
+//! (session 10's seed 1: 51.4); the README row above is session 10's three seeds.
 //!
-//! One timing difference from `hdl/src/dispatcher.rs` (same behaviour): the power window's
-//! end (`power_count + 1 ≥ POWER_WINDOW`) is a flip-flop `power_wrap` computed a cycle ahead,
-//! not a compare in front of the power counters' clears. ECP5-85F speed 6 (`synth report
+//! Timing differences from `hdl/src/dispatcher.rs` (same behaviour at every port): the power
+//! window's end (`power_count + 1 ≥ POWER_WINDOW`) is a flip-flop `power_wrap` computed a cycle
+//! ahead, not a compare in front of the power counters' clears; the channel pick's preference
+//! (`prefer_ch1`: ranks in the window, tie marks, LFSR) is a flip-flop `prefer_q` computed a
+//! cycle ahead (read only when both heads fit, and a head whose priority changed at the last
+//! edge never fits); the head decoders build the thermometer of q × need by spreading the
+//! one-wave thermometer (no multiplier); an offered push's data is written without waiting for
+//! its checks (only the count takes the acceptance); the chosen head's operands are muxed with
+//! the channel last (session 11, `docs/gpu_frontend.md`). ECP5-85F speed 6 (`synth report
 //! --target ecp5-85f --only dispatcher_tagged --seeds 1,2,3 --speeds 6`, README block `ecp5`,
-//! 2026-11-27): 6640 LUT4, 2025 FF, **70.7 MHz median (68.7, 72.2, 70.7)**; critical paths: the
-//! push's per-wave needs → the next entry 1's decode, and the decision stage (`window` → the
-//! heads' ranks → the channel pick → the commit's operand mux), the plain dispatcher's; see
-//! `docs/gpu_frontend.md`, *Timing (session 10)*.
+//! 2026-11-27, session 11): 6802 LUT4, 178 `CCU2C`, 2026 FF, **80.9 MHz median (81.0, 80.9,
+//! 79.1)** (session 10: 70.7); critical paths: the hold of the BE head (`walk_on` / the
+//! withdraw's kslot compare → the channel pick → `pop` → the head registers' enables; seeds 2,
+//! 3) and the match stage (a head's need → the ok vectors against the used maps →
+//! `match_fits`; seed 1); see `docs/gpu_frontend.md`, *Timing (session 11)*.
 
 use rust_hdl::prelude::*;
 
@@ -265,6 +275,11 @@ pub struct DispatcherTagged {
     fail_count: DFF<Bits<16>>,
     /// Registered ahead: threshold ≠ 0 and g + 1 ≥ threshold (the split test of this cycle).
     split_due: DFF<Bit>,
+    /// Registered ahead: `prefer_ch1` of this cycle, computed in the previous one from that
+    /// cycle's head priorities and this cycle's window, tie marks and LFSR (the tie-mark update
+    /// selected last). Exact whenever both channels fit: a head whose priority changed at the
+    /// last edge is no candidate now (popped, split, flushed or loaded into an empty FIFO).
+    prefer_q: DFF<Bit>,
 
     power_count: DFF<Bits<16>>,
     /// Registered ahead: `power_count + 1 >= POWER_WINDOW` of this cycle (the window wraps at
@@ -399,16 +414,16 @@ pub struct DispatcherTagged {
     load_need_vgpr_lo: [Signal<Local, Bits<16>>; 2],
     load_need_sgpr_hi: [Signal<Local, Bits<8>>; 2],
     load_need_sgpr_lo: [Signal<Local, Bits<8>>; 2],
-    vgpr_x2: Signal<Local, Bits<5>>,
-    vgpr_x3: Signal<Local, Bits<5>>,
-    vgpr_x4: Signal<Local, Bits<5>>,
-    sgpr_x2: Signal<Local, Bits<4>>,
-    sgpr_x3: Signal<Local, Bits<4>>,
-    sgpr_x4: Signal<Local, Bits<4>>,
-    dec_vgpr_hi: Signal<Local, Bits<5>>,
-    dec_vgpr_lo: Signal<Local, Bits<5>>,
-    dec_sgpr_hi: Signal<Local, Bits<4>>,
-    dec_sgpr_lo: Signal<Local, Bits<4>>,
+    /// Decoder: the wave count's q = ceil(n/2) (hi) / floor(n/2) (lo) one-hot, bit q−1.
+    dec_sel_hi: Signal<Local, Bits<4>>,
+    dec_sel_lo: Signal<Local, Bits<4>>,
+    /// Decoder: the one-wave thermometers spread for q = 2, 3, 4 (VGPR; SGPR).
+    therm_v2: Signal<Local, Bits<16>>,
+    therm_v3: Signal<Local, Bits<16>>,
+    therm_v4: Signal<Local, Bits<16>>,
+    therm_s2: Signal<Local, Bits<8>>,
+    therm_s3: Signal<Local, Bits<8>>,
+    therm_s4: Signal<Local, Bits<8>>,
     /// Per (channel, module, unit): waves and need thermometers (bit k = need > k).
     cand_waves: [Signal<Local, Bits<3>>; 8],
     cand_need_vgpr: [Signal<Local, Bits<16>>; 8],
@@ -443,8 +458,30 @@ pub struct DispatcherTagged {
     ranks_equal: Signal<Local, Bit>,
     tie_to_ch1: Signal<Local, Bit>,
     prefer_ch1: Signal<Local, Bit>,
+    /// The window after a wrap, the heads' ranks in it, the next LFSR bit 0, and the next
+    /// `prefer_ch1` for the three tie-mark outcomes of this cycle (none, channel 0 or channel 1
+    /// wins a tie).
+    nx_window: Signal<Local, Bits<2>>,
+    nx_rank: [Signal<Local, Bits<2>>; 2],
+    nx_lfsr0: Signal<Local, Bit>,
+    /// Bit w: for the window staying (0) or wrapping (1).
+    nx_rank_less: Signal<Local, Bits<2>>,
+    nx_ranks_equal: Signal<Local, Bits<2>>,
+    nx_prefer_hold: Signal<Local, Bits<2>>,
+    nx_prefer_pick0: Signal<Local, Bits<2>>,
+    nx_prefer_pick1: Signal<Local, Bits<2>>,
+    nx_prefer: Signal<Local, Bits<2>>,
+    /// The window ends at this edge.
+    window_wraps: Signal<Local, Bit>,
     /// Module choice if channel c is chosen.
     module_if_channel: [Signal<Local, Bit>; 2],
+    /// Channel c's head on its module choice: waves, ok vectors, needs per unit (c*2+u); LDS.
+    chm_waves: [Signal<Local, Bits<3>>; 4],
+    chm_ok_vgpr: [Signal<Local, Bits<16>>; 4],
+    chm_need_vgpr: [Signal<Local, Bits<16>>; 4],
+    chm_ok_sgpr: [Signal<Local, Bits<8>>; 4],
+    chm_need_sgpr: [Signal<Local, Bits<8>>; 4],
+    chm_ok_lds: [Signal<Local, Bits<16>>; 2],
     policy_prefers_1: Signal<Local, Bit>,
     pick_module: Signal<Local, Bits<1>>,
     decide_module: [Signal<Local, Bit>; 2],
@@ -483,6 +520,8 @@ pub struct DispatcherTagged {
     head_changed_next: Signal<Local, Bits<2>>,
     pop: [Signal<Local, Bit>; 2],
     push_accept: [Signal<Local, Bit>; 2],
+    /// A push is offered to channel c (its data is written behind the last entry).
+    push_wr: [Signal<Local, Bit>; 2],
     /// Channel c's head enters split mode at this edge.
     enter_split: [Signal<Local, Bit>; 2],
     // push checks
@@ -608,7 +647,7 @@ pub struct DispatcherTagged {
     /// Flush: which of the BE channel's sources (entries 0..3, the push) stay (class 0), and
     /// the rank of each source among those that stay.
     flush_keep: Signal<Local, Bits<5>>,
-    flush_rank: [Signal<Local, Bits<3>>; 6],
+    flush_rank: [Signal<Local, Bits<3>>; 5],
     /// Flush: the BE channel's new head's priority.
     flush_head_prio: Signal<Local, Bits<2>>,
 }
@@ -635,6 +674,7 @@ impl Logic for DispatcherTagged {
             slot_busy,
             free_from_table,
             split_due,
+            prefer_q,
             policy,
             split_threshold_x,
             split_threshold_m1_x,
@@ -1115,8 +1155,9 @@ impl Logic for DispatcherTagged {
         if self.tie_mark[0].val() == self.tie_mark[1].val() {
             self.tie_to_ch1.next = self.lfsr.val().get_bit(0);
         }
-        self.prefer_ch1.next = (self.head_rank[1].val() < self.head_rank[0].val())
-            | (self.ranks_equal.val() & self.tie_to_ch1.val());
+        // (`prefer_q` = `(rank1 < rank0) | (ranks_equal & tie_to_ch1)`, registered ahead: see
+        // the end of FREE-RUNNING)
+        self.prefer_ch1.next = self.prefer_q.q.val();
         self.tie_fit.next =
             self.channel_fits[0].val() & self.channel_fits[1].val() & self.ranks_equal.val();
         self.pick_channel.next = 0.into();
@@ -1182,21 +1223,39 @@ impl Logic for DispatcherTagged {
             self.pend_kslot.d.next = self.fifo_kslot[4].q.val();
             self.pend_last.d.next = !self.head_split_more[1].q.val();
         }
+        // the chosen head's operands: per channel by its module choice, then by the channel
+        // (the channel pick, the latest of the decision's signals, selects last)
         for c in 0..2 {
-            for m in 0..2 {
-                if (self.pick_channel.val().index() == c) & (self.pick_module.val().index() == m) {
-                    for u in 0..2 {
-                        self.pend_waves[u].d.next = self.match_waves[c * 4 + m * 2 + u].q.val();
-                        self.pend_ok_vgpr[u].d.next = self.match_ok_vgpr[c * 4 + m * 2 + u].q.val();
-                        self.pend_need_vgpr[u].d.next =
-                            self.cand_need_vgpr[c * 4 + m * 2 + u].val();
-                        self.pend_ok_sgpr[u].d.next = self.match_ok_sgpr[c * 4 + m * 2 + u].q.val();
-                        self.pend_need_sgpr[u].d.next =
-                            self.cand_need_sgpr[c * 4 + m * 2 + u].val();
-                    }
-                    self.pend_ok_lds.d.next = self.match_ok_lds[c * 2 + m].q.val();
-                    self.pend_need_lds.d.next = self.cand_need_lds[c].val();
+            for u in 0..2 {
+                self.chm_waves[c * 2 + u].next = self.match_waves[c * 4 + u].q.val();
+                self.chm_ok_vgpr[c * 2 + u].next = self.match_ok_vgpr[c * 4 + u].q.val();
+                self.chm_need_vgpr[c * 2 + u].next = self.cand_need_vgpr[c * 4 + u].val();
+                self.chm_ok_sgpr[c * 2 + u].next = self.match_ok_sgpr[c * 4 + u].q.val();
+                self.chm_need_sgpr[c * 2 + u].next = self.cand_need_sgpr[c * 4 + u].val();
+            }
+            self.chm_ok_lds[c].next = self.match_ok_lds[c * 2].q.val();
+            if self.module_if_channel[c].val() {
+                for u in 0..2 {
+                    self.chm_waves[c * 2 + u].next = self.match_waves[c * 4 + 2 + u].q.val();
+                    self.chm_ok_vgpr[c * 2 + u].next = self.match_ok_vgpr[c * 4 + 2 + u].q.val();
+                    self.chm_need_vgpr[c * 2 + u].next = self.cand_need_vgpr[c * 4 + 2 + u].val();
+                    self.chm_ok_sgpr[c * 2 + u].next = self.match_ok_sgpr[c * 4 + 2 + u].q.val();
+                    self.chm_need_sgpr[c * 2 + u].next = self.cand_need_sgpr[c * 4 + 2 + u].val();
                 }
+                self.chm_ok_lds[c].next = self.match_ok_lds[c * 2 + 1].q.val();
+            }
+        }
+        for c in 0..2 {
+            if self.pick_channel.val().index() == c {
+                for u in 0..2 {
+                    self.pend_waves[u].d.next = self.chm_waves[c * 2 + u].val();
+                    self.pend_ok_vgpr[u].d.next = self.chm_ok_vgpr[c * 2 + u].val();
+                    self.pend_need_vgpr[u].d.next = self.chm_need_vgpr[c * 2 + u].val();
+                    self.pend_ok_sgpr[u].d.next = self.chm_ok_sgpr[c * 2 + u].val();
+                    self.pend_need_sgpr[u].d.next = self.chm_need_sgpr[c * 2 + u].val();
+                }
+                self.pend_ok_lds.d.next = self.chm_ok_lds[c].val();
+                self.pend_need_lds.d.next = self.cand_need_lds[c].val();
             }
         }
         self.module_busy.d.next = self.module_decided_last.val();
@@ -1614,11 +1673,15 @@ impl Logic for DispatcherTagged {
                 & self.push_room.val()
                 & !self.push_err.val().any()
                 & (self.push_channel.val() == (c == 1));
+            // the data of an offered push is written behind the last entry whether or not it
+            // is accepted (`push_wr`: no error checks on the data path; a refused push lands
+            // in an entry beyond the count, a don't-care), the count takes `push_accept`
+            self.push_wr[c].next = self.push_valid.val() & (self.push_channel.val() == (c == 1));
             // shift queue: entry e takes e+1 on a pop, the push lands behind the last entry;
             // written with the (late) pop as the last select
             for e in 0..4 {
                 if self.pop[c].val() {
-                    if self.push_accept[c].val() & (self.fifo_count[c].q.val().index() == e + 1) {
+                    if self.push_wr[c].val() & (self.fifo_count[c].q.val().index() == e + 1) {
                         self.fifo_id[c * 4 + e].d.next = self.push_id.val();
                         self.fifo_prio[c * 4 + e].d.next = self.push_prio.val();
                         self.fifo_waves[c * 4 + e].d.next = self.push_waves.val();
@@ -1651,7 +1714,7 @@ impl Logic for DispatcherTagged {
                         }
                     }
                 } else {
-                    if self.push_accept[c].val() & (self.fifo_count[c].q.val().index() == e) {
+                    if self.push_wr[c].val() & (self.fifo_count[c].q.val().index() == e) {
                         self.fifo_id[c * 4 + e].d.next = self.push_id.val();
                         self.fifo_prio[c * 4 + e].d.next = self.push_prio.val();
                         self.fifo_waves[c * 4 + e].d.next = self.push_waves.val();
@@ -1696,11 +1759,11 @@ impl Logic for DispatcherTagged {
                 self.flush_keep.next = self.flush_keep.val().replace_bit(k, true);
             }
         }
-        if self.push_accept[1].val() & !self.push_class.val() {
+        if self.push_wr[1].val() & !self.push_class.val() {
             self.flush_keep.next = self.flush_keep.val().replace_bit(4, true);
         }
         self.flush_rank[0].next = 0.into();
-        for k in 0..5 {
+        for k in 0..4 {
             self.flush_rank[k + 1].next = self.flush_rank[k].val();
             if self.flush_keep.val().get_bit(k) {
                 self.flush_rank[k + 1].next = self.flush_rank[k].val() + 1;
@@ -1739,56 +1802,128 @@ impl Logic for DispatcherTagged {
             if self.dec_waves[s].val().get_bit(0) {
                 self.dec_waves_hi[s].next = self.dec_waves_lo[s].val() + 1;
             }
-            // q × per-wave need (accepted descriptors: at most 16 VGPR / 8 SGPR blocks)
-            self.vgpr_x2.next = self.dec_vgpr[s].val() << 1;
-            self.vgpr_x3.next = self.vgpr_x2.val() + self.dec_vgpr[s].val();
-            self.vgpr_x4.next = self.dec_vgpr[s].val() << 2;
-            self.sgpr_x2.next = self.dec_sgpr[s].val() << 1;
-            self.sgpr_x3.next = self.sgpr_x2.val() + self.dec_sgpr[s].val();
-            self.sgpr_x4.next = self.dec_sgpr[s].val() << 2;
-            self.dec_vgpr_hi.next = 0.into();
-            self.dec_vgpr_lo.next = 0.into();
-            self.dec_sgpr_hi.next = 0.into();
-            self.dec_sgpr_lo.next = 0.into();
-            if self.dec_waves_hi[s].val() == 1 {
-                self.dec_vgpr_hi.next = self.dec_vgpr[s].val();
-                self.dec_sgpr_hi.next = self.dec_sgpr[s].val();
-            }
-            if self.dec_waves_hi[s].val() == 2 {
-                self.dec_vgpr_hi.next = self.vgpr_x2.val();
-                self.dec_sgpr_hi.next = self.sgpr_x2.val();
-            }
-            if self.dec_waves_hi[s].val() == 3 {
-                self.dec_vgpr_hi.next = self.vgpr_x3.val();
-                self.dec_sgpr_hi.next = self.sgpr_x3.val();
-            }
-            if self.dec_waves_hi[s].val() == 4 {
-                self.dec_vgpr_hi.next = self.vgpr_x4.val();
-                self.dec_sgpr_hi.next = self.sgpr_x4.val();
-            }
-            if self.dec_waves_lo[s].val() == 1 {
-                self.dec_vgpr_lo.next = self.dec_vgpr[s].val();
-                self.dec_sgpr_lo.next = self.dec_sgpr[s].val();
-            }
-            if self.dec_waves_lo[s].val() == 2 {
-                self.dec_vgpr_lo.next = self.vgpr_x2.val();
-                self.dec_sgpr_lo.next = self.sgpr_x2.val();
-            }
-            if self.dec_waves_lo[s].val() == 3 {
-                self.dec_vgpr_lo.next = self.vgpr_x3.val();
-                self.dec_sgpr_lo.next = self.sgpr_x3.val();
-            }
-            if self.dec_waves_lo[s].val() == 4 {
-                self.dec_vgpr_lo.next = self.vgpr_x4.val();
-                self.dec_sgpr_lo.next = self.sgpr_x4.val();
-            }
-            // thermometer of n: !(ones << n) (n = 16 gives all ones)
-            self.dec_need_vgpr_hi[s].next = !(bits::<16>(0xFFFF) << self.dec_vgpr_hi.val());
-            self.dec_need_vgpr_lo[s].next = !(bits::<16>(0xFFFF) << self.dec_vgpr_lo.val());
+            // thermometers of q × per-wave need without a multiplier: bit j of the one-wave
+            // thermometer T is (need > j), and q·need > j ⇔ need > ⌊j/q⌋, so the thermometer
+            // of q·need is T with bit j taken from bit ⌊j/q⌋ (wiring), selected by q ∈ 1..=4
+            // decoded from the wave count directly (hi: n ∈ {2q−1, 2q}, lo: n ∈ {2q, 2q+1}).
+            // Exact for accepted descriptors (q·need ≤ 16 VGPR / 8 SGPR blocks, n ≤ 8).
             self.dec_need_vgpr_1w[s].next = !(bits::<16>(0xFFFF) << self.dec_vgpr[s].val());
-            self.dec_need_sgpr_hi[s].next = !(bits::<8>(0xFF) << self.dec_sgpr_hi.val());
-            self.dec_need_sgpr_lo[s].next = !(bits::<8>(0xFF) << self.dec_sgpr_lo.val());
             self.dec_need_sgpr_1w[s].next = !(bits::<8>(0xFF) << self.dec_sgpr[s].val());
+            self.dec_sel_hi.next = 0.into();
+            self.dec_sel_lo.next = 0.into();
+            for q in 0..4 {
+                if (self.dec_waves[s].val().index() == 2 * q + 1)
+                    | (self.dec_waves[s].val().index() == 2 * q + 2)
+                {
+                    self.dec_sel_hi.next = self.dec_sel_hi.val().replace_bit(q, true);
+                }
+                if (self.dec_waves[s].val().index() == 2 * q + 2)
+                    | (self.dec_waves[s].val().index() == 2 * q + 3)
+                {
+                    self.dec_sel_lo.next = self.dec_sel_lo.val().replace_bit(q, true);
+                }
+            }
+            // T2, T3, T4: bit j = bit ⌊j/q⌋ of T (bit q·i + r = bit i)
+            self.therm_v2.next = 0.into();
+            self.therm_v3.next = 0.into();
+            self.therm_v4.next = 0.into();
+            self.therm_s2.next = 0.into();
+            self.therm_s3.next = 0.into();
+            self.therm_s4.next = 0.into();
+            for i in 0..8 {
+                for r in 0..2 {
+                    self.therm_v2.next = self
+                        .therm_v2
+                        .val()
+                        .replace_bit(2 * i + r, self.dec_need_vgpr_1w[s].val().get_bit(i));
+                }
+            }
+            for i in 0..5 {
+                for r in 0..3 {
+                    self.therm_v3.next = self
+                        .therm_v3
+                        .val()
+                        .replace_bit(3 * i + r, self.dec_need_vgpr_1w[s].val().get_bit(i));
+                }
+            }
+            self.therm_v3.next = self
+                .therm_v3
+                .val()
+                .replace_bit(15, self.dec_need_vgpr_1w[s].val().get_bit(5));
+            for i in 0..4 {
+                for r in 0..4 {
+                    self.therm_v4.next = self
+                        .therm_v4
+                        .val()
+                        .replace_bit(4 * i + r, self.dec_need_vgpr_1w[s].val().get_bit(i));
+                }
+            }
+            for i in 0..4 {
+                for r in 0..2 {
+                    self.therm_s2.next = self
+                        .therm_s2
+                        .val()
+                        .replace_bit(2 * i + r, self.dec_need_sgpr_1w[s].val().get_bit(i));
+                }
+            }
+            for i in 0..2 {
+                for r in 0..3 {
+                    self.therm_s3.next = self
+                        .therm_s3
+                        .val()
+                        .replace_bit(3 * i + r, self.dec_need_sgpr_1w[s].val().get_bit(i));
+                }
+            }
+            for r in 6..8 {
+                self.therm_s3.next = self
+                    .therm_s3
+                    .val()
+                    .replace_bit(r, self.dec_need_sgpr_1w[s].val().get_bit(2));
+            }
+            for i in 0..2 {
+                for r in 0..4 {
+                    self.therm_s4.next = self
+                        .therm_s4
+                        .val()
+                        .replace_bit(4 * i + r, self.dec_need_sgpr_1w[s].val().get_bit(i));
+                }
+            }
+            self.dec_need_vgpr_hi[s].next = 0.into();
+            self.dec_need_vgpr_lo[s].next = 0.into();
+            self.dec_need_sgpr_hi[s].next = 0.into();
+            self.dec_need_sgpr_lo[s].next = 0.into();
+            if self.dec_sel_hi.val().get_bit(0) {
+                self.dec_need_vgpr_hi[s].next = self.dec_need_vgpr_1w[s].val();
+                self.dec_need_sgpr_hi[s].next = self.dec_need_sgpr_1w[s].val();
+            }
+            if self.dec_sel_hi.val().get_bit(1) {
+                self.dec_need_vgpr_hi[s].next = self.therm_v2.val();
+                self.dec_need_sgpr_hi[s].next = self.therm_s2.val();
+            }
+            if self.dec_sel_hi.val().get_bit(2) {
+                self.dec_need_vgpr_hi[s].next = self.therm_v3.val();
+                self.dec_need_sgpr_hi[s].next = self.therm_s3.val();
+            }
+            if self.dec_sel_hi.val().get_bit(3) {
+                self.dec_need_vgpr_hi[s].next = self.therm_v4.val();
+                self.dec_need_sgpr_hi[s].next = self.therm_s4.val();
+            }
+            if self.dec_sel_lo.val().get_bit(0) {
+                self.dec_need_vgpr_lo[s].next = self.dec_need_vgpr_1w[s].val();
+                self.dec_need_sgpr_lo[s].next = self.dec_need_sgpr_1w[s].val();
+            }
+            if self.dec_sel_lo.val().get_bit(1) {
+                self.dec_need_vgpr_lo[s].next = self.therm_v2.val();
+                self.dec_need_sgpr_lo[s].next = self.therm_s2.val();
+            }
+            if self.dec_sel_lo.val().get_bit(2) {
+                self.dec_need_vgpr_lo[s].next = self.therm_v3.val();
+                self.dec_need_sgpr_lo[s].next = self.therm_s3.val();
+            }
+            if self.dec_sel_lo.val().get_bit(3) {
+                self.dec_need_vgpr_lo[s].next = self.therm_v4.val();
+                self.dec_need_sgpr_lo[s].next = self.therm_s4.val();
+            }
             self.dec_need_lds[s].next = !(bits::<16>(0xFFFF) << self.dec_lds[s].val());
         }
         // decoded entry 1: from the push when it lands in entry 1, else from entry 1
@@ -1802,7 +1937,7 @@ impl Logic for DispatcherTagged {
             self.entry1_need_sgpr_lo[c].d.next = self.dec_need_sgpr_lo[c].val();
             self.entry1_need_sgpr_1w[c].d.next = self.dec_need_sgpr_1w[c].val();
             self.entry1_need_lds[c].d.next = self.dec_need_lds[c].val();
-            if (self.fifo_count[c].q.val() == 1) & self.push_accept[c].val() {
+            if (self.fifo_count[c].q.val() == 1) & self.push_wr[c].val() {
                 self.entry1_waves_hi[c].d.next = self.dec_waves_hi[2].val();
                 self.entry1_waves_lo[c].d.next = self.dec_waves_lo[2].val();
                 self.entry1_need_vgpr_hi[c].d.next = self.dec_need_vgpr_hi[2].val();
@@ -1824,7 +1959,7 @@ impl Logic for DispatcherTagged {
             self.load_need_vgpr_lo[c].next = self.head_need_vgpr_lo[c].q.val();
             self.load_need_sgpr_hi[c].next = self.head_need_sgpr_hi[c].q.val();
             self.load_need_sgpr_lo[c].next = self.head_need_sgpr_lo[c].q.val();
-            if !self.fifo_count[c].q.val().any() & self.push_accept[c].val() {
+            if !self.fifo_count[c].q.val().any() & self.push_wr[c].val() {
                 self.load_waves_hi[c].next = self.dec_waves_hi[2].val();
                 self.load_waves_lo[c].next = self.dec_waves_lo[2].val();
                 self.load_need_vgpr_hi[c].next = self.dec_need_vgpr_hi[2].val();
@@ -1930,7 +2065,11 @@ impl Logic for DispatcherTagged {
                     self.fifo_kslot[4 + j].d.next = self.push_kslot.val();
                 }
             }
-            self.fifo_count[1].d.next = self.flush_rank[5].val();
+            // (the count from the exact acceptance; `flush_keep` bit 4 only places the data)
+            self.fifo_count[1].d.next = self.flush_rank[4].val();
+            if self.push_accept[1].val() & !self.push_class.val() {
+                self.fifo_count[1].d.next = self.flush_rank[4].val() + 1;
+            }
             if !self.flush_keep.val().get_bit(0) {
                 self.head_waves_hi[1].d.next = self.dec_waves_hi[1].val();
                 self.head_waves_lo[1].d.next = self.dec_waves_lo[1].val();
@@ -1961,11 +2100,88 @@ impl Logic for DispatcherTagged {
             }
         }
         self.window_count_inc.next = self.window_count.q.val() + 1;
-        if self.window_count_inc.val() >= self.window_len_now.val() {
+        self.window_wraps.next = self.window_count_inc.val() >= self.window_len_now.val();
+        if self.window_wraps.val() {
             self.window.d.next = self.window.q.val() + 1;
             self.window_count.d.next = 0.into();
         } else {
             self.window_count.d.next = self.window_count_inc.val();
+        }
+        // ---- `prefer_ch1` of the next cycle, registered ahead: the heads' priorities of now
+        // (a head whose priority changes at this edge is no candidate in the next cycle, so
+        // the value is only read when both stayed), the next window (this one, or the next
+        // when it wraps: both computed, the wrap compare selects last) and LFSR bit 0 (= bit
+        // 1 now), and the tie marks at `head_prio[0]` after this edge — unchanged, or the
+        // tie's winner marked and the other's mark cleared if both were marked: three
+        // variants, selected by the decision ----
+        self.nx_window.next = self.window.q.val() + 1;
+        for c in 0..2 {
+            self.nx_rank[c].next = self.head_prio_now[c].val();
+            if self.head_prio_now[c].val() < self.nx_window.val() {
+                self.nx_rank[c].next = self.head_prio_now[c].val() + 1;
+            }
+            if self.head_prio_now[c].val() == self.nx_window.val() {
+                self.nx_rank[c].next = 0.into();
+            }
+        }
+        self.nx_lfsr0.next = self.lfsr.val().get_bit(1);
+        // index 0: the window stays; 1: it wraps
+        self.nx_rank_less.next = 0.into();
+        self.nx_ranks_equal.next = 0.into();
+        if self.head_rank[1].val() < self.head_rank[0].val() {
+            self.nx_rank_less.next = self.nx_rank_less.val() | 1;
+        }
+        if self.ranks_equal.val() {
+            self.nx_ranks_equal.next = self.nx_ranks_equal.val() | 1;
+        }
+        if self.nx_rank[1].val() < self.nx_rank[0].val() {
+            self.nx_rank_less.next = self.nx_rank_less.val() | 2;
+        }
+        if self.nx_rank[1].val() == self.nx_rank[0].val() {
+            self.nx_ranks_equal.next = self.nx_ranks_equal.val() | 2;
+        }
+        self.nx_prefer_hold.next = 0.into();
+        self.nx_prefer_pick0.next = 0.into();
+        self.nx_prefer_pick1.next = 0.into();
+        for w in 0..2 {
+            // tie_to_ch1 = mark0 when the marks differ, else the LFSR bit
+            self.nx_prefer_hold.next = self.nx_prefer_hold.val().replace_bit(
+                w,
+                self.nx_rank_less.val().get_bit(w)
+                    | (self.nx_ranks_equal.val().get_bit(w)
+                        & ((self.tie_mark[0].val()
+                            & (self.tie_mark[0].val() != self.tie_mark[1].val()))
+                            | ((self.tie_mark[0].val() == self.tie_mark[1].val())
+                                & self.nx_lfsr0.val()))),
+            );
+            // channel 0 wins: marks (1, m1 & !m0); channel 1 wins: marks (m0 & !m1, 1)
+            self.nx_prefer_pick0.next = self.nx_prefer_pick0.val().replace_bit(
+                w,
+                self.nx_rank_less.val().get_bit(w)
+                    | (self.nx_ranks_equal.val().get_bit(w)
+                        & (!(self.tie_mark[1].val() & !self.tie_mark[0].val())
+                            | self.nx_lfsr0.val())),
+            );
+            self.nx_prefer_pick1.next = self.nx_prefer_pick1.val().replace_bit(
+                w,
+                self.nx_rank_less.val().get_bit(w)
+                    | (self.nx_ranks_equal.val().get_bit(w)
+                        & self.tie_mark[0].val()
+                        & !self.tie_mark[1].val()
+                        & self.nx_lfsr0.val()),
+            );
+        }
+        self.nx_prefer.next = self.nx_prefer_hold.val();
+        if self.decide.val() & self.tie_fit.val() {
+            if self.pick_channel.val().any() {
+                self.nx_prefer.next = self.nx_prefer_pick1.val();
+            } else {
+                self.nx_prefer.next = self.nx_prefer_pick0.val();
+            }
+        }
+        self.prefer_q.d.next = self.nx_prefer.val().get_bit(0);
+        if self.window_wraps.val() {
+            self.prefer_q.d.next = self.nx_prefer.val().get_bit(1);
         }
         if self.lfsr.val().get_bit(0) {
             self.lfsr_x.d.next = ((self.lfsr.val() >> 1) ^ 0xB400) ^ 0xACE1;

@@ -43,16 +43,17 @@
 //! in the done register, not in Unit 4's done compare.
 //!
 //! ## Cost (ECP5-85F speed 6, in the `synth` flow's harness; command
-//! `PNR_TIMEOUT=2400 nice -n 10 ./target/release/synth report --target ecp5-85f --only
-//! gpu_frontend --seeds 1,2,3 --speeds 6`, 2026-11-27, yowasp tools, machine load about 11)
-//! **9673 LUT4**, 390 `CCU2C` (11 115 LUT4 sites, 13 % of the 85F), **3296 FFs** (incl. the
-//! harness's), **2 EBR** (the expander's descriptor store). **Fmax 73.8 MHz median (seeds 1,
-//! 2, 3: 73.8, 71.8, 75.2) — the 100 MHz goal is missed.** Every seed's critical path is in
-//! `dispatcher_tagged`: the push register → the push checks → a FIFO entry (seed 1), the BE
-//! FIFO count → the `cu_reset_done` / withdraw registers → `armed` / hold → the decision →
-//! the head registers (seeds 2, 3). Session 5: 64.0 MHz (64.0, 63.1, 68.5), the expander's
-//! descriptor-store read (since cut, see `kernel_expander`). Details: `docs/gpu_frontend.md`,
-//! *Timing (session 5)* and *Timing (session 10)*.
+//! `ECP5_VENV=/work/main/.venv-ecp5 PNR_TIMEOUT=2400 nice -n 10 ./target/release/synth report
+//! --target ecp5-85f --only gpu_frontend --seeds 1,2,3 --speeds 6`, 2026-11-27, session 11,
+//! yowasp tools, machine load about 10)
+//! **9179 LUT4**, 404 `CCU2C` (10 665 LUT4 sites, 13 % of the 85F), **3297 FFs** (incl. the
+//! harness's), **2 EBR** (the expander's descriptor store). **Fmax 73.7 MHz median (seeds 1,
+//! 2, 3: 73.7, 74.4, 66.7) — the 100 MHz goal is missed.** Every seed's critical path is in
+//! `dispatcher_tagged`'s hold of the BE head: the BE head's kslot (or the BE FIFO count) → the
+//! withdraw match (`wd_pop`) → the hold → the channel pick → `pop` → a FIFO entry or a head
+//! register (8–11 cells, 11–12 ns of routing). Session 10: 73.8 MHz (73.8, 71.8, 75.2), 9673
+//! LUT4; session 5: 64.0 MHz (64.0, 63.1, 68.5). Details: `docs/gpu_frontend.md`, *Timing
+//! (session 5)*, *(session 10)* and *(session 11)*.
 
 use crate::dispatcher_tagged::DispatcherTagged;
 use crate::kernel_expander::BoardKernelExpander;

@@ -76,7 +76,9 @@
 //! of the done report (`fin_rt`, `fin_be`, and `sfree`) are flip-flops computed a cycle ahead
 //! from the next state (flags, and "queued and live reach 0" decoded from the counters'
 //! values 0, 1, 2 and the cycle's increments and decrements, no adder); the report's timing is
-//! unchanged.
+//! unchanged. A skip answer pops the BE order head when the head is hit and no entry below it
+//! is (`be_below`, from the head's registers), not through the lowest-hit carry chain
+//! (`ack_oh`; session 11, same values).
 //!
 //! ## Cost (board config, iCE40 HX8K CB132, the `synth` flow's measurement harness; command:
 //! `cargo run --release -p synth -- report --only kernel_expander --seeds 1,2,3`, the README row)
@@ -87,10 +89,11 @@
 //! ECP5-85F (`PNR_TIMEOUT=2400 ./target/release/synth report --target ecp5-85f --only
 //! kernel_expander --seeds 1,2,3 --speeds 6`, 2026-11-27, README block `ecp5`): 1898 LUT4, 196 `CCU2C`, 16 `TRELLIS_DPR16X4` (`store_nz`), 2584 LUT4 sites, 1071
 //! FF, 2 EBR; **81.7 MHz median (81.0, 85.3, 81.7)**, from 69.3 (72.4, 69.3, 68.7): the 100
-//! MHz target is not met. Critical paths now: a skip answer → `ack_hit` → its lowest set bit
-//! (carry chain) → the BE order queue's pop and tail → `be_ord` (seeds 1, 3: 12.2–12.4 ns,
-//! about 9 ns routing); the push decision (`rt_ov`, `room_rt`, `room_be`) → the head entry's
-//! `queued` counter (seed 2). History: `docs/gpu_frontend.md`.
+//! MHz target is not met. Critical paths of that RTL: a skip answer → `ack_hit` → its lowest
+//! set bit (carry chain) → the BE order queue's pop and tail → `be_ord` (seeds 1, 3: 12.2–12.4
+//! ns, about 9 ns routing; cut in session 11 by `be_below`, not re-measured alone); the push
+//! decision (`rt_ov`, `room_rt`, `room_be`) → the head entry's `queued` counter (seed 2).
+//! History: `docs/gpu_frontend.md`.
 //! Full config (16 + 8 entries, 12-bit kids; yosys `synth_ice40` area only, same command,
 //! before session 10; `store_nz` adds a 4096 × 1 memory): 4047 LUT4s, 2221 flip-flops, 966
 //! carries, 39 `SB_RAM40_4K` (the 4096-entry store).
@@ -397,6 +400,8 @@ pub struct KernelExpander<
     ack_oh: Signal<Local, Bits<B>>,
     /// Its slot number.
     ack_slot: Signal<Local, Bits<SLB>>,
+    /// The BE order head's entries below it (bit i < the head's index; all ones without a head).
+    be_below: Signal<Local, Bits<B>>,
     /// The answer names an entry (else `BAD_ACK`).
     ack_ok: Signal<Local, Bit>,
     /// An RT entry in use holds the offered RT kid.
@@ -819,10 +824,14 @@ impl<
 
         // ---- order queues: pop the head (last WG pushed, or answered skip), append ----
         self.pop_rt.next = self.push_rt.val() & self.p_last.val();
+        // a skip answer pops the head when the head is its lowest hit: the head is hit and no
+        // entry below it is (`be_below` from the order head's registers, so no carry chain
+        // of `ack_oh` after the answer's compares)
+        self.be_below.next = self.be_hsel.val() - self.one_b.val();
         self.pop_be.next = (self.push_be.val() & self.p_last.val())
-            | (self.ack_ok.val()
-                & self.ack_skip.val()
-                & (self.ack_oh.val() & self.be_hsel.val()).any());
+            | (self.ack_skip.val()
+                & (self.ack_hit.val() & self.be_hsel.val()).any()
+                & !(self.ack_hit.val() & self.be_below.val()).any());
         self.rt_ov_p.next = self.rt_ov.q.val();
         if self.pop_rt.val() {
             self.rt_ov_p.next = self.rt_ov.q.val() >> 1;

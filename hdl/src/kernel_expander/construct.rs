@@ -181,6 +181,7 @@ impl<
             ack_hit: Default::default(),
             ack_oh: Default::default(),
             ack_slot: Default::default(),
+            be_below: Default::default(),
             ack_ok: Default::default(),
             dup: Default::default(),
             rt_take: Default::default(),
