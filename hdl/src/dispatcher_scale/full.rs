@@ -270,6 +270,10 @@ pub struct DispatcherFull<
     whot: Signal<Local, Bits<4>>,
     tdm: Signal<Local, Bits<4>>,
     subsel: Signal<Local, Bit>,
+    tv: Signal<Local, Bits<10>>,
+    ts: Signal<Local, Bits<9>>,
+    tw: Signal<Local, Bits<7>>,
+    tl: Signal<Local, Bits<7>>,
     sc2: Signal<Local, Bits<2>>,
     sc4: Signal<Local, Bits<4>>,
     sc5: Signal<Local, Bits<5>>,
@@ -532,6 +536,10 @@ impl<
             whot: Default::default(),
             tdm: Default::default(),
             subsel: Default::default(),
+            tv: Default::default(),
+            ts: Default::default(),
+            tw: Default::default(),
+            tl: Default::default(),
             sc2: Default::default(),
             sc4: Default::default(),
             sc5: Default::default(),
@@ -1090,27 +1098,33 @@ impl<
                 }
                 self.wfree[m * 4 + u].d.next = self.nxt_cnt.val().get_bits::<5>(0);
             }
-            self.vtot[m].d.next = self.vtot[m].q.val();
-            self.stot[m].d.next = self.stot[m].q.val();
-            self.wtot[m].d.next = self.wtot[m].q.val();
-            self.ltot[m].d.next = self.ltot[m].q.val();
+            self.tv.next = self.vtot[m].q.val();
+            self.ts.next = self.stot[m].q.val();
+            self.tw.next = self.wtot[m].q.val();
+            self.tl.next = self.ltot[m].q.val();
             if self.dq_valid.q.val() & (self.dq_mod.q.val() == self.mnum[m].val()) {
-                self.vtot[m].d.next = self.vtot[m].q.val()
+                self.tv.next = self.tv.val()
                     - (bit_cast::<16, 7>(self.dq_w.q.val()) * bit_cast::<16, 8>(self.dq_v.q.val()))
                         .get_bits::<10>(0);
-                self.stot[m].d.next = self.stot[m].q.val()
+                self.ts.next = self.ts.val()
                     - (bit_cast::<16, 7>(self.dq_w.q.val()) * bit_cast::<16, 7>(self.dq_s.q.val()))
                         .get_bits::<9>(0);
-                self.wtot[m].d.next = self.wtot[m].q.val() - self.dq_w.q.val();
-                self.ltot[m].d.next = self.ltot[m].q.val() - bit_cast::<7, 6>(self.dq_l.q.val());
+                self.tw.next = self.tw.val() - self.dq_w.q.val();
+                self.tl.next = self.tl.val() - bit_cast::<7, 6>(self.dq_l.q.val());
+                // emb. 8: the split pointer moves on the chosen module only
+                self.ptr[m].d.next = self.ptr[m].q.val() + self.dq_w.q.val().get_bits::<2>(0);
             }
+            // a release of the same module in the same cycle adds to the allocation's result
             if self.fr_v.q.val() & (self.tdm.val() == self.mnum[m].val()) {
-                self.vtot[m].d.next = self.vtot[m].q.val() + self.sum_v.val();
-                self.stot[m].d.next = self.stot[m].q.val() + self.sum_s.val();
-                self.wtot[m].d.next = self.wtot[m].q.val() + self.sum_w.val();
-                self.ltot[m].d.next = self.ltot[m].q.val()
-                    + bit_cast::<7, 8>(self.td.val().get_bits::<8>(160));
+                self.tv.next = self.tv.val() + self.sum_v.val();
+                self.ts.next = self.ts.val() + self.sum_s.val();
+                self.tw.next = self.tw.val() + self.sum_w.val();
+                self.tl.next = self.tl.val() + bit_cast::<7, 8>(self.td.val().get_bits::<8>(160));
             }
+            self.vtot[m].d.next = self.tv.val();
+            self.stot[m].d.next = self.ts.val();
+            self.wtot[m].d.next = self.tw.val();
+            self.ltot[m].d.next = self.tl.val();
             self.sc10.next = self.vtot[m].q.val();
             self.sc9.next = self.stot[m].q.val();
             self.sc7.next = self.wtot[m].q.val();

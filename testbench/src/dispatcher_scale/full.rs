@@ -303,3 +303,118 @@ pub fn drive(
     }
     (ins, outs)
 }
+
+/// What one saturating stream measured ([`run_stream`]).
+#[derive(Clone, Debug)]
+pub struct StreamFigures {
+    /// Cycles measured (after the warm-up) and records in them.
+    pub cycles: u64,
+    pub records: u64,
+    /// Head → record in the SPEC view (a WG is its channel's head from the cycle after its
+    /// push, or from the record of the WG before it): mean and max over the measured records.
+    pub lat_mean: f64,
+    pub lat_max: u64,
+    /// Push → record, smallest (an idle pipeline: push + 1 + the pipeline's head → record).
+    pub push_to_record_min: u64,
+}
+
+impl StreamFigures {
+    /// Records per cycle.
+    pub fn per_cycle(&self) -> f64 {
+        self.records as f64 / self.cycles.max(1) as f64
+    }
+}
+
+/// Warm-up cycles of a stream (not measured).
+pub const STREAM_WARMUP: u64 = 1_000;
+
+/// The K sweep's saturating stream (`golden_model::dispatcher::eval::streams`: "small" WGs that
+/// fit on every module at any time) on any implementation: the host offers one WG per cycle on
+/// the push port, round robin over `channels` channels (a full FIFO is skipped), every WG
+/// dependent, each completed 24..40 cycles after its record (one completion per cycle, queued);
+/// `cycles` measured after [`STREAM_WARMUP`]. Returns the figures and the trace (for the checker).
+pub fn run_stream(
+    cfg: &DispatcherConfig,
+    channels: usize,
+    cycles: u64,
+    seed: u64,
+    mut step: impl FnMut(&DispIn) -> DispOut,
+) -> (StreamFigures, Vec<DispIn>, Vec<DispOut>) {
+    use std::collections::{BTreeMap, VecDeque};
+    let s = golden_model::dispatcher::eval::streams(cfg)[0].clone();
+    let mut rng = Rng::new(seed);
+    let total = STREAM_WARMUP + cycles;
+    let (mut ins, mut outs) = (vec![], vec![]);
+    // per channel: (id, push cycle) not yet recorded; the cycle the front became the front
+    let mut queue: Vec<VecDeque<(u32, u64)>> = vec![VecDeque::new(); cfg.channels];
+    let mut front_since: Vec<u64> = vec![0; cfg.channels];
+    let mut due: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
+    let mut done_q: VecDeque<usize> = VecDeque::new();
+    let (mut rr, mut next_id) = (0usize, 0u32);
+    let (mut records, mut lat_sum, mut lat_max, mut p2r_min) = (0u64, 0u64, 0u64, u64::MAX);
+    for now in 0..total {
+        let mut i = DispIn::default();
+        if now == 0 {
+            i.reset = true;
+        } else if now > 16 {
+            i.push_valid = true;
+            i.push_channel = (rr % channels) as u32;
+            i.push_id = next_id & 0xFF;
+            i.push_prio = rng.range(0, 3) as u32;
+            i.push_waves = rng.range(s.waves.0, s.waves.1) as u32;
+            i.push_vgpr = rng.range(s.vgpr.0, s.vgpr.1) as u32;
+            i.push_sgpr = rng.range(s.sgpr.0, s.sgpr.1) as u32;
+            i.push_lds = rng.range(s.lds.0, s.lds.1) as u32;
+        }
+        if let Some(v) = due.remove(&now) {
+            done_q.extend(v);
+        }
+        if let Some(slot) = done_q.pop_front() {
+            i.done_valid = true;
+            i.done_slot = slot as u32;
+        }
+        let o = repack(cfg, &step(&i));
+        if i.push_valid && o.push_ready {
+            let ch = i.push_channel as usize;
+            if queue[ch].is_empty() {
+                front_since[ch] = now + 1;
+            }
+            queue[ch].push_back((i.push_id, now));
+            next_id += 1;
+            rr += 1;
+        } else if i.push_valid {
+            rr += 1;
+        }
+        if o.disp_valid {
+            let ch = (0..cfg.channels)
+                .find(|&c| queue[c].front().is_some_and(|f| f.0 == o.disp_id))
+                .expect("a record of some channel's front");
+            if !o.disp_sub {
+                let (_, pushed) = queue[ch].pop_front().expect("front");
+                if now >= STREAM_WARMUP {
+                    records += 1;
+                    let lat = now - front_since[ch];
+                    lat_sum += lat;
+                    lat_max = lat_max.max(lat);
+                    p2r_min = p2r_min.min(now - pushed);
+                }
+                front_since[ch] = now;
+            }
+            let run = rng.range(s.run.0, s.run.1) as u64;
+            due.entry(now + run).or_default().push(o.disp_slot as usize);
+        }
+        ins.push(i);
+        outs.push(o);
+    }
+    (
+        StreamFigures {
+            cycles,
+            records,
+            lat_mean: lat_sum as f64 / records.max(1) as f64,
+            lat_max,
+            push_to_record_min: p2r_min,
+        },
+        ins,
+        outs,
+    )
+}

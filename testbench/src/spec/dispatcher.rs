@@ -21,7 +21,8 @@
 //!   the time window, LFSR, marks and policy register of some cycle d in s ..= r−1 (the *decision
 //!   point*). Its allocation is in the maps from cycle r on (the record shows a done allocation).
 //! - **K** (`refresh`, SPEC "Patent scale", [`DispatcherConfig::refresh_latency`]): a module whose
-//!   maps changed in s−K+1 ..= s may be treated as not fitting at s.
+//!   maps changed in s−K+1 ..= s may be treated as not fitting at s (a reset changes every
+//!   module's maps).
 //! - **F** (`free_latency`, 2: the port contract's completion timing): a completion in cycle t
 //!   frees its slot from t+1 and its blocks no earlier than t+1 and no later than t+F. The checker
 //!   keeps two views of the maps: *optimistic* (blocks back at t+1) and *settled* (back at t+F).
@@ -1786,6 +1787,9 @@ impl SpecChecker for DispatcherChecker {
             // a reset cancels them; the registered error of the cycle after a reset is idle.
             let _ = w;
             self.st = State::new(&self.cfg);
+            // a reset changes every map (all free again): with K > 0 every module may be
+            // treated as not fitting for K cycles after it (nothing changes at K = 0)
+            self.st.changed = vec![Some(k + 1); self.cfg.modules];
             self.snaps.clear();
             self.held_later.clear();
             self.recs.clear();
