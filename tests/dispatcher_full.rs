@@ -6,12 +6,11 @@
 //! rejecting corrupted traces of this RTL with the rule named.
 
 use golden_model::dispatcher::{DispIn, DispOut};
+use golden_model::CycleModel;
 use hdl::dispatcher_scale::{dispatcher_full_verilog, DispatcherFullFull, DispatcherFullSmall};
 use testbench::dispatcher_scale::full::{drive, repack, DispFullPorts, FullCfg};
 use testbench::rtl::RtlSim;
 use testbench::spec::judge;
-use golden_model::CycleModel;
-
 
 fn rusthdl_small(seed: u64, mix: usize, cycles: usize) -> (Vec<DispIn>, Vec<DispOut>) {
     let mut rtl = RtlSim::new(DispatcherFullSmall::default());
@@ -23,7 +22,10 @@ fn one_wg_is_dispatched_with_the_documented_latency() {
     let cfg = FullCfg::Small;
     let mut rtl = RtlSim::new(DispatcherFullSmall::default());
     let mut outs = vec![];
-    let mut ins = vec![DispIn { reset: true, ..Default::default() }];
+    let mut ins = vec![DispIn {
+        reset: true,
+        ..Default::default()
+    }];
     let wg = golden_model::dispatcher::Wg {
         id: 7,
         prio: 0,
@@ -47,9 +49,16 @@ fn one_wg_is_dispatched_with_the_documented_latency() {
     let push_at = 11;
     let rec: Vec<usize> = (0..outs.len()).filter(|&k| outs[k].disp_valid).collect();
     assert_eq!(rec.len(), 1, "one record: {rec:?}");
-    assert_eq!(rec[0], push_at + 1 + cfg.timing().head_to_record, "head → record");
+    assert_eq!(
+        rec[0],
+        push_at + 1 + cfg.timing().head_to_record,
+        "head → record"
+    );
     let o = &outs[rec[0]];
-    assert_eq!((o.disp_id, o.disp_module, o.disp_slot, o.disp_sub), (7, 0, 0, false));
+    assert_eq!(
+        (o.disp_id, o.disp_module, o.disp_slot, o.disp_sub),
+        (7, 0, 0, false)
+    );
     judge(&mut cfg.checker(), &ins, &outs).expect("spec checker");
 }
 
@@ -66,8 +75,7 @@ fn small_config_random_traces_pass_the_spec_checker() {
         for seed in 1..=2u64 {
             let (ins, outs) = rusthdl_small(seed, mix, cycles);
             let mut chk = FullCfg::Small.checker();
-            judge(&mut chk, &ins, &outs)
-                .unwrap_or_else(|v| panic!("mix {mix} seed {seed}: {v}"));
+            judge(&mut chk, &ins, &outs).unwrap_or_else(|v| panic!("mix {mix} seed {seed}: {v}"));
             let subs = outs.iter().filter(|o| o.disp_valid && o.disp_sub).count();
             let errs = outs.iter().filter(|o| o.error).count();
             eprintln!(
@@ -75,7 +83,11 @@ fn small_config_random_traces_pass_the_spec_checker() {
                 chk.records(),
                 chk.coverage()
             );
-            assert!(chk.records() > 20, "mix {mix} seed {seed}: only {} records", chk.records());
+            assert!(
+                chk.records() > 20,
+                "mix {mix} seed {seed}: only {} records",
+                chk.records()
+            );
             total += chk.records();
         }
     }
@@ -93,7 +105,9 @@ fn verilator_full(seed: u64, mix: usize, cycles: usize) -> Option<(Vec<DispIn>, 
     }
     let v = dispatcher_full_verilog::<DispatcherFullFull>();
     let mut sim = testbench::verilator::Interactive::new(&v, &DispFullPorts).expect("harness");
-    Some(drive(FullCfg::Full.config(), seed, mix, cycles, |i| sim.step(i)))
+    Some(drive(FullCfg::Full.config(), seed, mix, cycles, |i| {
+        sim.step(i)
+    }))
 }
 
 fn full_width_run(cycles: usize) {
@@ -109,7 +123,11 @@ fn full_width_run(cycles: usize) {
             chk.records(),
             chk.coverage()
         );
-        assert!(chk.records() > cycles as u64 / 100, "mix {mix}: {} records", chk.records());
+        assert!(
+            chk.records() > cycles as u64 / 100,
+            "mix {mix}: {} records",
+            chk.records()
+        );
         records += chk.records();
     }
     assert!(records > 0);
@@ -156,7 +174,10 @@ fn the_checker_rejects_corrupted_traces_of_this_rtl() {
         error_code: o[r].error_code,
         ..Default::default()
     };
-    assert!(judge(&mut FullCfg::Small.checker(), &ins, &o).is_err(), "a dropped record");
+    assert!(
+        judge(&mut FullCfg::Small.checker(), &ins, &o).is_err(),
+        "a dropped record"
+    );
     // the record one cycle late: outside the H window or out of order
     let mut o = outs.clone();
     if r + 1 < o.len() && !o[r + 1].disp_valid {
@@ -173,7 +194,10 @@ fn the_checker_rejects_corrupted_traces_of_this_rtl() {
             error_code: outs[r].error_code,
             ..Default::default()
         };
-        assert!(judge(&mut FullCfg::Small.checker(), &ins, &o).is_err(), "a late record");
+        assert!(
+            judge(&mut FullCfg::Small.checker(), &ins, &o).is_err(),
+            "a late record"
+        );
     }
     // POLICY = 2 is refused by this RTL; the checker expects it
     let mut i2 = ins.clone();
@@ -186,7 +210,10 @@ fn the_checker_rejects_corrupted_traces_of_this_rtl() {
     let mut rtl = RtlSim::new(DispatcherFullSmall::default());
     let cfg = FullCfg::Small.config();
     let o2: Vec<DispOut> = i2.iter().map(|i| repack(&cfg, &rtl.step(i))).collect();
-    assert!(o2[4].error && o2[4].error_code == 5, "POLICY 2 refused with BAD_CFG");
+    assert!(
+        o2[4].error && o2[4].error_code == 5,
+        "POLICY 2 refused with BAD_CFG"
+    );
     let mut o3 = o2.clone();
     o3[4].error = false;
     o3[4].error_code = 0;

@@ -124,7 +124,7 @@ pub struct DispatcherFull<
     /// The maps, their runs, the first fit and the commit.
     pub alloc: Allocator<V, S, S2, L, H, KV, KH, SH, DC, DT, R, M2, SV, LT>,
     /// The in-flight table (one entry per slot, written with the record).
-    table: RAM<Bits<TW>, 6>,
+    slot_table: RAM<Bits<TW>, 6>,
     // --- channel FIFOs (shift queues, entry c*8 + e, head e = 0)
     fifo: Vec<DFF<Bits<ENTRY>>>,
     cnt: Vec<DFF<Bits<4>>>,
@@ -270,6 +270,9 @@ pub struct DispatcherFull<
     whot: Signal<Local, Bits<4>>,
     tdm: Signal<Local, Bits<4>>,
     subsel: Signal<Local, Bit>,
+    live: Signal<Local, Bit>,
+    sh64: Signal<Local, Bits<64>>,
+    sh16: Signal<Local, Bits<16>>,
     tv: Signal<Local, Bits<10>>,
     ts: Signal<Local, Bits<9>>,
     tw: Signal<Local, Bits<7>>,
@@ -402,7 +405,7 @@ impl<
             error: Default::default(),
             error_code: Default::default(),
             alloc: Default::default(),
-            table: Default::default(),
+            slot_table: Default::default(),
             fifo: locals(32),
             cnt: locals(4),
             split_left: locals(4),
@@ -536,6 +539,9 @@ impl<
             whot: Default::default(),
             tdm: Default::default(),
             subsel: Default::default(),
+            live: Default::default(),
+            sh64: Default::default(),
+            sh16: Default::default(),
             tv: Default::default(),
             ts: Default::default(),
             tw: Default::default(),
@@ -569,7 +575,9 @@ impl<
             c8: (0..9).map(|x| konst(x as u64)).collect(),
             c16: (0..176).map(|x| konst(x as u64)).collect(),
             mnum: (0..16).map(|x| konst(x as u64)).collect(),
-            lower: (0..16).map(|i| konst(0xFFFFu64 & !((1u64 << i) - 1))).collect(),
+            lower: (0..16)
+                .map(|i| konst(0xFFFFu64 & !((1u64 << i) - 1)))
+                .collect(),
             runoff: (0..16).map(|m| konst((KV * m) as u64)).collect(),
             ones: Constant::new(Bits::<V>::mask()),
             kv_v: konst(V as u64),
@@ -761,8 +769,7 @@ impl<
             for c in 0..4 {
                 self.ok.next = self.nd_valid[c].q.val() & (self.rl.val() >= self.nd_l[c].q.val());
                 for u in 0..4 {
-                    self.rel.next =
-                        self.c8[u].val().get_bits::<2>(0) - self.ptr[m].q.val();
+                    self.rel.next = self.c8[u].val().get_bits::<2>(0) - self.ptr[m].q.val();
                     self.share_w.next = self.nd_q0[c].q.val();
                     self.share_v.next = self.nd_v0[c].q.val();
                     self.share_s.next = self.nd_s0[c].q.val();
@@ -803,8 +810,7 @@ impl<
         }
         for c in 0..4 {
             self.fm[c].next = self.fite_r[c].q.val() & !self.busy_v.val();
-            self.okc[c].next =
-                self.cand[c].val() & self.fm[c].val().any() & self.slot_any.val();
+            self.okc[c].next = self.cand[c].val() & self.fm[c].val().any() & self.slot_any.val();
             self.rank[c].next = self.pres_p[c].val();
             if self.pres_p[c].val() == self.win.q.val() {
                 self.rank[c].next = 0.into();
@@ -840,9 +846,9 @@ impl<
                 self.pbest.next = self.pres_p[c].val();
             }
             self.sc2.next = self.pres_p[c].val();
-            if (self.marks.q.val() >> (bit_cast::<16, 2>(self.sc2.val()) << self.c16[2].val()))
-                .get_bit(c)
-            {
+            self.sh16.next =
+                self.marks.q.val() >> (bit_cast::<16, 2>(self.sc2.val()) << self.c16[2].val());
+            if self.sh16.val().get_bit(c) {
                 self.mk.next = self.mk.val().replace_bit(c, true);
             }
         }
@@ -918,13 +924,13 @@ impl<
             }
         }
         // ---------------- completion (cycle t): slot freed at the edge, table read
-        self.dacc.next = self.done_valid.val()
-            & (self.inflight.q.val() >> bit_cast::<64, 6>(self.done_slot.val())).get_bit(0)
-            & !self.reset.val();
+        self.sh64.next = self.inflight.q.val() >> bit_cast::<64, 6>(self.done_slot.val());
+        self.live.next = self.sh64.val().get_bit(0);
+        self.dacc.next = self.done_valid.val() & self.live.val() & !self.reset.val();
         self.fr_v.d.next = self.dacc.val();
-        self.table.read_clock.next = self.clock.val();
-        self.table.write_clock.next = self.clock.val();
-        self.table.read_address.next = self.done_slot.val();
+        self.slot_table.read_clock.next = self.clock.val();
+        self.slot_table.write_clock.next = self.clock.val();
+        self.slot_table.read_address.next = self.done_slot.val();
         self.tak_n.next = self.taken.q.val();
         if self.dec.val() {
             self.tak_n.next =
@@ -945,12 +951,12 @@ impl<
                 self.wu[u].next = self.rqw.val().get_bits::<5>(0) + 1;
             }
             self.sc5.next = self.wu[u].val();
-            self.need[u].next = (bit_cast::<16, 5>(self.sc5.val())
-                * bit_cast::<16, 8>(self.dq_v.q.val()))
-            .get_bits::<8>(0);
-            self.need[4 + u].next = (bit_cast::<16, 5>(self.sc5.val())
-                * bit_cast::<16, 7>(self.dq_s.q.val()))
-            .get_bits::<8>(0);
+            self.need[u].next = bit_cast::<8, 32>(
+                bit_cast::<16, 5>(self.sc5.val()) * bit_cast::<16, 8>(self.dq_v.q.val()),
+            );
+            self.need[4 + u].next = bit_cast::<8, 32>(
+                bit_cast::<16, 5>(self.sc5.val()) * bit_cast::<16, 7>(self.dq_s.q.val()),
+            );
         }
         self.need[8].next = bit_cast::<8, 6>(self.dq_l.q.val());
         self.alloc.clock.next = self.clock.val();
@@ -973,13 +979,13 @@ impl<
         }
         for u in 0..4 {
             self.sc5.next = self.wu[u].val();
-            self.dlin.next =
-                self.dlin.val() | (bit_cast::<DLW, 5>(self.sc5.val()) << self.c16[15 + 5 * u].val());
+            self.dlin.next = self.dlin.val()
+                | (bit_cast::<DLW, 5>(self.sc5.val()) << self.c16[15 + 5 * u].val());
         }
         for j in 0..9 {
             self.sc8.next = self.need[j].val();
-            self.dlin.next =
-                self.dlin.val() | (bit_cast::<DLW, 8>(self.sc8.val()) << self.c16[40 + 8 * j].val());
+            self.dlin.next = self.dlin.val()
+                | (bit_cast::<DLW, 8>(self.sc8.val()) << self.c16[40 + 8 * j].val());
         }
         self.dl[0].d.next = self.dlin.val();
         for s in 0..(LT + 3) {
@@ -1031,24 +1037,24 @@ impl<
             self.twr.next =
                 self.twr.val() | (bit_cast::<TW, 8>(self.sc8.val()) << self.c16[32 + 16 * j].val());
         }
-        self.table.write_enable.next = self.rv.val();
-        self.table.write_address.next = self.dlo.val().get_bits::<6>(0);
-        self.table.write_data.next = self.twr.val();
+        self.slot_table.write_enable.next = self.rv.val();
+        self.slot_table.write_address.next = self.dlo.val().get_bits::<6>(0);
+        self.slot_table.write_data.next = self.twr.val();
         self.inf_n.next = self.inflight.q.val();
         if self.rv.val() {
             self.inf_n.next = self.inflight.q.val()
                 | (self.one64.val() << bit_cast::<64, 6>(self.dlo.val().get_bits::<6>(0)));
         }
         if self.dacc.val() {
-            self.inf_n.next = self.inf_n.val()
-                & !(self.one64.val() << bit_cast::<64, 6>(self.done_slot.val()));
-            self.tak_n.next = self.tak_n.val()
-                & !(self.one64.val() << bit_cast::<64, 6>(self.done_slot.val()));
+            self.inf_n.next =
+                self.inf_n.val() & !(self.one64.val() << bit_cast::<64, 6>(self.done_slot.val()));
+            self.tak_n.next =
+                self.tak_n.val() & !(self.one64.val() << bit_cast::<64, 6>(self.done_slot.val()));
         }
         self.inflight.d.next = self.inf_n.val();
         self.taken.d.next = self.tak_n.val();
         // ---------------- completion (t + 1): the table entry → port F, wave slots, counts
-        self.td.next = self.table.read_data.val();
+        self.td.next = self.slot_table.read_data.val();
         self.tdm.next = self.td.val().get_bits::<4>(0);
         for j in 0..9 {
             self.sc8.next = self.td.val().get_bits::<8>(24 + 16 * j);
@@ -1104,11 +1110,13 @@ impl<
             self.tl.next = self.ltot[m].q.val();
             if self.dq_valid.q.val() & (self.dq_mod.q.val() == self.mnum[m].val()) {
                 self.tv.next = self.tv.val()
-                    - (bit_cast::<16, 7>(self.dq_w.q.val()) * bit_cast::<16, 8>(self.dq_v.q.val()))
-                        .get_bits::<10>(0);
+                    - bit_cast::<10, 32>(
+                        bit_cast::<16, 7>(self.dq_w.q.val()) * bit_cast::<16, 8>(self.dq_v.q.val()),
+                    );
                 self.ts.next = self.ts.val()
-                    - (bit_cast::<16, 7>(self.dq_w.q.val()) * bit_cast::<16, 7>(self.dq_s.q.val()))
-                        .get_bits::<9>(0);
+                    - bit_cast::<9, 32>(
+                        bit_cast::<16, 7>(self.dq_w.q.val()) * bit_cast::<16, 7>(self.dq_s.q.val()),
+                    );
                 self.tw.next = self.tw.val() - self.dq_w.q.val();
                 self.tl.next = self.tl.val() - bit_cast::<7, 6>(self.dq_l.q.val());
                 // emb. 8: the split pointer moves on the chosen module only
@@ -1129,18 +1137,19 @@ impl<
             self.sc9.next = self.stot[m].q.val();
             self.sc7.next = self.wtot[m].q.val();
             self.sc7b.next = self.ltot[m].q.val();
-            self.score[m].d.next = (bit_cast::<16, 4>(self.fweights.q.val().get_bits::<4>(0))
-                * bit_cast::<16, 10>(self.sc10.val()))
-            .get_bits::<16>(0)
-                + (bit_cast::<16, 4>(self.fweights.q.val().get_bits::<4>(4))
-                    * bit_cast::<16, 9>(self.sc9.val()))
-                .get_bits::<16>(0)
-                + (bit_cast::<16, 4>(self.fweights.q.val().get_bits::<4>(8))
-                    * bit_cast::<16, 7>(self.sc7.val()))
-                .get_bits::<16>(0)
-                + (bit_cast::<16, 4>(self.fweights.q.val().get_bits::<4>(12))
-                    * bit_cast::<16, 7>(self.sc7b.val()))
-                .get_bits::<16>(0);
+            self.score[m].d.next = bit_cast::<16, 32>(
+                bit_cast::<16, 4>(self.fweights.q.val().get_bits::<4>(0))
+                    * bit_cast::<16, 10>(self.sc10.val()),
+            ) + bit_cast::<16, 32>(
+                bit_cast::<16, 4>(self.fweights.q.val().get_bits::<4>(4))
+                    * bit_cast::<16, 9>(self.sc9.val()),
+            ) + bit_cast::<16, 32>(
+                bit_cast::<16, 4>(self.fweights.q.val().get_bits::<4>(8))
+                    * bit_cast::<16, 7>(self.sc7.val()),
+            ) + bit_cast::<16, 32>(
+                bit_cast::<16, 4>(self.fweights.q.val().get_bits::<4>(12))
+                    * bit_cast::<16, 7>(self.sc7b.val()),
+            );
             self.one_hot.next = 0.into();
             for j in 0..16 {
                 self.one_hot.next = self.one_hot.val().replace_bit(
@@ -1207,18 +1216,16 @@ impl<
         if !self.push_waves.val().any() {
             self.perr.next = self.c8[2].val().get_bits::<3>(0);
         } else if (self.per_unit.val() > self.kv_ws.val())
-            | ((self.per_unit.val() * bit_cast::<16, 8>(self.push_vgpr.val())).get_bits::<16>(0)
+            | (bit_cast::<16, 32>(self.per_unit.val() * bit_cast::<16, 8>(self.push_vgpr.val()))
                 > self.kv_v.val())
-            | ((self.per_unit.val() * bit_cast::<16, 7>(self.push_sgpr.val())).get_bits::<16>(0)
+            | (bit_cast::<16, 32>(self.per_unit.val() * bit_cast::<16, 7>(self.push_sgpr.val()))
                 > self.kv_s.val())
             | (bit_cast::<16, 6>(self.push_lds.val()) > self.kv_l.val())
         {
             self.perr.next = self.c8[1].val().get_bits::<3>(0);
         }
-        self.pacc.next = self.push_valid.val()
-            & self.ready.val()
-            & !self.perr.val().any()
-            & !self.reset.val();
+        self.pacc.next =
+            self.push_valid.val() & self.ready.val() & !self.perr.val().any() & !self.reset.val();
         self.desc.next = bit_cast::<ENTRY, 8>(self.push_id.val())
             | (bit_cast::<ENTRY, 2>(self.push_prio.val()) << self.c16[8].val())
             | (bit_cast::<ENTRY, 7>(self.push_waves.val()) << self.c16[10].val())
@@ -1305,9 +1312,7 @@ impl<
             self.out_err.d.next = true;
             self.out_code.d.next = self.c8[5].val().get_bits::<3>(0);
         }
-        if self.done_valid.val()
-            & !(self.inflight.q.val() >> bit_cast::<64, 6>(self.done_slot.val())).get_bit(0)
-        {
+        if self.done_valid.val() & !self.live.val() {
             self.out_err.d.next = true;
             self.out_code.d.next = self.c8[4].val().get_bits::<3>(0);
         }

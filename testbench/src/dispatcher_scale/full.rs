@@ -125,11 +125,7 @@ pub fn repack(cfg: &DispatcherConfig, o: &DispOut) -> DispOut {
         })
     };
     DispOut {
-        disp_waves: re(
-            o.disp_waves,
-            full.unit_waves_bits(),
-            cfg.unit_waves_bits(),
-        ),
+        disp_waves: re(o.disp_waves, full.unit_waves_bits(), cfg.unit_waves_bits()),
         disp_vgpr_base: re(
             o.disp_vgpr_base,
             full.vgpr_base_bits(),
