@@ -40,12 +40,14 @@ use crate::run_finder::RunTree;
 use rust_hdl::prelude::*;
 
 pub mod allocator;
+pub mod full;
 pub mod map_ram;
 pub mod run_cache_pipe;
 pub mod write_refresh;
 pub use allocator::{
     allocator_verilog, Allocator, AllocatorBoard, AllocatorFull, AllocatorSmall, RegionFit,
 };
+pub use full::{dispatcher_full_verilog, DispatcherFull, DispatcherFullFull, DispatcherFullSmall};
 pub use map_ram::{
     map_ram_verilog, KeepDff, LutRam16, MapGroup, MapRam, MapRamBoard, MapRamCore, MapRamFull,
     MapRamSmall,

@@ -132,6 +132,16 @@ enum Cmd {
         /// Only units whose name contains this string.
         #[arg(long)]
         only: Option<String>,
+        /// With `--config`: the dispatcher's saturating-stream bench (`dispatcher`).
+        #[arg(long)]
+        unit: Option<String>,
+        /// `full` (the integrated patent-scale RTL) or `board`: prints `dispatcher CONFIG: R
+        /// records in C cycles (X per cycle), head-to-record max H cycles`.
+        #[arg(long)]
+        config: Option<String>,
+        /// Measured cycles of that stream (after 1000 of warm-up).
+        #[arg(long, default_value_t = 20_000)]
+        stream_cycles: u64,
     },
     /// Bitstream for the Alchitry Cu: DIR/NAME/{board_top.v, NAME.pcf, nextpnr.log, report.json,
     /// NAME.bin}; fails when a tool fails, the design does not fit or timing is not met at the unit's clock.
@@ -471,7 +481,21 @@ fn main() -> Result<()> {
             rtl_cycles,
             verilator_cycles,
             only,
+            unit,
+            config,
+            stream_cycles,
         } => {
+            if let Some(config) = config {
+                anyhow::ensure!(
+                    unit.as_deref() == Some("dispatcher"),
+                    "--config needs --unit dispatcher"
+                );
+                print!(
+                    "{}",
+                    synth::dispatcher_scale::bench_stream(&config, stream_cycles)?
+                );
+                return Ok(());
+            }
             let c = synth::bench::Cycles {
                 model: model_cycles,
                 rtl: rtl_cycles,

@@ -22,6 +22,7 @@ use crate::port_table;
 use crate::spec::{SpecChecker, Violation};
 
 pub mod allocator;
+pub mod full;
 pub use allocator::{allocator_trace, AllocatorContract, AllocatorPorts};
 use golden_model::dispatcher_scale::{RunCacheConfig, RunCacheIn, RunCacheOut, RUN_CACHE_K};
 use golden_model::run_finder::{low_mask, max_run};

@@ -627,3 +627,89 @@ mod tests {
         assert_top_ports(TOP, None, &["output reg [3:0] x;"]);
     }
 }
+
+/// The harness of [`build_harness`] answering one frame at a time (batch 1, output flushed per
+/// frame), for closed-loop stimulus ([`Interactive`]).
+pub fn build_interactive_harness(
+    verilog: &str,
+    inputs: &[Port],
+    outputs: &[Port],
+    has_clock: bool,
+) -> Result<PathBuf> {
+    let harness = harness_source(inputs, outputs, has_clock)
+        .replace("BATCH = 8192", "BATCH = 1")
+        .replace(
+            "fwrite(outb.data(), OUT, n, stdout);",
+            "fwrite(outb.data(), OUT, n, stdout); fflush(stdout);",
+        );
+    let flags = [VERILATOR_ARGS, MAKE_VARS].concat().join(" ");
+    let dir = cache_root().join(format!("{:016x}", fnv1a(&[verilog, &harness, &flags])));
+    cached_build(&dir, "obj/Vtop", "the verilator build", |tmp| {
+        std::fs::write(tmp.join("top.v"), verilog)?;
+        std::fs::write(tmp.join("harness.cpp"), &harness)?;
+        verilate_and_make(
+            tmp,
+            "top",
+            VERILATOR_ARGS,
+            MAKE_VARS,
+            &["top.v", "harness.cpp"],
+        )
+    })
+}
+
+/// A Verilated top stepped one cycle at a time, so that a driver can choose each cycle's
+/// inputs from the outputs so far (completions of the slots a dispatcher gave out).
+pub struct Interactive<'a, P: TracePorts> {
+    ports: &'a P,
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: std::process::ChildStdout,
+    out_bytes: usize,
+    buf: Vec<u8>,
+}
+
+impl<'a, P: TracePorts> Interactive<'a, P> {
+    /// Build (or reuse) the harness and start it.
+    pub fn new(verilog: &str, ports: &'a P) -> Result<Self> {
+        let (ins, outs) = (ports.inputs(), ports.outputs());
+        let exe = build_interactive_harness(verilog, &ins, &outs, ports.has_clock())?;
+        let mut child = Command::new(&exe)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .with_context(|| format!("starting {}", exe.display()))?;
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let out_bytes = outs.iter().map(Port::bytes).sum();
+        Ok(Self {
+            ports,
+            child,
+            stdin,
+            stdout,
+            out_bytes,
+            buf: vec![0; out_bytes],
+        })
+    }
+
+    /// One clock cycle: drive `i`, return the outputs sampled before the edge.
+    pub fn step(&mut self, i: &P::In) -> P::Out {
+        let frame = encode_frames(self.ports, std::slice::from_ref(i));
+        self.stdin.write_all(&frame).expect("writing a frame");
+        self.stdin.flush().expect("flushing a frame");
+        self.stdout
+            .read_exact(&mut self.buf)
+            .expect("reading an output frame");
+        assert_eq!(self.buf.len(), self.out_bytes);
+        decode_frames(self.ports, &self.buf)
+            .pop()
+            .expect("one output frame")
+    }
+}
+
+impl<P: TracePorts> Drop for Interactive<'_, P> {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -21,7 +21,8 @@
 //!   the time window, LFSR, marks and policy register of some cycle d in s ..= r−1 (the *decision
 //!   point*). Its allocation is in the maps from cycle r on (the record shows a done allocation).
 //! - **K** (`refresh`, SPEC "Patent scale", [`DispatcherConfig::refresh_latency`]): a module whose
-//!   maps changed in s−K+1 ..= s may be treated as not fitting at s.
+//!   maps changed in s−K+1 ..= s may be treated as not fitting at s (a reset changes every
+//!   module's maps).
 //! - **F** (`free_latency`, 2: the port contract's completion timing): a completion in cycle t
 //!   frees its slot from t+1 and its blocks no earlier than t+1 and no later than t+F. The checker
 //!   keeps two views of the maps: *optimistic* (blocks back at t+1) and *settled* (back at t+F).
@@ -35,7 +36,8 @@
 //!   out of range `BAD_ID`, zero waves `ZERO_WAVES`, a WG that cannot fit an empty module
 //!   `NEVER_FITS` (step 9); a completion out of range `BAD_ID`, of a slot not in flight (a slot is
 //!   in flight from the cycle its record is visible) `IDLE_SLOT`; a config write to an unmapped
-//!   address or a bad policy `BAD_CFG`; several: push beats completion beats config. A refused
+//!   address or a bad policy (or one the implementation did not build:
+//!   [`DispatcherChecker::policies_up_to`]) `BAD_CFG`; several: push beats completion beats config. A refused
 //!   request changes nothing in the checker's state, so any change an implementation makes shows
 //!   in its later records.
 //! - `idle-outputs`, `reset-idle`: without `disp_valid` every record field is 0, without `error`
@@ -560,6 +562,9 @@ pub struct DispatcherChecker {
     cfg: DispatcherConfig,
     timing: Timing,
     exact_lfsr: bool,
+    /// The highest `POLICY` value the implementation built (2: all three); higher ones are
+    /// `BAD_CFG` ([`Self::policies_up_to`]).
+    max_policy: u32,
     st: State,
     /// Snapshots of the recent cycles since the last reset, oldest first.
     snaps: VecDeque<Snap>,
@@ -598,6 +603,7 @@ impl DispatcherChecker {
             cfg,
             timing,
             exact_lfsr: true,
+            max_policy: 2,
             st: State::new(&cfg),
             snaps: VecDeque::new(),
             recs: VecDeque::new(),
@@ -615,6 +621,15 @@ impl DispatcherChecker {
     /// Accept any tie winner the mark rule allows (not only the documented LFSR's).
     pub fn any_tie_winner(mut self) -> Self {
         self.exact_lfsr = false;
+        self
+    }
+
+    /// An implementation that builds only the policies `0..=max` (SPEC allows refusing a
+    /// policy that is not built, with `BAD_CFG`, if its documentation says so): a write of a
+    /// higher `POLICY` must be refused.
+    pub fn policies_up_to(mut self, max: u32) -> Self {
+        assert!(max <= 2, "dispatcher checker: policies are 0..=2");
+        self.max_policy = max;
         self
     }
 
@@ -756,7 +771,7 @@ impl DispatcherChecker {
         };
         let cfg = if !i.cfg_we {
             None
-        } else if i.cfg_addr > 8 || (i.cfg_addr == 0 && i.cfg_data & 0xFFFF > 2) {
+        } else if i.cfg_addr > 8 || (i.cfg_addr == 0 && i.cfg_data & 0xFFFF > self.max_policy) {
             Some(BAD_CFG)
         } else {
             None
@@ -1589,6 +1604,7 @@ impl DispatcherChecker {
     fn edge(&mut self, k: usize, i: &DispIn, o: &DispOut) {
         let cfg = self.cfg;
         let push_ok = self.push_error(i).is_none();
+        let max_policy = self.max_policy;
         let st = &mut self.st;
         // blocks reaching the settled view at k + 1
         let (now, later): (Vec<_>, Vec<_>) = std::mem::take(&mut st.settling)
@@ -1650,7 +1666,7 @@ impl DispatcherChecker {
         if i.cfg_we {
             let x = i.cfg_data & 0xFFFF;
             match i.cfg_addr {
-                0 if x <= 2 => st.regs.policy = x,
+                0 if x <= max_policy => st.regs.policy = x,
                 1 => st.regs.threshold = x,
                 2..=5 => st.regs.win_len[(i.cfg_addr - 2) as usize] = x,
                 6 => st.regs.free_w = nibbles(x),
@@ -1771,6 +1787,9 @@ impl SpecChecker for DispatcherChecker {
             // a reset cancels them; the registered error of the cycle after a reset is idle.
             let _ = w;
             self.st = State::new(&self.cfg);
+            // a reset changes every map (all free again): with K > 0 every module may be
+            // treated as not fitting for K cycles after it (nothing changes at K = 0)
+            self.st.changed = vec![Some(k + 1); self.cfg.modules];
             self.snaps.clear();
             self.held_later.clear();
             self.recs.clear();

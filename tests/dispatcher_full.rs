@@ -1,0 +1,229 @@
+//! The integrated patent-scale dispatcher (`hdl::dispatcher_scale::DispatcherFull`, design
+//! `docs/dispatcher_scale.md`, "Session 11"), judged every cycle by the SPEC checker
+//! (`testbench::spec::dispatcher`) with the pipeline's windows
+//! (`testbench::dispatcher_scale::full::FullCfg::timing`): RustHDL at the small config, Verilator
+//! at the full config (10^4 cycles by default; 10^5 with `--ignored`), exports, and the checker
+//! rejecting corrupted traces of this RTL with the rule named.
+
+use golden_model::dispatcher::{DispIn, DispOut};
+use golden_model::CycleModel;
+use hdl::dispatcher_scale::{dispatcher_full_verilog, DispatcherFullFull, DispatcherFullSmall};
+use testbench::dispatcher_scale::full::{drive, repack, DispFullPorts, FullCfg};
+use testbench::rtl::RtlSim;
+use testbench::spec::judge;
+
+fn rusthdl_small(seed: u64, mix: usize, cycles: usize) -> (Vec<DispIn>, Vec<DispOut>) {
+    let mut rtl = RtlSim::new(DispatcherFullSmall::default());
+    drive(FullCfg::Small.config(), seed, mix, cycles, |i| rtl.step(i))
+}
+
+#[test]
+fn one_wg_is_dispatched_with_the_documented_latency() {
+    let cfg = FullCfg::Small;
+    let mut rtl = RtlSim::new(DispatcherFullSmall::default());
+    let mut outs = vec![];
+    let mut ins = vec![DispIn {
+        reset: true,
+        ..Default::default()
+    }];
+    let wg = golden_model::dispatcher::Wg {
+        id: 7,
+        prio: 0,
+        waves: 3,
+        vgpr: 2,
+        sgpr: 1,
+        lds: 3,
+        indep: false,
+    };
+    // wait for every module to be eligible after the reset, then push
+    for _ in 0..10 {
+        ins.push(DispIn::default());
+    }
+    ins.push(DispIn::push(0, &wg));
+    for _ in 0..20 {
+        ins.push(DispIn::default());
+    }
+    for i in &ins {
+        outs.push(repack(&cfg.config(), &rtl.step(i)));
+    }
+    let push_at = 11;
+    let rec: Vec<usize> = (0..outs.len()).filter(|&k| outs[k].disp_valid).collect();
+    assert_eq!(rec.len(), 1, "one record: {rec:?}");
+    assert_eq!(
+        rec[0],
+        push_at + 1 + cfg.timing().head_to_record,
+        "head → record"
+    );
+    let o = &outs[rec[0]];
+    assert_eq!(
+        (o.disp_id, o.disp_module, o.disp_slot, o.disp_sub),
+        (7, 0, 0, false)
+    );
+    judge(&mut cfg.checker(), &ins, &outs).expect("spec checker");
+}
+
+/// Random closed-loop traces (four mixes: small WGs, big WGs with splits, config churn,
+/// sparse) on RustHDL at the small config, every cycle judged by the SPEC checker.
+#[test]
+fn small_config_random_traces_pass_the_spec_checker() {
+    let cycles: usize = std::env::var("DISP_FULL_CYCLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_500);
+    let mut total = 0;
+    for mix in 0..4 {
+        for seed in 1..=2u64 {
+            let (ins, outs) = rusthdl_small(seed, mix, cycles);
+            let mut chk = FullCfg::Small.checker();
+            judge(&mut chk, &ins, &outs).unwrap_or_else(|v| panic!("mix {mix} seed {seed}: {v}"));
+            let subs = outs.iter().filter(|o| o.disp_valid && o.disp_sub).count();
+            let errs = outs.iter().filter(|o| o.error).count();
+            eprintln!(
+                "mix {mix} seed {seed}: {} records ({subs} split sub-WGs), {errs} errors, coverage {:?}",
+                chk.records(),
+                chk.coverage()
+            );
+            assert!(
+                chk.records() > 20,
+                "mix {mix} seed {seed}: only {} records",
+                chk.records()
+            );
+            total += chk.records();
+        }
+    }
+    assert!(total > 1000, "{total} records");
+}
+
+fn verilator_full(seed: u64, mix: usize, cycles: usize) -> Option<(Vec<DispIn>, Vec<DispOut>)> {
+    if !testbench::verilator::tool_available("verilator") {
+        assert!(
+            std::env::var("REQUIRE_EDA").is_err(),
+            "verilator missing and REQUIRE_EDA set"
+        );
+        eprintln!("SKIPPED: verilator not installed");
+        return None;
+    }
+    let v = dispatcher_full_verilog::<DispatcherFullFull>();
+    let mut sim = testbench::verilator::Interactive::new(&v, &DispFullPorts).expect("harness");
+    Some(drive(FullCfg::Full.config(), seed, mix, cycles, |i| {
+        sim.step(i)
+    }))
+}
+
+fn full_width_run(cycles: usize) {
+    let mut records = 0;
+    for mix in 0..4 {
+        let Some((ins, outs)) = verilator_full(11, mix, cycles) else {
+            return;
+        };
+        let mut chk = FullCfg::Full.checker();
+        judge(&mut chk, &ins, &outs).unwrap_or_else(|v| panic!("full config, mix {mix}: {v}"));
+        eprintln!(
+            "full config, mix {mix}: {cycles} cycles, {} records, coverage {:?}",
+            chk.records(),
+            chk.coverage()
+        );
+        assert!(
+            chk.records() > cycles as u64 / 100,
+            "mix {mix}: {} records",
+            chk.records()
+        );
+        records += chk.records();
+    }
+    assert!(records > 0);
+}
+
+/// The full config on Verilator (closed loop), 4 mixes × 2 500 cycles, every cycle judged.
+#[test]
+fn full_config_on_verilator_passes_the_spec_checker() {
+    full_width_run(2_500);
+}
+
+/// 4 × 25 000 = 10^5 full-config cycles: `cargo test --release --test dispatcher_full -- --ignored`.
+#[test]
+#[ignore]
+fn full_config_on_verilator_long() {
+    full_width_run(25_000);
+}
+
+fn rejects(ins: &[DispIn], outs: &[DispOut], rule: &str) {
+    let v = judge(&mut FullCfg::Small.checker(), ins, outs)
+        .expect_err(&format!("{rule}: corrupted trace accepted"));
+    assert_eq!(v.rule, rule, "{v}");
+}
+
+/// The checker, set up with this pipeline's windows, still rejects corrupted traces of this
+/// RTL with the rule named (and the refusal of the unbuilt policy is judged).
+#[test]
+fn the_checker_rejects_corrupted_traces_of_this_rtl() {
+    let (ins, outs) = rusthdl_small(5, 0, 1_200);
+    judge(&mut FullCfg::Small.checker(), &ins, &outs).expect("the RTL's own trace");
+    let r = (0..outs.len())
+        .find(|&k| outs[k].disp_valid)
+        .expect("a record");
+    // a VGPR base one block higher: not the first fit (or not free)
+    let mut o = outs.clone();
+    o[r].disp_vgpr_base += 1;
+    let v = judge(&mut FullCfg::Small.checker(), &ins, &o).expect_err("base + 1 accepted");
+    assert!(["first-fit", "region-free"].contains(&v.rule), "{v}");
+    // the record dropped: its WG is never recorded, a later completion of its slot is refused
+    let mut o = outs.clone();
+    o[r] = DispOut {
+        push_ready: o[r].push_ready,
+        error: o[r].error,
+        error_code: o[r].error_code,
+        ..Default::default()
+    };
+    assert!(
+        judge(&mut FullCfg::Small.checker(), &ins, &o).is_err(),
+        "a dropped record"
+    );
+    // the record one cycle late: outside the H window or out of order
+    let mut o = outs.clone();
+    if r + 1 < o.len() && !o[r + 1].disp_valid {
+        let rec = o[r].clone();
+        o[r + 1] = DispOut {
+            push_ready: o[r + 1].push_ready,
+            error: o[r + 1].error,
+            error_code: o[r + 1].error_code,
+            ..rec
+        };
+        o[r] = DispOut {
+            push_ready: outs[r].push_ready,
+            error: outs[r].error,
+            error_code: outs[r].error_code,
+            ..Default::default()
+        };
+        assert!(
+            judge(&mut FullCfg::Small.checker(), &ins, &o).is_err(),
+            "a late record"
+        );
+    }
+    // POLICY = 2 is refused by this RTL; the checker expects it
+    let mut i2 = ins.clone();
+    i2[3] = DispIn {
+        cfg_we: true,
+        cfg_addr: 0,
+        cfg_data: 2,
+        ..DispIn::default()
+    };
+    let mut rtl = RtlSim::new(DispatcherFullSmall::default());
+    let cfg = FullCfg::Small.config();
+    let o2: Vec<DispOut> = i2.iter().map(|i| repack(&cfg, &rtl.step(i))).collect();
+    assert!(
+        o2[4].error && o2[4].error_code == 5,
+        "POLICY 2 refused with BAD_CFG"
+    );
+    let mut o3 = o2.clone();
+    o3[4].error = false;
+    o3[4].error_code = 0;
+    rejects(&i2, &o3, "error-code");
+}
+
+#[test]
+fn exports_are_clean_and_match_the_port_table() {
+    let small = dispatcher_full_verilog::<DispatcherFullSmall>();
+    testbench::suite::assert_port_table("dispatcher_full small", &small, &DispFullPorts);
+    testbench::verilator::assert_lint_clean(&small);
+    testbench::verilator::assert_yosys_clean("dispatcher_full", &[("small", small)]);
+}
