@@ -21,8 +21,9 @@
 //!   the time window, LFSR, marks and policy register of some cycle d in s ..= r−1 (the *decision
 //!   point*). Its allocation is in the maps from cycle r on (the record shows a done allocation).
 //! - **K** (`refresh`, SPEC "Patent scale", [`DispatcherConfig::refresh_latency`]): a module whose
-//!   maps changed in s−K+1 ..= s may be treated as not fitting at s (a reset changes every
-//!   module's maps).
+//!   maps changed in s−K+1 ..= r−1 may be treated as not fitting at s (a reset changes every
+//!   module's maps; with K > 0 a change after the state point counts too, since the decision
+//!   point, up to r−1, may read eligibility later than the heads).
 //! - **F** (`free_latency`, 2: the port contract's completion timing): a completion in cycle t
 //!   frees its slot from t+1 and its blocks no earlier than t+1 and no later than t+F. The checker
 //!   keeps two views of the maps: *optimistic* (blocks back at t+1) and *settled* (back at t+F).
@@ -818,8 +819,19 @@ impl DispatcherChecker {
     /// it recorded in s+1 ..= r−1, maps unchanged in s−K+1 ..= s.
     fn eligible(&self, sn: &Snap, m: usize, r: usize) -> bool {
         let k = self.timing.refresh;
+        // SPEC "Patent scale": a module whose maps changed within K cycles of the decision may
+        // be treated as not fitting. The decision point lies anywhere in sn.cycle ..= r − 1 and
+        // an implementation may read the heads at one point and the maps' eligibility at a
+        // later one, so with K > 0 a change landing up to r − 1 (a release settling after the
+        // state point) also makes m not surely eligible. K = 0 (the board): every change is
+        // seen at once and a release only adds blocks, so the state point's view is kept.
+        let last = if k > 0 {
+            self.snap(r - 1).map_or(sn.changed[m], |x| x.changed[m])
+        } else {
+            sn.changed[m]
+        };
         self.recs_between(sn.cycle, r - 1).all(|x| x.module != m)
-            && sn.changed[m].is_none_or(|c| c + k <= sn.cycle)
+            && last.is_none_or(|c| c + k <= sn.cycle)
     }
 
     /// Whether channel `x`'s front at `sn` may have entered split mode unseen (its first sub-WG
