@@ -600,34 +600,6 @@ pub fn assert_lint_clean(verilog: &str) {
     assert!(!w.contains('%'), "verilator lint findings:\n{w}");
 }
 
-#[cfg(test)]
-mod tests {
-    use super::assert_top_ports;
-
-    const TOP: &str = "module top(clock,reset,\n  x);\n  input wire clock;\n  input wire reset;\n  output reg [2:0] x;\nendmodule\n";
-
-    #[test]
-    fn top_ports_pass_on_the_contract() {
-        assert_top_ports(
-            TOP,
-            Some(&["clock", "reset", "x"]),
-            &["output reg [2:0] x;"],
-        );
-    }
-
-    #[test]
-    #[should_panic(expected = "port list")]
-    fn top_ports_catch_a_reordered_port_list() {
-        assert_top_ports(TOP, Some(&["reset", "clock", "x"]), &[]);
-    }
-
-    #[test]
-    #[should_panic(expected = "missing")]
-    fn top_ports_catch_a_wrong_width() {
-        assert_top_ports(TOP, None, &["output reg [3:0] x;"]);
-    }
-}
-
 /// The harness of [`build_harness`] answering one frame at a time (batch 1, output flushed per
 /// frame), for closed-loop stimulus ([`Interactive`]).
 pub fn build_interactive_harness(
@@ -711,5 +683,33 @@ impl<P: TracePorts> Drop for Interactive<'_, P> {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::assert_top_ports;
+
+    const TOP: &str = "module top(clock,reset,\n  x);\n  input wire clock;\n  input wire reset;\n  output reg [2:0] x;\nendmodule\n";
+
+    #[test]
+    fn top_ports_pass_on_the_contract() {
+        assert_top_ports(
+            TOP,
+            Some(&["clock", "reset", "x"]),
+            &["output reg [2:0] x;"],
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "port list")]
+    fn top_ports_catch_a_reordered_port_list() {
+        assert_top_ports(TOP, Some(&["reset", "clock", "x"]), &[]);
+    }
+
+    #[test]
+    #[should_panic(expected = "missing")]
+    fn top_ports_catch_a_wrong_width() {
+        assert_top_ports(TOP, None, &["output reg [3:0] x;"]);
     }
 }
