@@ -424,12 +424,17 @@ pub fn build_harness(
     outputs: &[Port],
     has_clock: bool,
 ) -> Result<PathBuf> {
-    let harness = harness_source(inputs, outputs, has_clock);
+    build_with_harness(verilog, &harness_source(inputs, outputs, has_clock))
+}
+
+/// Build (or reuse, cached by the content of both and the flags) `verilog` with the C++
+/// `harness` as its main; returns the binary.
+fn build_with_harness(verilog: &str, harness: &str) -> Result<PathBuf> {
     let flags = [VERILATOR_ARGS, MAKE_VARS].concat().join(" ");
-    let dir = cache_root().join(format!("{:016x}", fnv1a(&[verilog, &harness, &flags])));
+    let dir = cache_root().join(format!("{:016x}", fnv1a(&[verilog, harness, &flags])));
     cached_build(&dir, "obj/Vtop", "the verilator build", |tmp| {
         std::fs::write(tmp.join("top.v"), verilog)?;
-        std::fs::write(tmp.join("harness.cpp"), &harness)?;
+        std::fs::write(tmp.join("harness.cpp"), harness)?;
         verilate_and_make(
             tmp,
             "top",
@@ -608,25 +613,17 @@ pub fn build_interactive_harness(
     outputs: &[Port],
     has_clock: bool,
 ) -> Result<PathBuf> {
-    let harness = harness_source(inputs, outputs, has_clock)
-        .replace("BATCH = 8192", "BATCH = 1")
-        .replace(
-            "fwrite(outb.data(), OUT, n, stdout);",
-            "fwrite(outb.data(), OUT, n, stdout); fflush(stdout);",
-        );
-    let flags = [VERILATOR_ARGS, MAKE_VARS].concat().join(" ");
-    let dir = cache_root().join(format!("{:016x}", fnv1a(&[verilog, &harness, &flags])));
-    cached_build(&dir, "obj/Vtop", "the verilator build", |tmp| {
-        std::fs::write(tmp.join("top.v"), verilog)?;
-        std::fs::write(tmp.join("harness.cpp"), &harness)?;
-        verilate_and_make(
-            tmp,
-            "top",
-            VERILATOR_ARGS,
-            MAKE_VARS,
-            &["top.v", "harness.cpp"],
-        )
-    })
+    let batch = harness_source(inputs, outputs, has_clock);
+    let (batch_size, write) = ("BATCH = 8192", "fwrite(outb.data(), OUT, n, stdout);");
+    assert!(
+        batch.contains(batch_size) && batch.contains(write),
+        "harness_source changed: update build_interactive_harness's edits"
+    );
+    let harness = batch.replace(batch_size, "BATCH = 1").replace(
+        write,
+        "fwrite(outb.data(), OUT, n, stdout); fflush(stdout);",
+    );
+    build_with_harness(verilog, &harness)
 }
 
 /// A Verilated top stepped one cycle at a time, so that a driver can choose each cycle's
