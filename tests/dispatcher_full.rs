@@ -112,6 +112,13 @@ fn small_config_random_traces_pass_the_spec_checker() {
     assert!(total > 1000, "{total} records");
 }
 
+/// The full config's export, generated once per test binary (RustHDL's Verilog generation of
+/// the 128/64/48-map design takes longer than simulating thousands of its cycles).
+fn full_verilog() -> &'static str {
+    static V: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    V.get_or_init(dispatcher_full_verilog::<DispatcherFullFull>)
+}
+
 fn verilator_full(seed: u64, mix: usize, cycles: usize) -> Option<(Vec<DispIn>, Vec<DispOut>)> {
     if !testbench::verilator::tool_available("verilator") {
         assert!(
@@ -121,8 +128,8 @@ fn verilator_full(seed: u64, mix: usize, cycles: usize) -> Option<(Vec<DispIn>, 
         eprintln!("SKIPPED: verilator not installed");
         return None;
     }
-    let v = dispatcher_full_verilog::<DispatcherFullFull>();
-    let mut sim = testbench::verilator::Interactive::new(&v, &DispFullPorts).expect("harness");
+    let mut sim =
+        testbench::verilator::Interactive::new(full_verilog(), &DispFullPorts).expect("harness");
     Some(drive(FullCfg::Full.config(), seed, mix, cycles, |i| {
         sim.step(i)
     }))

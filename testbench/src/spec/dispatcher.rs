@@ -99,7 +99,7 @@
 
 use crate::spec::{SpecChecker, Violation};
 use golden_model::dispatcher::{DispIn, DispOut, DispatcherConfig};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 const NEVER_FITS: u8 = 1;
 const ZERO_WAVES: u8 = 2;
@@ -544,6 +544,107 @@ impl State {
         } else {
             wg
         })
+    }
+}
+
+/// One a42 step of a record over every mark state still possible ([`mark_step`]).
+struct MarkStep {
+    /// The mark states possible afterwards (at most 4096, first found first) and the tie kind
+    /// common to every legal (state, tied set) pair; `None` when no state allows the pick.
+    outcome: Option<(Vec<u32>, Option<&'static str>)>,
+    /// The last legal set whose LFSR scan (from `start`) picked another channel, and that channel.
+    lfsr_fail: Option<(Vec<usize>, usize)>,
+}
+
+/// The a42 step of picking channel `c` at priority `p` (`rr` channels) from each mark state in
+/// `marks`, over every tied set possible: `a` surely tied (with `c`), any subset of `b` perhaps
+/// tied. With `start` (the LFSR judged exactly) a tie must scan from `start` to `c`.
+fn mark_step(
+    marks: &[u32],
+    rr: usize,
+    p: usize,
+    c: usize,
+    a: &[usize],
+    b: &[usize],
+    start: Option<usize>,
+) -> MarkStep {
+    let bit = |x: usize| 1u32 << (p * rr + x);
+    let mut next: Vec<u32> = vec![];
+    let mut seen: HashSet<u32> = HashSet::new();
+    let mut kinds: Vec<Option<&'static str>> = vec![];
+    let mut lfsr_fail = None;
+    // the tied sets do not depend on the mark state
+    let sets: Vec<Vec<usize>> = (0u32..1 << b.len())
+        .map(|sub| {
+            a.iter()
+                .copied()
+                .chain(
+                    b.iter()
+                        .enumerate()
+                        .filter(|(j, _)| sub >> j & 1 == 1)
+                        .map(|(_, &x)| x),
+                )
+                .collect()
+        })
+        .collect();
+    for &state in marks {
+        for t in &sets {
+            let marked = |x: usize| state & bit(x) != 0;
+            let unmarked: Vec<usize> = t.iter().copied().filter(|&x| !marked(x)).collect();
+            let all_marked = unmarked.is_empty();
+            let legal = if t.len() == 1 || all_marked {
+                t.clone()
+            } else {
+                unmarked
+            };
+            if !legal.contains(&c) {
+                continue;
+            }
+            if let Some(start) = start.filter(|_| t.len() > 1) {
+                let w = (0..rr)
+                    .map(|k| (start + k) % rr)
+                    .find(|x| legal.contains(x))
+                    .unwrap();
+                if w != c {
+                    lfsr_fail = Some((legal.clone(), w));
+                    continue;
+                }
+            }
+            let mut ns = state;
+            if t.len() > 1 {
+                if all_marked {
+                    for &x in t.iter().filter(|&&x| x != c) {
+                        ns &= !bit(x);
+                    }
+                } else {
+                    ns |= bit(c);
+                }
+            }
+            kinds.push((t.len() > 1).then_some(if all_marked {
+                "tie, all marked"
+            } else {
+                "tie, unmarked"
+            }));
+            if seen.insert(ns) {
+                next.push(ns);
+            }
+        }
+    }
+    if next.is_empty() {
+        return MarkStep {
+            outcome: None,
+            lfsr_fail,
+        };
+    }
+    next.truncate(4096);
+    let tie_kind = kinds
+        .iter()
+        .all(|k| *k == kinds[0])
+        .then_some(kinds[0])
+        .flatten();
+    MarkStep {
+        outcome: Some((next, tie_kind)),
+        lfsr_fail,
     }
 }
 
@@ -1014,6 +1115,10 @@ impl DispatcherChecker {
         }
         let mut worst: Option<(usize, Violation)> = None;
         let mut ok: Option<Verdict> = None;
+        // the mark states of `ok`, for the union over legal (state, decision) points
+        let mut ok_marks: HashSet<u32> = HashSet::new();
+        let mut mark_memo: HashMap<(Vec<usize>, Vec<usize>, Option<usize>), MarkStep> =
+            HashMap::new();
         let mut fail = |depth: usize, rule: &'static str, d: String| {
             if worst.as_ref().is_none_or(|(x, _)| depth > *x) {
                 worst = Some((depth, Violation::new(r, rule, d)));
@@ -1147,68 +1252,15 @@ impl DispatcherChecker {
                         .collect();
                     b.sort_unstable();
                     b.dedup();
-                    let rr = cfg.channels;
-                    let bit = |x: usize| 1u32 << (p * rr + x);
-                    let mut next: Vec<u32> = vec![];
-                    let mut kinds: Vec<Option<&'static str>> = vec![];
-                    let mut lfsr_fail = None;
-                    for &state in &st.marks {
-                        for sub in 0u32..1 << b.len() {
-                            let t: Vec<usize> = a
-                                .iter()
-                                .copied()
-                                .chain(
-                                    b.iter()
-                                        .enumerate()
-                                        .filter(|(j, _)| sub >> j & 1 == 1)
-                                        .map(|(_, &x)| x),
-                                )
-                                .collect();
-                            let marked = |x: usize| state & bit(x) != 0;
-                            let unmarked: Vec<usize> =
-                                t.iter().copied().filter(|&x| !marked(x)).collect();
-                            let all_marked = unmarked.is_empty();
-                            let legal = if t.len() == 1 || all_marked {
-                                t.clone()
-                            } else {
-                                unmarked
-                            };
-                            if !legal.contains(&c) {
-                                continue;
-                            }
-                            if self.exact_lfsr && t.len() > 1 {
-                                let start = dn.lfsr as usize % rr;
-                                let w = (0..rr)
-                                    .map(|k| (start + k) % rr)
-                                    .find(|x| legal.contains(x))
-                                    .unwrap();
-                                if w != c {
-                                    lfsr_fail = Some((legal.clone(), w));
-                                    continue;
-                                }
-                            }
-                            let mut ns = state;
-                            if t.len() > 1 {
-                                if all_marked {
-                                    for &x in t.iter().filter(|&&x| x != c) {
-                                        ns &= !bit(x);
-                                    }
-                                } else {
-                                    ns |= bit(c);
-                                }
-                            }
-                            kinds.push((t.len() > 1).then_some(if all_marked {
-                                "tie, all marked"
-                            } else {
-                                "tie, unmarked"
-                            }));
-                            if !next.contains(&ns) {
-                                next.push(ns);
-                            }
-                        }
-                    }
-                    if next.is_empty() {
-                        match lfsr_fail {
+                    // the a42 step over every possible mark state depends on d only through the
+                    // LFSR's start when the LFSR is judged exactly: computed once per (tied sets,
+                    // start) of this record
+                    let start = self.exact_lfsr.then(|| dn.lfsr as usize % cfg.channels);
+                    let step = mark_memo
+                        .entry((a.clone(), b.clone(), start))
+                        .or_insert_with(|| mark_step(&st.marks, cfg.channels, p, c, &a, &b, start));
+                    let Some((next, tie_kind)) = step.outcome.clone() else {
+                        match step.lfsr_fail.clone() {
                             Some((legal, w)) => fail(
                                 4,
                                 "tie-lfsr",
@@ -1229,15 +1281,7 @@ impl DispatcherChecker {
                             ),
                         }
                         continue;
-                    }
-                    if next.len() > 4096 {
-                        next.truncate(4096);
-                    }
-                    let tie_kind = kinds
-                        .iter()
-                        .all(|k| *k == kinds[0])
-                        .then_some(kinds[0])
-                        .flatten();
+                    };
                     let (lo_m, hi_m) = self.score_range(dn.policy, m, d);
                     if let Some(&x) = sure_mods.iter().find(|&&x| {
                         let (_, hi_x) = self.score_range(dn.policy, x, d);
@@ -1333,6 +1377,7 @@ impl DispatcherChecker {
                     // possible afterwards are the union over them
                     match ok.as_mut() {
                         None => {
+                            ok_marks = next.iter().copied().collect();
                             ok = Some(Verdict {
                                 channel: c,
                                 place,
@@ -1344,7 +1389,7 @@ impl DispatcherChecker {
                         }
                         Some(vd) => {
                             for ns in next {
-                                if !vd.new_marks.contains(&ns) {
+                                if ok_marks.insert(ns) {
                                     vd.new_marks.push(ns);
                                 }
                             }
