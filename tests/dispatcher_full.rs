@@ -260,8 +260,14 @@ fn power_history_matches_its_contract() {
         model.step(reset, retire, weights, window);
     }
     assert!(saw_saturation, "saturation reached");
-    assert!(not_first > 1000, "{not_first} cycles with module 0 not the best");
-    assert!(ties > 100, "{ties} cycles with two equal non-zero histories");
+    assert!(
+        not_first > 1000,
+        "{not_first} cycles with module 0 not the best"
+    );
+    assert!(
+        ties > 100,
+        "{ties} cycles with two equal non-zero histories"
+    );
 }
 
 fn verilator_full(seed: u64, mix: usize, cycles: usize) -> Option<(Vec<DispIn>, Vec<DispOut>)> {
