@@ -3,11 +3,15 @@
 //! (`testbench::spec::dispatcher`) with the pipeline's windows
 //! (`testbench::dispatcher_scale::full::FullCfg::timing`): RustHDL at the small config, Verilator
 //! at the full config (10^4 cycles by default; 10^5 with `--ignored`), exports, and the checker
-//! rejecting corrupted traces of this RTL with the rule named.
+//! rejecting corrupted traces of this RTL with the rule named; the `min_power_history` sub-block
+//! (`hdl::dispatcher_scale::PowerHistory`) against its contract, and `POLICY` 2 traces judged.
 
 use golden_model::dispatcher::{DispIn, DispOut};
 use golden_model::CycleModel;
-use hdl::dispatcher_scale::{dispatcher_full_verilog, DispatcherFullFull, DispatcherFullSmall};
+use hdl::dispatcher_scale::{
+    dispatcher_full_verilog, DispatcherFullFull, DispatcherFullSmall, PowerHistory,
+};
+use rust_hdl::prelude::*;
 use testbench::dispatcher_scale::full::{drive, repack, DispFullPorts, FullCfg};
 use testbench::rtl::RtlSim;
 use testbench::spec::judge;
@@ -78,6 +82,14 @@ const SMALL_CASES: [(usize, u64); 8] = [
 ];
 
 fn small_config_cases(cases: &[(usize, u64)]) -> u64 {
+    small_config_cases_with(cases, |_, _| {})
+}
+
+/// [`small_config_cases`], with `look` given each case's checker after the trace was judged.
+fn small_config_cases_with(
+    cases: &[(usize, u64)],
+    mut look: impl FnMut(usize, &testbench::spec::dispatcher::DispatcherChecker),
+) -> u64 {
     let cycles: usize = std::env::var("DISP_FULL_CYCLES")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -99,6 +111,7 @@ fn small_config_cases(cases: &[(usize, u64)]) -> u64 {
             "mix {mix} seed {seed}: only {} records",
             chk.records()
         );
+        look(mix, &chk);
         total += chk.records();
     }
     total
@@ -117,6 +130,151 @@ fn small_config_random_traces_pass_the_spec_checker() {
 fn full_verilog() -> &'static str {
     static V: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     V.get_or_init(dispatcher_full_verilog::<DispatcherFullFull>)
+}
+
+/// `POLICY` 2 (`min_power_history`) throughout (driver mix 4: short power windows, random retire
+/// strobes, weight and window writes), RustHDL at the small config, every cycle judged by the
+/// SPEC checker: the records must include module choices among several surely fitting modules
+/// under this policy, some of them away from `first`'s choice.
+#[test]
+fn min_power_history_traces_pass_the_spec_checker() {
+    let mut chosen = 0;
+    let mut overrides = 0;
+    let total = small_config_cases_with(&[(4, 1), (4, 2)], |_, chk| {
+        let cov = chk.coverage();
+        chosen += cov.get("policy min_power_history").copied().unwrap_or(0);
+        overrides += cov.get("policy overrides first").copied().unwrap_or(0);
+        assert_eq!(cov.get("policy first"), None, "{cov:?}");
+        assert_eq!(cov.get("policy max_weighted_free"), None, "{cov:?}");
+    });
+    assert!(total > 200, "{total} records");
+    assert!(
+        chosen > 100 && overrides > 50,
+        "{chosen} choices, {overrides} away from first"
+    );
+}
+
+/// A plain-Rust statement of [`PowerHistory`]'s contract (its module doc).
+#[derive(Default)]
+struct PowerRef {
+    cur: [u32; 16],
+    prev: [u32; 16],
+    cnt: u32,
+}
+
+impl PowerRef {
+    fn sums(&self) -> [u32; 16] {
+        std::array::from_fn(|m| self.prev[m] + self.cur[m])
+    }
+    fn order(&self) -> [u16; 16] {
+        let p = self.sums();
+        std::array::from_fn(|i| {
+            (0..16).fold(0u16, |acc, j| {
+                acc | u16::from(p[i] < p[j] || (p[i] == p[j] && i <= j)) << j
+            })
+        })
+    }
+    fn step(&mut self, reset: bool, retire: u64, weights: u32, window: u32) {
+        if reset {
+            *self = Self::default();
+            return;
+        }
+        for m in 0..16 {
+            let add: u32 = (0..4)
+                .filter(|c| retire >> (4 * m + c) & 1 == 1)
+                .map(|c| (weights >> (4 * c)) & 0xF)
+                .sum();
+            self.cur[m] = (self.cur[m] + add).min(0xFFFF);
+        }
+        self.cnt += 1;
+        if self.cnt >= window.max(1) {
+            self.cnt = 0;
+            self.prev = self.cur;
+            self.cur = [0; 16];
+        }
+    }
+}
+
+/// The sub-block cycle for cycle against its contract: `better` in cycle t is the order of the
+/// histories of t − 2. Random retire strobes (denser on some modules, which ones changing, so
+/// every module leads at times and ties occur too), weights and windows changing (0 included, a window shorter than the
+/// count), saturation (weights 0xF, long windows), resets.
+#[test]
+fn power_history_matches_its_contract() {
+    let mut b = PowerHistory::default();
+    b.connect_all();
+    check_all(&b).expect("check_all");
+    let settle = |b: &mut PowerHistory| {
+        for _ in 0..50 {
+            b.update_all();
+            if !b.has_changed() {
+                return;
+            }
+        }
+        panic!("no settle");
+    };
+    let mut rng = golden_model::dispatcher::eval::Rng::new(23);
+    let mut model = PowerRef::default();
+    let mut orders: Vec<[u16; 16]> = vec![];
+    let (mut weights, mut window) = (0x1111u32, 5u32);
+    let mut saw_saturation = false;
+    let (mut not_first, mut ties) = (0, 0);
+    for t in 0..7_000usize {
+        // cycles 2 000..4 500: weights 0xF, a window longer than the phase, no reset (saturation)
+        let long = (2_000..4_500).contains(&t);
+        let reset = t == 0 || (rng.range(0, 999) == 0 && !long);
+        if rng.range(0, 99) == 0 {
+            weights = rng.next_u64() as u32 & 0xFFFF;
+        }
+        if rng.range(0, 199) == 0 {
+            window = [0, 1, 3, 17, 64, 2000][rng.range(0, 5)];
+        }
+        if long {
+            (weights, window) = (0xFFFF, 5_000);
+        }
+        let mut retire = 0u64;
+        for m in 0..16 {
+            // module m retires densely with a probability that rotates every 500 cycles
+            let dense = rng.range(0, 15) < (m + t / 500) % 16;
+            for c in 0..4 {
+                if dense || rng.range(0, 3) == 0 {
+                    retire |= 1 << (4 * m + c);
+                }
+            }
+        }
+        b.reset.next = reset;
+        b.retire_class.next = retire.to_bits();
+        b.weights.next = (weights as u64).to_bits();
+        b.window.next = (window as u64).to_bits();
+        b.clock.next = Clock { clk: false };
+        settle(&mut b);
+        orders.push(model.order());
+        if t >= 2 {
+            let want = orders[t - 2];
+            for (i, row) in want.iter().enumerate() {
+                let got = b.better.val().get_bits::<16>(16 * i).index() as u16;
+                assert_eq!(got, *row, "cycle {t}: row {i}");
+            }
+            not_first += usize::from(want[0] != 0xFFFF);
+        }
+        let p = model.sums();
+        if (0..16).any(|i| (i + 1..16).any(|j| p[i] == p[j] && p[i] > 0)) {
+            ties += 1;
+        }
+        saw_saturation |= model.cur.contains(&0xFFFF);
+        b.clock.next = Clock { clk: true };
+        settle(&mut b);
+        model.step(reset, retire, weights, window);
+    }
+    assert!(saw_saturation, "saturation reached");
+    assert!(
+        not_first > 1000,
+        "{not_first} cycles with module 0 not the best"
+    );
+    assert!(
+        ties > 100,
+        "{ties} cycles with two equal non-zero histories"
+    );
 }
 
 fn verilator_full(seed: u64, mix: usize, cycles: usize) -> Option<(Vec<DispIn>, Vec<DispOut>)> {
@@ -178,7 +336,7 @@ fn rejects(ins: &[DispIn], outs: &[DispOut], rule: &str) {
 }
 
 /// The checker, set up with this pipeline's windows, still rejects corrupted traces of this
-/// RTL with the rule named (and the refusal of the unbuilt policy is judged).
+/// RTL with the rule named (and the refusal of `POLICY` 3 is judged).
 #[test]
 fn the_checker_rejects_corrupted_traces_of_this_rtl() {
     let (ins, outs) = rusthdl_small(5, 0, 1_200);
@@ -224,12 +382,12 @@ fn the_checker_rejects_corrupted_traces_of_this_rtl() {
             "a late record"
         );
     }
-    // POLICY = 2 is refused by this RTL; the checker expects it
+    // POLICY = 3 is refused by this RTL; the checker expects it
     let mut i2 = ins.clone();
     i2[3] = DispIn {
         cfg_we: true,
         cfg_addr: 0,
-        cfg_data: 2,
+        cfg_data: 3,
         ..DispIn::default()
     };
     let mut rtl = RtlSim::new(DispatcherFullSmall::default());
@@ -237,12 +395,42 @@ fn the_checker_rejects_corrupted_traces_of_this_rtl() {
     let o2: Vec<DispOut> = i2.iter().map(|i| repack(&cfg, &rtl.step(i))).collect();
     assert!(
         o2[4].error && o2[4].error_code == 5,
-        "POLICY 2 refused with BAD_CFG"
+        "POLICY 3 refused with BAD_CFG"
     );
     let mut o3 = o2.clone();
     o3[4].error = false;
     o3[4].error_code = 0;
     rejects(&i2, &o3, "error-code");
+    // POLICY = 2 is accepted: no error strobe
+    i2[3].cfg_data = 2;
+    let mut rtl = RtlSim::new(DispatcherFullSmall::default());
+    let o4: Vec<DispOut> = i2.iter().map(|i| repack(&cfg, &rtl.step(i))).collect();
+    assert!(!o4[4].error, "POLICY 2 accepted");
+}
+
+/// Under `min_power_history` the checker judges the module choice from the retire strobes: the
+/// trace of mix 4 with the strobes the checker sees changed (module m of a record whose choice
+/// was among several surely fitting modules retires every class in every cycle before it) is
+/// rejected by `module-policy`, the only rule the strobes enter.
+#[test]
+fn the_checker_rejects_a_wrong_power_history_choice() {
+    let (ins, outs) = rusthdl_small(1, 4, 700);
+    let mut chk = FullCfg::Small.checker();
+    judge(&mut chk, &ins, &outs).expect("the RTL's own trace");
+    assert!(chk.coverage().get("policy overrides first").is_some());
+    let mut rejected = 0;
+    for r in (0..outs.len()).filter(|&k| outs[k].disp_valid).take(40) {
+        let m = outs[r].disp_module;
+        let mut i2 = ins.clone();
+        for i in i2.iter_mut().take(r).skip(3) {
+            i.retire_class |= 0xF << (4 * m);
+        }
+        if let Err(v) = judge(&mut FullCfg::Small.checker(), &i2, &outs) {
+            assert_eq!(v.rule, "module-policy", "{v}");
+            rejected += 1;
+        }
+    }
+    assert!(rejected >= 10, "{rejected} of 40 corrupted traces rejected");
 }
 
 #[test]

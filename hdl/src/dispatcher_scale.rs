@@ -42,6 +42,7 @@ use rust_hdl::prelude::*;
 pub mod allocator;
 pub mod full;
 pub mod map_ram;
+pub mod power;
 pub mod run_cache_pipe;
 pub mod write_refresh;
 pub use allocator::{
@@ -52,6 +53,7 @@ pub use map_ram::{
     map_ram_verilog, KeepDff, LutRam16, MapGroup, MapRam, MapRamBoard, MapRamCore, MapRamFull,
     MapRamSmall,
 };
+pub use power::PowerHistory;
 pub use run_cache_pipe::{
     RunCachePipe, RunCachePipeBoard, RunCachePipeFull, RunCachePipeSmall, WordFinder,
 };

@@ -318,7 +318,7 @@ impl Seeds {
 
 /// Synthesize `raw` (a RustHDL export, module `top`) as `unit` for the LFE5U-85F and place and
 /// route it once per speed grade in `speeds` and seed of `seeds`; work files in `work/<unit>/`
-/// (`nextpnr_s<speed>_seed<seed>.log`).
+/// (`nextpnr_s<speed>_seed<seed>.log`; `yosys_passes.log`: yosys's log with time stamps).
 pub fn synthesize(
     tools: &Tools,
     unit: &str,
@@ -345,8 +345,13 @@ pub fn synthesize(
     let t = Instant::now();
     let limit = yosys_limit();
     if let Err(e) = run_limited(
+        // `-t -l`: every pass's messages with a time stamp in `yosys_passes.log` (stdout stays
+        // quiet): on a large export it shows which pass the time goes to, even when stopped
         Command::new(&tools.yosys).current_dir(&dir).args([
             "-q",
+            "-t",
+            "-l",
+            "yosys_passes.log",
             "-p",
             &format!(
                 "read_verilog -D{NO_TOP} unit.v harness.v; synth_ecp5 -top harness -json harness.json; tee -q -o stat.txt stat"

@@ -135,8 +135,9 @@ enum Cmd {
         /// With `--config`: the dispatcher's saturating-stream bench (`dispatcher`).
         #[arg(long)]
         unit: Option<String>,
-        /// `full` (the integrated patent-scale RTL) or `board`: prints `dispatcher CONFIG: R
-        /// records in C cycles (X per cycle), head-to-record max H cycles`.
+        /// `full` (the integrated patent-scale RTL) or `board`: prints one line on stdout,
+        /// `dispatcher CONFIG: R records in C cycles (X per cycle), head-to-record max H cycles`
+        /// (the stream on every channel; stderr: it and the one-channel stream in detail).
         #[arg(long)]
         config: Option<String>,
         /// Measured cycles of that stream (after 1000 of warm-up).
@@ -490,10 +491,10 @@ fn main() -> Result<()> {
                     unit.as_deref() == Some("dispatcher"),
                     "--config needs --unit dispatcher"
                 );
-                print!(
-                    "{}",
-                    synth::dispatcher_scale::bench_stream(&config, stream_cycles)?
-                );
+                // stdout: the contract line alone; stderr: both streams in detail
+                let b = synth::dispatcher_scale::bench_stream(&config, stream_cycles)?;
+                eprint!("{}", b.details());
+                println!("{}", b.line());
                 return Ok(());
             }
             let c = synth::bench::Cycles {

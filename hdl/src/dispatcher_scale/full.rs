@@ -20,16 +20,15 @@
 //! | `disp_lds_base` | out | 6 | LDS base (0 when no LDS) |
 //! | `done_valid`, `done_slot` | in | 1, 6 | completion: free what `done_slot` took |
 //! | `cfg_we`, `cfg_addr`, `cfg_data` | in | 1, 4, 16 | register write (the board's map) |
-//! | `retire_class` | in | 64 | emb. 10's retire strobes (unused: `min_power_history` is not built) |
+//! | `retire_class` | in | 64 | emb. 10's retire strobes: bit 4m + c = module m retired an instruction of class c |
 //! | `error`, `error_code` | out | 1, 3 | refused request (board codes), the cycle after it |
 //!
 //! Registers: the board's map (`POLICY` 0, `SPLIT_THRESHOLD` 1, `WIN_LEN` 2..=5, `FREE_WEIGHTS`
-//! 6, `POWER_WEIGHTS` 7, `POWER_WINDOW` 8), with one difference: **`POLICY` = 2
-//! (`min_power_history`, emb. 10) is not built and is refused with `BAD_CFG`** (nothing
-//! written); 0 `first` and 1 `max_weighted_free` (emb. 9) are. Registers 7 and 8 are stored
-//! and unused. Error codes: 1 `NEVER_FITS`, 2 `ZERO_WAVES`, 4 `IDLE_SLOT`, 5 `BAD_CFG` (3
-//! `BAD_ID` cannot occur: every channel, priority and slot code is valid); push beats
-//! completion beats config; a refused request changes nothing.
+//! 6, `POWER_WEIGHTS` 7, `POWER_WINDOW` 8): `POLICY` 0 `first`, 1 `max_weighted_free` (emb. 9),
+//! 2 `min_power_history` (emb. 10); 3 is refused with `BAD_CFG` (nothing written). Error
+//! codes: 1 `NEVER_FITS`, 2 `ZERO_WAVES`, 4 `IDLE_SLOT`, 5 `BAD_CFG` (3 `BAD_ID` cannot occur:
+//! every channel, priority and slot code is valid); push beats completion beats config; a
+//! refused request changes nothing.
 //!
 //! ## Timing (SPEC "Patent scale"; the spec checker's windows)
 //! A WG that is its channel's head in cycle h is matched in h + 1 (needs registered) and h + 2
@@ -49,16 +48,25 @@
 //!   then the lowest channel); no LFSR (the checker's `any_tie_winner`).
 //! - Module: `first` = lowest index; `max_weighted_free` = the largest Σ a_h·free_h of
 //!   per-module free counters (VGPR, SGPR, wave slots, LDS), scores and their pairwise order
-//!   registered (2–3 cycles old), ties to the lower index.
+//!   registered (2–3 cycles old), ties to the lower index; `min_power_history` = the smallest
+//!   retire history prev_m + cur_m (tumbling windows of `POWER_WINDOW` cycles, weights
+//!   `POWER_WEIGHTS`, as the golden model's "Power history"), ties to the lower index: sub-block
+//!   [`PowerHistory`], whose pairwise order a decision in d reads is that of the histories of
+//!   d − 2 (the checker's window for it: 6 cycles).
 //! - Emb. 3: `g` counts cycles with a head, every head stable, a free slot and no head fitting
 //!   any module (cached runs); at `SPLIT_THRESHOLD` (≠ 0) the lowest stable independent head of
 //!   ≥ 2 waves enters split mode (one wave at priority 3, `disp_sub`).
 //! - Step 9: a WG that cannot fit an empty module is refused at the push (`NEVER_FITS`).
 //!
-//! **Cost**: `docs/dispatcher_scale.md`, "Session 11" (`synth report --target ecp5-85f --full
-//! --only dispatcher_full`).
+//! **Cost** (`docs/dispatcher_scale.md`, "Session 12"): `ECP5_YOSYS=/usr/bin/yosys synth
+//! report --target ecp5-85f --full --only dispatcher_full --seeds 1 --speeds 6` on the RTL
+//! before `min_power_history` (a9b3150): yosys 57 581 LUT4, 10 061 CCU2C, 19 303 FF, 5 EBR, 92
+//! MULT18X18D; nextpnr-ecp5 packs **95 505 LUT4 sites of the 85F's 83 640 (114 %): it does not
+//! fit** (no Fmax). Throughput: `synth bench --unit dispatcher --config full` (its line and
+//! the one-channel figure in the doc; session 12's run did not finish in time).
 
 use super::allocator::Allocator;
+use super::power::PowerHistory;
 use super::{konst, locals};
 use rust_hdl::prelude::*;
 
@@ -123,6 +131,8 @@ pub struct DispatcherFull<
     pub error_code: Signal<Out, Bits<3>>,
     /// The maps, their runs, the first fit and the commit.
     pub alloc: Allocator<V, S, S2, L, H, KV, KH, SH, DC, DT, R, M2, SV, LT>,
+    /// `min_power_history`: the retire histories and their order.
+    pub power: PowerHistory,
     /// The in-flight table (one entry per slot, written with the record).
     slot_table: RAM<Bits<TW>, 6>,
     // --- channel FIFOs (shift queues, entry c*8 + e, head e = 0)
@@ -297,6 +307,7 @@ pub struct DispatcherFull<
     one16: Constant<Bits<16>>,
     one64: Constant<Bits<64>>,
     p1: Constant<Bits<2>>,
+    p2: Constant<Bits<2>>,
     p3: Constant<Bits<2>>,
     w1: Constant<Bits<7>>,
     wl_init: Vec<Constant<Bits<16>>>,
@@ -405,6 +416,7 @@ impl<
             error: Default::default(),
             error_code: Default::default(),
             alloc: Default::default(),
+            power: Default::default(),
             slot_table: Default::default(),
             fifo: locals(32),
             cnt: locals(4),
@@ -565,6 +577,7 @@ impl<
             one16: konst(1),
             one64: konst(1),
             p1: konst(1),
+            p2: konst(2),
             p3: konst(3),
             w1: konst(1),
             wl_init: [512u64, 256, 128, 128].iter().map(|&x| konst(x)).collect(),
@@ -825,6 +838,17 @@ impl<
                 for i in 0..16 {
                     if self.fm[c].val().get_bit(i)
                         & (!self.fm[c].val() | self.better[i].q.val()).all()
+                    {
+                        self.modsel[c].next = self.modsel[c].val().replace_bit(i, true);
+                    }
+                }
+            }
+            // `min_power_history`: the module whose history beats every other fitting one
+            if self.policy.q.val() == self.p2.val() {
+                self.modsel[c].next = 0.into();
+                for i in 0..16 {
+                    if self.fm[c].val().get_bit(i)
+                        & (!self.fm[c].val() | self.power.better.val().get_bits::<16>(16 * i)).all()
                     {
                         self.modsel[c].next = self.modsel[c].val().replace_bit(i, true);
                     }
@@ -1150,14 +1174,21 @@ impl<
                 bit_cast::<16, 4>(self.fweights.q.val().get_bits::<4>(12))
                     * bit_cast::<16, 7>(self.sc7b.val()),
             );
+            // m beats j: a larger score, or an equal one and m ≤ j; one comparator per pair
+            // (below the diagonal the complement of the pair's, under a constant condition)
             self.one_hot.next = 0.into();
             for j in 0..16 {
-                self.one_hot.next = self.one_hot.val().replace_bit(
-                    j,
-                    (self.score[m].q.val() > self.score[j].q.val())
-                        | ((self.score[m].q.val() == self.score[j].q.val())
-                            & self.lower[m].val().get_bit(j)),
-                );
+                if self.lower[m].val().get_bit(j) {
+                    self.one_hot.next = self
+                        .one_hot
+                        .val()
+                        .replace_bit(j, self.score[m].q.val() >= self.score[j].q.val());
+                } else {
+                    self.one_hot.next = self
+                        .one_hot
+                        .val()
+                        .replace_bit(j, !(self.score[j].q.val() >= self.score[m].q.val()));
+                }
             }
             self.better[m].d.next = self.one_hot.val();
         }
@@ -1177,11 +1208,17 @@ impl<
             self.win_cnt.d.next = 0.into();
             self.win.d.next = self.win.q.val() + 1;
         }
-        // ---------------- config writes (POLICY 2 is not built: BAD_CFG)
+        // ---------------- min_power_history: histories with the old register values
+        self.power.clock.next = self.clock.val();
+        self.power.reset.next = self.reset.val();
+        self.power.retire_class.next = self.retire_class.val();
+        self.power.weights.next = self.pweights.q.val();
+        self.power.window.next = self.pwindow.q.val();
+        // ---------------- config writes (POLICY 3 and unmapped addresses: BAD_CFG)
         self.cbad.next = self.cfg_we.val()
             & ((self.cfg_addr.val() > self.c8[8].val().get_bits::<4>(0))
                 | (!self.cfg_addr.val().any()
-                    & (self.cfg_data.val() > bit_cast::<16, 2>(self.p1.val()))));
+                    & (self.cfg_data.val() > bit_cast::<16, 2>(self.p2.val()))));
         if self.cfg_we.val() & !self.cbad.val() {
             if !self.cfg_addr.val().any() {
                 self.policy.d.next = self.cfg_data.val().get_bits::<2>(0);

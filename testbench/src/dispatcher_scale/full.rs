@@ -6,7 +6,8 @@
 //!
 //! The judge is the SPEC checker alone (no cycle model of this pipeline exists yet): H = LA + 4
 //! (the allocator's latency LA = log2(V) + 2), K = the write refresh's K + 1, F = 2, no LFSR
-//! ([`DispatcherChecker::any_tie_winner`]), `POLICY` 2 refused ([`DispatcherChecker::policies_up_to`]).
+//! ([`DispatcherChecker::any_tie_winner`]); all three policies are built (`POLICY` 3 is
+//! refused, as SPEC says).
 
 use crate::port_table;
 use crate::spec::dispatcher::{DispatcherChecker, Timing};
@@ -107,9 +108,7 @@ impl FullCfg {
     }
     /// The SPEC checker set up for this pipeline.
     pub fn checker(self) -> DispatcherChecker {
-        DispatcherChecker::with_timing(self.config(), self.timing())
-            .any_tie_winner()
-            .policies_up_to(1)
+        DispatcherChecker::with_timing(self.config(), self.timing()).any_tie_winner()
     }
 }
 
@@ -142,8 +141,8 @@ pub fn repack(cfg: &DispatcherConfig, o: &DispOut) -> DispOut {
 
 /// A random closed-loop driver: each cycle's inputs from the seed and the records seen so far.
 /// `done_pct` of the cycles complete a live slot (one recorded at least a cycle before), 2 % of
-/// those a random slot (perhaps idle: `IDLE_SLOT`); config writes: policy 0..=3 (2 and 3
-/// refused), split thresholds 0..=48 (the split is exercised), windows 1..=40, weights.
+/// those a random slot (perhaps idle: `IDLE_SLOT`); config writes: policy 0..=3 (3 refused),
+/// split thresholds 0..=48 (the split is exercised), windows 1..=40, weights, power windows.
 pub struct Driver {
     cfg: DispatcherConfig,
     rng: Rng,
@@ -161,10 +160,15 @@ pub struct Driver {
     pub indep_pct: usize,
     /// Percent of pushes with a bad descriptor (zero waves or never fits).
     pub bad_pct: usize,
+    /// Config writes (address, data) in cycles 1, 2, … before any random one.
+    pub start_writes: Vec<(u32, u32)>,
+    /// Whether the random config writes include `POLICY`.
+    pub policy_writes: bool,
 }
 
 impl Driver {
-    /// Mix `mix` (0..4: small WGs, big WGs with splits, config churn, sparse) for `cfg`.
+    /// Mix `mix` (0..5: small WGs, big WGs with splits, config churn, sparse, and 4:
+    /// `min_power_history` with short power windows) for `cfg`.
     pub fn new(cfg: DispatcherConfig, seed: u64, mix: usize) -> Self {
         let mut d = Self {
             cfg,
@@ -180,8 +184,10 @@ impl Driver {
             lds_max: cfg.lds_blocks / 4,
             indep_pct: 30,
             bad_pct: 2,
+            start_writes: vec![],
+            policy_writes: true,
         };
-        match mix % 4 {
+        match mix {
             0 => {}
             1 => {
                 d.waves_max = cfg.max_waves();
@@ -195,9 +201,18 @@ impl Driver {
                 d.cfg_pct = 8;
                 d.push_pct = 80;
             }
-            _ => {
+            3 => {
                 d.push_pct = 15;
                 d.done_pct = 10;
+            }
+            _ => {
+                // `min_power_history` throughout: short power windows (the retire strobes are
+                // random every cycle, so the modules' histories differ and keep changing),
+                // random weight and window writes, no policy write
+                let nx = d.rng.range(8, 96) as u32;
+                d.start_writes = vec![(reg::POLICY, 2), (reg::POWER_WINDOW, nx)];
+                d.policy_writes = false;
+                d.cfg_pct = 2;
             }
         }
         d
@@ -248,9 +263,14 @@ impl Driver {
                 self.live.retain(|&s| s != i.done_slot as usize);
             }
         }
-        if self.pct(self.cfg_pct) {
+        if let Some(&(addr, data)) = self.start_writes.get(cycle - 1) {
             i.cfg_we = true;
-            let (addr, data) = match self.rng.range(0, 6) {
+            i.cfg_addr = addr;
+            i.cfg_data = data;
+        } else if self.pct(self.cfg_pct) {
+            i.cfg_we = true;
+            let lo = if self.policy_writes { 0 } else { 1 };
+            let (addr, data) = match self.rng.range(lo, 6) {
                 0 => (reg::POLICY, self.rng.range(0, 3) as u32),
                 1 => (1, self.rng.range(0, 48) as u32),
                 2 => (
@@ -306,8 +326,10 @@ pub struct StreamFigures {
     /// Cycles measured (after the warm-up) and records in them.
     pub cycles: u64,
     pub records: u64,
-    /// Head → record in the SPEC view (a WG is its channel's head from the cycle after its
-    /// push, or from the record of the WG before it): mean and max over the measured records.
+    /// Head → record per WG from the trace, in the SPEC view (a WG is its channel's head from
+    /// the cycle after its push into an empty channel, or from the cycle after the record of the
+    /// WG before it; an idle channel's WG so measures the pipeline's own head → record): mean
+    /// and max over the measured records.
     pub lat_mean: f64,
     pub lat_max: u64,
     /// Push → record, smallest (an idle pipeline: push + 1 + the pipeline's head → record).
@@ -394,7 +416,7 @@ pub fn run_stream(
                     lat_max = lat_max.max(lat);
                     p2r_min = p2r_min.min(now - pushed);
                 }
-                front_since[ch] = now;
+                front_since[ch] = now + 1;
             }
             let run = rng.range(s.run.0, s.run.1) as u64;
             due.entry(now + run).or_default().push(o.disp_slot as usize);
