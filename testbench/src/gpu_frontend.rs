@@ -256,7 +256,11 @@ impl R {
     }
 }
 
-/// Knobs of the stream, redrawn every 4096 cycles (bursts, idle stretches, storms).
+/// Cycles of a segment of the stream: its knobs ([`Mix`]) are redrawn at every multiple (an
+/// 8000-cycle trace of `synth mutate` meets four segments).
+const SEGMENT: usize = 2048;
+
+/// Knobs of the stream, redrawn every [`SEGMENT`] cycles (bursts, idle stretches, storms).
 #[derive(Clone, Debug)]
 struct Mix {
     /// Per mille of cycles a kernel is offered; percent of RT kernels.
@@ -277,6 +281,64 @@ struct Mix {
     run_min: u64,
     /// Map pressure: small and big needs mixed (below, [`draw_shape`]).
     pressure: bool,
+    /// The dispatcher's module choice of the segment, written at its start ([`Profile`]).
+    profile: Profile,
+    /// Wave counts drawn from all of 1..=8 (else mostly 1..=3 or 1..=4): WGs of three and
+    /// four wave pairs queue behind each other, so every row of the FIFO entries' need
+    /// decoders meets its shapes.
+    many_waves: bool,
+}
+
+/// The dispatcher's module-choice registers of a segment, written in its first cycles (the
+/// first segment's right after the trace's reset): the policy (a third each `first`,
+/// `max_weighted_free`, `min_power_history`), for the scorer free weights with large nibbles
+/// half the time, for the power history heavy power weights, a short or a long window (up to
+/// 4095 cycles: long enough for a counter to saturate at 0xFFFF) and each module's own rate of
+/// retire strobes (percent of cycles with every class's bit set; 0: the sparse random strobes
+/// of every segment), so the choice meets unequal modules, ties and saturated counters.
+#[derive(Clone, Copy, Debug, Default)]
+struct Profile {
+    policy: u32,
+    free_weights: u32,
+    power_weights: u32,
+    power_window: u32,
+    retire: [u64; 2],
+}
+
+impl Profile {
+    fn draw(r: &mut R) -> Self {
+        let nibbles = |r: &mut R| {
+            (0..4).fold(0, |w, k| {
+                let n = if r.below(2) == 0 {
+                    8 + r.below(8)
+                } else {
+                    r.below(16)
+                };
+                w | (n as u32) << (4 * k)
+            })
+        };
+        let policy = r.below(3) as u32;
+        let free_weights = nibbles(r);
+        let power_weights = nibbles(r);
+        let power_window = if r.below(2) == 0 {
+            8 + r.below(120) as u32
+        } else {
+            1024 + r.below(3072) as u32
+        };
+        let rate = |r: &mut R| [0, 10, 50, 95][r.below(4) as usize];
+        let retire = if policy == 2 {
+            [rate(r), rate(r)]
+        } else {
+            [0, 0]
+        };
+        Self {
+            policy,
+            free_weights,
+            power_weights,
+            power_window,
+            retire,
+        }
+    }
 }
 
 impl Mix {
@@ -296,13 +358,15 @@ impl Mix {
             tiny: false,
             run_min: 0,
             pressure: false,
+            profile: Profile::draw(r),
+            many_waves: r.below(3) == 0,
         }
     }
 
     /// The knobs of a segment: a storm one time in six, else drawn.
     fn segment(r: &mut R) -> Self {
         if r.below(6) == 0 {
-            Self::be_storm()
+            Self::be_storm(r)
         } else if r.below(5) == 0 {
             Self::pressure(r)
         } else {
@@ -326,13 +390,15 @@ impl Mix {
             tiny: false,
             run_min: 100,
             pressure: true,
+            profile: Profile::draw(r),
+            many_waves: false,
         }
     }
 
     /// A storm of tiny best-effort kernels: one WG each, offered in most cycles, that run long
     /// — eight of them run at once in the dispatcher's eight slots, so Unit 4's table and the
     /// expander's BE slots fill up to their last entries with running kernels.
-    fn be_storm() -> Self {
+    fn be_storm(r: &mut R) -> Self {
         Self {
             launch: 400,
             rt: 0,
@@ -344,6 +410,8 @@ impl Mix {
             tiny: true,
             run_min: 300,
             pressure: false,
+            profile: Profile::draw(r),
+            many_waves: false,
         }
     }
 }
@@ -352,19 +420,21 @@ impl Mix {
 /// 0..=16/q and SGPR 0..=8/q blocks per wave, a tenth of the LDS needs 6..=16 blocks, a third
 /// of the wave counts up to 8), so the dispatcher's searches meet needs that reach every end of
 /// its maps; else small needs (VGPR 0..=4, SGPR 0..=2, LDS 0..=5, 1..=3 waves mostly).
-fn draw_shape(r: &mut R, k: &mut Kernel, wide: bool, tiny: bool, pressure: bool) {
+fn draw_shape(r: &mut R, k: &mut Kernel, mix: &Mix, wide: bool) {
+    let (tiny, pressure) = (mix.tiny, mix.pressure);
     if pressure {
-        // one wave pair: small (VGPR 1..=4, SGPR 1..=2, LDS 1..=3) or big (VGPR 11..=16,
-        // SGPR 5..=8, LDS 10..=16: more than the free tail beside a small one)
+        // one wave pair: small (VGPR 1..=4, SGPR 1..=2, LDS 1..=3) or big (VGPR 5..=16,
+        // SGPR 3..=8, LDS 4..=16: more than the free tail beside one or several small ones,
+        // wherever that tail starts)
         k.waves = 1 + r.below(2) as u32;
         if r.below(2) == 0 {
             k.vgpr = 1 + r.below(4) as u32;
             k.sgpr = 1 + r.below(2) as u32;
             k.lds = 1 + r.below(3) as u32;
         } else {
-            k.vgpr = 11 + r.below(6) as u32;
-            k.sgpr = 5 + r.below(4) as u32;
-            k.lds = 10 + r.below(7) as u32;
+            k.vgpr = 5 + r.below(12) as u32;
+            k.sgpr = 3 + r.below(6) as u32;
+            k.lds = 4 + r.below(13) as u32;
         }
     } else if tiny {
         k.waves = 1 + r.below(2) as u32;
@@ -372,7 +442,11 @@ fn draw_shape(r: &mut R, k: &mut Kernel, wide: bool, tiny: bool, pressure: bool)
         k.sgpr = r.below(2) as u32;
         k.lds = r.below(3) as u32;
     } else if wide {
-        let wmax = if r.below(3) == 0 { 8 } else { 4 };
+        let wmax = if mix.many_waves || r.below(3) == 0 {
+            8
+        } else {
+            4
+        };
         k.waves = 1 + r.below(wmax) as u32;
         let q = k.waves.div_ceil(2);
         k.vgpr = r.below(1 + 16 / q as u64) as u32;
@@ -383,7 +457,11 @@ fn draw_shape(r: &mut R, k: &mut Kernel, wide: bool, tiny: bool, pressure: bool)
             r.below(6) as u32
         };
     } else {
-        let wmax = if r.below(5) == 0 { 8 } else { 3 };
+        let wmax = if mix.many_waves || r.below(5) == 0 {
+            8
+        } else {
+            3
+        };
         k.waves = 1 + r.below(wmax) as u32;
         k.vgpr = r.below(5) as u32;
         k.sgpr = r.below(3) as u32;
@@ -397,7 +475,7 @@ fn draw_shape(r: &mut R, k: &mut Kernel, wide: bool, tiny: bool, pressure: bool)
 
 /// The standard random stream, with the composed model in the loop (deterministic in `seed`,
 /// starts with a reset, exactly `cycles` long): RT and BE kernels of random shapes and sizes
-/// (bursts: the launch rate, the RT share, the sizes and run times change every 4096 cycles),
+/// (bursts: the launch rate, the RT share, the sizes and run times change every 2048 cycles),
 /// the automatic policy (preempt storms whenever RT kernels meet BE work; CU resets of
 /// idempotent BE kernels; skips), stretches with `AUTO_PREEMPT` = 0 and host
 /// `preempt`/`resume` (some of them illegal), `RESET_ENABLE` toggled, `MAX_INFLIGHT` and
@@ -410,9 +488,12 @@ fn draw_shape(r: &mut R, k: &mut Kernel, wide: bool, tiny: bool, pressure: bool)
 /// as the tagged dispatcher's own stream does (up to the whole map); a sixth of the segments
 /// are storms of tiny one-WG BE kernels that run 300..500 cycles (each opens with
 /// `MAX_INFLIGHT` = 8), so eight run at once and Unit 4's table fills with running kernels to
-/// its last entry, and a sixth press the maps (small and big needs mixed, long records). WG
-/// counts reach 255; half of the good `MAX_INFLIGHT` writes are 8. Returns the inputs and the
-/// model's outputs.
+/// its last entry, and about a seventh press the maps (small and big needs mixed, long
+/// records). WG counts reach 255; half of the good `MAX_INFLIGHT` writes are 8. Every segment
+/// writes its module choice in its first cycles ([`Profile`]: policy, free weights with large
+/// nibbles, power weights, a power window of up to 4095 cycles, dense retire strobes per
+/// module under `min_power_history`), and a third of the drawn segments take wave counts from
+/// all of 1..=8. Returns the inputs and the model's outputs.
 pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
     let mut r = R(Rng::new(seed));
     let mut m = GpuFrontend::new();
@@ -468,7 +549,7 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
                 }
             }
         }
-        if t % 4096 == 0 {
+        if t % SEGMENT == 0 {
             mix = Mix::segment(&mut r);
         }
         let mut i = GfIn::default();
@@ -502,7 +583,7 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
                 ..Kernel::default()
             };
             let wide = r.below(100) < mix.wide;
-            draw_shape(&mut r, &mut k, wide, mix.tiny, mix.pressure);
+            draw_shape(&mut r, &mut k, &mix, wide);
             next_kid[class as usize] = (k.kid + 1) & 0xFF;
             // a VGPR / SGPR need just above what a unit holds for the kernel's wave pairs
             // (limit + 1 or + 2, or any value up to the port's maximum): every row of the
@@ -541,7 +622,8 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
                 16 + r.below(48) as u32
             }
         };
-        if t % 4096 == 1 && mix.tiny && !ins[t - 1].reset {
+        let p = mix.profile;
+        if t % SEGMENT == 1 && mix.tiny && !ins[t - 1].reset {
             // a storm opens Unit 4's whole table (`MAX_INFLIGHT` = 8), so its eight kernels
             // run at once and complete while the youngest entry runs
             i.cfg_we = true;
@@ -553,6 +635,17 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
             i.cfg_we = true;
             i.cfg_addr = 1;
             i.cfg_data = split(&mut r);
+        } else if (2..=4).contains(&(t % SEGMENT)) {
+            // the segment's module choice (the first segment's right after the trace's reset)
+            let (addr, data) = match (t % SEGMENT, p.policy) {
+                (2, _) => (0, p.policy),
+                (3, 2) => (7, p.power_weights),
+                (3, _) => (6, p.free_weights),
+                _ => (8, p.power_window),
+            };
+            i.cfg_we = true;
+            i.cfg_addr = addr;
+            i.cfg_data = data;
         } else if r.below(250) == 0 {
             let (addr, data) = match r.below(12) {
                 0 => (1, split(&mut r)),
@@ -631,6 +724,11 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
         }
         if r.below(8) == 0 {
             i.retire_class = r.below(256) as u32;
+        }
+        for (m, &rate) in p.retire.iter().enumerate() {
+            if r.below(100) < rate {
+                i.retire_class |= 0xF << (4 * m);
+            }
         }
         let o = m.step(&i);
         if i.launch_valid && o.launch_ready {
