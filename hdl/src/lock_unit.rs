@@ -83,7 +83,10 @@
 //!   `lock_words` output is encoded from them;
 //! - waiting warps as one-hot lock vectors (`wait_lock[w]`, L bits);
 //! - a W×W priority matrix `beats[a]` (bit b: CPR a < CPR b) for the hand-off picks, rewritten
-//!   from the next CPR values whenever a CPR is written;
+//!   from the next CPR values whenever a CPR is written: for W < 16 (the board) every bit from a
+//!   compare of two next CPRs (W² compares); for W ≥ 16 only the written warp's row and column,
+//!   from 2·W compares of the port's value against the CPR registers (the matrix always equals
+//!   the CPRs' compares: both reset together), the rest held;
 //! - FIFO entries with one-hot requester and lock. The arbiter pops the head every cycle and the
 //!   stage register adds at most one entry per cycle, so the FIFO never holds more than the head
 //!   (the golden model asserts it); its depth matters only at depth 1, where `acq_ready` falls
@@ -109,7 +112,10 @@
 //! - `picker` ([`HandoffPicker`]): every lock's best waiter, combinational from `wait_lock`, the
 //!   priority matrix and `rr_next`; the kernel registers the picks as `handoff_pick`. (One block
 //!   for all locks: RustHDL exports an array port of an array of blocks, `picker[l].beats[b]`,
-//!   with the inner index left as a bare name.)
+//!   with the inner index left as a bare name.) Its "beaten by a waiter of the same lock" is per
+//!   lock for W < 16 (L·W² terms, the board's netlist) and per warp for W ≥ 16 (W² terms over
+//!   encoded lock IDs): the same picks; the per-lock form at W = 32, L = 16 is what kept the
+//!   full unit from routing on the ECP5-85F (`docs/ecp5.md`, session 11).
 //!
 //! The arbiter, the hand-off, the direct acquire and the stage register stay in the kernel: they
 //! read and write the same lock words in one cycle (the recurrence below).
@@ -220,7 +226,7 @@ pub struct LockUnit<
     /// The hold counters and the run-time `hold_limit` (their registers).
     hold: HoldCounters<W, HB>,
     /// Every lock's best waiter (combinational; registered here as `handoff_pick`).
-    picker: HandoffPicker<W, L, WB>,
+    picker: HandoffPicker<W, L, WB, LB>,
     /// Release registered for the next cycle: valid, one-hot warp and lock, bad ID.
     rel_reg_valid: DFF<Bit>,
     rel_reg_warp: DFF<Bits<W>>,
@@ -389,6 +395,15 @@ pub struct LockUnit<
     word_owner: Signal<Local, Bits<WB>>,
     /// The lock words packed so far (one word shifted in per lock).
     words_acc: Signal<Local, Bits<LW>>,
+    // ---- the priority matrix's row-and-column update (W ≥ 16), last so that the board's
+    // Verilog declares them after everything it had before (yosys/ABC map the board's netlist
+    // differently when declarations move) ----
+    /// W ≥ 16: the warp whose CPR the port writes now, one-hot (zero without a write).
+    cpr_col: Signal<Local, Bits<W>>,
+    /// W ≥ 16: warps whose CPR the written value beats (`cpr_prio < cpr[b]`).
+    prio_beats: Signal<Local, Bits<W>>,
+    /// W ≥ 16: warps whose CPR beats the written value (`cpr[b] < cpr_prio`).
+    beats_prio: Signal<Local, Bits<W>>,
 }
 
 impl<
@@ -404,6 +419,15 @@ impl<
         const LW: usize,
     > LockUnit<W, L, WB, WB1, LB, PB, D, CB, HB, LW>
 {
+    /// Loop bound of the priority matrix's full recompute (W < 16, the board's form): W, else 0
+    /// (a loop of no iterations exports no Verilog).
+    const MATRIX_COMPARES: usize = if W >= 16 { 0 } else { W };
+    /// Loop bound of the matrix's row-and-column update (W ≥ 16): W, else 0.
+    const MATRIX_UPDATES: usize = if W >= 16 { W } else { 0 };
+    /// 1 when the matrix is updated by row and column (W ≥ 16), else 0: the bound of a loop
+    /// that holds the update's one-time statements, so the board's Verilog has none of them.
+    const MATRIX_UPDATE_ONCE: usize = if W >= 16 { 1 } else { 0 };
+
     /// Build the block; panics with a clear message if the const parameters are inconsistent.
     pub fn new() -> Self {
         assert!((1..=32).contains(&W), "lock_unit: W must be 1..=32");
@@ -430,7 +454,7 @@ impl<
             "lock_unit: HB must be 7..=16 (reset hold limit is 64)"
         );
         assert_eq!(LW, L * WB1, "lock_unit: LW must be L * (WB + 1)");
-        Self {
+        let mut unit = Self {
             clock: Default::default(),
             reset: Default::default(),
             cpr_we: Default::default(),
@@ -498,6 +522,9 @@ impl<
             cpr_warp_oh: Default::default(),
             cpr_next: std::array::from_fn(|_| Default::default()),
             beats_row: Default::default(),
+            cpr_col: Default::default(),
+            prio_beats: Default::default(),
+            beats_prio: Default::default(),
             holders: Default::default(),
             waiting_now: Default::default(),
             lock_owner_next: std::array::from_fn(|_| Default::default()),
@@ -546,7 +573,16 @@ impl<
             word: Default::default(),
             word_owner: Default::default(),
             words_acc: Default::default(),
+        };
+        if Self::MATRIX_UPDATE_ONCE == 0 {
+            // the row-and-column update's scratch signals are not used by the full recompute
+            // (W < 16: their loops have no iterations and no Verilog): claimed for RustHDL's
+            // connection check
+            Logic::connect(&mut unit.cpr_col);
+            Logic::connect(&mut unit.prio_beats);
+            Logic::connect(&mut unit.beats_prio);
         }
+        unit
     }
 }
 
@@ -964,12 +1000,42 @@ impl<
             }
             self.cpr[w].d.next = self.cpr_next[w].val();
         }
-        for a in 0..W {
+        // W < 16 (the board): every row recomputed from `cpr_next`, W² compares of two muxed CPRs
+        for a in 0..Self::MATRIX_COMPARES {
             self.beats_row.next = 0.into();
-            for b in 0..W {
+            for b in 0..Self::MATRIX_COMPARES {
                 if self.cpr_next[a].val() < self.cpr_next[b].val() {
                     self.beats_row.next = self.beats_row.val().replace_bit(b, true);
                 }
+            }
+            self.beats[a].d.next = self.beats_row.val();
+        }
+        // W ≥ 16: only the written warp's row and column change (the matrix always equals the
+        // CPRs' compares: both reset together), from 2·W compares of the port's value against
+        // the registers; the written row's own bit stays clear (a CPR never beats itself)
+        for _once in 0..Self::MATRIX_UPDATE_ONCE {
+            self.cpr_col.next = 0.into();
+            if self.cpr_we.val() {
+                self.cpr_col.next = self.cpr_warp_oh.val();
+            }
+            self.prio_beats.next = 0.into();
+            self.beats_prio.next = 0.into();
+        }
+        for b in 0..Self::MATRIX_UPDATES {
+            if self.cpr_prio.val() < self.cpr[b].q.val() {
+                self.prio_beats.next = self.prio_beats.val().replace_bit(b, true);
+            }
+            if self.cpr[b].q.val() < self.cpr_prio.val() {
+                self.beats_prio.next = self.beats_prio.val().replace_bit(b, true);
+            }
+        }
+        for a in 0..Self::MATRIX_UPDATES {
+            self.beats_row.next = self.beats[a].q.val() & !self.cpr_col.val();
+            if self.beats_prio.val().get_bit(a) {
+                self.beats_row.next = self.beats_row.val() | self.cpr_col.val();
+            }
+            if self.cpr_col.val().get_bit(a) {
+                self.beats_row.next = self.prio_beats.val() & !self.cpr_col.val();
             }
             self.beats[a].d.next = self.beats_row.val();
         }

@@ -6,12 +6,29 @@
 //! One block for all locks, with the per-lock logic in a `for l` loop: a block per lock would
 //! need the parent to drive an array port of an array of blocks (`picker[l].beats[b]`), which
 //! RustHDL's Verilog generator exports with the inner index left as a bare name.
+//!
+//! ## Two forms of "beaten", one function (session 11, issue #22)
+//! A waiter is a candidate when no other waiter **of its lock** beats it. Two ways to compute
+//! that, chosen by `W` ([`HandoffPicker::PER_WARP`]); the picks are the same function of the
+//! inputs (a warp waits for at most one lock):
+//! - **per lock** (W < 16, the board's W = 8: the netlist of sessions 7–10): for every lock, the
+//!   OR of the priority rows of its waiters — L · W² AND terms, and every row of the priority
+//!   matrix read by all L locks. At W = 32, L = 16 that is 16 384 terms (≈ 11 000 LUT4s) and
+//!   16 copies of every one of the 1 024 matrix bits spread over the die: the structure that
+//!   kept the full lock unit from routing on the ECP5-85F (`docs/ecp5.md`, session 11);
+//! - **per warp** (W ≥ 16): every waiting warp b beats warp w when `beats[b]` bit w is set and
+//!   b waits for the same lock as w — the lock IDs compared encoded (`wait_id`, LB bits), so
+//!   W² terms of a few inputs each, and every matrix bit read once. Each lock then masks the
+//!   one `beaten` vector with its waiters.
+//!
+//! The round-robin choice among the candidates stays per lock in both forms.
 
 use rust_hdl::prelude::*;
 
-/// Best waiter of every lock. `W` warps, `L` locks, `WB` = clog2(W) warp-ID bits.
+/// Best waiter of every lock. `W` warps, `L` locks, `WB` = clog2(W) warp-ID bits, `LB` =
+/// clog2(L) lock-ID bits.
 #[derive(LogicBlock)]
-pub struct HandoffPicker<const W: usize, const L: usize, const WB: usize> {
+pub struct HandoffPicker<const W: usize, const L: usize, const WB: usize, const LB: usize> {
     /// The lock warp w waits for, one-hot (zero when not waiting).
     pub wait_lock: [Signal<In, Bits<L>>; W],
     /// The priority matrix: `beats[a]` bit b set when CPR a < CPR b.
@@ -32,28 +49,101 @@ pub struct HandoffPicker<const W: usize, const L: usize, const WB: usize> {
     best: Signal<Local, Bits<W>>,
     /// Per lock (scratch): the scan has set the pick's bit.
     pick_found: Signal<Local, Bit>,
+    // ---- the per-warp form, last so that the per-lock form's Verilog declares them after
+    // everything it had before (yosys/ABC map a netlist differently when declarations move) ----
+    /// Per-warp form: the lock warp w waits for, encoded (0 when it waits for none).
+    wait_id: [Signal<Local, Bits<LB>>; W],
+    /// Per-warp form: warp w waits for some lock (`wait_lock[w]` not zero).
+    waiting: Signal<Local, Bits<W>>,
+    /// Per-warp form: warps beaten by a waiter of the lock they wait for (zero in the per-lock
+    /// form).
+    warp_beaten: Signal<Local, Bits<W>>,
+    /// Lock l's ID, for the encoder of `wait_id`.
+    lock_id: [Constant<Bits<LB>>; L],
 }
 
-impl<const W: usize, const L: usize, const WB: usize> Default for HandoffPicker<W, L, WB> {
+impl<const W: usize, const L: usize, const WB: usize, const LB: usize> HandoffPicker<W, L, WB, LB> {
+    /// The per-warp form of "beaten" (W ≥ 16); the per-lock form below that.
+    pub const PER_WARP: bool = W >= 16;
+    /// Loop bound of the per-lock form's scan over the priority rows: W, or 0 in the per-warp
+    /// form (a loop of no iterations exports no Verilog).
+    const ROWS_PER_LOCK: usize = if Self::PER_WARP { 0 } else { W };
+    /// Loop bound of the per-warp form: W, or 0 in the per-lock form.
+    const WARPS_PER_WARP: usize = if Self::PER_WARP { W } else { 0 };
+    /// Loop bound of the per-warp form's lock encoder: L, or 0 in the per-lock form.
+    const LOCKS_PER_WARP: usize = if Self::PER_WARP { L } else { 0 };
+    /// 1 in the per-warp form, else 0: a loop of its one-time statements.
+    const WARP_FORM_ONCE: usize = if Self::PER_WARP { 1 } else { 0 };
+    /// 1 in the per-lock form, else 0.
+    const LOCK_FORM_ONCE: usize = 1 - Self::WARP_FORM_ONCE;
+}
+
+impl<const W: usize, const L: usize, const WB: usize, const LB: usize> Default
+    for HandoffPicker<W, L, WB, LB>
+{
     fn default() -> Self {
-        Self {
+        let mut picker = Self {
             wait_lock: std::array::from_fn(|_| Default::default()),
             beats: std::array::from_fn(|_| Default::default()),
             rr_start: std::array::from_fn(|_| Default::default()),
             pick: std::array::from_fn(|_| Default::default()),
             waiters: Default::default(),
             beaten: Default::default(),
+            wait_id: std::array::from_fn(|_| Default::default()),
+            waiting: Default::default(),
+            warp_beaten: Default::default(),
+            lock_id: std::array::from_fn(|l| Constant::new((l as u64).into())),
             tied: Default::default(),
             tied_from_rr: Default::default(),
             best: Default::default(),
             pick_found: Default::default(),
+        };
+        if !Self::PER_WARP {
+            // the per-warp form's scratch signals are not used in the per-lock form (its loops
+            // have no iterations, so nothing drives them and no Verilog reads them): claimed
+            // here so that RustHDL's connection check accepts them
+            for id in picker.wait_id.iter_mut() {
+                Logic::connect(id);
+            }
+            Logic::connect(&mut picker.waiting);
+            Logic::connect(&mut picker.warp_beaten);
         }
+        picker
     }
 }
 
-impl<const W: usize, const L: usize, const WB: usize> Logic for HandoffPicker<W, L, WB> {
+impl<const W: usize, const L: usize, const WB: usize, const LB: usize> Logic
+    for HandoffPicker<W, L, WB, LB>
+{
     #[hdl_gen]
     fn update(&mut self) {
+        // per-warp form (no Verilog in the per-lock form: its loops have no iterations): each
+        // warp's lock, encoded, and whether a waiter of the same lock beats it
+        for _once in 0..Self::WARP_FORM_ONCE {
+            self.waiting.next = 0.into();
+            self.warp_beaten.next = 0.into();
+        }
+        for w in 0..Self::WARPS_PER_WARP {
+            self.wait_id[w].next = 0.into();
+            for l in 0..Self::LOCKS_PER_WARP {
+                if self.wait_lock[w].val().get_bit(l) {
+                    self.wait_id[w].next = self.wait_id[w].val() | self.lock_id[l].val();
+                }
+            }
+            if self.wait_lock[w].val().any() {
+                self.waiting.next = self.waiting.val().replace_bit(w, true);
+            }
+        }
+        for w in 0..Self::WARPS_PER_WARP {
+            for b in 0..Self::WARPS_PER_WARP {
+                if self.waiting.val().get_bit(b)
+                    & self.beats[b].val().get_bit(w)
+                    & (self.wait_id[b].val() == self.wait_id[w].val())
+                {
+                    self.warp_beaten.next = self.warp_beaten.val().replace_bit(w, true);
+                }
+            }
+        }
         for l in 0..L {
             self.waiters.next = 0.into();
             for w in 0..W {
@@ -61,8 +151,14 @@ impl<const W: usize, const L: usize, const WB: usize> Logic for HandoffPicker<W,
                     self.waiters.next = self.waiters.val().replace_bit(w, true);
                 }
             }
-            self.beaten.next = 0.into();
-            for b in 0..W {
+            // per-lock form (no iterations in the per-warp form, where `warp_beaten` holds it)
+            for _once in 0..Self::LOCK_FORM_ONCE {
+                self.beaten.next = 0.into();
+            }
+            for _once in 0..Self::WARP_FORM_ONCE {
+                self.beaten.next = self.warp_beaten.val();
+            }
+            for b in 0..Self::ROWS_PER_LOCK {
                 if self.waiters.val().get_bit(b) {
                     self.beaten.next = self.beaten.val() | self.beats[b].val();
                 }
