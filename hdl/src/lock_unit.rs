@@ -163,6 +163,9 @@ pub struct LockUnit<
     const CB: usize,
     const HB: usize,
     const LW: usize,
+    const F: usize,
+    const WF: usize,
+    const LF: usize,
 > {
     /// Clock.
     pub clock: Signal<In, Clock>,
@@ -226,7 +229,7 @@ pub struct LockUnit<
     /// The hold counters and the run-time `hold_limit` (their registers).
     hold: HoldCounters<W, HB>,
     /// Every lock's best waiter (combinational; registered here as `handoff_pick`).
-    picker: HandoffPicker<W, L, WB, LB>,
+    picker: HandoffPicker<W, L, WB, LB, F, WF, LF>,
     /// Release registered for the next cycle: valid, one-hot warp and lock, bad ID.
     rel_reg_valid: DFF<Bit>,
     rel_reg_warp: DFF<Bits<W>>,
@@ -395,15 +398,14 @@ pub struct LockUnit<
     word_owner: Signal<Local, Bits<WB>>,
     /// The lock words packed so far (one word shifted in per lock).
     words_acc: Signal<Local, Bits<LW>>,
-    // ---- the priority matrix's row-and-column update (W ≥ 16), last so that the board's
-    // Verilog declares them after everything it had before (yosys/ABC map the board's netlist
-    // differently when declarations move) ----
-    /// W ≥ 16: the warp whose CPR the port writes now, one-hot (zero without a write).
-    cpr_col: Signal<Local, Bits<W>>,
-    /// W ≥ 16: warps whose CPR the written value beats (`cpr_prio < cpr[b]`).
-    prio_beats: Signal<Local, Bits<W>>,
-    /// W ≥ 16: warps whose CPR beats the written value (`cpr[b] < cpr_prio`).
-    beats_prio: Signal<Local, Bits<W>>,
+    // ---- the priority matrix's row-and-column update (F = 1): arrays of length F, so that the
+    // board (F = 0) declares none of them and its Verilog is the one of sessions 7–11 ----
+    /// F = 1: the warp whose CPR the port writes now, one-hot (zero without a write).
+    cpr_col: [Signal<Local, Bits<W>>; F],
+    /// F = 1: warps whose CPR the written value beats (`cpr_prio < cpr[b]`).
+    prio_beats: [Signal<Local, Bits<W>>; F],
+    /// F = 1: warps whose CPR beats the written value (`cpr[b] < cpr_prio`).
+    beats_prio: [Signal<Local, Bits<W>>; F],
 }
 
 impl<
@@ -417,16 +419,14 @@ impl<
         const CB: usize,
         const HB: usize,
         const LW: usize,
-    > LockUnit<W, L, WB, WB1, LB, PB, D, CB, HB, LW>
+        const F: usize,
+        const WF: usize,
+        const LF: usize,
+    > LockUnit<W, L, WB, WB1, LB, PB, D, CB, HB, LW, F, WF, LF>
 {
-    /// Loop bound of the priority matrix's full recompute (W < 16, the board's form): W, else 0
+    /// Loop bound of the priority matrix's full recompute (F = 0, the board's form): W, else 0
     /// (a loop of no iterations exports no Verilog).
-    const MATRIX_COMPARES: usize = if W >= 16 { 0 } else { W };
-    /// Loop bound of the matrix's row-and-column update (W ≥ 16): W, else 0.
-    const MATRIX_UPDATES: usize = if W >= 16 { W } else { 0 };
-    /// 1 when the matrix is updated by row and column (W ≥ 16), else 0: the bound of a loop
-    /// that holds the update's one-time statements, so the board's Verilog has none of them.
-    const MATRIX_UPDATE_ONCE: usize = if W >= 16 { 1 } else { 0 };
+    const MATRIX_COMPARES: usize = if F == 1 { 0 } else { W };
 
     /// Build the block; panics with a clear message if the const parameters are inconsistent.
     pub fn new() -> Self {
@@ -454,7 +454,14 @@ impl<
             "lock_unit: HB must be 7..=16 (reset hold limit is 64)"
         );
         assert_eq!(LW, L * WB1, "lock_unit: LW must be L * (WB + 1)");
-        let mut unit = Self {
+        assert_eq!(
+            F,
+            full_forms(W),
+            "lock_unit: F must be 1 for W >= 16, else 0"
+        );
+        assert_eq!(WF, F * W, "lock_unit: WF must be F * W");
+        assert_eq!(LF, F * L, "lock_unit: LF must be F * L");
+        Self {
             clock: Default::default(),
             reset: Default::default(),
             cpr_we: Default::default(),
@@ -484,7 +491,7 @@ impl<
             rr_next: std::array::from_fn(|_| Default::default()),
             fifo: Default::default(),
             hold: Default::default(),
-            picker: Default::default(),
+            picker: HandoffPicker::new(),
             rel_reg_valid: Default::default(),
             rel_reg_warp: Default::default(),
             rel_reg_lock: Default::default(),
@@ -522,9 +529,9 @@ impl<
             cpr_warp_oh: Default::default(),
             cpr_next: std::array::from_fn(|_| Default::default()),
             beats_row: Default::default(),
-            cpr_col: Default::default(),
-            prio_beats: Default::default(),
-            beats_prio: Default::default(),
+            cpr_col: std::array::from_fn(|_| Default::default()),
+            prio_beats: std::array::from_fn(|_| Default::default()),
+            beats_prio: std::array::from_fn(|_| Default::default()),
             holders: Default::default(),
             waiting_now: Default::default(),
             lock_owner_next: std::array::from_fn(|_| Default::default()),
@@ -573,16 +580,7 @@ impl<
             word: Default::default(),
             word_owner: Default::default(),
             words_acc: Default::default(),
-        };
-        if Self::MATRIX_UPDATE_ONCE == 0 {
-            // the row-and-column update's scratch signals are not used by the full recompute
-            // (W < 16: their loops have no iterations and no Verilog): claimed for RustHDL's
-            // connection check
-            Logic::connect(&mut unit.cpr_col);
-            Logic::connect(&mut unit.prio_beats);
-            Logic::connect(&mut unit.beats_prio);
         }
-        unit
     }
 }
 
@@ -597,7 +595,10 @@ impl<
         const CB: usize,
         const HB: usize,
         const LW: usize,
-    > Default for LockUnit<W, L, WB, WB1, LB, PB, D, CB, HB, LW>
+        const F: usize,
+        const WF: usize,
+        const LF: usize,
+    > Default for LockUnit<W, L, WB, WB1, LB, PB, D, CB, HB, LW, F, WF, LF>
 {
     fn default() -> Self {
         Self::new()
@@ -615,7 +616,10 @@ impl<
         const CB: usize,
         const HB: usize,
         const LW: usize,
-    > Logic for LockUnit<W, L, WB, WB1, LB, PB, D, CB, HB, LW>
+        const F: usize,
+        const WF: usize,
+        const LF: usize,
+    > Logic for LockUnit<W, L, WB, WB1, LB, PB, D, CB, HB, LW, F, WF, LF>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -1013,31 +1017,31 @@ impl<
         // W ≥ 16: only the written warp's row and column change (the matrix always equals the
         // CPRs' compares: both reset together), from 2·W compares of the port's value against
         // the registers; the written row's own bit stays clear (a CPR never beats itself)
-        for _once in 0..Self::MATRIX_UPDATE_ONCE {
-            self.cpr_col.next = 0.into();
+        for f in 0..F {
+            self.cpr_col[f].next = 0.into();
             if self.cpr_we.val() {
-                self.cpr_col.next = self.cpr_warp_oh.val();
+                self.cpr_col[f].next = self.cpr_warp_oh.val();
             }
-            self.prio_beats.next = 0.into();
-            self.beats_prio.next = 0.into();
-        }
-        for b in 0..Self::MATRIX_UPDATES {
-            if self.cpr_prio.val() < self.cpr[b].q.val() {
-                self.prio_beats.next = self.prio_beats.val().replace_bit(b, true);
+            self.prio_beats[f].next = 0.into();
+            self.beats_prio[f].next = 0.into();
+            for b in 0..WF {
+                if self.cpr_prio.val() < self.cpr[b].q.val() {
+                    self.prio_beats[f].next = self.prio_beats[f].val().replace_bit(b, true);
+                }
+                if self.cpr[b].q.val() < self.cpr_prio.val() {
+                    self.beats_prio[f].next = self.beats_prio[f].val().replace_bit(b, true);
+                }
             }
-            if self.cpr[b].q.val() < self.cpr_prio.val() {
-                self.beats_prio.next = self.beats_prio.val().replace_bit(b, true);
+            for a in 0..WF {
+                self.beats_row.next = self.beats[a].q.val() & !self.cpr_col[f].val();
+                if self.beats_prio[f].val().get_bit(a) {
+                    self.beats_row.next = self.beats_row.val() | self.cpr_col[f].val();
+                }
+                if self.cpr_col[f].val().get_bit(a) {
+                    self.beats_row.next = self.prio_beats[f].val() & !self.cpr_col[f].val();
+                }
+                self.beats[a].d.next = self.beats_row.val();
             }
-        }
-        for a in 0..Self::MATRIX_UPDATES {
-            self.beats_row.next = self.beats[a].q.val() & !self.cpr_col.val();
-            if self.beats_prio.val().get_bit(a) {
-                self.beats_row.next = self.beats_row.val() | self.cpr_col.val();
-            }
-            if self.cpr_col.val().get_bit(a) {
-                self.beats_row.next = self.prio_beats.val() & !self.cpr_col.val();
-            }
-            self.beats[a].d.next = self.beats_row.val();
         }
 
         // ---- the arbiter's inputs for the next head: the staged entry. (The arbiter pops one
@@ -1194,10 +1198,22 @@ pub const fn id_bits(n: usize) -> usize {
     b
 }
 
+/// Whether a lock unit of `w` warps uses the full config's forms (picker "beaten" per warp,
+/// priority matrix by row and column): 1 for W ≥ 16, else 0 (the board's W = 8 and the small
+/// shapes keep the per-lock forms, and the board's Verilog stays byte for byte the same).
+pub const fn full_forms(w: usize) -> usize {
+    if w >= 16 {
+        1
+    } else {
+        0
+    }
+}
+
 /// The lock unit type of a named configuration, its derived parameters computed:
 /// `lock_unit_type!(warps W, locks L, prio_bits PB, fifo_depth D, hold_bits HB)` is
-/// `LockUnit<W, L, WB, WB1, LB, PB, D, CB, HB, LW>` with `WB = id_bits(W)`, `WB1 = WB + 1`,
-/// `LB = id_bits(L)`, `CB = id_bits(D + 1)`, `LW = L · WB1`.
+/// `LockUnit<W, L, WB, WB1, LB, PB, D, CB, HB, LW, F, WF, LF>` with `WB = id_bits(W)`,
+/// `WB1 = WB + 1`, `LB = id_bits(L)`, `CB = id_bits(D + 1)`, `LW = L · WB1`, `F =
+/// full_forms(W)`, `WF = F · W`, `LF = F · L`.
 macro_rules! lock_unit_type {
     (warps $w:literal, locks $l:literal, prio_bits $pb:literal, fifo_depth $d:literal, hold_bits $hb:literal) => {
         LockUnit<
@@ -1211,6 +1227,9 @@ macro_rules! lock_unit_type {
             { id_bits($d + 1) },
             $hb,
             { $l * (id_bits($w) + 1) },
+            { full_forms($w) },
+            { full_forms($w) * $w },
+            { full_forms($w) * $l },
         >
     };
 }

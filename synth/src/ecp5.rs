@@ -11,6 +11,9 @@
 //! name other binaries (a native `yosys` or `nextpnr-ecp5`, for speed). Under WebAssembly the
 //! first run of each tool compiles it (a minute, cached in `~/.cache/yowasp`), and place and
 //! route runs several times slower than a native build: see `docs/ecp5.md` for measured times.
+//! nextpnr routes with `router1` (its default), except `lock_unit_full` with `router2` (router1
+//! does not converge on it); `$ECP5_ROUTER` names the router for every unit ([`router`]), and
+//! the JSON's `router` says which one routed a row.
 //!
 //! ## What is measured
 //! The unit is exported with unique names ([`crate::names`]) and instantiated by its unit name
@@ -35,6 +38,20 @@ use crate::flow::{self, median, run_limited};
 pub const DEVICE_ARGS: [&str; 3] = ["--85k", "--package", "CABGA381"];
 /// The speed grade of the ULX3S part, and the grade reported beside it.
 pub const SPEEDS: [u8; 2] = [6, 8];
+/// nextpnr-ecp5's router for `unit`: `$ECP5_ROUTER` when set (`router1` or `router2`), else
+/// `router2` for `lock_unit_full` — router1 does not converge on it (100 053 of 110 461 arcs
+/// left after 544 s, `docs/ecp5.md`, session 11), router2 routes it (session 12) — and
+/// nextpnr's default `router1` for every other unit (their rows were measured with it).
+pub fn router(unit: &str) -> String {
+    std::env::var("ECP5_ROUTER").unwrap_or_else(|_| {
+        if unit == "lock_unit_full" {
+            "router2"
+        } else {
+            "router1"
+        }
+        .into()
+    })
+}
 /// The define that drops the `top` aliases of the exports.
 const NO_TOP: &str = crate::names::NO_TOP_DEFINE;
 /// Time limit for yosys runs: `$ECP5_YOSYS_TIMEOUT` seconds, default 4 h.
@@ -284,6 +301,8 @@ pub struct Ecp5Result {
     pub yosys_s: f64,
     /// `yosys -V` of the yosys that synthesized it.
     pub yosys: String,
+    /// nextpnr's router ([`router`]).
+    pub router: String,
 }
 
 impl Ecp5Result {
@@ -370,6 +389,7 @@ pub fn synthesize(
     let cells = parse_stat(&std::fs::read_to_string(dir.join("stat.txt"))?);
     let mut grades = vec![];
     let mut uses = None;
+    let router = router(unit);
     for (k, &speed) in speeds.iter().enumerate() {
         let seeds = if k == 0 { &seeds.first } else { &seeds.other };
         let mut by_seed = vec![];
@@ -390,6 +410,8 @@ pub fn synthesize(
                         "--timing-allow-fail",
                         "--seed",
                         &seed.to_string(),
+                        "--router",
+                        &router,
                         "--json",
                         "harness.json",
                         "--textcfg",
@@ -455,6 +477,7 @@ pub fn synthesize(
         grades,
         yosys_s,
         yosys: yosys_version(tools),
+        router,
     })
 }
 

@@ -26,9 +26,20 @@
 use rust_hdl::prelude::*;
 
 /// Best waiter of every lock. `W` warps, `L` locks, `WB` = clog2(W) warp-ID bits, `LB` =
-/// clog2(L) lock-ID bits.
+/// clog2(L) lock-ID bits; `F` = 1 for the per-warp form of "beaten" (W ≥ 16), else 0, with
+/// `WF` = F · W and `LF` = F · L: the per-warp form's signals are arrays of those lengths, so
+/// that the per-lock form (the board) declares none of them (its Verilog is byte for byte the
+/// one of sessions 7–11).
 #[derive(LogicBlock)]
-pub struct HandoffPicker<const W: usize, const L: usize, const WB: usize, const LB: usize> {
+pub struct HandoffPicker<
+    const W: usize,
+    const L: usize,
+    const WB: usize,
+    const LB: usize,
+    const F: usize,
+    const WF: usize,
+    const LF: usize,
+> {
     /// The lock warp w waits for, one-hot (zero when not waiting).
     pub wait_lock: [Signal<In, Bits<L>>; W],
     /// The priority matrix: `beats[a]` bit b set when CPR a < CPR b.
@@ -49,40 +60,56 @@ pub struct HandoffPicker<const W: usize, const L: usize, const WB: usize, const 
     best: Signal<Local, Bits<W>>,
     /// Per lock (scratch): the scan has set the pick's bit.
     pick_found: Signal<Local, Bit>,
-    // ---- the per-warp form, last so that the per-lock form's Verilog declares them after
-    // everything it had before (yosys/ABC map a netlist differently when declarations move) ----
+    // ---- the per-warp form: arrays of length 0 in the per-lock form (no declarations) ----
     /// Per-warp form: the lock warp w waits for, encoded (0 when it waits for none).
-    wait_id: [Signal<Local, Bits<LB>>; W],
+    wait_id: [Signal<Local, Bits<LB>>; WF],
     /// Per-warp form: warp w waits for some lock (`wait_lock[w]` not zero).
-    waiting: Signal<Local, Bits<W>>,
-    /// Per-warp form: warps beaten by a waiter of the lock they wait for (zero in the per-lock
-    /// form).
-    warp_beaten: Signal<Local, Bits<W>>,
+    waiting: [Signal<Local, Bits<W>>; F],
+    /// Per-warp form: warps beaten by a waiter of the lock they wait for.
+    warp_beaten: [Signal<Local, Bits<W>>; F],
     /// Lock l's ID, for the encoder of `wait_id`.
-    lock_id: [Constant<Bits<LB>>; L],
+    lock_id: [Constant<Bits<LB>>; LF],
 }
 
-impl<const W: usize, const L: usize, const WB: usize, const LB: usize> HandoffPicker<W, L, WB, LB> {
-    /// The per-warp form of "beaten" (W ≥ 16); the per-lock form below that.
-    pub const PER_WARP: bool = W >= 16;
+impl<
+        const W: usize,
+        const L: usize,
+        const WB: usize,
+        const LB: usize,
+        const F: usize,
+        const WF: usize,
+        const LF: usize,
+    > HandoffPicker<W, L, WB, LB, F, WF, LF>
+{
+    /// The per-warp form of "beaten" (`F` = 1, chosen for W ≥ 16); the per-lock form else.
+    pub const PER_WARP: bool = F == 1;
     /// Loop bound of the per-lock form's scan over the priority rows: W, or 0 in the per-warp
     /// form (a loop of no iterations exports no Verilog).
     const ROWS_PER_LOCK: usize = if Self::PER_WARP { 0 } else { W };
-    /// Loop bound of the per-warp form: W, or 0 in the per-lock form.
-    const WARPS_PER_WARP: usize = if Self::PER_WARP { W } else { 0 };
-    /// Loop bound of the per-warp form's lock encoder: L, or 0 in the per-lock form.
-    const LOCKS_PER_WARP: usize = if Self::PER_WARP { L } else { 0 };
-    /// 1 in the per-warp form, else 0: a loop of its one-time statements.
-    const WARP_FORM_ONCE: usize = if Self::PER_WARP { 1 } else { 0 };
     /// 1 in the per-lock form, else 0.
-    const LOCK_FORM_ONCE: usize = 1 - Self::WARP_FORM_ONCE;
+    const LOCK_FORM_ONCE: usize = 1 - F;
+
+    /// Build the picker; panics when the form's parameters disagree.
+    pub fn new() -> Self {
+        assert!(F <= 1, "handoff_picker: F must be 0 or 1");
+        assert_eq!(WF, F * W, "handoff_picker: WF must be F * W");
+        assert_eq!(LF, F * L, "handoff_picker: LF must be F * L");
+        Self::default()
+    }
 }
 
-impl<const W: usize, const L: usize, const WB: usize, const LB: usize> Default
-    for HandoffPicker<W, L, WB, LB>
+impl<
+        const W: usize,
+        const L: usize,
+        const WB: usize,
+        const LB: usize,
+        const F: usize,
+        const WF: usize,
+        const LF: usize,
+    > Default for HandoffPicker<W, L, WB, LB, F, WF, LF>
 {
     fn default() -> Self {
-        let mut picker = Self {
+        Self {
             wait_lock: std::array::from_fn(|_| Default::default()),
             beats: std::array::from_fn(|_| Default::default()),
             rr_start: std::array::from_fn(|_| Default::default()),
@@ -90,57 +117,53 @@ impl<const W: usize, const L: usize, const WB: usize, const LB: usize> Default
             waiters: Default::default(),
             beaten: Default::default(),
             wait_id: std::array::from_fn(|_| Default::default()),
-            waiting: Default::default(),
-            warp_beaten: Default::default(),
+            waiting: std::array::from_fn(|_| Default::default()),
+            warp_beaten: std::array::from_fn(|_| Default::default()),
             lock_id: std::array::from_fn(|l| Constant::new((l as u64).into())),
             tied: Default::default(),
             tied_from_rr: Default::default(),
             best: Default::default(),
             pick_found: Default::default(),
-        };
-        if !Self::PER_WARP {
-            // the per-warp form's scratch signals are not used in the per-lock form (its loops
-            // have no iterations, so nothing drives them and no Verilog reads them): claimed
-            // here so that RustHDL's connection check accepts them
-            for id in picker.wait_id.iter_mut() {
-                Logic::connect(id);
-            }
-            Logic::connect(&mut picker.waiting);
-            Logic::connect(&mut picker.warp_beaten);
         }
-        picker
     }
 }
 
-impl<const W: usize, const L: usize, const WB: usize, const LB: usize> Logic
-    for HandoffPicker<W, L, WB, LB>
+impl<
+        const W: usize,
+        const L: usize,
+        const WB: usize,
+        const LB: usize,
+        const F: usize,
+        const WF: usize,
+        const LF: usize,
+    > Logic for HandoffPicker<W, L, WB, LB, F, WF, LF>
 {
     #[hdl_gen]
     fn update(&mut self) {
         // per-warp form (no Verilog in the per-lock form: its loops have no iterations): each
         // warp's lock, encoded, and whether a waiter of the same lock beats it
-        for _once in 0..Self::WARP_FORM_ONCE {
-            self.waiting.next = 0.into();
-            self.warp_beaten.next = 0.into();
-        }
-        for w in 0..Self::WARPS_PER_WARP {
-            self.wait_id[w].next = 0.into();
-            for l in 0..Self::LOCKS_PER_WARP {
-                if self.wait_lock[w].val().get_bit(l) {
-                    self.wait_id[w].next = self.wait_id[w].val() | self.lock_id[l].val();
+        for f in 0..F {
+            self.waiting[f].next = 0.into();
+            self.warp_beaten[f].next = 0.into();
+            for w in 0..WF {
+                self.wait_id[w].next = 0.into();
+                for l in 0..LF {
+                    if self.wait_lock[w].val().get_bit(l) {
+                        self.wait_id[w].next = self.wait_id[w].val() | self.lock_id[l].val();
+                    }
+                }
+                if self.wait_lock[w].val().any() {
+                    self.waiting[f].next = self.waiting[f].val().replace_bit(w, true);
                 }
             }
-            if self.wait_lock[w].val().any() {
-                self.waiting.next = self.waiting.val().replace_bit(w, true);
-            }
-        }
-        for w in 0..Self::WARPS_PER_WARP {
-            for b in 0..Self::WARPS_PER_WARP {
-                if self.waiting.val().get_bit(b)
-                    & self.beats[b].val().get_bit(w)
-                    & (self.wait_id[b].val() == self.wait_id[w].val())
-                {
-                    self.warp_beaten.next = self.warp_beaten.val().replace_bit(w, true);
+            for w in 0..WF {
+                for b in 0..WF {
+                    if self.waiting[f].val().get_bit(b)
+                        & self.beats[b].val().get_bit(w)
+                        & (self.wait_id[b].val() == self.wait_id[w].val())
+                    {
+                        self.warp_beaten[f].next = self.warp_beaten[f].val().replace_bit(w, true);
+                    }
                 }
             }
         }
@@ -155,8 +178,8 @@ impl<const W: usize, const L: usize, const WB: usize, const LB: usize> Logic
             for _once in 0..Self::LOCK_FORM_ONCE {
                 self.beaten.next = 0.into();
             }
-            for _once in 0..Self::WARP_FORM_ONCE {
-                self.beaten.next = self.warp_beaten.val();
+            for f in 0..F {
+                self.beaten.next = self.warp_beaten[f].val();
             }
             for b in 0..Self::ROWS_PER_LOCK {
                 if self.waiters.val().get_bit(b) {
