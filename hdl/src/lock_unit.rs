@@ -115,7 +115,10 @@
 //!   with the inner index left as a bare name.) Its "beaten by a waiter of the same lock" is per
 //!   lock for W < 16 (L·W² terms, the board's netlist) and per warp for W ≥ 16 (W² terms over
 //!   encoded lock IDs): the same picks; the per-lock form at W = 32, L = 16 is what kept the
-//!   full unit from routing on the ECP5-85F (`docs/ecp5.md`, session 11).
+//!   full unit from routing on the ECP5-85F (`docs/ecp5.md`, session 11). The forms are
+//!   chosen by the parameter `F` = [`full_forms`]`(W)`, and their signals are arrays of length
+//!   F (or F·W, F·L): the board (F = 0) declares none of them, and `synth export`'s
+//!   `lock_unit.v` is byte for byte that of sessions 7–11 (`docs/lock_unit.md`, session 12).
 //!
 //! The arbiter, the hand-off, the direct acquire and the stage register stay in the kernel: they
 //! read and write the same lock words in one cycle (the recurrence below).
@@ -149,7 +152,10 @@ pub use hold_counters::HoldCounters;
 /// Lock unit RTL. Const parameters (derived ones must match; checked by [`LockUnit::new`]):
 /// `W` warps, `L` locks, `WB` = clog2(W) warp-ID bits, `WB1` = WB + 1 (lock word width),
 /// `LB` = clog2(L) lock-ID bits, `PB` priority bits, `D` FIFO depth, `CB` = clog2(D + 1) FIFO count
-/// bits, `HB` hold-limit bits, `LW` = L · WB1 (`lock_words` width). The named configurations
+/// bits, `HB` hold-limit bits, `LW` = L · WB1 (`lock_words` width), `F` = [`full_forms`]`(W)`
+/// (1 for W ≥ 16: the full config's forms of the picker and the priority matrix), `WF` = F · W,
+/// `LF` = F · L (the lengths of those forms' signal arrays: 0 on the board, which therefore
+/// declares none of them). The named configurations
 /// ([`BoardLockUnit`], …) are written with `lock_unit_type!`, which computes the derived ones.
 #[derive(LogicBlock)]
 pub struct LockUnit<

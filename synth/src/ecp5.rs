@@ -38,13 +38,16 @@ use crate::flow::{self, median, run_limited};
 pub const DEVICE_ARGS: [&str; 3] = ["--85k", "--package", "CABGA381"];
 /// The speed grade of the ULX3S part, and the grade reported beside it.
 pub const SPEEDS: [u8; 2] = [6, 8];
+/// The unit that [`router`] routes with `router2`.
+const CONGESTED: &str = "lock_unit_full";
+
 /// nextpnr-ecp5's router for `unit`: `$ECP5_ROUTER` when set (`router1` or `router2`), else
 /// `router2` for `lock_unit_full` — router1 does not converge on it (100 053 of 110 461 arcs
-/// left after 544 s, `docs/ecp5.md`, session 11), router2 routes it (session 12) — and
-/// nextpnr's default `router1` for every other unit (their rows were measured with it).
+/// left after 544 s, `docs/ecp5.md`, session 11) — and nextpnr's default `router1` for every
+/// other unit (their rows were measured with it).
 pub fn router(unit: &str) -> String {
     std::env::var("ECP5_ROUTER").unwrap_or_else(|_| {
-        if unit == "lock_unit_full" {
+        if unit == CONGESTED {
             "router2"
         } else {
             "router1"
@@ -759,6 +762,16 @@ mod tests {
         let new = "   Number of cells:   10\n        2   CCU2C\n        5   LUT4\n        3   TRELLIS_FF\n        1   MULT18X18D\n";
         let c = parse_stat(new);
         assert_eq!((c.lut4s, c.carries, c.ffs, c.ebrs, c.dsps), (5, 2, 3, 0, 1));
+    }
+
+    #[test]
+    fn router2_only_for_the_full_lock_unit() {
+        if std::env::var_os("ECP5_ROUTER").is_some() {
+            return; // the variable names the router for every unit
+        }
+        assert_eq!(router("lock_unit_full"), "router2");
+        assert_eq!(router("lock_unit"), "router1");
+        assert_eq!(router("schedule_gen_full"), "router1");
     }
 
     #[test]

@@ -9,8 +9,10 @@
 //!
 //! ## Two forms of "beaten", one function (session 11, issue #22)
 //! A waiter is a candidate when no other waiter **of its lock** beats it. Two ways to compute
-//! that, chosen by `W` ([`HandoffPicker::PER_WARP`]); the picks are the same function of the
-//! inputs (a warp waits for at most one lock):
+//! that, chosen by the parameter `F` = `full_forms(W)` ([`HandoffPicker::PER_WARP`]; session
+//! 12: the per-warp form's signals are arrays of length F, F·W and F·L, so the per-lock form
+//! declares none of them and the board's Verilog is byte for byte that of sessions 7–11); the
+//! picks are the same function of the inputs (a warp waits for at most one lock):
 //! - **per lock** (W < 16, the board's W = 8: the netlist of sessions 7–10): for every lock, the
 //!   OR of the priority rows of its waiters — L · W² AND terms, and every row of the priority
 //!   matrix read by all L locks. At W = 32, L = 16 that is 16 384 terms (≈ 11 000 LUT4s) and
