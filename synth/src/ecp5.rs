@@ -11,9 +11,12 @@
 //! name other binaries (a native `yosys` or `nextpnr-ecp5`, for speed). Under WebAssembly the
 //! first run of each tool compiles it (a minute, cached in `~/.cache/yowasp`), and place and
 //! route runs several times slower than a native build: see `docs/ecp5.md` for measured times.
-//! nextpnr routes with `router1` (its default), except `lock_unit_full` with `router2` (router1
-//! does not converge on it); `$ECP5_ROUTER` names the router for every unit ([`router`]), and
-//! the JSON's `router` says which one routed a row.
+//! nextpnr places with HeAP and routes with `router1` (its defaults), except `lock_unit_full`:
+//! the `static` placer and `router2` (it does not route otherwise); `$ECP5_PLACER` and
+//! `$ECP5_ROUTER` name them for every unit ([`placer`], [`router`]), and the JSON's `placer`
+//! and `router` say what placed and routed a row. `ECP5_REUSE_NETLIST=1` skips yosys for a
+//! unit whose work directory holds a netlist (`harness.json`, `stat.txt`) synthesized from the
+//! same `unit.v` and `harness.v` (the full lock unit's yosys takes 13–22 min).
 //!
 //! ## What is measured
 //! The unit is exported with unique names ([`crate::names`]) and instantiated by its unit name
@@ -38,8 +41,18 @@ use crate::flow::{self, median, run_limited};
 pub const DEVICE_ARGS: [&str; 3] = ["--85k", "--package", "CABGA381"];
 /// The speed grade of the ULX3S part, and the grade reported beside it.
 pub const SPEEDS: [u8; 2] = [6, 8];
-/// The unit that [`router`] routes with `router2`.
+/// The unit that [`router`] routes with `router2` after [`placer`]'s `static` placement.
 const CONGESTED: &str = "lock_unit_full";
+
+/// nextpnr-ecp5's placer for `unit`: `$ECP5_PLACER` when set (`heap` or `static`), else
+/// `static` (the electrostatic placer) for `lock_unit_full` — after nextpnr's default HeAP
+/// placement router2 still had 5 000 overused wires after 16 iterations; after `static` it
+/// routed (0 overused at iteration 56; `docs/ecp5.md`, session 12) — and `heap` (nextpnr's
+/// default) for every other unit.
+pub fn placer(unit: &str) -> String {
+    std::env::var("ECP5_PLACER")
+        .unwrap_or_else(|_| if unit == CONGESTED { "static" } else { "heap" }.into())
+}
 
 /// nextpnr-ecp5's router for `unit`: `$ECP5_ROUTER` when set (`router1` or `router2`), else
 /// `router2` for `lock_unit_full` — router1 does not converge on it (100 053 of 110 461 arcs
@@ -301,11 +314,14 @@ pub struct Ecp5Result {
     pub target_mhz: f64,
     /// Every speed grade run (6 first).
     pub grades: Vec<GradeResult>,
+    /// yosys wall seconds (about 0 when `ECP5_REUSE_NETLIST=1` reused a netlist).
     pub yosys_s: f64,
     /// `yosys -V` of the yosys that synthesized it.
     pub yosys: String,
     /// nextpnr's router ([`router`]).
     pub router: String,
+    /// nextpnr's placer ([`placer`]).
+    pub placer: String,
 }
 
 impl Ecp5Result {
@@ -362,22 +378,42 @@ pub fn synthesize(
     std::fs::create_dir_all(&dir)?;
     let verilog = crate::names::unique(unit, raw)?;
     let ports = flow::module_ports(&verilog, unit)?;
+    let harness = flow::harness_of(&ports, unit);
+    let same =
+        |f: &str, text: &str| std::fs::read_to_string(dir.join(f)).ok().as_deref() == Some(text);
+    let reuse = std::env::var("ECP5_REUSE_NETLIST").as_deref() == Ok("1")
+        && same("unit.v", &verilog)
+        && same("harness.v", &harness)
+        && dir.join("harness.json").is_file()
+        && dir.join("stat.txt").is_file();
+    if reuse {
+        eprintln!("  {unit}: ECP5_REUSE_NETLIST=1: yosys skipped, the netlist of the same unit.v and harness.v reused");
+    } else {
+        // a netlist of other sources must not survive a failed run
+        let _ = std::fs::remove_file(dir.join("harness.json"));
+        let _ = std::fs::remove_file(dir.join("stat.txt"));
+    }
     std::fs::write(dir.join("unit.v"), &verilog)?;
-    std::fs::write(dir.join("harness.v"), flow::harness_of(&ports, unit))?;
+    std::fs::write(dir.join("harness.v"), &harness)?;
     let t = Instant::now();
     let limit = yosys_limit();
-    if let Err(e) = run_limited(
-        Command::new(&tools.yosys).current_dir(&dir).args([
-            "-q",
-            "-p",
-            &format!(
-                "read_verilog -D{NO_TOP} unit.v harness.v; synth_ecp5 -top harness -json harness.json; tee -q -o stat.txt stat"
-            ),
-        ]),
-        "yosys synth_ecp5",
-        &dir.join("yosys.log"),
-        limit,
-    ) {
+    let synthesized = if reuse {
+        Ok(())
+    } else {
+        run_limited(
+            Command::new(&tools.yosys).current_dir(&dir).args([
+                "-q",
+                "-p",
+                &format!(
+                    "read_verilog -D{NO_TOP} unit.v harness.v; synth_ecp5 -top harness -json harness.json; tee -q -o stat.txt stat"
+                ),
+            ]),
+            "yosys synth_ecp5",
+            &dir.join("yosys.log"),
+            limit,
+        )
+    };
+    if let Err(e) = synthesized {
         if t.elapsed() >= limit {
             bail!(
                 "yosys synth_ecp5 stopped after {:.0} min (ECP5_YOSYS_TIMEOUT={}; {})",
@@ -393,6 +429,7 @@ pub fn synthesize(
     let mut grades = vec![];
     let mut uses = None;
     let router = router(unit);
+    let placer = placer(unit);
     for (k, &speed) in speeds.iter().enumerate() {
         let seeds = if k == 0 { &seeds.first } else { &seeds.other };
         let mut by_seed = vec![];
@@ -415,6 +452,8 @@ pub fn synthesize(
                         &seed.to_string(),
                         "--router",
                         &router,
+                        "--placer",
+                        &placer,
                         "--json",
                         "harness.json",
                         "--textcfg",
@@ -481,6 +520,7 @@ pub fn synthesize(
         yosys_s,
         yosys: yosys_version(tools),
         router,
+        placer,
     })
 }
 
