@@ -805,13 +805,17 @@ mod tests {
     }
 
     #[test]
-    fn router2_only_for_the_full_lock_unit() {
+    fn static_placer_and_router2_only_for_the_full_lock_unit() {
         if std::env::var_os("ECP5_ROUTER").is_some() {
             return; // the variable names the router for every unit
         }
         assert_eq!(router("lock_unit_full"), "router2");
         assert_eq!(router("lock_unit"), "router1");
         assert_eq!(router("schedule_gen_full"), "router1");
+        if std::env::var_os("ECP5_PLACER").is_none() {
+            assert_eq!(placer("lock_unit_full"), "static");
+            assert_eq!(placer("lock_unit"), "heap");
+        }
     }
 
     #[test]
