@@ -36,6 +36,10 @@ fn small_lock_unit_places_and_routes_on_the_85f() {
     assert_eq!(r.fmax_mhz, r.fmax_mhz_by_seed[0].1);
     assert!(r.fmax_mhz > 20.0 && r.fmax_mhz < 1000.0, "{r:?}");
     assert_eq!(r.meets_100mhz, r.fmax_mhz >= 100.0);
+    // every unit but the full lock unit keeps nextpnr's default placer and router
+    if std::env::var_os("ECP5_PLACER").is_none() && std::env::var_os("ECP5_ROUTER").is_none() {
+        assert_eq!((r.placer.as_str(), r.router.as_str()), ("heap", "router1"));
+    }
     // the harness instantiated the unit by its own name, with the `top` alias left out
     let unit = std::fs::read_to_string(work.join("lock_unit_odd/unit.v")).unwrap();
     assert!(unit.contains("module lock_unit_odd("));

@@ -368,13 +368,48 @@ fn board_verilog() -> String {
     hdl::lock_unit::verilog(BoardLockUnit::default())
 }
 
-/// The odd shape's export (the board export is checked by the registry suite, `tests/units.rs`).
+/// The smallest shape with the full config's forms (W = 16 ≥ 16: picker "beaten" per warp,
+/// priority matrix by row and column; L = 2, 2-bit priorities, FIFO 2, 8-bit hold limit), its
+/// derived parameters written out as `lock_unit_type!` computes them.
+type MidLockUnit = hdl::lock_unit::LockUnit<16, 2, 4, 5, 1, 2, 2, 2, 8, 10, 1, 16, 2>;
+
+/// The odd shape's and the mid shape's exports (the board export is checked by the registry
+/// suite, `tests/units.rs`; the mid shape checks the full config's forms, whose own export is
+/// the ignored test below).
 #[test]
 fn export_passes_yosys_checks() {
     verilator::assert_yosys_clean(
         "lock_unit",
-        &[("odd", hdl::lock_unit::verilog(OddLockUnit::default()))],
+        &[
+            ("odd", hdl::lock_unit::verilog(OddLockUnit::default())),
+            ("mid", hdl::lock_unit::verilog(MidLockUnit::default())),
+        ],
     );
+}
+
+/// The full config's forms (issue #22, session 12) are selected by the parameter F = 1 for
+/// W ≥ 16, and their signals are arrays of length F: the board (W = 8) declares none of them,
+/// so its Verilog stays byte for byte main's of session 11 (`synth export`'s `lock_unit.v`,
+/// md5 e6ebfee9…, compared in `docs/lock_unit.md`, session 12). The mid shape declares them.
+#[test]
+fn full_forms_only_in_shapes_of_16_warps_or_more() {
+    let names = [
+        "cpr_col",
+        "prio_beats",
+        "beats_prio",
+        "wait_id",
+        "warp_beaten",
+        "lock_id",
+    ];
+    let board = board_verilog();
+    let mid = hdl::lock_unit::verilog(MidLockUnit::default());
+    for n in names {
+        assert!(!board.contains(n), "the board's Verilog declares `{n}`");
+        assert!(
+            mid.contains(&format!("{n}$0")),
+            "the mid shape lacks `{n}$0`"
+        );
+    }
 }
 
 /// The full config's export (~30 000 LUT4s: the longest test of the default run when it was

@@ -83,7 +83,10 @@
 //!   `lock_words` output is encoded from them;
 //! - waiting warps as one-hot lock vectors (`wait_lock[w]`, L bits);
 //! - a W×W priority matrix `beats[a]` (bit b: CPR a < CPR b) for the hand-off picks, rewritten
-//!   from the next CPR values whenever a CPR is written;
+//!   from the next CPR values whenever a CPR is written: for W < 16 (the board) every bit from a
+//!   compare of two next CPRs (W² compares); for W ≥ 16 only the written warp's row and column,
+//!   from 2·W compares of the port's value against the CPR registers (the matrix always equals
+//!   the CPRs' compares: both reset together), the rest held;
 //! - FIFO entries with one-hot requester and lock. The arbiter pops the head every cycle and the
 //!   stage register adds at most one entry per cycle, so the FIFO never holds more than the head
 //!   (the golden model asserts it); its depth matters only at depth 1, where `acq_ready` falls
@@ -109,7 +112,13 @@
 //! - `picker` ([`HandoffPicker`]): every lock's best waiter, combinational from `wait_lock`, the
 //!   priority matrix and `rr_next`; the kernel registers the picks as `handoff_pick`. (One block
 //!   for all locks: RustHDL exports an array port of an array of blocks, `picker[l].beats[b]`,
-//!   with the inner index left as a bare name.)
+//!   with the inner index left as a bare name.) Its "beaten by a waiter of the same lock" is per
+//!   lock for W < 16 (L·W² terms, the board's netlist) and per warp for W ≥ 16 (W² terms over
+//!   encoded lock IDs): the same picks; the per-lock form at W = 32, L = 16 is what kept the
+//!   full unit from routing on the ECP5-85F (`docs/ecp5.md`, session 11). The forms are
+//!   chosen by the parameter `F` = [`full_forms`]`(W)`, and their signals are arrays of length
+//!   F (or F·W, F·L): the board (F = 0) declares none of them, and `synth export`'s
+//!   `lock_unit.v` is byte for byte that of sessions 7–11 (`docs/lock_unit.md`, session 12).
 //!
 //! The arbiter, the hand-off, the direct acquire and the stage register stay in the kernel: they
 //! read and write the same lock words in one cycle (the recurrence below).
@@ -133,17 +142,24 @@
 use rust_hdl::prelude::*;
 
 mod arbiter_fifo;
+mod configs;
 mod handoff_picker;
 mod hold_counters;
 
 pub use arbiter_fifo::ArbiterFifo;
+pub use configs::{
+    full_forms, id_bits, verilog, BoardLockUnit, FullLockUnit, OddLockUnit, SmallLockUnit,
+};
 pub use handoff_picker::HandoffPicker;
 pub use hold_counters::HoldCounters;
 
 /// Lock unit RTL. Const parameters (derived ones must match; checked by [`LockUnit::new`]):
 /// `W` warps, `L` locks, `WB` = clog2(W) warp-ID bits, `WB1` = WB + 1 (lock word width),
 /// `LB` = clog2(L) lock-ID bits, `PB` priority bits, `D` FIFO depth, `CB` = clog2(D + 1) FIFO count
-/// bits, `HB` hold-limit bits, `LW` = L · WB1 (`lock_words` width). The named configurations
+/// bits, `HB` hold-limit bits, `LW` = L · WB1 (`lock_words` width), `F` = [`full_forms`]`(W)`
+/// (1 for W ≥ 16: the full config's forms of the picker and the priority matrix), `WF` = F · W,
+/// `LF` = F · L (the lengths of those forms' signal arrays: 0 on the board, which therefore
+/// declares none of them). The named configurations
 /// ([`BoardLockUnit`], …) are written with `lock_unit_type!`, which computes the derived ones.
 #[derive(LogicBlock)]
 pub struct LockUnit<
@@ -157,6 +173,9 @@ pub struct LockUnit<
     const CB: usize,
     const HB: usize,
     const LW: usize,
+    const F: usize,
+    const WF: usize,
+    const LF: usize,
 > {
     /// Clock.
     pub clock: Signal<In, Clock>,
@@ -220,7 +239,7 @@ pub struct LockUnit<
     /// The hold counters and the run-time `hold_limit` (their registers).
     hold: HoldCounters<W, HB>,
     /// Every lock's best waiter (combinational; registered here as `handoff_pick`).
-    picker: HandoffPicker<W, L, WB>,
+    picker: HandoffPicker<W, L, WB, LB, F, WF, LF>,
     /// Release registered for the next cycle: valid, one-hot warp and lock, bad ID.
     rel_reg_valid: DFF<Bit>,
     rel_reg_warp: DFF<Bits<W>>,
@@ -389,6 +408,14 @@ pub struct LockUnit<
     word_owner: Signal<Local, Bits<WB>>,
     /// The lock words packed so far (one word shifted in per lock).
     words_acc: Signal<Local, Bits<LW>>,
+    // ---- the priority matrix's row-and-column update (F = 1): arrays of length F, so that the
+    // board (F = 0) declares none of them and its Verilog is the one of sessions 7–11 ----
+    /// F = 1: the warp whose CPR the port writes now, one-hot (zero without a write).
+    cpr_col: [Signal<Local, Bits<W>>; F],
+    /// F = 1: warps whose CPR the written value beats (`cpr_prio < cpr[b]`).
+    prio_beats: [Signal<Local, Bits<W>>; F],
+    /// F = 1: warps whose CPR beats the written value (`cpr[b] < cpr_prio`).
+    beats_prio: [Signal<Local, Bits<W>>; F],
 }
 
 impl<
@@ -402,8 +429,15 @@ impl<
         const CB: usize,
         const HB: usize,
         const LW: usize,
-    > LockUnit<W, L, WB, WB1, LB, PB, D, CB, HB, LW>
+        const F: usize,
+        const WF: usize,
+        const LF: usize,
+    > LockUnit<W, L, WB, WB1, LB, PB, D, CB, HB, LW, F, WF, LF>
 {
+    /// Loop bound of the priority matrix's full recompute (F = 0, the board's form): W, else 0
+    /// (a loop of no iterations exports no Verilog).
+    const MATRIX_COMPARES: usize = if F == 1 { 0 } else { W };
+
     /// Build the block; panics with a clear message if the const parameters are inconsistent.
     pub fn new() -> Self {
         assert!((1..=32).contains(&W), "lock_unit: W must be 1..=32");
@@ -430,6 +464,13 @@ impl<
             "lock_unit: HB must be 7..=16 (reset hold limit is 64)"
         );
         assert_eq!(LW, L * WB1, "lock_unit: LW must be L * (WB + 1)");
+        assert_eq!(
+            F,
+            full_forms(W),
+            "lock_unit: F must be 1 for W >= 16, else 0"
+        );
+        assert_eq!(WF, F * W, "lock_unit: WF must be F * W");
+        assert_eq!(LF, F * L, "lock_unit: LF must be F * L");
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -460,7 +501,7 @@ impl<
             rr_next: std::array::from_fn(|_| Default::default()),
             fifo: Default::default(),
             hold: Default::default(),
-            picker: Default::default(),
+            picker: HandoffPicker::new(),
             rel_reg_valid: Default::default(),
             rel_reg_warp: Default::default(),
             rel_reg_lock: Default::default(),
@@ -498,6 +539,9 @@ impl<
             cpr_warp_oh: Default::default(),
             cpr_next: std::array::from_fn(|_| Default::default()),
             beats_row: Default::default(),
+            cpr_col: std::array::from_fn(|_| Default::default()),
+            prio_beats: std::array::from_fn(|_| Default::default()),
+            beats_prio: std::array::from_fn(|_| Default::default()),
             holders: Default::default(),
             waiting_now: Default::default(),
             lock_owner_next: std::array::from_fn(|_| Default::default()),
@@ -561,7 +605,10 @@ impl<
         const CB: usize,
         const HB: usize,
         const LW: usize,
-    > Default for LockUnit<W, L, WB, WB1, LB, PB, D, CB, HB, LW>
+        const F: usize,
+        const WF: usize,
+        const LF: usize,
+    > Default for LockUnit<W, L, WB, WB1, LB, PB, D, CB, HB, LW, F, WF, LF>
 {
     fn default() -> Self {
         Self::new()
@@ -579,7 +626,10 @@ impl<
         const CB: usize,
         const HB: usize,
         const LW: usize,
-    > Logic for LockUnit<W, L, WB, WB1, LB, PB, D, CB, HB, LW>
+        const F: usize,
+        const WF: usize,
+        const LF: usize,
+    > Logic for LockUnit<W, L, WB, WB1, LB, PB, D, CB, HB, LW, F, WF, LF>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -964,14 +1014,44 @@ impl<
             }
             self.cpr[w].d.next = self.cpr_next[w].val();
         }
-        for a in 0..W {
+        // W < 16 (the board): every row recomputed from `cpr_next`, W² compares of two muxed CPRs
+        for a in 0..Self::MATRIX_COMPARES {
             self.beats_row.next = 0.into();
-            for b in 0..W {
+            for b in 0..Self::MATRIX_COMPARES {
                 if self.cpr_next[a].val() < self.cpr_next[b].val() {
                     self.beats_row.next = self.beats_row.val().replace_bit(b, true);
                 }
             }
             self.beats[a].d.next = self.beats_row.val();
+        }
+        // W ≥ 16: only the written warp's row and column change (the matrix always equals the
+        // CPRs' compares: both reset together), from 2·W compares of the port's value against
+        // the registers; the written row's own bit stays clear (a CPR never beats itself)
+        for f in 0..F {
+            self.cpr_col[f].next = 0.into();
+            if self.cpr_we.val() {
+                self.cpr_col[f].next = self.cpr_warp_oh.val();
+            }
+            self.prio_beats[f].next = 0.into();
+            self.beats_prio[f].next = 0.into();
+            for b in 0..WF {
+                if self.cpr_prio.val() < self.cpr[b].q.val() {
+                    self.prio_beats[f].next = self.prio_beats[f].val().replace_bit(b, true);
+                }
+                if self.cpr[b].q.val() < self.cpr_prio.val() {
+                    self.beats_prio[f].next = self.beats_prio[f].val().replace_bit(b, true);
+                }
+            }
+            for a in 0..WF {
+                self.beats_row.next = self.beats[a].q.val() & !self.cpr_col[f].val();
+                if self.beats_prio[f].val().get_bit(a) {
+                    self.beats_row.next = self.beats_row.val() | self.cpr_col[f].val();
+                }
+                if self.cpr_col[f].val().get_bit(a) {
+                    self.beats_row.next = self.prio_beats[f].val() & !self.cpr_col[f].val();
+                }
+                self.beats[a].d.next = self.beats_row.val();
+            }
         }
 
         // ---- the arbiter's inputs for the next head: the staged entry. (The arbiter pops one
@@ -1117,51 +1197,4 @@ impl<
         }
         self.lock_words.next = self.words_acc.val();
     }
-}
-
-/// `clog2(n)` as the lock unit counts ID bits: at least 1 (the width of an ID of `n` things).
-pub const fn id_bits(n: usize) -> usize {
-    let mut b = 1;
-    while (1usize << b) < n {
-        b += 1;
-    }
-    b
-}
-
-/// The lock unit type of a named configuration, its derived parameters computed:
-/// `lock_unit_type!(warps W, locks L, prio_bits PB, fifo_depth D, hold_bits HB)` is
-/// `LockUnit<W, L, WB, WB1, LB, PB, D, CB, HB, LW>` with `WB = id_bits(W)`, `WB1 = WB + 1`,
-/// `LB = id_bits(L)`, `CB = id_bits(D + 1)`, `LW = L · WB1`.
-macro_rules! lock_unit_type {
-    (warps $w:literal, locks $l:literal, prio_bits $pb:literal, fifo_depth $d:literal, hold_bits $hb:literal) => {
-        LockUnit<
-            $w,
-            $l,
-            { id_bits($w) },
-            { id_bits($w) + 1 },
-            { id_bits($l) },
-            $pb,
-            $d,
-            { id_bits($d + 1) },
-            $hb,
-            { $l * (id_bits($w) + 1) },
-        >
-    };
-}
-
-/// The board configuration (W = 8, L = 4, 3-bit priorities, FIFO 4, 16-bit hold limit):
-/// exported as `lock_unit.v`.
-pub type BoardLockUnit = lock_unit_type!(warps 8, locks 4, prio_bits 3, fifo_depth 4, hold_bits 16);
-/// The full configuration (W = 32, L = 16, 4-bit priorities, FIFO 8).
-pub type FullLockUnit =
-    lock_unit_type!(warps 32, locks 16, prio_bits 4, fifo_depth 8, hold_bits 16);
-/// An odd shape for the sweep: W = 3, L = 1, FIFO depth 1 (IDs 3 and lock 1 are BAD_ID).
-pub type OddLockUnit = lock_unit_type!(warps 3, locks 1, prio_bits 2, fifo_depth 1, hold_bits 16);
-/// A small non-power-of-two shape: W = 5, L = 3, FIFO 3.
-pub type SmallLockUnit = lock_unit_type!(warps 5, locks 3, prio_bits 2, fifo_depth 3, hold_bits 8);
-
-/// Verilog of a lock unit as module `top` (RustHDL's generator names the top module `top`).
-pub fn verilog<U: Block>(mut uut: U) -> String {
-    uut.connect_all();
-    generate_verilog(&uut)
 }

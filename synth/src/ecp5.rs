@@ -11,6 +11,12 @@
 //! name other binaries (a native `yosys` or `nextpnr-ecp5`, for speed). Under WebAssembly the
 //! first run of each tool compiles it (a minute, cached in `~/.cache/yowasp`), and place and
 //! route runs several times slower than a native build: see `docs/ecp5.md` for measured times.
+//! nextpnr places with HeAP and routes with `router1` (its defaults), except `lock_unit_full`:
+//! the `static` placer and `router2` (it does not route otherwise); `$ECP5_PLACER` and
+//! `$ECP5_ROUTER` name them for every unit ([`placer`], [`router`]), and the JSON's `placer`
+//! and `router` say what placed and routed a row. `ECP5_REUSE_NETLIST=1` skips yosys for a
+//! unit whose work directory holds a netlist (`harness.json`, `stat.txt`) synthesized from the
+//! same `unit.v` and `harness.v` (the full lock unit's yosys takes 13–22 min).
 //!
 //! ## What is measured
 //! The unit is exported with unique names ([`crate::names`]) and instantiated by its unit name
@@ -35,6 +41,33 @@ use crate::flow::{self, median, run_limited};
 pub const DEVICE_ARGS: [&str; 3] = ["--85k", "--package", "CABGA381"];
 /// The speed grade of the ULX3S part, and the grade reported beside it.
 pub const SPEEDS: [u8; 2] = [6, 8];
+/// The unit that [`router`] routes with `router2` after [`placer`]'s `static` placement.
+const CONGESTED: &str = "lock_unit_full";
+
+/// nextpnr-ecp5's placer for `unit`: `$ECP5_PLACER` when set (`heap` or `static`), else
+/// `static` (the electrostatic placer) for `lock_unit_full` — after nextpnr's default HeAP
+/// placement router2 still had 5 000 overused wires after 16 iterations; after `static` it
+/// routed (0 overused at iteration 56; `docs/ecp5.md`, session 12) — and `heap` (nextpnr's
+/// default) for every other unit.
+pub fn placer(unit: &str) -> String {
+    std::env::var("ECP5_PLACER")
+        .unwrap_or_else(|_| if unit == CONGESTED { "static" } else { "heap" }.into())
+}
+
+/// nextpnr-ecp5's router for `unit`: `$ECP5_ROUTER` when set (`router1` or `router2`), else
+/// `router2` for `lock_unit_full` — router1 does not converge on it (100 053 of 110 461 arcs
+/// left after 544 s, `docs/ecp5.md`, session 11) — and nextpnr's default `router1` for every
+/// other unit (their rows were measured with it).
+pub fn router(unit: &str) -> String {
+    std::env::var("ECP5_ROUTER").unwrap_or_else(|_| {
+        if unit == CONGESTED {
+            "router2"
+        } else {
+            "router1"
+        }
+        .into()
+    })
+}
 /// The define that drops the `top` aliases of the exports.
 const NO_TOP: &str = crate::names::NO_TOP_DEFINE;
 /// Time limit for yosys runs: `$ECP5_YOSYS_TIMEOUT` seconds, default 4 h.
@@ -281,9 +314,14 @@ pub struct Ecp5Result {
     pub target_mhz: f64,
     /// Every speed grade run (6 first).
     pub grades: Vec<GradeResult>,
+    /// yosys wall seconds (about 0 when `ECP5_REUSE_NETLIST=1` reused a netlist).
     pub yosys_s: f64,
     /// `yosys -V` of the yosys that synthesized it.
     pub yosys: String,
+    /// nextpnr's router ([`router`]).
+    pub router: String,
+    /// nextpnr's placer ([`placer`]).
+    pub placer: String,
 }
 
 impl Ecp5Result {
@@ -340,27 +378,48 @@ pub fn synthesize(
     std::fs::create_dir_all(&dir)?;
     let verilog = crate::names::unique(unit, raw)?;
     let ports = flow::module_ports(&verilog, unit)?;
+    let harness = flow::harness_of(&ports, unit);
+    let same =
+        |f: &str, text: &str| std::fs::read_to_string(dir.join(f)).ok().as_deref() == Some(text);
+    let reuse = std::env::var("ECP5_REUSE_NETLIST").as_deref() == Ok("1")
+        && same("unit.v", &verilog)
+        && same("harness.v", &harness)
+        && dir.join("harness.json").is_file()
+        && dir.join("stat.txt").is_file();
+    if reuse {
+        eprintln!("  {unit}: ECP5_REUSE_NETLIST=1: yosys skipped, the netlist of the same unit.v and harness.v reused");
+    } else {
+        // a netlist of other sources must not survive a failed run
+        let _ = std::fs::remove_file(dir.join("harness.json"));
+        let _ = std::fs::remove_file(dir.join("stat.txt"));
+    }
     std::fs::write(dir.join("unit.v"), &verilog)?;
-    std::fs::write(dir.join("harness.v"), flow::harness_of(&ports, unit))?;
+    std::fs::write(dir.join("harness.v"), &harness)?;
     let t = Instant::now();
     let limit = yosys_limit();
-    if let Err(e) = run_limited(
-        // `-t -l`: every pass's messages with a time stamp in `yosys_passes.log` (stdout stays
-        // quiet): on a large export it shows which pass the time goes to, even when stopped
-        Command::new(&tools.yosys).current_dir(&dir).args([
-            "-q",
-            "-t",
-            "-l",
-            "yosys_passes.log",
-            "-p",
-            &format!(
-                "read_verilog -D{NO_TOP} unit.v harness.v; synth_ecp5 -top harness -json harness.json; tee -q -o stat.txt stat"
-            ),
-        ]),
-        "yosys synth_ecp5",
-        &dir.join("yosys.log"),
-        limit,
-    ) {
+    let synthesized = if reuse {
+        Ok(())
+    } else {
+        run_limited(
+            // `-t -l`: every pass's messages with a time stamp in `yosys_passes.log` (stdout
+            // stays quiet): on a large export it shows which pass the time goes to, even when
+            // stopped
+            Command::new(&tools.yosys).current_dir(&dir).args([
+                "-q",
+                "-t",
+                "-l",
+                "yosys_passes.log",
+                "-p",
+                &format!(
+                    "read_verilog -D{NO_TOP} unit.v harness.v; synth_ecp5 -top harness -json harness.json; tee -q -o stat.txt stat"
+                ),
+            ]),
+            "yosys synth_ecp5",
+            &dir.join("yosys.log"),
+            limit,
+        )
+    };
+    if let Err(e) = synthesized {
         if t.elapsed() >= limit {
             bail!(
                 "yosys synth_ecp5 stopped after {:.0} min (ECP5_YOSYS_TIMEOUT={}; {})",
@@ -375,6 +434,8 @@ pub fn synthesize(
     let cells = parse_stat(&std::fs::read_to_string(dir.join("stat.txt"))?);
     let mut grades = vec![];
     let mut uses = None;
+    let router = router(unit);
+    let placer = placer(unit);
     for (k, &speed) in speeds.iter().enumerate() {
         let seeds = if k == 0 { &seeds.first } else { &seeds.other };
         let mut by_seed = vec![];
@@ -395,6 +456,10 @@ pub fn synthesize(
                         "--timing-allow-fail",
                         "--seed",
                         &seed.to_string(),
+                        "--router",
+                        &router,
+                        "--placer",
+                        &placer,
                         "--json",
                         "harness.json",
                         "--textcfg",
@@ -460,6 +525,8 @@ pub fn synthesize(
         grades,
         yosys_s,
         yosys: yosys_version(tools),
+        router,
+        placer,
     })
 }
 
@@ -741,6 +808,20 @@ mod tests {
         let new = "   Number of cells:   10\n        2   CCU2C\n        5   LUT4\n        3   TRELLIS_FF\n        1   MULT18X18D\n";
         let c = parse_stat(new);
         assert_eq!((c.lut4s, c.carries, c.ffs, c.ebrs, c.dsps), (5, 2, 3, 0, 1));
+    }
+
+    #[test]
+    fn static_placer_and_router2_only_for_the_full_lock_unit() {
+        if std::env::var_os("ECP5_ROUTER").is_some() {
+            return; // the variable names the router for every unit
+        }
+        assert_eq!(router("lock_unit_full"), "router2");
+        assert_eq!(router("lock_unit"), "router1");
+        assert_eq!(router("schedule_gen_full"), "router1");
+        if std::env::var_os("ECP5_PLACER").is_none() {
+            assert_eq!(placer("lock_unit_full"), "static");
+            assert_eq!(placer("lock_unit"), "heap");
+        }
     }
 
     #[test]

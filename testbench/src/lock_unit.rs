@@ -10,7 +10,7 @@ use proptest::prelude::*;
 crate::port_table! {
     /// Port map of the exported lock unit top (order of the port list).
     pub struct LockPorts(LockConfig) as c: LockIn => LockOut;
-    dut [const W: usize, const L: usize, const WB: usize, const WB1: usize, const LB: usize, const PB: usize, const D: usize, const CB: usize, const HB: usize, const LW: usize] hdl::lock_unit::LockUnit<W, L, WB, WB1, LB, PB, D, CB, HB, LW>;
+    dut [const W: usize, const L: usize, const WB: usize, const WB1: usize, const LB: usize, const PB: usize, const D: usize, const CB: usize, const HB: usize, const LW: usize, const F: usize, const WF: usize, const LF: usize] hdl::lock_unit::LockUnit<W, L, WB, WB1, LB, PB, D, CB, HB, LW, F, WF, LF>;
     ports {
         in reset: 1,
         in cpr_we: 1,
