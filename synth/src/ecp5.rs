@@ -251,6 +251,11 @@ pub fn parse_stat(log: &str) -> YosysCells {
     let mut r = YosysCells::default();
     let tail = log.rsplit("Number of cells").next().unwrap_or("");
     for line in tail.lines() {
+        // the flow runs yosys with `-t`: every line, `tee`'s too, starts with "[seconds] "
+        let line = match line.trim_start().strip_prefix('[') {
+            Some(rest) => rest.split_once(']').map_or(line, |(_, l)| l),
+            None => line,
+        };
         let t: Vec<&str> = line.split_whitespace().collect();
         // yosys 0.23: "LUT4   12"; newer yosys: "12   LUT4" (count first)
         let (name, n) = match t.as_slice() {
@@ -808,6 +813,10 @@ mod tests {
         let new = "   Number of cells:   10\n        2   CCU2C\n        5   LUT4\n        3   TRELLIS_FF\n        1   MULT18X18D\n";
         let c = parse_stat(new);
         assert_eq!((c.lut4s, c.carries, c.ffs, c.ebrs, c.dsps), (5, 2, 3, 0, 1));
+        // yosys -t (the flow's): a time stamp before every line of the tee'd stat
+        let stamped = "[00000.570829]         8 cells\n[00000.570832]         4   LUT4\n[00000.570835]         4   TRELLIS_FF\n[00000.570843] \n";
+        let c = parse_stat(stamped);
+        assert_eq!((c.lut4s, c.ffs), (4, 4));
     }
 
     #[test]
