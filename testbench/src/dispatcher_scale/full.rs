@@ -350,7 +350,9 @@ pub const STREAM_WARMUP: u64 = 1_000;
 /// fit on every module at any time) on any implementation: the host offers one WG per cycle on
 /// the push port, round robin over `channels` channels (a full FIFO is skipped), every WG
 /// dependent, each completed 24..40 cycles after its record (one completion per cycle, queued);
-/// `cycles` measured after [`STREAM_WARMUP`]. Returns the figures and the trace (for the checker).
+/// `cycles` measured after [`STREAM_WARMUP`]. `step` returns the outputs packed for `cfg` (the
+/// full RTL at a smaller config: [`repack`] them). Returns the figures and the trace (for the
+/// checker).
 pub fn run_stream(
     cfg: &DispatcherConfig,
     channels: usize,
@@ -391,7 +393,7 @@ pub fn run_stream(
             i.done_valid = true;
             i.done_slot = slot as u32;
         }
-        let o = repack(cfg, &step(&i));
+        let o = step(&i);
         if i.push_valid && o.push_ready {
             let ch = i.push_channel as usize;
             if queue[ch].is_empty() {
