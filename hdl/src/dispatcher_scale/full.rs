@@ -1188,7 +1188,7 @@ impl<
                     self.one_hot.next = self
                         .one_hot
                         .val()
-                        .replace_bit(j, !(self.score[j].q.val() >= self.score[m].q.val()));
+                        .replace_bit(j, self.score[j].q.val() < self.score[m].q.val());
                 }
             }
             self.better[m].d.next = self.one_hot.val();

@@ -149,7 +149,7 @@ impl Logic for PowerHistory {
                     self.o.next = self
                         .o
                         .val()
-                        .replace_bit(16 * i + j, !(self.sum[j].q.val() <= self.sum[i].q.val()));
+                        .replace_bit(16 * i + j, self.sum[j].q.val() > self.sum[i].q.val());
                 }
             }
         }

@@ -547,6 +547,10 @@ impl State {
     }
 }
 
+/// What a record's a42 step depends on: the surely and perhaps tied channels and the LFSR's
+/// start (when judged exactly).
+type MarkKey = (Vec<usize>, Vec<usize>, Option<usize>);
+
 /// One a42 step of a record over every mark state still possible ([`mark_step`]).
 struct MarkStep {
     /// The mark states possible afterwards (at most 4096, first found first) and the tie kind
@@ -1117,8 +1121,7 @@ impl DispatcherChecker {
         let mut ok: Option<Verdict> = None;
         // the mark states of `ok`, for the union over legal (state, decision) points
         let mut ok_marks: HashSet<u32> = HashSet::new();
-        let mut mark_memo: HashMap<(Vec<usize>, Vec<usize>, Option<usize>), MarkStep> =
-            HashMap::new();
+        let mut mark_memo: HashMap<MarkKey, MarkStep> = HashMap::new();
         let mut fail = |depth: usize, rule: &'static str, d: String| {
             if worst.as_ref().is_none_or(|(x, _)| depth > *x) {
                 worst = Some((depth, Violation::new(r, rule, d)));
