@@ -609,6 +609,9 @@ impl<
     }
 }
 
+// the score order writes `!(score_j >= score_m)` below the diagonal, not `score_j < score_m`: the
+// negation of the pair's own comparator, which yosys's opt_merge shares (one comparator per pair)
+#[allow(clippy::nonminimal_bool)]
 impl<
         const V: usize,
         const S: usize,
@@ -1188,7 +1191,7 @@ impl<
                     self.one_hot.next = self
                         .one_hot
                         .val()
-                        .replace_bit(j, self.score[j].q.val() < self.score[m].q.val());
+                        .replace_bit(j, !(self.score[j].q.val() >= self.score[m].q.val()));
                 }
             }
             self.better[m].d.next = self.one_hot.val();

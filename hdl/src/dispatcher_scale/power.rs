@@ -90,6 +90,9 @@ impl Default for PowerHistory {
     }
 }
 
+// `!(b <= a)` below the diagonal, not `b > a`: the negation of the pair's own comparator, which
+// yosys's opt_merge shares with bit 16j + i (a `$gt` cell would be a second comparator per pair)
+#[allow(clippy::nonminimal_bool)]
 impl Logic for PowerHistory {
     #[hdl_gen]
     fn update(&mut self) {
@@ -149,7 +152,7 @@ impl Logic for PowerHistory {
                     self.o.next = self
                         .o
                         .val()
-                        .replace_bit(16 * i + j, self.sum[j].q.val() > self.sum[i].q.val());
+                        .replace_bit(16 * i + j, !(self.sum[j].q.val() <= self.sum[i].q.val()));
                 }
             }
         }
