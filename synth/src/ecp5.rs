@@ -50,8 +50,7 @@ const CONGESTED: &str = "lock_unit_full";
 /// routed (0 overused at iteration 56; `docs/ecp5.md`, session 12) — and `heap` (nextpnr's
 /// default) for every other unit.
 pub fn placer(unit: &str) -> String {
-    std::env::var("ECP5_PLACER")
-        .unwrap_or_else(|_| if unit == CONGESTED { "static" } else { "heap" }.into())
+    nextpnr_choice("ECP5_PLACER", unit, "static", "heap")
 }
 
 /// nextpnr-ecp5's router for `unit`: `$ECP5_ROUTER` when set (`router1` or `router2`), else
@@ -59,13 +58,18 @@ pub fn placer(unit: &str) -> String {
 /// left after 544 s, `docs/ecp5.md`, session 11) — and nextpnr's default `router1` for every
 /// other unit (their rows were measured with it).
 pub fn router(unit: &str) -> String {
-    std::env::var("ECP5_ROUTER").unwrap_or_else(|_| {
+    nextpnr_choice("ECP5_ROUTER", unit, "router2", "router1")
+}
+
+/// `$var` when set, else `congested` for [`CONGESTED`] and `default` for every other unit.
+fn nextpnr_choice(var: &str, unit: &str, congested: &str, default: &str) -> String {
+    std::env::var(var).unwrap_or_else(|_| {
         if unit == CONGESTED {
-            "router2"
+            congested
         } else {
-            "router1"
+            default
         }
-        .into()
+        .to_string()
     })
 }
 /// The define that drops the `top` aliases of the exports.
