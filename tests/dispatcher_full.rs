@@ -21,6 +21,13 @@ fn rusthdl_small(seed: u64, mix: usize, cycles: usize) -> (Vec<DispIn>, Vec<Disp
     drive(FullCfg::Small.config(), seed, mix, cycles, |i| rtl.step(i))
 }
 
+/// The small config's outputs (repacked) for a fixed input trace, from a fresh RTL.
+fn replay_small(ins: &[DispIn]) -> Vec<DispOut> {
+    let mut rtl = RtlSim::new(DispatcherFullSmall::default());
+    let cfg = FullCfg::Small.config();
+    ins.iter().map(|i| repack(&cfg, &rtl.step(i))).collect()
+}
+
 #[test]
 fn one_wg_is_dispatched_with_the_documented_latency() {
     let cfg = FullCfg::Small;
@@ -390,9 +397,7 @@ fn the_checker_rejects_corrupted_traces_of_this_rtl() {
         cfg_data: 3,
         ..DispIn::default()
     };
-    let mut rtl = RtlSim::new(DispatcherFullSmall::default());
-    let cfg = FullCfg::Small.config();
-    let o2: Vec<DispOut> = i2.iter().map(|i| repack(&cfg, &rtl.step(i))).collect();
+    let o2 = replay_small(&i2);
     assert!(
         o2[4].error && o2[4].error_code == 5,
         "POLICY 3 refused with BAD_CFG"
@@ -403,8 +408,7 @@ fn the_checker_rejects_corrupted_traces_of_this_rtl() {
     rejects(&i2, &o3, "error-code");
     // POLICY = 2 is accepted: no error strobe
     i2[3].cfg_data = 2;
-    let mut rtl = RtlSim::new(DispatcherFullSmall::default());
-    let o4: Vec<DispOut> = i2.iter().map(|i| repack(&cfg, &rtl.step(i))).collect();
+    let o4 = replay_small(&i2);
     assert!(!o4[4].error, "POLICY 2 accepted");
 }
 
