@@ -1211,6 +1211,19 @@ fn allocator_contract_rejects_corrupted_traces() {
     out[t].rec_ok = false;
     out[t].set_bases([0; 9]);
     allocator_rejects(cfg, &trace, &out, "first-fit");
+    // a region one block longer than the need, and one shown without a record
+    let mut out = good.clone();
+    let j = (0..9).find(|&j| out[t].masks()[j] != 0).expect("a region");
+    let mut m = out[t].masks();
+    m[j] |= m[j] << 1;
+    out[t].set_masks(m);
+    allocator_rejects(cfg, &trace, &out, "record-mask");
+    let idle = (t..good.len())
+        .find(|&t| !trace[t].reset && !good[t].rec_valid)
+        .expect("a cycle without a record");
+    let mut out = good.clone();
+    out[idle].rec_mask_lds = 1;
+    allocator_rejects(cfg, &trace, &out, "record-mask");
     // a refused request reported as accepted, an accepted one as refused
     let r = (1..good.len())
         .find(|&t| !trace[t].reset && good[t].rec_err)

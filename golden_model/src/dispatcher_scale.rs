@@ -1090,6 +1090,16 @@ pub struct AllocatorOut {
     pub rec_base_sgpr2: u8,
     pub rec_base_sgpr3: u8,
     pub rec_base_lds: u8,
+    /// The nine regions committed with the record (`[base, base + need)`; 0 unless `rec_ok`).
+    pub rec_mask_vgpr0: u128,
+    pub rec_mask_vgpr1: u128,
+    pub rec_mask_vgpr2: u128,
+    pub rec_mask_vgpr3: u128,
+    pub rec_mask_sgpr0: u128,
+    pub rec_mask_sgpr1: u128,
+    pub rec_mask_sgpr2: u128,
+    pub rec_mask_sgpr3: u128,
+    pub rec_mask_lds: u128,
 }
 
 impl AllocatorOut {
@@ -1144,6 +1154,34 @@ impl AllocatorOut {
             self.rec_base_sgpr3,
             self.rec_base_lds,
         ] = b;
+    }
+    /// The nine regions in map order.
+    pub fn masks(&self) -> [u128; 9] {
+        [
+            self.rec_mask_vgpr0,
+            self.rec_mask_vgpr1,
+            self.rec_mask_vgpr2,
+            self.rec_mask_vgpr3,
+            self.rec_mask_sgpr0,
+            self.rec_mask_sgpr1,
+            self.rec_mask_sgpr2,
+            self.rec_mask_sgpr3,
+            self.rec_mask_lds,
+        ]
+    }
+    /// Set the nine regions.
+    pub fn set_masks(&mut self, m: [u128; 9]) {
+        [
+            self.rec_mask_vgpr0,
+            self.rec_mask_vgpr1,
+            self.rec_mask_vgpr2,
+            self.rec_mask_vgpr3,
+            self.rec_mask_sgpr0,
+            self.rec_mask_sgpr1,
+            self.rec_mask_sgpr2,
+            self.rec_mask_sgpr3,
+            self.rec_mask_lds,
+        ] = m;
     }
     fn from_refresh(r: MapRefreshOut) -> Self {
         Self {
@@ -1246,6 +1284,7 @@ impl crate::CycleModel for AllocatorModel {
             out.rec_ok = f.ok;
             out.rec_module = f.module as u8;
             out.set_bases(f.bases);
+            out.set_masks(f.masks);
         }
         if i.reset {
             self.flight.clear();

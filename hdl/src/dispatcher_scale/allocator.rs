@@ -13,6 +13,7 @@
 //! | `runs_*`, `eligible` | out | | [`super::MapRefresh`]'s, unchanged (K = 7 at full widths) |
 //! | `rec_valid`, `rec_err`, `rec_ok`, `rec_module` | out | 1, 1, 1, 4 | the record of the request of cycle c − LA (all 0 without one) |
 //! | `rec_base_vgpr0`..`rec_base_lds` | out | KV each | the nine bases (0 unless `rec_ok`) |
+//! | `rec_mask_vgpr0`..`rec_mask_lds` | out | V / S / L | the nine regions [base, base + need) port A commits with the record (0 unless `rec_ok`) |
 //!
 //! **Contract.** A request in cycle t (not a reset cycle) gets exactly one record, in cycle
 //! t + LA (**LA = log2(V) + 2**: 9 at V = 128, 6 at V = 16), records in request order:
@@ -249,6 +250,16 @@ pub struct Allocator<
     pub rec_base_sgpr2: Signal<Out, Bits<KV>>,
     pub rec_base_sgpr3: Signal<Out, Bits<KV>>,
     pub rec_base_lds: Signal<Out, Bits<KV>>,
+    /// The regions committed with the record (port A's masks; 0 unless `rec_ok`).
+    pub rec_mask_vgpr0: Signal<Out, Bits<V>>,
+    pub rec_mask_vgpr1: Signal<Out, Bits<V>>,
+    pub rec_mask_vgpr2: Signal<Out, Bits<V>>,
+    pub rec_mask_vgpr3: Signal<Out, Bits<V>>,
+    pub rec_mask_sgpr0: Signal<Out, Bits<S>>,
+    pub rec_mask_sgpr1: Signal<Out, Bits<S>>,
+    pub rec_mask_sgpr2: Signal<Out, Bits<S>>,
+    pub rec_mask_sgpr3: Signal<Out, Bits<S>>,
+    pub rec_mask_lds: Signal<Out, Bits<L>>,
     /// The maps, their runs and eligibility.
     pub refresh: MapRefresh<V, S, S2, L, H, KV, KH, SH, DC, DT, R>,
     /// The nine first fits (maps 0..4 VGPR, 4..8 SGPR, 8 LDS), all V blocks wide.
@@ -375,6 +386,15 @@ impl<
             rec_base_sgpr2: Default::default(),
             rec_base_sgpr3: Default::default(),
             rec_base_lds: Default::default(),
+            rec_mask_vgpr0: Default::default(),
+            rec_mask_vgpr1: Default::default(),
+            rec_mask_vgpr2: Default::default(),
+            rec_mask_vgpr3: Default::default(),
+            rec_mask_sgpr0: Default::default(),
+            rec_mask_sgpr1: Default::default(),
+            rec_mask_sgpr2: Default::default(),
+            rec_mask_sgpr3: Default::default(),
+            rec_mask_lds: Default::default(),
             refresh: Default::default(),
             fit: Default::default(),
             needs: locals(9),
@@ -523,6 +543,26 @@ impl<
         self.refresh.alloc_sgpr2.next = self.fit[6].mask.val().get_bits::<S>(0);
         self.refresh.alloc_sgpr3.next = self.fit[7].mask.val().get_bits::<S>(0);
         self.refresh.alloc_lds.next = self.fit[8].mask.val().get_bits::<L>(0);
+        self.rec_mask_vgpr0.next = 0.into();
+        self.rec_mask_vgpr1.next = 0.into();
+        self.rec_mask_vgpr2.next = 0.into();
+        self.rec_mask_vgpr3.next = 0.into();
+        self.rec_mask_sgpr0.next = 0.into();
+        self.rec_mask_sgpr1.next = 0.into();
+        self.rec_mask_sgpr2.next = 0.into();
+        self.rec_mask_sgpr3.next = 0.into();
+        self.rec_mask_lds.next = 0.into();
+        if self.commit.val() {
+            self.rec_mask_vgpr0.next = self.fit[0].mask.val();
+            self.rec_mask_vgpr1.next = self.fit[1].mask.val();
+            self.rec_mask_vgpr2.next = self.fit[2].mask.val();
+            self.rec_mask_vgpr3.next = self.fit[3].mask.val();
+            self.rec_mask_sgpr0.next = self.fit[4].mask.val().get_bits::<S>(0);
+            self.rec_mask_sgpr1.next = self.fit[5].mask.val().get_bits::<S>(0);
+            self.rec_mask_sgpr2.next = self.fit[6].mask.val().get_bits::<S>(0);
+            self.rec_mask_sgpr3.next = self.fit[7].mask.val().get_bits::<S>(0);
+            self.rec_mask_lds.next = self.fit[8].mask.val().get_bits::<L>(0);
+        }
         self.refresh.free_en.next = self.free_en.val();
         self.refresh.free_module.next = self.free_module.val();
         self.refresh.free_vgpr0.next = self.free_vgpr0.val();

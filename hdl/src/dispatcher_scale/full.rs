@@ -41,6 +41,8 @@
 //! full widths). The spec checker judges it with H = LA + 4, K = K_refresh + 1 (the fit judges
 //! the heads of h on the runs of h + 1) and F = 2 ([`DispatcherFull::timing`]).
 //! A completion in t frees its slot from t + 1, its blocks (port F) and wave slots from t + 2.
+//! The regions it frees are the ones the record committed, read from `mask_table` (the
+//! allocator's `rec_mask_*`, written with the in-flight entry), not decoded from base and need.
 //!
 //! ## Policies and rules
 //! - Channel pick: among stable heads that fit an eligible, not busy module, the best
@@ -100,6 +102,7 @@ pub struct DispatcherFull<
     const SV: usize,
     const LT: usize,
     const WS: usize,
+    const MW: usize,
 > {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -136,6 +139,10 @@ pub struct DispatcherFull<
     pub power: PowerHistory,
     /// The in-flight table (one entry per slot, written with the record).
     slot_table: RAM<Bits<TW>, 6>,
+    /// The regions of each slot's record (the allocator's `rec_mask_*`: VGPR u at u·V, SGPR u
+    /// at 4V + u·S, LDS at 4V + 4S; MW = 4V + 4S + L bits), written with the table entry and
+    /// read by the completion straight into port F (no thermometer decode of base and need).
+    mask_table: RAM<Bits<MW>, 6>,
     // --- channel FIFOs (shift queues, entry c*8 + e, head e = 0)
     fifo: Vec<DFF<Bits<ENTRY>>>,
     cnt: Vec<DFF<Bits<4>>>,
@@ -263,9 +270,10 @@ pub struct DispatcherFull<
     // completion
     td: Signal<Local, Bits<TW>>,
     fmask: Vec<Signal<Local, Bits<V>>>,
-    t_base: Signal<Local, Bits<V>>,
-    t_end: Signal<Local, Bits<V>>,
-    f_end: Signal<Local, Bits<9>>,
+    /// The record's nine regions packed as in `mask_table`.
+    mwr: Signal<Local, Bits<MW>>,
+    /// A `mask_table` word shifted to region j (scratch).
+    mrd: Signal<Local, Bits<MW>>,
     sum_v: Signal<Local, Bits<10>>,
     sum_s: Signal<Local, Bits<9>>,
     sum_w: Signal<Local, Bits<7>>,
@@ -321,7 +329,8 @@ pub struct DispatcherFull<
     mnum: Vec<Constant<Bits<4>>>,
     lower: Vec<Constant<Bits<16>>>,
     runoff: Vec<Constant<Bits<16>>>,
-    ones: Constant<Bits<V>>,
+    /// Offsets of the nine regions in a `mask_table` word.
+    moff: Vec<Constant<Bits<16>>>,
     kv_v: Constant<Bits<16>>,
     kv_s: Constant<Bits<16>>,
     kv_l: Constant<Bits<16>>,
@@ -337,9 +346,10 @@ pub struct DispatcherFull<
 
 /// `DispatcherConfig::full()`: maps 128 / 64 / 48, 16 wave slots (LA = 9, K = 7).
 pub type DispatcherFullFull =
-    DispatcherFull<128, 64, 128, 48, 64, 8, 7, 6, 2, 0, 128, 256, 7, 5, 16>;
+    DispatcherFull<128, 64, 128, 48, 64, 8, 7, 6, 2, 0, 128, 256, 7, 5, 16, 816>;
 /// The small config: the board's maps 16 / 8 / 16 and 4 wave slots (LA = 6, K = 5).
-pub type DispatcherFullSmall = DispatcherFull<16, 8, 16, 16, 8, 5, 4, 3, 0, 1, 80, 32, 4, 2, 4>;
+pub type DispatcherFullSmall =
+    DispatcherFull<16, 8, 16, 16, 8, 5, 4, 3, 0, 1, 80, 32, 4, 2, 4, 112>;
 
 impl<
         const V: usize,
@@ -357,7 +367,8 @@ impl<
         const SV: usize,
         const LT: usize,
         const WS: usize,
-    > DispatcherFull<V, S, S2, L, H, KV, KH, SH, DC, DT, R, M2, SV, LT, WS>
+        const MW: usize,
+    > DispatcherFull<V, S, S2, L, H, KV, KH, SH, DC, DT, R, M2, SV, LT, WS, MW>
 {
     /// The allocator's request → record latency LA.
     pub const LA: usize = LT + 4;
@@ -381,7 +392,8 @@ impl<
         const SV: usize,
         const LT: usize,
         const WS: usize,
-    > Default for DispatcherFull<V, S, S2, L, H, KV, KH, SH, DC, DT, R, M2, SV, LT, WS>
+        const MW: usize,
+    > Default for DispatcherFull<V, S, S2, L, H, KV, KH, SH, DC, DT, R, M2, SV, LT, WS, MW>
 {
     fn default() -> Self {
         assert!(KV <= 8, "DispatcherFull: runs must fit 8 bits");
@@ -419,6 +431,7 @@ impl<
             alloc: Default::default(),
             power: Default::default(),
             slot_table: Default::default(),
+            mask_table: Default::default(),
             fifo: locals(32),
             cnt: locals(4),
             split_left: locals(4),
@@ -535,9 +548,8 @@ impl<
             twr: Default::default(),
             td: Default::default(),
             fmask: locals(9),
-            t_base: Default::default(),
-            t_end: Default::default(),
-            f_end: Default::default(),
+            mwr: Default::default(),
+            mrd: Default::default(),
             sum_v: Default::default(),
             sum_s: Default::default(),
             sum_w: Default::default(),
@@ -593,7 +605,9 @@ impl<
                 .map(|i| konst(0xFFFFu64 & !((1u64 << i) - 1)))
                 .collect(),
             runoff: (0..16).map(|m| konst((KV * m) as u64)).collect(),
-            ones: Constant::new(Bits::<V>::mask()),
+            moff: (0..9)
+                .map(|j| konst(if j < 4 { j * V } else { 4 * V + (j - 4) * S } as u64))
+                .collect(),
             kv_v: konst(V as u64),
             kv_s: konst(S as u64),
             kv_l: konst(L as u64),
@@ -628,7 +642,8 @@ impl<
         const SV: usize,
         const LT: usize,
         const WS: usize,
-    > Logic for DispatcherFull<V, S, S2, L, H, KV, KH, SH, DC, DT, R, M2, SV, LT, WS>
+        const MW: usize,
+    > Logic for DispatcherFull<V, S, S2, L, H, KV, KH, SH, DC, DT, R, M2, SV, LT, WS, MW>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -959,6 +974,9 @@ impl<
         self.slot_table.read_clock.next = self.clock.val();
         self.slot_table.write_clock.next = self.clock.val();
         self.slot_table.read_address.next = self.done_slot.val();
+        self.mask_table.read_clock.next = self.clock.val();
+        self.mask_table.write_clock.next = self.clock.val();
+        self.mask_table.read_address.next = self.done_slot.val();
         self.tak_n.next = self.taken.q.val();
         if self.dec.val() {
             self.tak_n.next =
@@ -1068,6 +1086,18 @@ impl<
         self.slot_table.write_enable.next = self.rv.val();
         self.slot_table.write_address.next = self.dlo.val().get_bits::<6>(0);
         self.slot_table.write_data.next = self.twr.val();
+        self.mwr.next = bit_cast::<MW, V>(self.alloc.rec_mask_vgpr0.val())
+            | (bit_cast::<MW, V>(self.alloc.rec_mask_vgpr1.val()) << self.moff[1].val())
+            | (bit_cast::<MW, V>(self.alloc.rec_mask_vgpr2.val()) << self.moff[2].val())
+            | (bit_cast::<MW, V>(self.alloc.rec_mask_vgpr3.val()) << self.moff[3].val())
+            | (bit_cast::<MW, S>(self.alloc.rec_mask_sgpr0.val()) << self.moff[4].val())
+            | (bit_cast::<MW, S>(self.alloc.rec_mask_sgpr1.val()) << self.moff[5].val())
+            | (bit_cast::<MW, S>(self.alloc.rec_mask_sgpr2.val()) << self.moff[6].val())
+            | (bit_cast::<MW, S>(self.alloc.rec_mask_sgpr3.val()) << self.moff[7].val())
+            | (bit_cast::<MW, L>(self.alloc.rec_mask_lds.val()) << self.moff[8].val());
+        self.mask_table.write_enable.next = self.rv.val();
+        self.mask_table.write_address.next = self.dlo.val().get_bits::<6>(0);
+        self.mask_table.write_data.next = self.mwr.val();
         self.inf_n.next = self.inflight.q.val();
         if self.rv.val() {
             self.inf_n.next = self.inflight.q.val()
@@ -1084,16 +1114,10 @@ impl<
         // ---------------- completion (t + 1): the table entry → port F, wave slots, counts
         self.td.next = self.slot_table.read_data.val();
         self.tdm.next = self.td.val().get_bits::<4>(0);
+        // the regions the record committed, from the mask table (read with the entry)
         for j in 0..9 {
-            self.sc8.next = self.td.val().get_bits::<8>(24 + 16 * j);
-            self.sc8b.next = self.td.val().get_bits::<8>(32 + 16 * j);
-            self.f_end.next = bit_cast::<9, 8>(self.sc8.val()) + bit_cast::<9, 8>(self.sc8b.val());
-            self.t_base.next = self.ones.val() << bit_cast::<16, 8>(self.sc8.val());
-            self.t_end.next = self.ones.val() << bit_cast::<16, 9>(self.f_end.val());
-            if bit_cast::<16, 9>(self.f_end.val()) >= self.kv_v.val() {
-                self.t_end.next = 0.into();
-            }
-            self.fmask[j].next = self.t_base.val() & !self.t_end.val();
+            self.mrd.next = self.mask_table.read_data.val() >> self.moff[j].val();
+            self.fmask[j].next = bit_cast::<V, MW>(self.mrd.val());
         }
         self.alloc.free_en.next = self.fr_v.q.val();
         self.alloc.free_module.next = self.tdm.val();

@@ -95,6 +95,15 @@ port_table! {
         out rec_base_sgpr2: c.run_bits(),
         out rec_base_sgpr3: c.run_bits(),
         out rec_base_lds: c.run_bits(),
+        out rec_mask_vgpr0: c.vgpr,
+        out rec_mask_vgpr1: c.vgpr,
+        out rec_mask_vgpr2: c.vgpr,
+        out rec_mask_vgpr3: c.vgpr,
+        out rec_mask_sgpr0: c.sgpr,
+        out rec_mask_sgpr1: c.sgpr,
+        out rec_mask_sgpr2: c.sgpr,
+        out rec_mask_sgpr3: c.sgpr,
+        out rec_mask_lds: c.lds,
     }
 }
 
@@ -300,6 +309,18 @@ impl SpecChecker for AllocatorContract {
                     }
                 }
                 (None, false) => {}
+            }
+            // the regions shown with the record: [base, base + need) of a fitting record
+            let want: [u128; 9] = std::array::from_fn(|j| match &due {
+                Some(e) if e.ok => low_mask(e.needs[j]) << e.bases[j],
+                _ => 0,
+            });
+            if o.masks() != want {
+                return Err(Violation::new(
+                    t,
+                    "record-mask",
+                    format!("regions {:x?}, the record commits {want:x?}", o.masks()),
+                ));
             }
         }
         // M(t + 1) and the requests of this cycle

@@ -20,8 +20,9 @@ port_table! {
     pub struct DispFullPorts: DispIn => DispOut;
     dut [const V: usize, const S: usize, const S2: usize, const L: usize, const H: usize,
         const KV: usize, const KH: usize, const SH: usize, const DC: usize, const DT: usize,
-        const R: usize, const M2: usize, const SV: usize, const LT: usize, const WS: usize]
-        DispatcherFull<V, S, S2, L, H, KV, KH, SH, DC, DT, R, M2, SV, LT, WS>;
+        const R: usize, const M2: usize, const SV: usize, const LT: usize, const WS: usize,
+        const MW: usize]
+        DispatcherFull<V, S, S2, L, H, KV, KH, SH, DC, DT, R, M2, SV, LT, WS, MW>;
     ports {
         in reset: 1,
         in push_valid: 1,
