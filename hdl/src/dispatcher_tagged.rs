@@ -219,6 +219,10 @@ pub struct DispatcherTagged {
     /// The withdraw command still active, and its kernel slot.
     wd_active: DFF<Bit>,
     wd_kslot: DFF<Bits<3>>,
+    /// Registered ahead for the active withdraw: the BE head after the edge has the popped
+    /// head's kernel slot (entry 1's, or the push landing in the emptied FIFO); read only with
+    /// `wd_active` (a withdraw popped at the last edge, the only change of that head).
+    wd_match_cont: DFF<Bit>,
     /// Registered tag outputs.
     out_class: DFF<Bit>,
     out_kslot: DFF<Bits<3>>,
@@ -627,9 +631,9 @@ pub struct DispatcherTagged {
     head_changed_now: Signal<Local, Bits<2>>,
     /// A CU reset is open (this cycle's strobes, armed, or the walk running).
     reset_open: Signal<Local, Bit>,
-    /// The withdraw command of this cycle.
-    wd_cmd_valid: Signal<Local, Bit>,
-    wd_cmd_kslot: Signal<Local, Bits<3>>,
+    /// The withdraw command of this cycle names the BE head's kernel slot (the new command's
+    /// compare, or the active one's match registered ahead).
+    wd_hit: Signal<Local, Bit>,
     /// The BE head is popped by the withdraw at this edge.
     wd_pop: Signal<Local, Bit>,
     /// The BE channel's head is held from this cycle's decision.
@@ -729,6 +733,7 @@ impl Logic for DispatcherTagged {
             armed,
             wd_active,
             wd_kslot,
+            wd_match_cont,
             out_class,
             out_kslot,
             out_last,
@@ -1084,20 +1089,22 @@ impl Logic for DispatcherTagged {
             | self.cu_reset_done.val()
             | self.armed.q.val()
             | self.walk_on.q.val();
-        self.wd_cmd_valid.next = self.wd_active.q.val();
-        self.wd_cmd_kslot.next = self.wd_kslot.q.val();
+        // (the active command's match is `wd_match_cont`, registered ahead: no compare of the
+        // BE head's kslot against `wd_kslot` on the hold's path)
+        self.wd_hit.next = self.wd_active.q.val() & self.wd_match_cont.q.val();
         if self.withdraw_valid.val() {
-            self.wd_cmd_valid.next = true;
-            self.wd_cmd_kslot.next = self.withdraw_kslot.val();
+            self.wd_hit.next = self.fifo_kslot[4].q.val() == self.withdraw_kslot.val();
         }
-        self.wd_pop.next = self.wd_cmd_valid.val()
+        self.wd_pop.next = self.wd_hit.val()
             & !self.cu_reset.val()
             & self.head_valid[1].val()
-            & self.fifo_class[4].q.val()
-            & (self.fifo_kslot[4].q.val() == self.wd_cmd_kslot.val());
-        self.hold_be.next = self.head_valid[1].val()
-            & ((self.fifo_class[4].q.val() & (self.reset_open.val() | self.wd_pop.val()))
-                | self.cu_reset.val());
+            & self.fifo_class[4].q.val();
+        // the hold from flip-flops and the input strobes only: without the head-valid term (an
+        // absent head is no candidate: its registered match has no head, or the head changed at
+        // the last edge) and without `wd_pop` (`cu_reset` holds anyway)
+        self.hold_be.next = (self.fifo_class[4].q.val()
+            & (self.reset_open.val() | self.wd_hit.val()))
+            | self.cu_reset.val();
         self.head_changed_now.next = self.head_changed.q.val();
         if self.hold_be.val() {
             self.head_changed_now.next = self.head_changed.q.val() | 2;
@@ -2454,6 +2461,12 @@ impl Logic for DispatcherTagged {
         if self.wd_pop.val() {
             self.wd_kslot.d.next = self.fifo_kslot[4].q.val();
             self.out_wdr_kslot.d.next = self.fifo_kslot[4].q.val();
+        }
+        // the head after a withdraw pop: entry 1 (two or more entries), else the push landing
+        // in entry 0 (an empty FIFO after the edge is no head: `wd_pop` reads the head-valid)
+        self.wd_match_cont.d.next = self.push_kslot.val() == self.fifo_kslot[4].q.val();
+        if self.fifo_count[1].q.val().get_bits::<2>(1).any() {
+            self.wd_match_cont.d.next = self.fifo_kslot[5].q.val() == self.fifo_kslot[4].q.val();
         }
         self.out_reclaim_done.d.next = false;
         if self.walk_on.q.val() {
