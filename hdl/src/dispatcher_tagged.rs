@@ -294,9 +294,14 @@ pub struct DispatcherTagged {
     power_cur: [DFF<Bits<16>>; 2],
     power_prev: [DFF<Bits<16>>; 2],
     // ---- pipeline: match stage results, per (channel, module) k = c*2+m, unit u: c*4+m*2+u ----
-    /// The head of channel c fits module m (bit c*2+m): it exists, has the wave slots, and
-    /// every ok vector has a start.
+    /// The head of channel c fits module m (bit c*2+m) but for the VGPR and LDS starts: it
+    /// exists, has the wave slots, and both SGPR ok vectors have a start.
     match_fits: DFF<Bits<4>>,
+    /// The VGPR ok vector of unit c*4+m*2+u, the LDS ok vector of c*2+m, has a start
+    /// (registered apart from `match_fits`: the decision stage ands them, so the 16-bit ok
+    /// vectors' OR ends at a flip-flop).
+    match_any_vgpr: DFF<Bits<8>>,
+    match_any_lds: DFF<Bits<4>>,
     /// Channel c had a head when it was matched.
     match_head_valid: DFF<Bits<2>>,
     /// ok vectors: bit i = the need fits at start block i (VGPR, SGPR per unit; LDS).
@@ -692,6 +697,8 @@ impl Logic for DispatcherTagged {
             power_count,
             power_wrap,
             match_fits,
+            match_any_vgpr,
+            match_any_lds,
             match_head_valid,
             head_changed,
             module_busy,
@@ -1066,16 +1073,14 @@ impl Logic for DispatcherTagged {
             }
         }
         for k in 0..4 {
-            if !(self.any_ok_vgpr.val().get_bit(k * 2)
-                & self.any_ok_vgpr.val().get_bit(k * 2 + 1)
-                & self.any_ok_sgpr.val().get_bit(k * 2)
-                & self.any_ok_sgpr.val().get_bit(k * 2 + 1)
-                & self.any_ok_lds.val().get_bit(k))
+            if !(self.any_ok_sgpr.val().get_bit(k * 2) & self.any_ok_sgpr.val().get_bit(k * 2 + 1))
             {
                 self.head_fits.next = self.head_fits.val().replace_bit(k, false);
             }
         }
         self.match_fits.d.next = self.head_fits.val();
+        self.match_any_vgpr.d.next = self.any_ok_vgpr.val();
+        self.match_any_lds.d.next = self.any_ok_lds.val();
         for c in 0..2 {
             self.heads_present.next = self
                 .heads_present
@@ -1135,7 +1140,16 @@ impl Logic for DispatcherTagged {
             }
         }
         // the head fits (match stage: a head, wave slots, a start in every map)
+        // (`match_fits` and the VGPR / LDS starts, registered apart)
         self.match_fits_now.next = self.match_fits.q.val();
+        for k in 0..4 {
+            if !(self.match_any_vgpr.q.val().get_bit(k * 2)
+                & self.match_any_vgpr.q.val().get_bit(k * 2 + 1)
+                & self.match_any_lds.q.val().get_bit(k))
+            {
+                self.match_fits_now.next = self.match_fits_now.val().replace_bit(k, false);
+            }
+        }
         self.cand_valid.next = self.match_fits_now.val();
         for c in 0..2 {
             for m in 0..2 {

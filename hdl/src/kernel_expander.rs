@@ -318,6 +318,8 @@ pub struct KernelExpander<
     one_b: Constant<Bits<B>>,
     /// 1 in WB bits.
     one_w: Constant<Bits<WB>>,
+    /// 2 in WB bits.
+    two_w: Constant<Bits<WB>>,
     /// The largest live-WG count an entry can hold (a record beyond it is `BAD_EVENT`).
     live_max: Constant<Bits<LB>>,
     /// Error code 1, `DUP_ID`.
@@ -433,6 +435,13 @@ pub struct KernelExpander<
     rt_nq: [Signal<Local, Bits<WB>>; R],
     /// Per BE entry: `queued` after this cycle's push, last record and withdraw.
     be_nq: [Signal<Local, Bits<WB>>; B],
+    /// Per RT entry: `queued` + 1 and − 1 (from the register: the late push selects last).
+    rt_qp1: [Signal<Local, Bits<WB>>; R],
+    rt_qm1: [Signal<Local, Bits<WB>>; R],
+    /// Per BE entry: `queued` + 1, − 1 and − 2 (from the register: the late push selects last).
+    be_qp1: [Signal<Local, Bits<WB>>; B],
+    be_qm1: [Signal<Local, Bits<WB>>; B],
+    be_qm2: [Signal<Local, Bits<WB>>; B],
     /// Per RT entry: `live` after this cycle's record and completion.
     rt_nl: [Signal<Local, Bits<LB>>; R],
     /// Per BE entry: `live` after this cycle's record and completion.
@@ -883,12 +892,19 @@ impl<
                 self.rt_nl[i].next = self.rt_live[i].q.val() - 1;
             }
             self.rt_live[i].d.next = self.rt_nl[i].val();
+            // (the sums from the register, selected by the record, then by the push: no
+            // carry chain after the push decision)
+            self.rt_qp1[i].next = self.rt_queued[i].q.val() + self.one_w.val();
+            self.rt_qm1[i].next = self.rt_queued[i].q.val() - self.one_w.val();
             self.rt_nq[i].next = self.rt_queued[i].q.val();
-            if self.push_rt.val() & self.rt_hsel.val().get_bit(i) {
-                self.rt_nq[i].next = self.rt_nq[i].val() + self.one_w.val();
-            }
             if self.rec_rt.val().get_bit(i) & self.rec_last.val() {
-                self.rt_nq[i].next = self.rt_nq[i].val() - self.one_w.val();
+                self.rt_nq[i].next = self.rt_qm1[i].val();
+            }
+            if self.push_rt.val() & self.rt_hsel.val().get_bit(i) {
+                self.rt_nq[i].next = self.rt_qp1[i].val();
+                if self.rec_rt.val().get_bit(i) & self.rec_last.val() {
+                    self.rt_nq[i].next = self.rt_queued[i].q.val();
+                }
             }
             self.rt_queued[i].d.next = self.rt_nq[i].val();
             if self.rt_ok.val() & self.rt_alloc.val().get_bit(i) {
@@ -925,15 +941,29 @@ impl<
                 self.be_nl[i].next = self.be_live[i].q.val() - 1;
             }
             self.be_live[i].d.next = self.be_nl[i].val();
+            // (the sums from the register, selected by the last record and the withdraw,
+            // then by the push: no carry chain after the push decision)
+            self.be_qp1[i].next = self.be_queued[i].q.val() + self.one_w.val();
+            self.be_qm1[i].next = self.be_queued[i].q.val() - self.one_w.val();
+            self.be_qm2[i].next = self.be_queued[i].q.val() - self.two_w.val();
             self.be_nq[i].next = self.be_queued[i].q.val();
+            if (self.rec_be.val().get_bit(i) & self.rec_last.val()) | self.wdr_be.val().get_bit(i) {
+                self.be_nq[i].next = self.be_qm1[i].val();
+            }
+            if self.rec_be.val().get_bit(i) & self.rec_last.val() & self.wdr_be.val().get_bit(i) {
+                self.be_nq[i].next = self.be_qm2[i].val();
+            }
             if self.push_be.val() & self.be_hsel.val().get_bit(i) {
-                self.be_nq[i].next = self.be_nq[i].val() + self.one_w.val();
-            }
-            if self.rec_be.val().get_bit(i) & self.rec_last.val() {
-                self.be_nq[i].next = self.be_nq[i].val() - self.one_w.val();
-            }
-            if self.wdr_be.val().get_bit(i) {
-                self.be_nq[i].next = self.be_nq[i].val() - self.one_w.val();
+                self.be_nq[i].next = self.be_qp1[i].val();
+                if (self.rec_be.val().get_bit(i) & self.rec_last.val())
+                    | self.wdr_be.val().get_bit(i)
+                {
+                    self.be_nq[i].next = self.be_queued[i].q.val();
+                }
+                if self.rec_be.val().get_bit(i) & self.rec_last.val() & self.wdr_be.val().get_bit(i)
+                {
+                    self.be_nq[i].next = self.be_qm1[i].val();
+                }
             }
             self.be_queued[i].d.next = self.be_nq[i].val();
             if self.ld_v.q.val() & self.ld_oh.q.val().get_bit(i) {
