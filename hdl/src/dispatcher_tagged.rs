@@ -82,13 +82,19 @@
 //! edge never fits); the head decoders build the thermometer of q × need by spreading the
 //! one-wave thermometer (no multiplier); an offered push's data is written without waiting for
 //! its checks (only the count takes the acceptance); the chosen head's operands are muxed with
-//! the channel last (session 11, `docs/gpu_frontend.md`). ECP5-85F speed 6 (`synth report
-//! --target ecp5-85f --only dispatcher_tagged --seeds 1,2,3 --speeds 6`, README block `ecp5`,
-//! 2026-11-27, session 11): 6802 LUT4, 178 `CCU2C`, 2026 FF, **80.9 MHz median (81.0, 80.9,
-//! 79.1)** (session 10: 70.7); critical paths: the hold of the BE head (`walk_on` / the
-//! withdraw's kslot compare → the channel pick → `pop` → the head registers' enables; seeds 2,
-//! 3) and the match stage (a head's need → the ok vectors against the used maps →
-//! `match_fits`; seed 1); see `docs/gpu_frontend.md`, *Timing (session 11)*.
+//! the channel last (session 11, `docs/gpu_frontend.md`); the hold of the BE head for the
+//! pick reads flip-flops and the input strobes only — no head-valid term (an absent head is no
+//! candidate) and an active withdraw's kslot match registered ahead (`wd_match_cont`: entry 1's
+//! kslot, or the push landing in the emptied FIFO, against the popped head's); the VGPR and LDS
+//! ok vectors' "has a start" bits are flip-flops apart from `match_fits`, and-ed in the decision
+//! stage (session 13). ECP5-85F speed 6 (`synth report --target ecp5-85f --only
+//! dispatcher_tagged --seeds 1,2,3 --speeds 6`, README block `ecp5`, 2026-11-27, session 13):
+//! 6733 LUT4, 178 `CCU2C`, 2036 FF, **85.8 MHz median (84.4, 86.9, 85.8)** (session 11: 80.9,
+//! session 10: 70.7); critical paths: the weighted scorer's popcount (`score_used_bits` →
+//! `score_free`, seed 1), a new withdraw command's kslot compare with the BE head → the hold →
+//! the channel pick → `pop` → `fifo_kslot[4]` (seed 2), the push's class → the flush's
+//! compaction → decoder 1 → the BE head's need registers (seed 3); see `docs/gpu_frontend.md`,
+//! *Timing (session 13)*.
 
 use rust_hdl::prelude::*;
 

@@ -78,7 +78,9 @@
 //! values 0, 1, 2 and the cycle's increments and decrements, no adder); the report's timing is
 //! unchanged. A skip answer pops the BE order head when the head is hit and no entry below it
 //! is (`be_below`, from the head's registers), not through the lowest-hit carry chain
-//! (`ack_oh`; session 11, same values).
+//! (`ack_oh`; session 11, same values). The `queued` counters' next values are the register's
+//! sums (+1, −1, −2, from the flip-flops) selected by the last record and the withdraw, then by
+//! the push decision (session 13: no carry chain after the push pick; same values).
 //!
 //! ## Cost (board config, iCE40 HX8K CB132, the `synth` flow's measurement harness; command:
 //! `cargo run --release -p synth -- report --only kernel_expander --seeds 1,2,3`, the README row)
