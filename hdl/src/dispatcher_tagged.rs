@@ -12,9 +12,9 @@
 //! both files (the price of keeping `dispatcher.v` byte-identical; RustHDL has no way to
 //! generate the two tops from one kernel without changing the old one's netlist).
 //!
-//! **Cost** (board config, HX8K CB132, in the flow's harness): **7525 LCs, 10 BRAMs, 53.3 MHz
-//! median** of nextpnr seeds 1–3 (51.4, 55.0, 53.3; session 10, power window registered ahead)
-//! — *Cost* below.
+//! **Cost** (board config, HX8K CB132, in the flow's harness): **7457 LCs, 10 BRAMs, 59.7 MHz
+//! median** of nextpnr seeds 1–3 (60.5, 58.7, 59.7; session 13; session 10: 7525 LCs, 53.3
+//! MHz) — *Cost* below.
 //!
 //! ## Ports (the exported module `top` has exactly these, in this order)
 //! Every port of `dispatcher` (same names, widths, order and meaning), then:
@@ -72,7 +72,11 @@
 //! walk's copy of the in-flight table).
 //! Session 11's RTL (`prefer_q`, decoders, push data; `./target/release/synth report --only
 //! dispatcher_tagged --seeds 1 --readme -`, seed 1 only, 2026-11-27): 7528 LCs (+3), 61.0 MHz
-//! (session 10's seed 1: 51.4); the README row above is session 10's three seeds.
+//! (session 10's seed 1: 51.4). Session 13's RTL (the hold from flip-flops, the match's
+//! start bits registered apart; `./target/release/synth report --only dispatcher_tagged
+//! --seeds 1,2,3 --readme README.md`, 2026-11-27): **7457 LCs** (−71), **59.7 MHz median
+//! (60.5, 58.7, 59.7)**, the README row; seed 1's path: a new withdraw command's kslot
+//! compare → the hold → `prefer` → `decide` → `pop` → a FIFO entry's enable (16.5 ns).
 //!
 //! Timing differences from `hdl/src/dispatcher.rs` (same behaviour at every port): the power
 //! window's end (`power_count + 1 ≥ POWER_WINDOW`) is a flip-flop `power_wrap` computed a cycle
