@@ -91,7 +91,11 @@
 //! ECP5-85F (`PNR_TIMEOUT=2400 ./target/release/synth report --target ecp5-85f --only
 //! kernel_expander --seeds 1,2,3 --speeds 6`, 2026-11-27, README block `ecp5`): 1898 LUT4, 196 `CCU2C`, 16 `TRELLIS_DPR16X4` (`store_nz`), 2584 LUT4 sites, 1071
 //! FF, 2 EBR; **81.7 MHz median (81.0, 85.3, 81.7)**, from 69.3 (72.4, 69.3, 68.7): the 100
-//! MHz target is not met. Critical paths of that RTL: a skip answer → `ack_hit` → its lowest
+//! MHz target is not met. Session 13's RTL (`be_below`, the counters' sums; same command with
+//! `--readme README.md`, the README row): 1872 LUT4, 167 `CCU2C`, 2472 LUT4 sites, 1071 FF, 2
+//! EBR; **91.9 MHz median (95.5, 85.5, 91.9)**; paths: `be_pushed` + 1 = the WG count (carry
+//! chain) → the BE order queue's pop → `be_ov` / `be_ord` (seeds 1, 2), an answer's kid compare
+//! with `be_kids` → `be_ord` (seed 3). Critical paths of that RTL: a skip answer → `ack_hit` → its lowest
 //! set bit (carry chain) → the BE order queue's pop and tail → `be_ord` (seeds 1, 3: 12.2–12.4
 //! ns, about 9 ns routing; cut in session 11 by `be_below`, not re-measured alone); the push
 //! decision (`rt_ov`, `room_rt`, `room_be`) → the head entry's `queued` counter (seed 2).
