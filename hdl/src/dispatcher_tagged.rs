@@ -12,9 +12,9 @@
 //! both files (the price of keeping `dispatcher.v` byte-identical; RustHDL has no way to
 //! generate the two tops from one kernel without changing the old one's netlist).
 //!
-//! **Cost** (board config, HX8K CB132, in the flow's harness): **7525 LCs, 10 BRAMs, 53.3 MHz
-//! median** of nextpnr seeds 1–3 (51.4, 55.0, 53.3; session 10, power window registered ahead)
-//! — *Cost* below.
+//! **Cost** (board config, HX8K CB132, in the flow's harness): **7457 LCs, 10 BRAMs, 59.7 MHz
+//! median** of nextpnr seeds 1–3 (60.5, 58.7, 59.7; session 13; session 10: 7525 LCs, 53.3
+//! MHz) — *Cost* below.
 //!
 //! ## Ports (the exported module `top` has exactly these, in this order)
 //! Every port of `dispatcher` (same names, widths, order and meaning), then:
@@ -72,7 +72,11 @@
 //! walk's copy of the in-flight table).
 //! Session 11's RTL (`prefer_q`, decoders, push data; `./target/release/synth report --only
 //! dispatcher_tagged --seeds 1 --readme -`, seed 1 only, 2026-11-27): 7528 LCs (+3), 61.0 MHz
-//! (session 10's seed 1: 51.4); the README row above is session 10's three seeds.
+//! (session 10's seed 1: 51.4). Session 13's RTL (the hold from flip-flops, the match's
+//! start bits registered apart; `./target/release/synth report --only dispatcher_tagged
+//! --seeds 1,2,3 --readme README.md`, 2026-11-27): **7457 LCs** (−71), **59.7 MHz median
+//! (60.5, 58.7, 59.7)**, the README row; seed 1's path: a new withdraw command's kslot
+//! compare → the hold → `prefer` → `decide` → `pop` → a FIFO entry's enable (16.5 ns).
 //!
 //! Timing differences from `hdl/src/dispatcher.rs` (same behaviour at every port): the power
 //! window's end (`power_count + 1 ≥ POWER_WINDOW`) is a flip-flop `power_wrap` computed a cycle
@@ -82,13 +86,19 @@
 //! edge never fits); the head decoders build the thermometer of q × need by spreading the
 //! one-wave thermometer (no multiplier); an offered push's data is written without waiting for
 //! its checks (only the count takes the acceptance); the chosen head's operands are muxed with
-//! the channel last (session 11, `docs/gpu_frontend.md`). ECP5-85F speed 6 (`synth report
-//! --target ecp5-85f --only dispatcher_tagged --seeds 1,2,3 --speeds 6`, README block `ecp5`,
-//! 2026-11-27, session 11): 6802 LUT4, 178 `CCU2C`, 2026 FF, **80.9 MHz median (81.0, 80.9,
-//! 79.1)** (session 10: 70.7); critical paths: the hold of the BE head (`walk_on` / the
-//! withdraw's kslot compare → the channel pick → `pop` → the head registers' enables; seeds 2,
-//! 3) and the match stage (a head's need → the ok vectors against the used maps →
-//! `match_fits`; seed 1); see `docs/gpu_frontend.md`, *Timing (session 11)*.
+//! the channel last (session 11, `docs/gpu_frontend.md`); the hold of the BE head for the
+//! pick reads flip-flops and the input strobes only — no head-valid term (an absent head is no
+//! candidate) and an active withdraw's kslot match registered ahead (`wd_match_cont`: entry 1's
+//! kslot, or the push landing in the emptied FIFO, against the popped head's); the VGPR and LDS
+//! ok vectors' "has a start" bits are flip-flops apart from `match_fits`, and-ed in the decision
+//! stage (session 13). ECP5-85F speed 6 (`synth report --target ecp5-85f --only
+//! dispatcher_tagged --seeds 1,2,3 --speeds 6`, README block `ecp5`, 2026-11-27, session 13):
+//! 6733 LUT4, 178 `CCU2C`, 2036 FF, **85.8 MHz median (84.4, 86.9, 85.8)** (session 11: 80.9,
+//! session 10: 70.7); critical paths: the weighted scorer's popcount (`score_used_bits` →
+//! `score_free`, seed 1), a new withdraw command's kslot compare with the BE head → the hold →
+//! the channel pick → `pop` → `fifo_kslot[4]` (seed 2), the push's class → the flush's
+//! compaction → decoder 1 → the BE head's need registers (seed 3); see `docs/gpu_frontend.md`,
+//! *Timing (session 13)*.
 
 use rust_hdl::prelude::*;
 
@@ -219,6 +229,10 @@ pub struct DispatcherTagged {
     /// The withdraw command still active, and its kernel slot.
     wd_active: DFF<Bit>,
     wd_kslot: DFF<Bits<3>>,
+    /// Registered ahead for the active withdraw: the BE head after the edge has the popped
+    /// head's kernel slot (entry 1's, or the push landing in the emptied FIFO); read only with
+    /// `wd_active` (a withdraw popped at the last edge, the only change of that head).
+    wd_match_cont: DFF<Bit>,
     /// Registered tag outputs.
     out_class: DFF<Bit>,
     out_kslot: DFF<Bits<3>>,
@@ -290,9 +304,14 @@ pub struct DispatcherTagged {
     power_cur: [DFF<Bits<16>>; 2],
     power_prev: [DFF<Bits<16>>; 2],
     // ---- pipeline: match stage results, per (channel, module) k = c*2+m, unit u: c*4+m*2+u ----
-    /// The head of channel c fits module m (bit c*2+m): it exists, has the wave slots, and
-    /// every ok vector has a start.
+    /// The head of channel c fits module m (bit c*2+m) but for the VGPR and LDS starts: it
+    /// exists, has the wave slots, and both SGPR ok vectors have a start.
     match_fits: DFF<Bits<4>>,
+    /// The VGPR ok vector of unit c*4+m*2+u, the LDS ok vector of c*2+m, has a start
+    /// (registered apart from `match_fits`: the decision stage ands them, so the 16-bit ok
+    /// vectors' OR ends at a flip-flop).
+    match_any_vgpr: DFF<Bits<8>>,
+    match_any_lds: DFF<Bits<4>>,
     /// Channel c had a head when it was matched.
     match_head_valid: DFF<Bits<2>>,
     /// ok vectors: bit i = the need fits at start block i (VGPR, SGPR per unit; LDS).
@@ -627,9 +646,9 @@ pub struct DispatcherTagged {
     head_changed_now: Signal<Local, Bits<2>>,
     /// A CU reset is open (this cycle's strobes, armed, or the walk running).
     reset_open: Signal<Local, Bit>,
-    /// The withdraw command of this cycle.
-    wd_cmd_valid: Signal<Local, Bit>,
-    wd_cmd_kslot: Signal<Local, Bits<3>>,
+    /// The withdraw command of this cycle names the BE head's kernel slot (the new command's
+    /// compare, or the active one's match registered ahead).
+    wd_hit: Signal<Local, Bit>,
     /// The BE head is popped by the withdraw at this edge.
     wd_pop: Signal<Local, Bit>,
     /// The BE channel's head is held from this cycle's decision.
@@ -688,6 +707,8 @@ impl Logic for DispatcherTagged {
             power_count,
             power_wrap,
             match_fits,
+            match_any_vgpr,
+            match_any_lds,
             match_head_valid,
             head_changed,
             module_busy,
@@ -729,6 +750,7 @@ impl Logic for DispatcherTagged {
             armed,
             wd_active,
             wd_kslot,
+            wd_match_cont,
             out_class,
             out_kslot,
             out_last,
@@ -1061,16 +1083,14 @@ impl Logic for DispatcherTagged {
             }
         }
         for k in 0..4 {
-            if !(self.any_ok_vgpr.val().get_bit(k * 2)
-                & self.any_ok_vgpr.val().get_bit(k * 2 + 1)
-                & self.any_ok_sgpr.val().get_bit(k * 2)
-                & self.any_ok_sgpr.val().get_bit(k * 2 + 1)
-                & self.any_ok_lds.val().get_bit(k))
+            if !(self.any_ok_sgpr.val().get_bit(k * 2) & self.any_ok_sgpr.val().get_bit(k * 2 + 1))
             {
                 self.head_fits.next = self.head_fits.val().replace_bit(k, false);
             }
         }
         self.match_fits.d.next = self.head_fits.val();
+        self.match_any_vgpr.d.next = self.any_ok_vgpr.val();
+        self.match_any_lds.d.next = self.any_ok_lds.val();
         for c in 0..2 {
             self.heads_present.next = self
                 .heads_present
@@ -1084,20 +1104,22 @@ impl Logic for DispatcherTagged {
             | self.cu_reset_done.val()
             | self.armed.q.val()
             | self.walk_on.q.val();
-        self.wd_cmd_valid.next = self.wd_active.q.val();
-        self.wd_cmd_kslot.next = self.wd_kslot.q.val();
+        // (the active command's match is `wd_match_cont`, registered ahead: no compare of the
+        // BE head's kslot against `wd_kslot` on the hold's path)
+        self.wd_hit.next = self.wd_active.q.val() & self.wd_match_cont.q.val();
         if self.withdraw_valid.val() {
-            self.wd_cmd_valid.next = true;
-            self.wd_cmd_kslot.next = self.withdraw_kslot.val();
+            self.wd_hit.next = self.fifo_kslot[4].q.val() == self.withdraw_kslot.val();
         }
-        self.wd_pop.next = self.wd_cmd_valid.val()
+        self.wd_pop.next = self.wd_hit.val()
             & !self.cu_reset.val()
             & self.head_valid[1].val()
-            & self.fifo_class[4].q.val()
-            & (self.fifo_kslot[4].q.val() == self.wd_cmd_kslot.val());
-        self.hold_be.next = self.head_valid[1].val()
-            & ((self.fifo_class[4].q.val() & (self.reset_open.val() | self.wd_pop.val()))
-                | self.cu_reset.val());
+            & self.fifo_class[4].q.val();
+        // the hold from flip-flops and the input strobes only: without the head-valid term (an
+        // absent head is no candidate: its registered match has no head, or the head changed at
+        // the last edge) and without `wd_pop` (`cu_reset` holds anyway)
+        self.hold_be.next = (self.fifo_class[4].q.val()
+            & (self.reset_open.val() | self.wd_hit.val()))
+            | self.cu_reset.val();
         self.head_changed_now.next = self.head_changed.q.val();
         if self.hold_be.val() {
             self.head_changed_now.next = self.head_changed.q.val() | 2;
@@ -1128,7 +1150,16 @@ impl Logic for DispatcherTagged {
             }
         }
         // the head fits (match stage: a head, wave slots, a start in every map)
+        // (`match_fits` and the VGPR / LDS starts, registered apart)
         self.match_fits_now.next = self.match_fits.q.val();
+        for k in 0..4 {
+            if !(self.match_any_vgpr.q.val().get_bit(k * 2)
+                & self.match_any_vgpr.q.val().get_bit(k * 2 + 1)
+                & self.match_any_lds.q.val().get_bit(k))
+            {
+                self.match_fits_now.next = self.match_fits_now.val().replace_bit(k, false);
+            }
+        }
         self.cand_valid.next = self.match_fits_now.val();
         for c in 0..2 {
             for m in 0..2 {
@@ -2454,6 +2485,12 @@ impl Logic for DispatcherTagged {
         if self.wd_pop.val() {
             self.wd_kslot.d.next = self.fifo_kslot[4].q.val();
             self.out_wdr_kslot.d.next = self.fifo_kslot[4].q.val();
+        }
+        // the head after a withdraw pop: entry 1 (two or more entries), else the push landing
+        // in entry 0 (an empty FIFO after the edge is no head: `wd_pop` reads the head-valid)
+        self.wd_match_cont.d.next = self.push_kslot.val() == self.fifo_kslot[4].q.val();
+        if self.fifo_count[1].q.val().get_bits::<2>(1).any() {
+            self.wd_match_cont.d.next = self.fifo_kslot[5].q.val() == self.fifo_kslot[4].q.val();
         }
         self.out_reclaim_done.d.next = false;
         if self.walk_on.q.val() {

@@ -44,16 +44,18 @@
 //!
 //! ## Cost (ECP5-85F speed 6, in the `synth` flow's harness; command
 //! `ECP5_VENV=/work/main/.venv-ecp5 PNR_TIMEOUT=2400 nice -n 10 ./target/release/synth report
-//! --target ecp5-85f --only gpu_frontend --seeds 1,2,3 --speeds 6`, 2026-11-27, session 11,
-//! yowasp tools, machine load about 10)
-//! **9179 LUT4**, 404 `CCU2C` (10 665 LUT4 sites, 13 % of the 85F), **3297 FFs** (incl. the
-//! harness's), **2 EBR** (the expander's descriptor store). **Fmax 73.7 MHz median (seeds 1,
-//! 2, 3: 73.7, 74.4, 66.7) — the 100 MHz goal is missed.** Every seed's critical path is in
-//! `dispatcher_tagged`'s hold of the BE head: the BE head's kslot (or the BE FIFO count) → the
-//! withdraw match (`wd_pop`) → the hold → the channel pick → `pop` → a FIFO entry or a head
-//! register (8–11 cells, 11–12 ns of routing). Session 10: 73.8 MHz (73.8, 71.8, 75.2), 9673
-//! LUT4; session 5: 64.0 MHz (64.0, 63.1, 68.5). Details: `docs/gpu_frontend.md`, *Timing
-//! (session 5)*, *(session 10)* and *(session 11)*.
+//! --target ecp5-85f --only gpu_frontend --seeds 1,2,3 --speeds 6`, 2026-11-27, session 13,
+//! yowasp tools, machine load about 6)
+//! **9710 LUT4**, 368 `CCU2C` (11 084 LUT4 sites, 13 % of the 85F), **3307 FFs** (incl. the
+//! harness's), **2 EBR** (the expander's descriptor store). **Fmax 80.9 MHz median (seeds 1,
+//! 2, 3: 80.9, 75.0, 82.6) — the 100 MHz goal is missed.** Critical paths: Unit 4's queue
+//! head (`used`, `tbl` → the head's id) → the submit kid → the expander's `store_nz` read
+//! (LUT RAM and its 16:1 mux) → its output flip-flop (seed 1, 8 cells, 9.6 ns routing);
+//! `dispatcher_tagged`'s weighted scorer (`score_used_bits` → the free-block popcount →
+//! `score_free`, seed 2); the dispatcher's hold of the BE head for a new withdraw command → the
+//! channel pick → `pop` → a FIFO entry (seed 3). Session 11: 73.7 MHz (73.7, 74.4, 66.7), 9179
+//! LUT4; session 10: 73.8 MHz; session 5: 64.0 MHz. Details: `docs/gpu_frontend.md`, *Timing
+//! (session 5)*, *(session 10)*, *(session 11)* and *(session 13)*.
 
 use crate::dispatcher_tagged::DispatcherTagged;
 use crate::kernel_expander::BoardKernelExpander;

@@ -78,7 +78,9 @@
 //! values 0, 1, 2 and the cycle's increments and decrements, no adder); the report's timing is
 //! unchanged. A skip answer pops the BE order head when the head is hit and no entry below it
 //! is (`be_below`, from the head's registers), not through the lowest-hit carry chain
-//! (`ack_oh`; session 11, same values).
+//! (`ack_oh`; session 11, same values). The `queued` counters' next values are the register's
+//! sums (+1, −1, −2, from the flip-flops) selected by the last record and the withdraw, then by
+//! the push decision (session 13: no carry chain after the push pick; same values).
 //!
 //! ## Cost (board config, iCE40 HX8K CB132, the `synth` flow's measurement harness; command:
 //! `cargo run --release -p synth -- report --only kernel_expander --seeds 1,2,3`, the README row)
@@ -89,7 +91,11 @@
 //! ECP5-85F (`PNR_TIMEOUT=2400 ./target/release/synth report --target ecp5-85f --only
 //! kernel_expander --seeds 1,2,3 --speeds 6`, 2026-11-27, README block `ecp5`): 1898 LUT4, 196 `CCU2C`, 16 `TRELLIS_DPR16X4` (`store_nz`), 2584 LUT4 sites, 1071
 //! FF, 2 EBR; **81.7 MHz median (81.0, 85.3, 81.7)**, from 69.3 (72.4, 69.3, 68.7): the 100
-//! MHz target is not met. Critical paths of that RTL: a skip answer → `ack_hit` → its lowest
+//! MHz target is not met. Session 13's RTL (`be_below`, the counters' sums; same command with
+//! `--readme README.md`, the README row): 1872 LUT4, 167 `CCU2C`, 2472 LUT4 sites, 1071 FF, 2
+//! EBR; **91.9 MHz median (95.5, 85.5, 91.9)**; paths: `be_pushed` + 1 = the WG count (carry
+//! chain) → the BE order queue's pop → `be_ov` / `be_ord` (seeds 1, 2), an answer's kid compare
+//! with `be_kids` → `be_ord` (seed 3). Critical paths of that RTL: a skip answer → `ack_hit` → its lowest
 //! set bit (carry chain) → the BE order queue's pop and tail → `be_ord` (seeds 1, 3: 12.2–12.4
 //! ns, about 9 ns routing; cut in session 11 by `be_below`, not re-measured alone); the push
 //! decision (`rt_ov`, `room_rt`, `room_be`) → the head entry's `queued` counter (seed 2).
@@ -318,6 +324,8 @@ pub struct KernelExpander<
     one_b: Constant<Bits<B>>,
     /// 1 in WB bits.
     one_w: Constant<Bits<WB>>,
+    /// 2 in WB bits.
+    two_w: Constant<Bits<WB>>,
     /// The largest live-WG count an entry can hold (a record beyond it is `BAD_EVENT`).
     live_max: Constant<Bits<LB>>,
     /// Error code 1, `DUP_ID`.
@@ -433,6 +441,13 @@ pub struct KernelExpander<
     rt_nq: [Signal<Local, Bits<WB>>; R],
     /// Per BE entry: `queued` after this cycle's push, last record and withdraw.
     be_nq: [Signal<Local, Bits<WB>>; B],
+    /// Per RT entry: `queued` + 1 and − 1 (from the register: the late push selects last).
+    rt_qp1: [Signal<Local, Bits<WB>>; R],
+    rt_qm1: [Signal<Local, Bits<WB>>; R],
+    /// Per BE entry: `queued` + 1, − 1 and − 2 (from the register: the late push selects last).
+    be_qp1: [Signal<Local, Bits<WB>>; B],
+    be_qm1: [Signal<Local, Bits<WB>>; B],
+    be_qm2: [Signal<Local, Bits<WB>>; B],
     /// Per RT entry: `live` after this cycle's record and completion.
     rt_nl: [Signal<Local, Bits<LB>>; R],
     /// Per BE entry: `live` after this cycle's record and completion.
@@ -883,12 +898,19 @@ impl<
                 self.rt_nl[i].next = self.rt_live[i].q.val() - 1;
             }
             self.rt_live[i].d.next = self.rt_nl[i].val();
+            // (the sums from the register, selected by the record, then by the push: no
+            // carry chain after the push decision)
+            self.rt_qp1[i].next = self.rt_queued[i].q.val() + self.one_w.val();
+            self.rt_qm1[i].next = self.rt_queued[i].q.val() - self.one_w.val();
             self.rt_nq[i].next = self.rt_queued[i].q.val();
-            if self.push_rt.val() & self.rt_hsel.val().get_bit(i) {
-                self.rt_nq[i].next = self.rt_nq[i].val() + self.one_w.val();
-            }
             if self.rec_rt.val().get_bit(i) & self.rec_last.val() {
-                self.rt_nq[i].next = self.rt_nq[i].val() - self.one_w.val();
+                self.rt_nq[i].next = self.rt_qm1[i].val();
+            }
+            if self.push_rt.val() & self.rt_hsel.val().get_bit(i) {
+                self.rt_nq[i].next = self.rt_qp1[i].val();
+                if self.rec_rt.val().get_bit(i) & self.rec_last.val() {
+                    self.rt_nq[i].next = self.rt_queued[i].q.val();
+                }
             }
             self.rt_queued[i].d.next = self.rt_nq[i].val();
             if self.rt_ok.val() & self.rt_alloc.val().get_bit(i) {
@@ -925,15 +947,29 @@ impl<
                 self.be_nl[i].next = self.be_live[i].q.val() - 1;
             }
             self.be_live[i].d.next = self.be_nl[i].val();
+            // (the sums from the register, selected by the last record and the withdraw,
+            // then by the push: no carry chain after the push decision)
+            self.be_qp1[i].next = self.be_queued[i].q.val() + self.one_w.val();
+            self.be_qm1[i].next = self.be_queued[i].q.val() - self.one_w.val();
+            self.be_qm2[i].next = self.be_queued[i].q.val() - self.two_w.val();
             self.be_nq[i].next = self.be_queued[i].q.val();
+            if (self.rec_be.val().get_bit(i) & self.rec_last.val()) | self.wdr_be.val().get_bit(i) {
+                self.be_nq[i].next = self.be_qm1[i].val();
+            }
+            if self.rec_be.val().get_bit(i) & self.rec_last.val() & self.wdr_be.val().get_bit(i) {
+                self.be_nq[i].next = self.be_qm2[i].val();
+            }
             if self.push_be.val() & self.be_hsel.val().get_bit(i) {
-                self.be_nq[i].next = self.be_nq[i].val() + self.one_w.val();
-            }
-            if self.rec_be.val().get_bit(i) & self.rec_last.val() {
-                self.be_nq[i].next = self.be_nq[i].val() - self.one_w.val();
-            }
-            if self.wdr_be.val().get_bit(i) {
-                self.be_nq[i].next = self.be_nq[i].val() - self.one_w.val();
+                self.be_nq[i].next = self.be_qp1[i].val();
+                if (self.rec_be.val().get_bit(i) & self.rec_last.val())
+                    | self.wdr_be.val().get_bit(i)
+                {
+                    self.be_nq[i].next = self.be_queued[i].q.val();
+                }
+                if self.rec_be.val().get_bit(i) & self.rec_last.val() & self.wdr_be.val().get_bit(i)
+                {
+                    self.be_nq[i].next = self.be_qm1[i].val();
+                }
             }
             self.be_queued[i].d.next = self.be_nq[i].val();
             if self.ld_v.q.val() & self.ld_oh.q.val().get_bit(i) {
