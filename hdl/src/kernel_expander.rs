@@ -68,10 +68,14 @@
 //! sits inside the expander: two block RAMs indexed by kid (WG count, WB × 2^IB bits; shape,
 //! SB × 2^IB), written by `desc_we`, read by the submit's kid (read before write). A count of 0
 //! means "never described": the RAMs power up zero (their init values), so a submit of an
-//! undescribed kid is refused with `ZERO_WGS`. A third, one-bit memory (`store_nz`, same
-//! addresses and writes) says "described": `ZERO_WGS` and the order-queue append read it, not
-//! the count's block RAM (on the ECP5 it is LUT RAM with a flip-flop output, so the DP16KD's
-//! slow read port feeds only the entry's count register). `DUP_ID` compares the RT kid with
+//! undescribed kid is refused with `ZERO_WGS`. A third, two-bit memory (`store_flags`, same
+//! addresses and writes; `store_nz` before session 13) says "described" (count ≠ 0) and "one
+//! WG" (count = 1): `ZERO_WGS`, the order-queue append and the entry's first "next push is the
+//! last" read it, not the count's block RAM (on the ECP5 it is LUT RAM with a flip-flop output,
+//! so the DP16KD's slow read port feeds only the entry's count register). "The next push is
+//! the kernel's last WG" (`pushed + 1 == wgs`) is a flip-flop per entry (`rt_last_q`,
+//! `be_last_q`), loaded with the entry and updated by each of its pushes (`pushed + 2 ==
+//! wgs`), so a push's pop of the order queue starts at flip-flops (session 13). `DUP_ID` compares the RT kid with
 //! the R RT entries; an answer's kid is compared with the B BE entries. The finished vectors
 //! of the done report (`fin_rt`, `fin_be`, and `sfree`) are flip-flops computed a cycle ahead
 //! from the next state (flags, and "queued and live reach 0" decoded from the counters'
@@ -280,10 +284,11 @@ pub struct KernelExpander<
     store_wgs: RAM<Bits<WB>, IB>,
     /// Shape per kid.
     store_shape: RAM<Bits<SB>, IB>,
-    /// "Described" per kid (1 = its WG count is not 0): the same read and write as
-    /// `store_wgs`, one bit wide, so that `ld_zero` comes from a small memory (LUT RAM and a
-    /// flip-flop on the ECP5) instead of the block RAM's read port.
-    store_nz: RAM<Bits<1>, IB>,
+    /// Two flags per kid, the same read and write as `store_wgs`: bit 0 "described" (its WG
+    /// count is not 0), bit 1 "one WG" (its count is 1). `ld_zero` and the entry's first
+    /// `be_last_q` come from this small memory (LUT RAM and a flip-flop on the ECP5) instead
+    /// of the block RAM's read port.
+    store_flags: RAM<Bits<2>, IB>,
     /// A submit was taken in the previous cycle: its descriptor is on the RAM outputs.
     ld_v: DFF<Bit>,
     /// The BE entry (one-hot) the pending descriptor read is for.
@@ -294,6 +299,12 @@ pub struct KernelExpander<
     /// computed in the previous one from its next-state flags and counters): the done report's
     /// round robin starts at flip-flops, not at the counters' zero tests.
     fin_rt_q: DFF<Bits<R>>,
+    /// Per RT entry, registered ahead: the next push is its last WG (`pushed + 1 == wgs`),
+    /// kept from the entry's load (`wgs == 1`) and each push (`pushed + 2 == wgs`), so the
+    /// push's pop of the order queue starts at flip-flops, not at an adder and a compare.
+    rt_last_q: DFF<Bits<R>>,
+    /// The same per BE entry (loaded from `store_flags` bit 1 with the count).
+    be_last_q: DFF<Bits<B>>,
     fin_be_q: DFF<Bits<B>>,
     sfree_q: DFF<Bits<B>>,
     /// Round robin of the done report: RT / BE entries left out of its first pass.
@@ -364,10 +375,13 @@ pub struct KernelExpander<
     p_shape: Signal<Local, Bits<SB>>,
     /// The pushed WG is its kernel's last.
     p_last: Signal<Local, Bit>,
-    /// Per RT entry: the next push is its last WG (`pushed + 1 == wgs`, from registers).
+    /// Per RT entry: the next push is its last WG (`rt_last_q`).
     rt_last1: Signal<Local, Bits<R>>,
-    /// Per BE entry: the next push is its last WG.
+    /// Per BE entry: the next push is its last WG (`be_last_q`).
     be_last1: Signal<Local, Bits<B>>,
+    /// Next `rt_last_q`, `be_last_q`.
+    n_rt_last: Signal<Local, Bits<R>>,
+    n_be_last: Signal<Local, Bits<B>>,
     /// RT entries finished: all pushed, nothing queued, nothing live.
     fin_rt: Signal<Local, Bits<R>>,
     /// BE entries finished after a "go": all pushed, nothing queued or live, not dead.
@@ -516,6 +530,8 @@ impl<
             be_ov,
             rr_rt_lo,
             rr_be_lo,
+            rt_last_q,
+            be_last_q,
             fin_rt_q,
             fin_be_q,
             sfree_q,
@@ -566,12 +582,15 @@ impl<
         self.store_wgs.write_clock.next = self.clock.val();
         self.store_shape.read_clock.next = self.clock.val();
         self.store_shape.write_clock.next = self.clock.val();
-        self.store_nz.read_clock.next = self.clock.val();
-        self.store_nz.write_clock.next = self.clock.val();
-        self.store_nz.read_address.next = self.sub_kid.val();
-        self.store_nz.write_address.next = self.desc_kid.val();
-        self.store_nz.write_data.next = 1.into();
-        self.store_nz.write_enable.next =
+        self.store_flags.read_clock.next = self.clock.val();
+        self.store_flags.write_clock.next = self.clock.val();
+        self.store_flags.read_address.next = self.sub_kid.val();
+        self.store_flags.write_address.next = self.desc_kid.val();
+        self.store_flags.write_data.next = 1.into();
+        if self.desc_wgs.val() == self.one_w.val() {
+            self.store_flags.write_data.next = 3.into();
+        }
+        self.store_flags.write_enable.next =
             self.desc_we.val() & self.desc_wgs.val().any() & !self.reset.val();
         self.store_wgs.read_address.next = self.sub_kid.val();
         self.store_shape.read_address.next = self.sub_kid.val();
@@ -639,18 +658,8 @@ impl<
         }
         // "the next push is the kernel's last WG", per entry from registers, then selected: no
         // adder after the head mux
-        self.rt_last1.next = 0.into();
-        for i in 0..R {
-            if (self.rt_pushed[i].q.val() + self.one_w.val()) == self.rt_wgsv[i].q.val() {
-                self.rt_last1.next = self.rt_last1.val().replace_bit(i, true);
-            }
-        }
-        self.be_last1.next = 0.into();
-        for i in 0..B {
-            if (self.be_pushed[i].q.val() + self.one_w.val()) == self.be_wgsv[i].q.val() {
-                self.be_last1.next = self.be_last1.val().replace_bit(i, true);
-            }
-        }
+        self.rt_last1.next = self.rt_last_q.q.val();
+        self.be_last1.next = self.be_last_q.q.val();
         self.p_last.next = (self.push_rt.val() & (self.rt_hsel.val() & self.rt_last1.val()).any())
             | (self.push_be.val() & (self.be_hsel.val() & self.be_last1.val()).any());
         self.push_valid.next = self.push_rt.val() | self.push_be.val();
@@ -817,7 +826,7 @@ impl<
         }
 
         // ---- 6. the previous submit's descriptor; 7. submit; 8. RT kernel ----
-        self.ld_zero.next = self.ld_v.q.val() & !self.store_nz.read_data.val().any();
+        self.ld_zero.next = self.ld_v.q.val() & !self.store_flags.read_data.val().get_bit(0);
         self.ld_app.next = self.ld_v.q.val()
             & !self.ld_zero.val()
             & !(self.be_dead.q.val() & self.ld_oh.q.val()).any();
@@ -886,9 +895,14 @@ impl<
         }
 
         // ---- RT entries: counters, allocation, frees ----
+        self.n_rt_last.next = self.rt_last_q.q.val();
         for i in 0..R {
             if self.push_rt.val() & self.rt_hsel.val().get_bit(i) {
                 self.rt_pushed[i].d.next = self.rt_pushed[i].q.val() + self.one_w.val();
+                self.n_rt_last.next = self.n_rt_last.val().replace_bit(
+                    i,
+                    (self.rt_pushed[i].q.val() + self.two_w.val()) == self.rt_wgsv[i].q.val(),
+                );
             }
             self.rt_nl[i].next = self.rt_live[i].q.val();
             if self.rec_rt.val().get_bit(i) & !self.cpl_rt.val().get_bit(i) {
@@ -916,12 +930,17 @@ impl<
             if self.rt_ok.val() & self.rt_alloc.val().get_bit(i) {
                 self.rt_kids[i].d.next = self.rt_kid.val();
                 self.rt_wgsv[i].d.next = self.rt_wgs.val();
+                self.n_rt_last.next = self
+                    .n_rt_last
+                    .val()
+                    .replace_bit(i, self.rt_wgs.val() == self.one_w.val());
                 self.rt_shapes[i].d.next = self.rt_shape.val();
                 self.rt_pushed[i].d.next = 0.into();
                 self.rt_queued[i].d.next = 0.into();
                 self.rt_live[i].d.next = 0.into();
             }
         }
+        self.rt_last_q.d.next = self.n_rt_last.val();
         self.n_rt_used.next = self.rt_used.q.val() & !self.pick_rt.val();
         self.n_rt_allp.next = self.rt_allp.q.val();
         if self.pop_rt.val() {
@@ -935,9 +954,14 @@ impl<
         self.rt_allp.d.next = self.n_rt_allp.val();
 
         // ---- BE entries: counters, flags, allocation, frees ----
+        self.n_be_last.next = self.be_last_q.q.val();
         for i in 0..B {
             if self.push_be.val() & self.be_hsel.val().get_bit(i) {
                 self.be_pushed[i].d.next = self.be_pushed[i].q.val() + self.one_w.val();
+                self.n_be_last.next = self.n_be_last.val().replace_bit(
+                    i,
+                    (self.be_pushed[i].q.val() + self.two_w.val()) == self.be_wgsv[i].q.val(),
+                );
             }
             self.be_nl[i].next = self.be_live[i].q.val();
             if self.rec_be.val().get_bit(i) & !self.cpl_be.val().get_bit(i) {
@@ -974,6 +998,10 @@ impl<
             self.be_queued[i].d.next = self.be_nq[i].val();
             if self.ld_v.q.val() & self.ld_oh.q.val().get_bit(i) {
                 self.be_wgsv[i].d.next = self.store_wgs.read_data.val();
+                self.n_be_last.next = self
+                    .n_be_last
+                    .val()
+                    .replace_bit(i, self.store_flags.read_data.val().get_bit(1));
                 self.be_shapes[i].d.next = self.store_shape.read_data.val();
             }
             if self.sub_take.val() & self.be_alloc.val().get_bit(i) {
@@ -983,6 +1011,7 @@ impl<
                 self.be_live[i].d.next = 0.into();
             }
         }
+        self.be_last_q.d.next = self.n_be_last.val();
         self.n_used.next = self.be_used.q.val() & !self.pick_be.val() & !self.sfree.val();
         if self.ld_zero.val() {
             self.n_used.next = self.n_used.val() & !self.ld_oh.q.val();

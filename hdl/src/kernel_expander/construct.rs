@@ -44,7 +44,7 @@ impl<
             (0..(1u64 << IB)).map(|a| (a.into(), 0u64.into())).collect();
         let zeros_s: std::collections::BTreeMap<Bits<IB>, Bits<SB>> =
             (0..(1u64 << IB)).map(|a| (a.into(), 0u64.into())).collect();
-        let zeros_nz: std::collections::BTreeMap<Bits<IB>, Bits<1>> =
+        let zeros_flags: std::collections::BTreeMap<Bits<IB>, Bits<2>> =
             (0..(1u64 << IB)).map(|a| (a.into(), 0u64.into())).collect();
         Self {
             clock: Default::default(),
@@ -121,11 +121,13 @@ impl<
             be_ord: std::array::from_fn(|_| Default::default()),
             store_wgs: RAM::new(zeros_w),
             store_shape: RAM::new(zeros_s),
-            store_nz: RAM::new(zeros_nz),
+            store_flags: RAM::new(zeros_flags),
             ld_v: Default::default(),
             ld_oh: Default::default(),
             ld_slot: Default::default(),
             fin_rt_q: Default::default(),
+            rt_last_q: Default::default(),
+            be_last_q: Default::default(),
             fin_be_q: Default::default(),
             sfree_q: Default::default(),
             rr_rt_lo: Default::default(),
@@ -162,6 +164,8 @@ impl<
             p_last: Default::default(),
             rt_last1: Default::default(),
             be_last1: Default::default(),
+            n_rt_last: Default::default(),
+            n_be_last: Default::default(),
             fin_rt: Default::default(),
             fin_be: Default::default(),
             pick_rt: Default::default(),
