@@ -300,16 +300,26 @@ fn verilator_full(seed: u64, mix: usize, cycles: usize) -> Option<(Vec<DispIn>, 
     }))
 }
 
+/// The driver's seed of the full-config runs: `DISPATCHER_FULL_SEED` (default 11).
+fn full_seed() -> u64 {
+    std::env::var("DISPATCHER_FULL_SEED").map_or(11, |s| {
+        s.parse()
+            .unwrap_or_else(|_| panic!("DISPATCHER_FULL_SEED={s}: not a number"))
+    })
+}
+
 fn full_width_run(cycles: usize) {
+    let seed = full_seed();
     let mut records = 0;
     for mix in 0..4 {
-        let Some((ins, outs)) = verilator_full(11, mix, cycles) else {
+        let Some((ins, outs)) = verilator_full(seed, mix, cycles) else {
             return;
         };
         let mut chk = FullCfg::Full.checker();
-        judge(&mut chk, &ins, &outs).unwrap_or_else(|v| panic!("full config, mix {mix}: {v}"));
+        judge(&mut chk, &ins, &outs)
+            .unwrap_or_else(|v| panic!("full config, seed {seed}, mix {mix}: {v}"));
         eprintln!(
-            "full config, mix {mix}: {cycles} cycles, {} records, coverage {:?}",
+            "full config, seed {seed}, mix {mix}: {cycles} cycles, {} records, coverage {:?}",
             chk.records(),
             chk.coverage()
         );
