@@ -144,11 +144,20 @@ pub fn repack(cfg: &DispatcherConfig, o: &DispOut) -> DispOut {
 /// `done_pct` of the cycles complete a live slot (one recorded at least a cycle before), 2 % of
 /// those a random slot (perhaps idle: `IDLE_SLOT`); config writes: policy 0..=3 (3 refused),
 /// split thresholds 0..=48 (the split is exercised), windows 1..=40, weights, power windows.
+/// WG ids are unique among the WGs queued and not yet recorded (the next free id, wrapping at
+/// 256): a record names its WG by id only, so two channel fronts with one id would leave the
+/// SPEC checker to guess the channel (it takes the first that is legal; session 13).
 pub struct Driver {
     cfg: DispatcherConfig,
     rng: Rng,
     live: Vec<usize>,
     next_id: u32,
+    /// Ids accepted and not yet recorded whole: the records each still needs (a split WG one
+    /// per wave).
+    queued: std::collections::HashMap<u32, usize>,
+    /// The id pushed (accepted by `push_ready`) in the last cycle: refused if the next cycle
+    /// shows a push error.
+    pending: Option<u32>,
     /// Percent of cycles with a push / completion / config write; largest waves, VGPR / SGPR per
     /// wave, LDS; percent independent.
     pub push_pct: usize,
@@ -176,6 +185,8 @@ impl Driver {
             rng: Rng::new(seed.wrapping_mul(7919).wrapping_add(mix as u64)),
             live: vec![],
             next_id: 0,
+            queued: Default::default(),
+            pending: None,
             push_pct: 60,
             done_pct: 30,
             cfg_pct: 1,
@@ -237,6 +248,9 @@ impl Driver {
         if self.pct(self.push_pct) {
             i.push_valid = true;
             i.push_channel = self.rng.range(0, c.channels - 1) as u32;
+            while self.queued.contains_key(&(self.next_id & 0xFF)) {
+                self.next_id += 1;
+            }
             i.push_id = self.next_id & 0xFF;
             self.next_id += 1;
             i.push_prio = self.rng.range(0, 3) as u32;
@@ -294,8 +308,28 @@ impl Driver {
     pub fn saw(&mut self, i: &DispIn, o: &DispOut) {
         if i.reset {
             self.live.clear();
-        } else if o.disp_valid {
+            self.queued.clear();
+            self.pending = None;
+            return;
+        }
+        // the last cycle's push refused (push error codes 1..=3 beat the others)
+        if let Some(id) = self.pending.take() {
+            if o.error && (1..=3).contains(&o.error_code) {
+                self.queued.remove(&id);
+            }
+        }
+        if o.disp_valid {
             self.live.push(o.disp_slot as usize);
+            if let Some(n) = self.queued.get_mut(&o.disp_id) {
+                *n = if o.disp_sub { n.saturating_sub(1) } else { 0 };
+                if *n == 0 {
+                    self.queued.remove(&o.disp_id);
+                }
+            }
+        }
+        if i.push_valid && o.push_ready {
+            self.queued.insert(i.push_id, i.push_waves.max(1) as usize);
+            self.pending = Some(i.push_id);
         }
     }
 }

@@ -486,10 +486,14 @@ struct State {
     settling: Vec<(usize, Place)>,
     ptr: Vec<usize>,
     inflight: Vec<Option<Place>>,
-    /// a42 marks: every state still possible (bit p·R + c: channel c is marked for
-    /// priority p); more than one when the windows left open which tied set an implementation
-    /// saw.
-    marks: Vec<u32>,
+    /// a42 marks, per priority p: every state of p's marks still possible (bit c: channel c is
+    /// marked for p); more than one when the windows left open which tied set an implementation
+    /// saw. A record at priority p changes only p's marks, and the tied sets it may have seen do
+    /// not depend on any mark, so the possible states of all the marks are exactly the product
+    /// of these per-priority sets: at most 2^R states each, kept whole (session 13: one set of
+    /// whole R·S-bit states, cut at 4 096, lost the true state after ~10^4 full-config cycles
+    /// and so refused a legal tie; `docs/dispatcher_scale.md`).
+    marks: Vec<Vec<u32>>,
     lfsr: u16,
     win: usize,
     win_cnt: u32,
@@ -520,7 +524,7 @@ impl State {
             settling: vec![],
             ptr: vec![0; c.modules],
             inflight: vec![None; c.slots],
-            marks: vec![0],
+            marks: vec![vec![0]; c.prios],
             lfsr: 0xACE1,
             win: 0,
             win_cnt: 0,
@@ -553,26 +557,26 @@ type MarkKey = (Vec<usize>, Vec<usize>, Option<usize>);
 
 /// One a42 step of a record over every mark state still possible ([`mark_step`]).
 struct MarkStep {
-    /// The mark states possible afterwards (at most 4096, first found first) and the tie kind
+    /// The states of the priority's marks possible afterwards (at most 2^R) and the tie kind
     /// common to every legal (state, tied set) pair; `None` when no state allows the pick.
     outcome: Option<(Vec<u32>, Option<&'static str>)>,
     /// The last legal set whose LFSR scan (from `start`) picked another channel, and that channel.
     lfsr_fail: Option<(Vec<usize>, usize)>,
 }
 
-/// The a42 step of picking channel `c` at priority `p` (`rr` channels) from each mark state in
-/// `marks`, over every tied set possible: `a` surely tied (with `c`), any subset of `b` perhaps
-/// tied. With `start` (the LFSR judged exactly) a tie must scan from `start` to `c`.
+/// The a42 step of picking channel `c` (`rr` channels) from each state in `marks` of the
+/// priority's marks (bit x: channel x marked), over every tied set possible: `a` surely tied
+/// (with `c`), any subset of `b` perhaps tied. With `start` (the LFSR judged exactly) a tie must
+/// scan from `start` to `c`.
 fn mark_step(
     marks: &[u32],
     rr: usize,
-    p: usize,
     c: usize,
     a: &[usize],
     b: &[usize],
     start: Option<usize>,
 ) -> MarkStep {
-    let bit = |x: usize| 1u32 << (p * rr + x);
+    let bit = |x: usize| 1u32 << x;
     let mut next: Vec<u32> = vec![];
     let mut seen: HashSet<u32> = HashSet::new();
     let mut kinds: Vec<Option<&'static str>> = vec![];
@@ -640,7 +644,6 @@ fn mark_step(
             lfsr_fail,
         };
     }
-    next.truncate(4096);
     let tie_kind = kinds
         .iter()
         .all(|k| *k == kinds[0])
@@ -657,8 +660,10 @@ struct Verdict {
     channel: usize,
     place: Place,
     slot: usize,
-    /// The a42 mark states still possible after this choice.
+    /// The states of the marks of priority `mark_prio` (the record's) still possible after
+    /// this choice.
     new_marks: Vec<u32>,
+    mark_prio: usize,
     split_entry: bool,
     hits: Vec<&'static str>,
 }
@@ -1261,7 +1266,7 @@ impl DispatcherChecker {
                     let start = self.exact_lfsr.then(|| dn.lfsr as usize % cfg.channels);
                     let step = mark_memo
                         .entry((a.clone(), b.clone(), start))
-                        .or_insert_with(|| mark_step(&st.marks, cfg.channels, p, c, &a, &b, start));
+                        .or_insert_with(|| mark_step(&st.marks[p], cfg.channels, c, &a, &b, start));
                     let Some((next, tie_kind)) = step.outcome.clone() else {
                         match step.lfsr_fail.clone() {
                             Some((legal, w)) => fail(
@@ -1386,6 +1391,7 @@ impl DispatcherChecker {
                                 place,
                                 slot,
                                 new_marks: next,
+                                mark_prio: p,
                                 split_entry,
                                 hits,
                             })
@@ -1419,7 +1425,7 @@ impl DispatcherChecker {
         let st = &mut self.st;
         let c = vd.channel;
         let m = vd.place.module;
-        st.marks = vd.new_marks;
+        st.marks[vd.mark_prio] = vd.new_marks;
         let n: usize = vd.place.waves.iter().sum();
         st.ptr[m] = (st.ptr[m] + n) % cfg.units;
         st.hi.take(cfg.units, &vd.place);
@@ -1889,5 +1895,84 @@ impl SpecChecker for DispatcherChecker {
 impl crate::unit::CheckedUnit for crate::dispatcher::DispatcherBoard {
     fn spec_checker() -> Box<dyn SpecChecker<In = DispIn, Out = DispOut>> {
         Box::new(DispatcherChecker::new(DispatcherConfig::board()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mark_step;
+    use golden_model::dispatcher::eval::Rng;
+
+    /// The a42 step of an implementation (any legal winner of its tied set `t`).
+    fn a42(state: u32, t: &[usize], c: usize) -> u32 {
+        let marked = |x: usize| state >> x & 1 == 1;
+        if t.len() == 1 {
+            state
+        } else if t.iter().all(|&x| marked(x)) {
+            t.iter()
+                .filter(|&&x| x != c)
+                .fold(state, |s, &x| s & !(1 << x))
+        } else {
+            state | 1 << c
+        }
+    }
+
+    /// Per-priority mark sets keep the true state through 10^5 ambiguous ties on 4 channels (the
+    /// checker sees a subset `a` of the tied set surely and the rest among `b` perhaps, with
+    /// channels that were not tied), never hold more than 2^R states, and refuse a pick the
+    /// known state forbids.
+    #[test]
+    fn mark_sets_keep_the_true_state_and_stay_small() {
+        let rr = 4;
+        let mut rng = Rng::new(13);
+        let mut truth = [0u32; 4];
+        let mut sets: Vec<Vec<u32>> = vec![vec![0]; 4];
+        for step in 0..100_000 {
+            let p = rng.range(0, 3);
+            let t: Vec<usize> = (0..rr).filter(|_| rng.chance(0.6)).collect();
+            if t.is_empty() {
+                continue;
+            }
+            let unmarked: Vec<usize> = t
+                .iter()
+                .copied()
+                .filter(|&x| truth[p] >> x & 1 == 0)
+                .collect();
+            let legal = if t.len() == 1 || unmarked.is_empty() {
+                t.clone()
+            } else {
+                unmarked
+            };
+            let c = legal[rng.range(0, legal.len() - 1)];
+            let a: Vec<usize> = std::iter::once(c)
+                .chain(t.iter().copied().filter(|&x| x != c && rng.chance(0.5)))
+                .collect();
+            let b: Vec<usize> = (0..rr)
+                .filter(|x| !a.contains(x) && (t.contains(x) || rng.chance(0.3)))
+                .collect();
+            let next = a42(truth[p], &t, c);
+            let step_out = mark_step(&sets[p], rr, c, &a, &b, None);
+            let (states, _) = step_out
+                .outcome
+                .unwrap_or_else(|| panic!("step {step}: a legal pick refused"));
+            assert!(
+                states.contains(&next),
+                "step {step}: true state {next:#06b} lost"
+            );
+            assert!(
+                states.len() <= 1 << rr,
+                "step {step}: {} states",
+                states.len()
+            );
+            truth[p] = next;
+            sets[p] = states;
+        }
+        // known marks: channel 0 marked, 3 not, both surely tied: picking 0 is refused
+        assert!(mark_step(&[0b0001], rr, 0, &[0, 3], &[], None)
+            .outcome
+            .is_none());
+        assert!(mark_step(&[0b0001], rr, 3, &[3, 0], &[], None)
+            .outcome
+            .is_some());
     }
 }
