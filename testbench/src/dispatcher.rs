@@ -646,7 +646,7 @@ crate::board_unit! {
                 if probes
                     && raw.push_valid
                     && model.queued(raw.push_channel as usize) == 0
-                    && runner.rng().next_u64() % 3 == 0
+                    && runner.rng().next_u64().is_multiple_of(3)
                 {
                     let pick = runner.rng().next_u64();
                     if let Some((w, v, s, l)) = tail_probe(&model.res, &cfg, pick) {
