@@ -609,7 +609,8 @@ crate::board_unit! {
     /// cycles: bad inputs, config churn, resets in 1 % of the cycles) and, in 3 of 5 segments,
     /// one of the [`Flavour`]s (512..2048 cycles, a reset at most at the start: boundary needs
     /// on fragmented maps, the module policies on near ties, forced splits; see
-    /// [`flavour_segment`]).
+    /// [`flavour_segment`]). In boundary segments a third of the pushes into an empty channel
+    /// are tail probes on the model's maps of that cycle ([`tail_probe`]).
     fn random_trace(seed: u64, cycles: usize) -> Vec<DispIn> {
         use proptest::strategy::ValueTree;
         let cfg = DispatcherConfig::board();
@@ -626,16 +627,34 @@ crate::board_unit! {
         let mut trace = vec![reset];
         while trace.len() < cycles {
             let pick = runner.rng().next_u64() % 5;
+            let mut probes = false;
             let segment = if pick < 2 {
                 strat.new_tree(&mut runner).expect("strategy").current()
             } else {
                 let kind = Flavour::ALL[(runner.rng().next_u64() % 3) as usize];
                 let len = 512 + (runner.rng().next_u64() % 1536) as usize;
+                probes = kind == Flavour::Boundary;
                 flavour_segment(&mut Rand(runner.rng()), kind, len)
             };
-            for raw in segment {
+            for mut raw in segment {
                 if trace.len() == cycles {
                     break;
+                }
+                // boundary segments: a third of the pushes into an empty channel (decided within
+                // a few cycles) are tail probes on the model's maps as they stand (a need one
+                // block past a map's free tail, see [`tail_probe`])
+                if probes
+                    && raw.push_valid
+                    && model.queued(raw.push_channel as usize) == 0
+                    && runner.rng().next_u64().is_multiple_of(3)
+                {
+                    let pick = runner.rng().next_u64();
+                    if let Some((w, v, s, l)) = tail_probe(&model.res, &cfg, pick) {
+                        raw.push_waves = w;
+                        raw.push_vgpr = v;
+                        raw.push_sgpr = s;
+                        raw.push_lds = l;
+                    }
                 }
                 let i = inv.bind(&raw, trace.len());
                 let o = model.step(&i);
@@ -841,6 +860,63 @@ pub fn flavour_segment<R: proptest::prelude::Rng>(
     t
 }
 
+/// A need one block longer than a map's free tail (`map`: 1 = free, `width` blocks): the blocks
+/// above the map's highest used block are free, so a need of that tail + 1 starting where the
+/// tail starts crosses the end of the map by exactly one block — the end-of-map test of the
+/// match's search at that start (and first fit refuses it there). `None` for an empty map or a
+/// map whose top block is used (no tail). The state decides the start, so over a stream the
+/// probes meet every start a map's fill produces, on every unit and resource.
+pub fn tail_need(map: u128, width: usize) -> Option<usize> {
+    let all = if width >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << width) - 1
+    };
+    let used = !map & all;
+    if used == 0 {
+        return None;
+    }
+    let top = 127 - used.leading_zeros() as usize;
+    let tail = width - 1 - top;
+    (tail >= 1).then_some(tail + 1)
+}
+
+/// A tail probe ([`tail_need`]) on the maps `res`: a one-wave WG whose need on one map (a
+/// module's VGPR or SGPR map of the unit its next one-wave WG takes — the split pointer, emb. 8
+/// — or its LDS map) is that map's free tail + 1 and whose other needs are 0. Of the maps with
+/// a tail, tried in an order rotated by `pick`, the first whose probe fits no module (so a
+/// search that lets the tail's start through on that map decides a record the design would not
+/// make), else the first at all. Returns (waves, VGPR, SGPR, LDS) per wave, or `None` if no map
+/// has a tail.
+pub fn tail_probe(
+    res: &golden_model::dispatcher::Resources,
+    cfg: &DispatcherConfig,
+    pick: u64,
+) -> Option<(u32, u32, u32, u32)> {
+    let n = cfg.modules * 3;
+    let mut first = None;
+    for k in 0..n {
+        let c = (pick as usize + k) % n;
+        let (m, kind) = (c % cfg.modules, c / cfg.modules);
+        let u = res.ptr[m];
+        let shape = match kind {
+            0 => tail_need(res.vgpr[m][u], cfg.vgpr_blocks).map(|x| (x, 0, 0)),
+            1 => tail_need(res.sgpr[m][u], cfg.sgpr_blocks).map(|x| (0, x, 0)),
+            _ => tail_need(res.lds[m], cfg.lds_blocks).map(|x| (0, 0, x)),
+        };
+        let Some((v, s, l)) = shape else {
+            continue;
+        };
+        let probe = (1, v as u32, s as u32, l as u32);
+        let wg = golden_model::dispatcher::Wg::dependent(0, 0, 1, v, s, l);
+        if (0..cfg.modules).all(|x| !res.fits(x, &wg)) {
+            return Some(probe);
+        }
+        first.get_or_insert(probe);
+    }
+    first
+}
+
 /// What one standard random run on the exported Verilog measured (see [`verilator_random_run`]).
 #[derive(Clone, Debug)]
 pub struct ReplayFigures {
@@ -905,4 +981,48 @@ pub fn verilator_random_run(seed: u64, cycles: usize) -> Result<ReplayFigures, S
         compare_secs,
         checker_secs,
     })
+}
+
+#[cfg(test)]
+mod tail_tests {
+    use super::*;
+    use golden_model::dispatcher::{first_fit, Resources};
+
+    #[test]
+    fn tail_need_is_one_block_past_the_free_tail() {
+        // blocks 0..=2 used (1 = free): the tail is 13 blocks from start 3; first fit takes 13
+        // there and refuses 14 at every start
+        let map = 0xfff8u128;
+        assert_eq!(tail_need(map, 16), Some(14));
+        assert_eq!(first_fit(map, 13), Some(3));
+        assert_eq!(first_fit(map, 14), None);
+        assert_eq!(tail_need(0xfe, 8), Some(8));
+        // no tail: an empty map, a map whose top block is used, a full map
+        assert_eq!(tail_need(0xffff, 16), None);
+        assert_eq!(tail_need(0x7fff, 16), None);
+        assert_eq!(tail_need(0, 8), None);
+    }
+
+    #[test]
+    fn tail_probe_prefers_a_probe_that_fits_no_module() {
+        let cfg = DispatcherConfig::board();
+        let mut res = Resources::new(cfg);
+        // module 0's VGPR map of its next unit: tail 13 (need 14); module 1's: no tail and no
+        // run of 14; module 1's LDS map: tail 8 (need 9), which module 0's free LDS map holds
+        let u0 = res.ptr[0];
+        let u1 = res.ptr[1];
+        res.vgpr[0][u0] = 0xfff8;
+        res.vgpr[1][u1] = 0x0fff;
+        res.lds[1] = 0xff00;
+        // tried first from module 1's LDS map (pick 5), the VGPR probe still wins: it fits
+        // no module, the LDS one fits module 0
+        assert_eq!(tail_probe(&res, &cfg, 5), Some((1, 14, 0, 0)));
+        assert_eq!(tail_probe(&res, &cfg, 0), Some((1, 14, 0, 0)));
+        // once module 1 holds the VGPR probe, no probe fits nowhere: the first tried is taken
+        res.vgpr[1][u1] = 0xffff;
+        assert_eq!(tail_probe(&res, &cfg, 5), Some((1, 0, 0, 9)));
+        assert_eq!(tail_probe(&res, &cfg, 0), Some((1, 14, 0, 0)));
+        // no map with a tail: no probe
+        assert_eq!(tail_probe(&Resources::new(cfg), &cfg, 3), None);
+    }
 }
