@@ -86,24 +86,16 @@
 //! sums (+1, −1, −2, from the flip-flops) selected by the last record and the withdraw, then by
 //! the push decision (session 13: no carry chain after the push pick; same values).
 //!
-//! ## Cost (board config, iCE40 HX8K CB132, the `synth` flow's measurement harness; command:
-//! `cargo run --release -p synth -- report --only kernel_expander --seeds 1,2,3`, the README row)
-//! Before session 10's timing changes: **2500 LCs** (incl. the harness's flip-flops), 3
-//! `SB_RAM40_4K` (the descriptor store); **60.9 MHz median** of seeds 1–3 (57.2, 60.9, 64.2);
-//! today's RTL (the `store_nz` memory, the registered finished vectors), same command with
-//! `--readme -` on 2026-11-27: **2625 LCs, 64.4 MHz median (66.2, 63.9, 64.4)**. On the
-//! ECP5-85F (`PNR_TIMEOUT=2400 ./target/release/synth report --target ecp5-85f --only
-//! kernel_expander --seeds 1,2,3 --speeds 6`, 2026-11-27, README block `ecp5`): 1898 LUT4, 196 `CCU2C`, 16 `TRELLIS_DPR16X4` (`store_nz`), 2584 LUT4 sites, 1071
-//! FF, 2 EBR; **81.7 MHz median (81.0, 85.3, 81.7)**, from 69.3 (72.4, 69.3, 68.7): the 100
-//! MHz target is not met. Session 13's RTL (`be_below`, the counters' sums; same command with
-//! `--readme README.md`, the README row): 1872 LUT4, 167 `CCU2C`, 2472 LUT4 sites, 1071 FF, 2
-//! EBR; **91.9 MHz median (95.5, 85.5, 91.9)**; paths: `be_pushed` + 1 = the WG count (carry
-//! chain) → the BE order queue's pop → `be_ov` / `be_ord` (seeds 1, 2), an answer's kid compare
-//! with `be_kids` → `be_ord` (seed 3). Critical paths of that RTL: a skip answer → `ack_hit` → its lowest
-//! set bit (carry chain) → the BE order queue's pop and tail → `be_ord` (seeds 1, 3: 12.2–12.4
-//! ns, about 9 ns routing; cut in session 11 by `be_below`, not re-measured alone); the push
-//! decision (`rt_ov`, `room_rt`, `room_be`) → the head entry's `queued` counter (seed 2).
-//! History: `docs/gpu_frontend.md`.
+//! ## Cost (board config; history in `docs/gpu_frontend.md`)
+//! iCE40 HX8K CB132, the `synth` flow's measurement harness (`cargo run --release -p synth --
+//! report --only kernel_expander --seeds 1,2,3`, the README row, measured on session 10's RTL and not
+//! since): **2625 LCs, 64.4 MHz median (66.2, 63.9, 64.4)**, 3 `SB_RAM40_4K`.
+//! ECP5-85F speed 6 (`ECP5_VENV=… PNR_TIMEOUT=2400 ./target/release/synth report --target
+//! ecp5-85f --only kernel_expander --seeds 1,2,3 --speeds 6 --readme README.md`, session 13,
+//! the README row): **1914 LUT4**, 216 `CCU2C`, 2660 LUT4 sites, 1084 FF, 2 EBR; **96.5 MHz
+//! median (95.0, 96.5, 98.1)**: the 100 MHz target is not met. Critical path (median seed): an
+//! answer's kid (`ack_kid`) compared with `be_kids` → the go / skip flags → the registered
+//! finished vector `fin_be` (9 cells, 2.85 ns logic + 7.52 ns routing).
 //! Full config (16 + 8 entries, 12-bit kids; yosys `synth_ice40` area only, same command,
 //! before session 10; `store_nz` adds a 4096 × 1 memory): 4047 LUT4s, 2221 flip-flops, 966
 //! carries, 39 `SB_RAM40_4K` (the 4096-entry store).
