@@ -43,19 +43,18 @@
 //! in the done register, not in Unit 4's done compare.
 //!
 //! ## Cost (ECP5-85F speed 6, in the `synth` flow's harness; command
-//! `ECP5_VENV=/work/main/.venv-ecp5 PNR_TIMEOUT=2400 nice -n 10 ./target/release/synth report
-//! --target ecp5-85f --only gpu_frontend --seeds 1,2,3 --speeds 6`, 2026-11-27, session 13,
-//! yowasp tools, machine load about 6)
-//! **9710 LUT4**, 368 `CCU2C` (11 084 LUT4 sites, 13 % of the 85F), **3307 FFs** (incl. the
-//! harness's), **2 EBR** (the expander's descriptor store). **Fmax 80.9 MHz median (seeds 1,
-//! 2, 3: 80.9, 75.0, 82.6) — the 100 MHz goal is missed.** Critical paths: Unit 4's queue
-//! head (`used`, `tbl` → the head's id) → the submit kid → the expander's `store_nz` read
-//! (LUT RAM and its 16:1 mux) → its output flip-flop (seed 1, 8 cells, 9.6 ns routing);
-//! `dispatcher_tagged`'s weighted scorer (`score_used_bits` → the free-block popcount →
-//! `score_free`, seed 2); the dispatcher's hold of the BE head for a new withdraw command → the
-//! channel pick → `pop` → a FIFO entry (seed 3). Session 11: 73.7 MHz (73.7, 74.4, 66.7), 9179
-//! LUT4; session 10: 73.8 MHz; session 5: 64.0 MHz. Details: `docs/gpu_frontend.md`, *Timing
-//! (session 5)*, *(session 10)*, *(session 11)* and *(session 13)*.
+//! `ECP5_VENV=/work/main/.venv-ecp5 PNR_TIMEOUT=2400 ./target/release/synth report --target
+//! ecp5-85f --only gpu_frontend --seeds 1,2,3 --speeds 6 --readme README.md`, 2026-11-27,
+//! session 13, yowasp tools, the README row)
+//! **9603 LUT4**, 418 `CCU2C` (11 129 LUT4 sites, 13 % of the 85F), **3320 FFs** (incl. the
+//! harness's), **2 EBR** (the expander's descriptor store). **Fmax 80.3 MHz median (seeds 1,
+//! 2, 3: 75.3, 80.3, 81.5) — the 100 MHz goal is missed.** Critical path (median seed): the
+//! glue's launch kid (`l_kid`) → the preemption controller's duplicate compare → its `used`
+//! flags (9 cells, 2.73 ns logic + 9.72 ns routing); other seeds in the same RTL family (front's
+//! run, 80.9 MHz): Unit 4's queue head → the submit kid → the expander's `store_flags` read,
+//! `dispatcher_tagged`'s weighted scorer popcount, the hold of the BE head for a new withdraw
+//! → pick → `pop`. History (64.0 → 73.8 → 73.7 → 80.9 → 80.3 MHz): `docs/gpu_frontend.md`,
+//! *Timing* sections.
 
 use crate::dispatcher_tagged::DispatcherTagged;
 use crate::kernel_expander::BoardKernelExpander;
