@@ -79,8 +79,9 @@ const ENTRY: usize = 39;
 /// Delay-line word: slot [5:0], id [13:6], sub [14], waves of unit u at 15 + 5u, need j at
 /// 40 + 8j (j: VGPR 0..4, SGPR 4..8, LDS 8).
 const DLW: usize = 112;
-/// In-flight table word: module [3:0], waves of unit u at 4 + 5u, map j: base at 24 + 16j,
-/// need at 32 + 16j.
+/// In-flight table word: module [3:0], waves of unit u at 4 + 5u, map j: need at 32 + 16j
+/// (bits 24 + 16j, the bases until session 13, are 0: the completion's regions come from
+/// `mask_table`).
 const TW: usize = 168;
 
 /// The integrated patent-scale dispatcher. `V`..`LT` as in [`Allocator`]; `WS` wave slots
@@ -1068,16 +1069,7 @@ impl<
             self.out_lb.d.next = bit_cast::<6, KV>(self.alloc.rec_base_lds.val());
         }
         self.twr.next = bit_cast::<TW, 4>(self.alloc.rec_module.val())
-            | (bit_cast::<TW, 20>(self.dlo.val().get_bits::<20>(15)) << self.c16[4].val())
-            | (bit_cast::<TW, KV>(self.alloc.rec_base_vgpr0.val()) << self.c16[24].val())
-            | (bit_cast::<TW, KV>(self.alloc.rec_base_vgpr1.val()) << self.c16[40].val())
-            | (bit_cast::<TW, KV>(self.alloc.rec_base_vgpr2.val()) << self.c16[56].val())
-            | (bit_cast::<TW, KV>(self.alloc.rec_base_vgpr3.val()) << self.c16[72].val())
-            | (bit_cast::<TW, KV>(self.alloc.rec_base_sgpr0.val()) << self.c16[88].val())
-            | (bit_cast::<TW, KV>(self.alloc.rec_base_sgpr1.val()) << self.c16[104].val())
-            | (bit_cast::<TW, KV>(self.alloc.rec_base_sgpr2.val()) << self.c16[120].val())
-            | (bit_cast::<TW, KV>(self.alloc.rec_base_sgpr3.val()) << self.c16[136].val())
-            | (bit_cast::<TW, KV>(self.alloc.rec_base_lds.val()) << self.c16[152].val());
+            | (bit_cast::<TW, 20>(self.dlo.val().get_bits::<20>(15)) << self.c16[4].val());
         for j in 0..9 {
             self.sc8.next = self.dlo.val().get_bits::<8>(40 + 8 * j);
             self.twr.next =
