@@ -367,10 +367,6 @@ pub struct KernelExpander<
     p_shape: Signal<Local, Bits<SB>>,
     /// The pushed WG is its kernel's last.
     p_last: Signal<Local, Bit>,
-    /// Per RT entry: the next push is its last WG (`rt_last_q`).
-    rt_last1: Signal<Local, Bits<R>>,
-    /// Per BE entry: the next push is its last WG (`be_last_q`).
-    be_last1: Signal<Local, Bits<B>>,
     /// Next `rt_last_q`, `be_last_q`.
     n_rt_last: Signal<Local, Bits<R>>,
     n_be_last: Signal<Local, Bits<B>>,
@@ -650,10 +646,9 @@ impl<
         }
         // "the next push is the kernel's last WG", per entry from registers, then selected: no
         // adder after the head mux
-        self.rt_last1.next = self.rt_last_q.q.val();
-        self.be_last1.next = self.be_last_q.q.val();
-        self.p_last.next = (self.push_rt.val() & (self.rt_hsel.val() & self.rt_last1.val()).any())
-            | (self.push_be.val() & (self.be_hsel.val() & self.be_last1.val()).any());
+        self.p_last.next = (self.push_rt.val()
+            & (self.rt_hsel.val() & self.rt_last_q.q.val()).any())
+            | (self.push_be.val() & (self.be_hsel.val() & self.be_last_q.q.val()).any());
         self.push_valid.next = self.push_rt.val() | self.push_be.val();
         self.push_class.next = self.push_be.val();
         self.push_slot.next = 0.into();

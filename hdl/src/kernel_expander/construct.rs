@@ -162,8 +162,6 @@ impl<
             p_pushed: Default::default(),
             p_shape: Default::default(),
             p_last: Default::default(),
-            rt_last1: Default::default(),
-            be_last1: Default::default(),
             n_rt_last: Default::default(),
             n_be_last: Default::default(),
             fin_rt: Default::default(),
