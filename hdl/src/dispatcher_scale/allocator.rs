@@ -43,8 +43,11 @@ use rust_hdl::prelude::*;
 /// First fit of one map and its region mask. The map and need presented in cycle c are
 /// registered; a Unit 2 [`RunTreePipe`] (root registered, latency LT = log2(N) − 2) finds the
 /// lowest start of a free run ≥ `need`; its `found` / `start` and `start + need` are
-/// registered, then the region mask `[start, start + need)` (0 unless found). `found`, `base`,
-/// `mask` show the request of cycle c in cycle c + LT + 3.
+/// registered, then the region mask `[start, start + need)` (0 unless found and `keep`).
+/// `found`, `base`, `mask` show the request of cycle c in cycle c + LT + 3; `found_early` shows
+/// its `found` a cycle before (c + LT + 2), the cycle in which `keep` must say whether the mask
+/// is wanted (the allocator's commit, decided a cycle ahead: the gate is the mask register's own
+/// condition, no AND behind it).
 #[derive(LogicBlock)]
 pub struct RegionFit<
     const N: usize,
@@ -61,6 +64,10 @@ pub struct RegionFit<
     pub map: Signal<In, Bits<N>>,
     /// Blocks wanted.
     pub need: Signal<In, Bits<K>>,
+    /// In cycle c + LT + 2: keep the mask of the request of cycle c (else `mask` shows 0).
+    pub keep: Signal<In, Bit>,
+    /// `found` of the request of cycle c, shown in cycle c + LT + 2.
+    pub found_early: Signal<Out, Bit>,
     /// A free run of ≥ need blocks exists (need 0: always).
     pub found: Signal<Out, Bit>,
     /// Its lowest start (0 if none).
@@ -100,6 +107,8 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize, const LT: u
             reset: Default::default(),
             map: Default::default(),
             need: Default::default(),
+            keep: Default::default(),
+            found_early: Default::default(),
             found: Default::default(),
             base: Default::default(),
             mask: Default::default(),
@@ -158,9 +167,10 @@ impl<const N: usize, const M: usize, const K: usize, const S: usize, const LT: u
         self.found_m.d.next = self.found_e.q.val();
         self.base_m.d.next = self.base_e.q.val();
         self.mask_m.d.next = 0.into();
-        if self.found_e.q.val() {
+        if self.found_e.q.val() & self.keep.val() {
             self.mask_m.d.next = self.t_base.val() & !self.t_end.val();
         }
+        self.found_early.next = self.found_e.q.val();
         self.found.next = self.found_m.q.val();
         self.base.next = self.base_m.q.val();
         self.mask.next = self.mask_m.q.val();
@@ -276,6 +286,9 @@ pub struct Allocator<
     rtag: Signal<Local, Bits<6>>,
     ok: Signal<Local, Bit>,
     commit: Signal<Local, Bit>,
+    /// `commit` of the next cycle, decided a cycle ahead from the tag and the fits'
+    /// `found_early`: the fits' mask registers keep their masks only then (no gate behind them).
+    keep_next: Signal<Local, Bit>,
     mnum: Vec<Constant<Bits<4>>>,
     la: Constant<Bits<4>>,
     one4: Constant<Bits<4>>,
@@ -404,6 +417,7 @@ impl<
             rtag: Default::default(),
             ok: Default::default(),
             commit: Default::default(),
+            keep_next: Default::default(),
             mnum: (0..16).map(konst).collect(),
             la: konst(Self::LA as u64),
             one4: konst(1),
@@ -505,6 +519,24 @@ impl<
             & self.fit[7].found.val()
             & self.fit[8].found.val();
         self.commit.next = self.rtag.val().get_bit(5) & !self.rtag.val().get_bit(4) & self.ok.val();
+        self.keep_next.next = !self.reset.val()
+            & self.fit[0].found_early.val()
+            & self.fit[1].found_early.val()
+            & self.fit[2].found_early.val()
+            & self.fit[3].found_early.val()
+            & self.fit[4].found_early.val()
+            & self.fit[5].found_early.val()
+            & self.fit[6].found_early.val()
+            & self.fit[7].found_early.val()
+            & self.fit[8].found_early.val();
+        for zz in (LT + 2)..(LT + 3) {
+            self.keep_next.next = self.keep_next.val()
+                & self.tag[zz].q.val().get_bit(5)
+                & !self.tag[zz].q.val().get_bit(4);
+        }
+        for j in 0..9 {
+            self.fit[j].keep.next = self.keep_next.val();
+        }
         self.rec_valid.next = self.rtag.val().get_bit(5);
         self.rec_err.next = self.rtag.val().get_bit(4);
         self.rec_ok.next = self.commit.val();
@@ -543,26 +575,17 @@ impl<
         self.refresh.alloc_sgpr2.next = self.fit[6].mask.val().get_bits::<S>(0);
         self.refresh.alloc_sgpr3.next = self.fit[7].mask.val().get_bits::<S>(0);
         self.refresh.alloc_lds.next = self.fit[8].mask.val().get_bits::<L>(0);
-        self.rec_mask_vgpr0.next = 0.into();
-        self.rec_mask_vgpr1.next = 0.into();
-        self.rec_mask_vgpr2.next = 0.into();
-        self.rec_mask_vgpr3.next = 0.into();
-        self.rec_mask_sgpr0.next = 0.into();
-        self.rec_mask_sgpr1.next = 0.into();
-        self.rec_mask_sgpr2.next = 0.into();
-        self.rec_mask_sgpr3.next = 0.into();
-        self.rec_mask_lds.next = 0.into();
-        if self.commit.val() {
-            self.rec_mask_vgpr0.next = self.fit[0].mask.val();
-            self.rec_mask_vgpr1.next = self.fit[1].mask.val();
-            self.rec_mask_vgpr2.next = self.fit[2].mask.val();
-            self.rec_mask_vgpr3.next = self.fit[3].mask.val();
-            self.rec_mask_sgpr0.next = self.fit[4].mask.val().get_bits::<S>(0);
-            self.rec_mask_sgpr1.next = self.fit[5].mask.val().get_bits::<S>(0);
-            self.rec_mask_sgpr2.next = self.fit[6].mask.val().get_bits::<S>(0);
-            self.rec_mask_sgpr3.next = self.fit[7].mask.val().get_bits::<S>(0);
-            self.rec_mask_lds.next = self.fit[8].mask.val().get_bits::<L>(0);
-        }
+        // the masks are 0 unless `commit`: the fits keep them only with `keep_next` (= the
+        // next cycle's `commit`: the same tag one stage earlier, the same `found`s, no reset)
+        self.rec_mask_vgpr0.next = self.fit[0].mask.val();
+        self.rec_mask_vgpr1.next = self.fit[1].mask.val();
+        self.rec_mask_vgpr2.next = self.fit[2].mask.val();
+        self.rec_mask_vgpr3.next = self.fit[3].mask.val();
+        self.rec_mask_sgpr0.next = self.fit[4].mask.val().get_bits::<S>(0);
+        self.rec_mask_sgpr1.next = self.fit[5].mask.val().get_bits::<S>(0);
+        self.rec_mask_sgpr2.next = self.fit[6].mask.val().get_bits::<S>(0);
+        self.rec_mask_sgpr3.next = self.fit[7].mask.val().get_bits::<S>(0);
+        self.rec_mask_lds.next = self.fit[8].mask.val().get_bits::<L>(0);
         self.refresh.free_en.next = self.free_en.val();
         self.refresh.free_module.next = self.free_module.val();
         self.refresh.free_vgpr0.next = self.free_vgpr0.val();
