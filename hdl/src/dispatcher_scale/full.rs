@@ -69,6 +69,7 @@
 //! cycles`; one channel alone 0.333 per cycle (stderr of the same command).
 
 use super::allocator::Allocator;
+use super::map_ram::LutRam16;
 use super::power::PowerHistory;
 use super::{konst, locals};
 use rust_hdl::prelude::*;
@@ -144,8 +145,13 @@ pub struct DispatcherFull<
     /// at 4V + u·S, LDS at 4V + 4S; MW = 4V + 4S + L bits), written with the table entry and
     /// read by the completion straight into port F (no thermometer decode of base and need).
     mask_table: RAM<Bits<MW>, 6>,
-    // --- channel FIFOs (shift queues, entry c*8 + e, head e = 0)
-    fifo: Vec<DFF<Bits<ENTRY>>>,
+    // --- channel FIFOs: the head in flip-flops, the entries behind it in LUT RAM
+    /// Channel c's head (entry 0; meaningful while `cnt` ≥ 1).
+    head: Vec<DFF<Bits<ENTRY>>>,
+    /// Channel c's entries 1..cnt − 1, entry e at address `rdp` + e − 1 (mod 8).
+    qram: Vec<LutRam16<ENTRY>>,
+    /// Channel c's read pointer: the address of entry 1.
+    rdp: Vec<DFF<Bits<3>>>,
     cnt: Vec<DFF<Bits<4>>>,
     split_left: Vec<DFF<Bits<7>>>,
     chg1: Vec<DFF<Bit>>,
@@ -228,9 +234,20 @@ pub struct DispatcherFull<
     rsu: Vec<Signal<Local, Bits<8>>>,
     rl: Signal<Local, Bits<8>>,
     rel: Signal<Local, Bits<2>>,
-    share_w: Signal<Local, Bits<5>>,
-    share_v: Signal<Local, Bits<8>>,
-    share_s: Signal<Local, Bits<8>>,
+    /// Module m's wave slots / VGPR / SGPR runs of its unit at position k after the split
+    /// pointer (unit (k + ptr_m) mod 4): the unit that gets share k of every head.
+    rot_w: Vec<Signal<Local, Bits<5>>>,
+    rot_v: Vec<Signal<Local, Bits<8>>>,
+    rot_s: Vec<Signal<Local, Bits<8>>>,
+    /// Head c's share for the unit at position k after a module's pointer (index 4c + k):
+    /// q1 (waves) and its products iff k < waves mod 4, else q0.
+    sh_w: Vec<Signal<Local, Bits<5>>>,
+    sh_v: Vec<Signal<Local, Bits<8>>>,
+    sh_s: Vec<Signal<Local, Bits<8>>>,
+    /// A queue RAM address (scratch).
+    qa3: Signal<Local, Bits<3>>,
+    /// The positions that get q1: bit k set iff k < waves mod 4.
+    q1pos: Signal<Local, Bits<4>>,
     ok: Signal<Local, Bit>,
     fitv: Vec<Signal<Local, Bits<16>>>,
     fitev: Vec<Signal<Local, Bits<16>>>,
@@ -330,6 +347,8 @@ pub struct DispatcherFull<
     mnum: Vec<Constant<Bits<4>>>,
     lower: Vec<Constant<Bits<16>>>,
     runoff: Vec<Constant<Bits<16>>>,
+    /// Index 4u + k: the split pointer that puts unit u at position k, (u − k) mod 4.
+    ptr_of: Vec<Constant<Bits<2>>>,
     /// Offsets of the nine regions in a `mask_table` word.
     moff: Vec<Constant<Bits<16>>>,
     kv_v: Constant<Bits<16>>,
@@ -433,7 +452,9 @@ impl<
             power: Default::default(),
             slot_table: Default::default(),
             mask_table: Default::default(),
-            fifo: locals(32),
+            head: locals(4),
+            qram: (0..4).map(|_| Default::default()).collect(),
+            rdp: locals(4),
             cnt: locals(4),
             split_left: locals(4),
             chg1: locals(4),
@@ -510,9 +531,17 @@ impl<
             rsu: locals(4),
             rl: Default::default(),
             rel: Default::default(),
-            share_w: Default::default(),
-            share_v: Default::default(),
-            share_s: Default::default(),
+            rot_w: locals(4),
+            rot_v: locals(4),
+            rot_s: locals(4),
+            sh_w: locals(16),
+            sh_v: locals(16),
+            sh_s: locals(16),
+            q1pos: Default::default(),
+            qa3: Default::default(),
+            ptr_of: (0..16)
+                .map(|x| konst(((x / 4 + 4 - x % 4) % 4) as u64))
+                .collect(),
             ok: Default::default(),
             fitv: locals(4),
             fitev: locals(4),
@@ -654,9 +683,12 @@ impl<
             out_valid, out_id, out_mod, out_slot, out_sub, out_waves, out_vb, out_sb, out_lb,
             out_err, out_code
         );
-        for i in 0..32 {
-            self.fifo[i].clock.next = self.clock.val();
-            self.fifo[i].d.next = self.fifo[i].q.val();
+        for c in 0..4 {
+            self.head[c].clock.next = self.clock.val();
+            self.head[c].d.next = self.head[c].q.val();
+            self.rdp[c].clock.next = self.clock.val();
+            self.rdp[c].d.next = self.rdp[c].q.val();
+            self.qram[c].clock.next = self.clock.val();
         }
         for c in 0..4 {
             self.cnt[c].clock.next = self.clock.val();
@@ -699,8 +731,8 @@ impl<
         // ---------------- heads as presented (split mode: one wave at priority 3)
         for c in 0..4 {
             self.hv[c].next = self.cnt[c].q.val().any();
-            self.pres_w[c].next = self.fifo[c * 8].q.val().get_bits::<7>(10);
-            self.pres_p[c].next = self.fifo[c * 8].q.val().get_bits::<2>(8);
+            self.pres_w[c].next = self.head[c].q.val().get_bits::<7>(10);
+            self.pres_p[c].next = self.head[c].q.val().get_bits::<2>(8);
             if self.split_left[c].q.val().any() {
                 self.pres_w[c].next = self.w1.val();
                 self.pres_p[c].next = self.p3.val();
@@ -709,7 +741,7 @@ impl<
         }
         // ---------------- stage 1: head needs, registered
         for c in 0..4 {
-            self.e0.next = self.fifo[c * 8].q.val();
+            self.e0.next = self.head[c].q.val();
             self.sc7.next = self.pres_w[c].val();
             self.h_q0.next = bit_cast::<16, 7>(self.sc7.val()) >> self.c16[2].val();
             self.h_q1.next = self.h_q0.val() + 1;
@@ -744,6 +776,22 @@ impl<
             self.fitev[c].next = 0.into();
         }
         // ---------------- stage 2: every head × module × unit on the runs, registered
+        // each head's share per position after a module's split pointer (SPEC emb. 8: the
+        // unit at position k < waves mod 4 gets q1), then the units of each module in pointer
+        // order: one 2:1 share select per head and position, not per head × module × unit
+        for c in 0..4 {
+            self.q1pos.next = (self.one4.val() << self.nd_r[c].q.val()) - 1;
+            for k in 0..4 {
+                self.sh_w[c * 4 + k].next = self.nd_q0[c].q.val();
+                self.sh_v[c * 4 + k].next = self.nd_v0[c].q.val();
+                self.sh_s[c * 4 + k].next = self.nd_s0[c].q.val();
+                if self.q1pos.val().get_bit(k) {
+                    self.sh_w[c * 4 + k].next = self.nd_q1[c].q.val();
+                    self.sh_v[c * 4 + k].next = self.nd_v1[c].q.val();
+                    self.sh_s[c * 4 + k].next = self.nd_s1[c].q.val();
+                }
+            }
+        }
         for m in 0..16 {
             self.skv.next = self
                 .alloc
@@ -799,22 +847,26 @@ impl<
                 .val()
                 .get_bits::<KV>(self.runoff[m].val().index());
             self.rl.next = bit_cast::<8, KV>(self.skv.val());
+            // the units in the order of the split pointer: position k is unit (k + ptr_m) mod 4
+            for k in 0..4 {
+                self.rot_w[k].next = 0.into();
+                self.rot_v[k].next = 0.into();
+                self.rot_s[k].next = 0.into();
+                for u in 0..4 {
+                    if self.ptr[m].q.val() == self.ptr_of[u * 4 + k].val() {
+                        self.rot_w[k].next = self.wfree[m * 4 + u].q.val();
+                        self.rot_v[k].next = self.rvu[u].val();
+                        self.rot_s[k].next = self.rsu[u].val();
+                    }
+                }
+            }
             for c in 0..4 {
                 self.ok.next = self.nd_valid[c].q.val() & (self.rl.val() >= self.nd_l[c].q.val());
-                for u in 0..4 {
-                    self.rel.next = self.c8[u].val().get_bits::<2>(0) - self.ptr[m].q.val();
-                    self.share_w.next = self.nd_q0[c].q.val();
-                    self.share_v.next = self.nd_v0[c].q.val();
-                    self.share_s.next = self.nd_s0[c].q.val();
-                    if self.rel.val() < self.nd_r[c].q.val() {
-                        self.share_w.next = self.nd_q1[c].q.val();
-                        self.share_v.next = self.nd_v1[c].q.val();
-                        self.share_s.next = self.nd_s1[c].q.val();
-                    }
+                for k in 0..4 {
                     self.ok.next = self.ok.val()
-                        & (self.wfree[m * 4 + u].q.val() >= self.share_w.val())
-                        & (self.rvu[u].val() >= self.share_v.val())
-                        & (self.rsu[u].val() >= self.share_s.val());
+                        & (self.rot_w[k].val() >= self.sh_w[c * 4 + k].val())
+                        & (self.rot_v[k].val() >= self.sh_v[c * 4 + k].val())
+                        & (self.rot_s[k].val() >= self.sh_s[c * 4 + k].val());
                 }
                 self.fitv[c].next = self.fitv[c].val().replace_bit(m, self.ok.val());
                 self.fitev[c].next = self.fitev[c]
@@ -918,7 +970,7 @@ impl<
             if self.whot.val().get_bit(c) {
                 self.dmod1.next = self.modsel[c].val();
                 self.last.next = !(self.split_left[c].q.val() >> 1).any();
-                self.e0.next = self.fifo[c * 8].q.val();
+                self.e0.next = self.head[c].q.val();
                 self.subsel.next = self.split_left[c].q.val().any();
                 self.wsel.next = self.pres_w[c].val();
             }
@@ -1310,7 +1362,7 @@ impl<
             for c in 0..4 {
                 if self.cand[3 - c].val()
                     & !self.split_left[3 - c].q.val().any()
-                    & self.fifo[(3 - c) * 8].q.val().get_bit(38)
+                    & self.head[3 - c].q.val().get_bit(38)
                     & (self.pres_w[3 - c].val() > self.w1.val())
                 {
                     self.split_c.next = self.one4.val() << self.c8[3 - c].val().get_bits::<2>(0);
@@ -1328,11 +1380,18 @@ impl<
             self.g.d.next = self.g.q.val() + 1;
         }
         for c in 0..4 {
-            // pop (shift), push at the new count
+            // pop: entry 1 (the RAM at `rdp`) becomes the head; push at the new count: into
+            // the head if the channel is empty after the pop, else into the RAM at
+            // `rdp` + cnt − 1 (the same address with and without a pop: a push needs cnt < 8)
+            self.qa3.next = self.rdp[c].q.val();
+            self.qram[c].raddr.next = bit_cast::<4, 3>(self.qa3.val());
+            self.qa3.next = self.rdp[c].q.val() + self.cnt[c].q.val().get_bits::<3>(0) - 1;
+            self.qram[c].waddr.next = bit_cast::<4, 3>(self.qa3.val());
+            self.qram[c].wdata.next = self.desc.val();
+            self.qram[c].we.next = false;
             if self.pop.val().get_bit(c) {
-                for e in 0..7 {
-                    self.fifo[c * 8 + e].d.next = self.fifo[c * 8 + e + 1].q.val();
-                }
+                self.head[c].d.next = self.qram[c].rdata.val();
+                self.rdp[c].d.next = self.rdp[c].q.val() + 1;
             }
             self.sc4.next = self.cnt[c].q.val();
             self.nxt_cnt.next = bit_cast::<16, 4>(self.sc4.val());
@@ -1340,10 +1399,10 @@ impl<
                 self.nxt_cnt.next = self.nxt_cnt.val() - 1;
             }
             if self.pacc.val() & (self.push_channel.val() == self.c8[c].val().get_bits::<2>(0)) {
-                for e in 0..8 {
-                    if self.nxt_cnt.val() == self.c16[e].val() {
-                        self.fifo[c * 8 + e].d.next = self.desc.val();
-                    }
+                if self.nxt_cnt.val().any() {
+                    self.qram[c].we.next = true;
+                } else {
+                    self.head[c].d.next = self.desc.val();
                 }
                 self.nxt_cnt.next = self.nxt_cnt.val() + 1;
             }
@@ -1381,6 +1440,7 @@ impl<
         if self.reset.val() {
             for c in 0..4 {
                 self.cnt[c].d.next = 0.into();
+                self.rdp[c].d.next = 0.into();
                 self.split_left[c].d.next = 0.into();
                 self.chg1[c].d.next = false;
                 self.chg2[c].d.next = false;
