@@ -1407,6 +1407,150 @@ fn spec_rejects_a_lower_priority_pick() {
     assert_rejected(&t, |o| o[r[2]].disp_id = 3, "pick-priority", r[2]);
 }
 
+/// Both modules' LDS full (WGs 1 and 2), heads WG 3 (channel 0, priority 3) and WG 4 (channel 1,
+/// priority 0, `indep4`) wait with 2 waves and 8 LDS blocks each while g counts (threshold 0);
+/// WG 1 completes in `t − 1` and `SPLIT_THRESHOLD` is written 5 in `t` and 0 in `t + 1`.
+fn split_under_a_threshold_pulse(t: usize, indep4: bool) -> Vec<DispIn> {
+    let indep = |w: Wg| Wg { indep: true, ..w };
+    let w4 = wg(4, 0, 2, 0, 0, 8);
+    scenario(
+        t + 24,
+        &[
+            (1, DispIn::cfg(reg::SPLIT_THRESHOLD, 0)),
+            (2, DispIn::push(0, &wg(1, 0, 1, 0, 0, 16))),
+            (3, DispIn::push(1, &wg(2, 0, 1, 0, 0, 16))),
+            (8, DispIn::push(0, &indep(wg(3, 3, 2, 0, 0, 8)))),
+            (9, DispIn::push(1, &if indep4 { indep(w4) } else { w4 })),
+            (t - 1, DispIn::done(0)),
+            (t, DispIn::cfg(reg::SPLIT_THRESHOLD, 5)),
+            (t + 1, DispIn::cfg(reg::SPLIT_THRESHOLD, 0)),
+        ],
+    )
+}
+
+/// Regression (session 14, `docs/verification.md`): the board RTL splits every independent
+/// head on the threshold it reads in `t + 1` (5), though the register is 0 again from `t + 2`
+/// on. WG 4 (priority 0) is then a sub-WG at priority 3 and may lose the tie to WG 3's first
+/// sub-WG while its whole form fits module 0. The checker once took `SPLIT_THRESHOLD` only from
+/// the state point (0) and refused that pick (`pick-priority`, first met at cycle 2214 of a
+/// seed-4 stimulus variant); it now lets a head enter split mode on any threshold of its window.
+/// Every run is lockstepped against the model and judged; some pulse cycle must show the
+/// interleaving (WG 3's sub-WG first, WG 4 split).
+#[test]
+fn spec_accepts_a_split_on_a_threshold_written_back_to_zero() {
+    let mut seen = vec![];
+    for t in 24..40 {
+        let outs = directed(&split_under_a_threshold_pulse(t, true));
+        let recs: Vec<(u32, bool)> = outs
+            .iter()
+            .filter(|o| o.disp_valid && o.disp_id >= 3)
+            .map(|o| (o.disp_id, o.disp_sub))
+            .collect();
+        // module 0's 16 LDS blocks take one 8-block sub-WG of each
+        assert_eq!(recs.len(), 2, "t {t}: one sub-WG each: {recs:?}");
+        assert!(
+            recs.iter().all(|r| r.1) && recs[0].0 != recs[1].0,
+            "t {t}: both heads split: {recs:?}"
+        );
+        seen.push(recs[0].0);
+    }
+    assert!(
+        seen.contains(&3),
+        "no run put WG 3's sub-WG before WG 4: {seen:?}"
+    );
+}
+
+/// The rule the regression narrowed still fires for a head that cannot be split: WG 4
+/// dependent, the same threshold pulse; the model sends WG 4 whole to module 0 first. WG 3's
+/// first sub-WG in that record instead (module 0, its pointer 1: unit 1, LDS base 0) is
+/// refused by `pick-priority`.
+#[test]
+fn spec_rejects_a_sub_wg_before_a_better_head_that_cannot_be_split() {
+    let t = split_under_a_threshold_pulse(30, false);
+    let outs = model_outs(&t);
+    let r = rec_cycles(&outs);
+    let ids: Vec<(u32, bool, u32)> = r
+        .iter()
+        .map(|&c| (outs[c].disp_id, outs[c].disp_sub, outs[c].disp_module))
+        .collect();
+    assert_eq!(ids[2], (4, false, 0), "{ids:?}");
+    assert!(
+        ids[3..].iter().all(|&(id, sub, _)| id == 3 && sub),
+        "{ids:?}"
+    );
+    assert_rejected(
+        &t,
+        |o| {
+            let x = &mut o[r[2]];
+            x.disp_id = 3;
+            x.disp_sub = true;
+            x.disp_waves = 1 << 3;
+            x.disp_vgpr_base = 0;
+            x.disp_sgpr_base = 0;
+            x.disp_lds_base = 0;
+        },
+        "pick-priority",
+        r[2],
+    );
+}
+
+/// Both modules' LDS full (WGs 1 and 2), then independent heads (2 waves, 8 LDS blocks) in
+/// channel 0 (`two`: and channel 1) that fit nowhere until WG 1 completes in `done`, with
+/// `SPLIT_THRESHOLD` = `thr` written in cycle 1.
+fn failing_independent_heads(thr: u32, done: usize, two: bool) -> Vec<DispIn> {
+    let indep = |w: Wg| Wg { indep: true, ..w };
+    let mut ev = vec![
+        (1, DispIn::cfg(reg::SPLIT_THRESHOLD, thr)),
+        (2, DispIn::push(0, &wg(1, 0, 1, 0, 0, 16))),
+        (3, DispIn::push(1, &wg(2, 0, 1, 0, 0, 16))),
+        (8, DispIn::push(0, &indep(wg(3, 0, 2, 0, 0, 8)))),
+        (done, DispIn::done(0)),
+    ];
+    if two {
+        ev.push((9, DispIn::push(1, &indep(wg(4, 0, 2, 0, 0, 8)))));
+    }
+    scenario(done + 16, &ev)
+}
+
+/// Emb. 3's obligation (`split`, a whole-WG record of a head that should have been split): the
+/// model run without splits (threshold 0) judged against the trace that sets threshold 10.
+/// One candidate head failing from cycle ~10 to the completion in 40: refused. Two candidates
+/// (one head split per threshold crossing satisfies SPEC step 8, "g resets", so the second
+/// may wait for a second crossing): a failure run of 30 cycles (< 2 × (10 + 2H + 2)) leaves the
+/// whole record legal; one of 70 does not (session 14: the full RTL splits the lowest channel
+/// per crossing, and the checker had required every candidate split after one).
+#[test]
+fn spec_rejects_a_whole_record_after_every_split_crossing() {
+    let unsplit = |done: usize, two: bool| {
+        let judged = failing_independent_heads(10, done, two);
+        let outs = model_outs(&failing_independent_heads(0, done, two));
+        assert!(
+            outs.iter().all(|o| !o.disp_sub),
+            "threshold 0: no sub-WG record"
+        );
+        let first = rec_cycles(&outs)[2];
+        assert!(
+            [3, 4].contains(&outs[first].disp_id),
+            "a failing head, whole, after the completion"
+        );
+        (spec_verdict(&judged, &outs), first)
+    };
+    let (v, r) = unsplit(40, false);
+    let v = v.expect_err("one candidate failing 30 cycles, recorded whole");
+    assert_eq!((v.rule, v.cycle), ("split", r), "{v}");
+    unsplit(40, true)
+        .0
+        .expect("two candidates, 30 failing cycles: the crossing may have split WG 4 only");
+    let (v, r) = unsplit(80, true);
+    let v = v.expect_err("two candidates failing 70 cycles, recorded whole");
+    assert_eq!((v.rule, v.cycle), ("split", r), "{v}");
+    // the model itself splits them, and its trace passes
+    let t = failing_independent_heads(10, 80, true);
+    let outs = model_outs(&t);
+    assert!(outs.iter().any(|o| o.disp_valid && o.disp_sub));
+    spec_verdict(&t, &outs).expect("the model's own trace");
+}
+
 #[test]
 fn spec_rejects_a_module_the_policy_forbids() {
     // `first`: module 0 fitted; module 1 (same placement: no regions, pointer 0) is refused

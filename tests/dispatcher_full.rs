@@ -349,6 +349,65 @@ fn full_config_on_verilator_long() {
     full_width_run(100_000);
 }
 
+/// Regression (session 14, seed 1 mix 1 of the long run: `split` at cycle 11 204): this RTL
+/// splits one head per crossing of `SPLIT_THRESHOLD` (the lowest stable channel) and restarts
+/// g, as SPEC step 8 says. Small config: every module's LDS taken (16 one-wave WGs of 16 LDS
+/// blocks), then three independent heads of 2 waves and 9 LDS blocks (channels 0 and 1 at
+/// priority 1, channel 2 at priority 0) fail with threshold 30: channels 0 and 1 are split at
+/// the first two crossings, and channel 2's head, which a completion lets fit before the third,
+/// is recorded whole. The checker once required every candidate split after one crossing
+/// (threshold + 2H + 2 failures) and refused that record.
+#[test]
+fn one_split_per_crossing_passes_the_spec_checker() {
+    use golden_model::dispatcher::{reg, Wg};
+    let cfg = FullCfg::Small;
+    let mut ins = vec![
+        DispIn {
+            reset: true,
+            ..Default::default()
+        },
+        DispIn::cfg(reg::SPLIT_THRESHOLD, 30),
+    ];
+    ins.resize(12, DispIn::default());
+    for k in 0..16u32 {
+        ins.push(DispIn::push(
+            k as usize % 4,
+            &Wg::dependent(k, 0, 1, 0, 0, 16),
+        ));
+        ins.push(DispIn::default());
+    }
+    ins.resize(80, DispIn::default());
+    let indep = |id, prio| Wg {
+        indep: true,
+        ..Wg::dependent(id, prio, 2, 0, 0, 9)
+    };
+    ins.push(DispIn::push(0, &indep(100, 1)));
+    ins.push(DispIn::push(1, &indep(101, 1)));
+    ins.push(DispIn::push(2, &indep(102, 0)));
+    ins.resize(155, DispIn::default());
+    ins.push(DispIn::done(0));
+    ins.resize(240, DispIn::default());
+    let outs = replay_small(&ins);
+    let recs: Vec<(usize, u32, bool)> = (0..outs.len())
+        .filter(|&k| outs[k].disp_valid)
+        .map(|k| (k, outs[k].disp_id, outs[k].disp_sub))
+        .collect();
+    assert_eq!(
+        recs.iter().filter(|r| r.1 < 16).count(),
+        16,
+        "the fill: {recs:?}"
+    );
+    assert!(
+        recs.iter().any(|r| r.1 == 102 && !r.2),
+        "channel 2's head recorded whole: {recs:?}"
+    );
+    assert!(
+        recs.iter().all(|r| r.1 != 102 || !r.2),
+        "channel 2's head never split: {recs:?}"
+    );
+    judge(&mut cfg.checker(), &ins, &outs).expect("one split per crossing");
+}
+
 fn rejects(ins: &[DispIn], outs: &[DispOut], rule: &str) {
     let v = judge(&mut FullCfg::Small.checker(), ins, outs)
         .expect_err(&format!("{rule}: corrupted trace accepted"));

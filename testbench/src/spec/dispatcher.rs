@@ -51,8 +51,9 @@
 //!   - `split`: a first sub-WG record needs an `independent` WG of ≥ 2 waves and a failure run
 //!     that reached `SPLIT_THRESHOLD` (≠ 0) — counted leniently (`g_hi`, + H + 1 slack); a
 //!     whole-WG record of a head that surely should have been split (no head fitted anywhere
-//!     in the optimistic maps for threshold + 2H + 2 cycles with a free slot while it was the
-//!     front) is refused too;
+//!     in the optimistic maps for k · (threshold + 2H + 2) cycles with a free slot while it was
+//!     the front, k the split candidates of that run: SPEC splits *an* independent head per
+//!     crossing and resets g) is refused too;
 //!   - `wave-split`: the waves follow emb. 8's split table rotated by the module's pointer (the
 //!     pointer moves with each record, in record order);
 //!   - `region-free`: every region and wave slot is free in the optimistic maps now (no block
@@ -64,7 +65,10 @@
 //!     point;
 //!   - `pick-priority`: no other channel's head of strictly better *effective* rank (window of
 //!     the decision point) surely fitted an eligible module at the state point (settled maps;
-//!     eligible: no allocation on it recorded after s, maps unchanged within K);
+//!     eligible: no allocation on it recorded after s, maps unchanged within K); a head that
+//!     may have entered split mode unseen (independent, ≥ 2 waves, the lenient count near
+//!     `SPLIT_THRESHOLD` as it stood in any cycle of s − 2H − 2 ..= r: SPEC gives no latency
+//!     from a register write to the split) may present itself as a sub-WG and obliges nothing;
 //!   - `tie-mark`, `tie-lfsr`: among the tied heads (same priority, surely fitting an eligible
 //!     module; if that fails, every head of that priority that fits anywhere) the a42 mark rule,
 //!     and with `exact_lfsr` (default) the documented LFSR scan from `lfsr mod R` of the decision
@@ -94,7 +98,9 @@
 //! eligible module (reset by a record; a cycle with a head an extension held counts nothing:
 //! [`DispatcherChecker::hold`]); per front, the sure failures while it is the front count
 //! cycles with a free slot in which no head fits any module even in the optimistic maps (held
-//! while no slot is free, reset by a record or a cycle where a head fits). A reset cancels
+//! while no slot is free, reset by a record or a cycle where a head fits); the run's split
+//! candidates (independent fronts of ≥ 2 waves not in split mode, any channel) are counted
+//! with it, one threshold crossing each. A reset cancels
 //! everything in flight; `push_ready` in a reset cycle is not judged.
 
 use crate::spec::{SpecChecker, Violation};
@@ -506,6 +512,9 @@ struct State {
     must_split: Vec<Option<u64>>,
     /// Per channel: the front's key and the sure failures counted while it was the front.
     front_fail: Vec<(Option<u64>, u32)>,
+    /// Keys of the fronts (any channel) that were split candidates (independent, ≥ 2 waves,
+    /// not in split mode) in some cycle of the current run of sure failures.
+    run_cands: Vec<u64>,
     /// Keys of the WGs pushed since the last reset.
     pushed: u64,
     /// Per channel: the front may have entered split mode (the lenient count reached the
@@ -535,6 +544,7 @@ impl State {
             g_hi: 0,
             must_split: vec![None; c.channels],
             front_fail: vec![(None, 0); c.channels],
+            run_cands: vec![],
             split_ok: vec![false; c.channels],
             pushed: 0,
         }
@@ -944,18 +954,36 @@ impl DispatcherChecker {
             && last.is_none_or(|c| c + k <= sn.cycle)
     }
 
+    /// Whether the lenient failure count may have reached `SPLIT_THRESHOLD` as it stood in some
+    /// cycle of `a ..= b` (the snapshots kept; the current register for cycles not yet
+    /// snapshotted). SPEC gives no latency from a register write to the split it decides, so a
+    /// split may have been decided on any value of the window: a threshold written non-zero
+    /// and back to 0 within it may still have split heads (session 14: board trace, threshold 5
+    /// then 0 in two cycles, both independent heads split; `docs/verification.md`).
+    fn threshold_reached(&self, a: usize, b: usize) -> bool {
+        let slack = 2 * self.timing.head_to_record as u32 + 2;
+        let g = self.st.g_hi.saturating_add(slack);
+        let reached = |t: u32| t != 0 && g >= t;
+        let last = self.snaps.back().map(|s| s.cycle);
+        (a..=b).any(|k| match self.snap(k) {
+            Some(sn) => reached(sn.threshold),
+            None => last.is_none_or(|l| k > l) && reached(self.st.regs.threshold),
+        })
+    }
+
     /// Whether channel `x`'s front at `sn` may have entered split mode unseen (its first sub-WG
-    /// record not yet out): an independent unsplit WG of ≥ 2 waves while the failure count may
-    /// be near the threshold. Such a head is presented ambiguously (whole or sub-WG).
-    fn may_enter_split(&self, sn: &Snap, x: usize) -> bool {
-        let h = self.timing.head_to_record as u32;
+    /// record not yet out) by cycle `until` (the last cycle whose decision can matter): an
+    /// independent unsplit WG of ≥ 2 waves while the failure count may be near the threshold
+    /// of some cycle in `sn.cycle − 2H − 2 ..= until`. Such a head is presented ambiguously
+    /// (whole or sub-WG).
+    fn may_enter_split(&self, sn: &Snap, x: usize, until: usize) -> bool {
+        let h = self.timing.head_to_record;
         sn.front[x].is_some_and(|w| {
             w.indep
                 && w.waves >= 2
                 && !sn.split_mode[x]
                 && (self.st.split_ok[x]
-                    || (sn.threshold != 0
-                        && self.st.g_hi.saturating_add(2 * h + 2) >= sn.threshold))
+                    || self.threshold_reached(sn.cycle.saturating_sub(2 * h + 2), until))
         })
     }
 
@@ -1201,7 +1229,7 @@ impl DispatcherChecker {
                         .count();
                     if n_rec == 0
                         && !self.held_in(x, s, r)
-                        && !self.may_enter_split(sn, x)
+                        && !self.may_enter_split(sn, x, r)
                         && (0..cfg.modules).any(|y| elig[y] && fitc[x][y])
                     {
                         sure.push((x, f));
@@ -1216,7 +1244,7 @@ impl DispatcherChecker {
                         if maybe_fits(&f) {
                             maybe.push((x, f));
                         }
-                        if self.may_enter_split(sn, x) {
+                        if self.may_enter_split(sn, x, r) {
                             let sub = f.sub(cfg.prios);
                             if maybe_fits(&sub) {
                                 maybe.push((x, sub));
@@ -1547,7 +1575,7 @@ impl DispatcherChecker {
         let obliged: Vec<usize> = sure_fit
             .iter()
             .copied()
-            .filter(|&c| !entered.contains(&c) && !self.may_enter_split(sn, c))
+            .filter(|&c| !entered.contains(&c) && !self.may_enter_split(sn, c, s + h))
             .collect();
         let recorded = self.recs_between(s, s + h).next().is_some();
         let recorded_now = self.recs.iter().any(|r| r.cycle == s);
@@ -1593,6 +1621,28 @@ impl DispatcherChecker {
                 }
             }
         }
+        // the split candidates of this failure run (any channel): SPEC step 8 splits *an*
+        // independent head per threshold crossing and resets g, so with k candidates the last
+        // one is split only after k crossings; one head per crossing (the full RTL: the lowest
+        // stable channel) and every head at once (the board) both follow SPEC
+        let run_on = !recorded_now && fail_lo;
+        if !run_on {
+            st.run_cands.clear();
+        }
+        for (c, f) in front.iter().enumerate() {
+            if let Some(w) = f {
+                if run_on
+                    && w.indep
+                    && w.waves >= 2
+                    && st.split_left[c] == 0
+                    && st.queue[c].front().is_some_and(|q| q.key == w.key)
+                    && !st.run_cands.contains(&w.key)
+                {
+                    st.run_cands.push(w.key);
+                }
+            }
+        }
+        let crossings = st.run_cands.len().max(1);
         // per front: the sure failures counted while it was the front (the implementation's
         // counter may have restarted at a split attempt just before it arrived)
         for (c, f) in front.iter().enumerate() {
@@ -1610,7 +1660,7 @@ impl DispatcherChecker {
                 *n = n.saturating_add(1);
             }
             if threshold != 0
-                && *n as usize >= threshold as usize + 2 * h + 2
+                && *n as usize >= crossings * (threshold as usize + 2 * h + 2)
                 && w.indep
                 && w.waves >= 2
                 && st.split_left[c] == 0
