@@ -60,11 +60,10 @@
 //!   ≥ 2 waves enters split mode (one wave at priority 3, `disp_sub`).
 //! - Step 9: a WG that cannot fit an empty module is refused at the push (`NEVER_FITS`).
 //!
-//! **Cost** (`docs/dispatcher_scale.md`, "Session 12"): `ECP5_YOSYS=/usr/bin/yosys synth
-//! report --target ecp5-85f --full --only dispatcher_full --seeds 1 --speeds 6` on the RTL
-//! before `min_power_history` (a9b3150): yosys 57 581 LUT4, 10 061 CCU2C, 19 303 FF, 5 EBR, 92
-//! MULT18X18D; nextpnr-ecp5 packs **95 505 LUT4 sites of the 85F's 83 640 (114 %): it does not
-//! fit** (no Fmax). Throughput (`synth bench --unit dispatcher --config full`, release, 73 s):
+//! **Cost** (`docs/dispatcher_scale.md`, "Session 14 (lead)"): `ECP5_YOSYS=/usr/bin/yosys synth
+//! report --target ecp5-85f --full --only dispatcher_full --seeds 1 --speeds 6`: yosys 50 688
+//! LUT4, 11 356 CCU2C, 1 264 DPR16X4, 20 895 FF, 28 EBR, 92 MULT18X18D; nextpnr-ecp5 packs
+//! **92 162 LUT4 sites of the 85F's 83 640 (110 %): it does not fit** (no Fmax). Throughput (`synth bench --unit dispatcher --config full`, release, 73 s):
 //! `dispatcher full: 15542 records in 20000 cycles (0.777 per cycle), head-to-record max 50
 //! cycles`; one channel alone 0.333 per cycle (stderr of the same command).
 
