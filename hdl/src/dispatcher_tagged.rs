@@ -1801,28 +1801,36 @@ impl Logic for DispatcherTagged {
             }
         }
         // decoder 1 decodes the flush's new head (the first source that stays) in a `cu_reset`
-        // cycle (entry 1 of channel 1 is not needed then: nothing pops it)
-        self.flush_head_prio.next = 0.into();
-        if self.cu_reset.val() {
-            self.dec_waves[1].next = 0.into();
-            self.dec_vgpr[1].next = 0.into();
-            self.dec_sgpr[1].next = 0.into();
-            self.dec_lds[1].next = 0.into();
-            for k in 0..4 {
-                if self.flush_keep.val().get_bit(k) & (self.flush_rank[k].val() == 0) {
-                    self.dec_waves[1].next = self.fifo_waves[4 + k].q.val();
-                    self.dec_vgpr[1].next = self.fifo_vgpr[4 + k].q.val();
-                    self.dec_sgpr[1].next = self.fifo_sgpr[4 + k].q.val();
-                    self.dec_lds[1].next = self.fifo_lds[4 + k].q.val();
-                    self.flush_head_prio.next = self.fifo_prio[4 + k].q.val();
+        // cycle (entry 1 of channel 1 is not needed then: nothing pops it). Its output is loaded
+        // into the head only when the head itself does not stay (`flush_keep` bit 0 clear), so
+        // the first source that stays is taken among entries 1..3 and the push; entry 1 is the
+        // decoder's own input, kept also when no source stays (the count is then 0: an empty
+        // FIFO's head registers are not read, as after a pop of the last entry). No ranks and
+        // no zero default on this path (a select of four, entry 1 last).
+        self.flush_head_prio.next = self.fifo_prio[5].q.val();
+        if self.cu_reset.val() & !self.flush_keep.val().get_bit(1) {
+            if self.flush_keep.val().get_bit(2) {
+                self.dec_waves[1].next = self.fifo_waves[6].q.val();
+                self.dec_vgpr[1].next = self.fifo_vgpr[6].q.val();
+                self.dec_sgpr[1].next = self.fifo_sgpr[6].q.val();
+                self.dec_lds[1].next = self.fifo_lds[6].q.val();
+                self.flush_head_prio.next = self.fifo_prio[6].q.val();
+            } else {
+                if self.flush_keep.val().get_bit(3) {
+                    self.dec_waves[1].next = self.fifo_waves[7].q.val();
+                    self.dec_vgpr[1].next = self.fifo_vgpr[7].q.val();
+                    self.dec_sgpr[1].next = self.fifo_sgpr[7].q.val();
+                    self.dec_lds[1].next = self.fifo_lds[7].q.val();
+                    self.flush_head_prio.next = self.fifo_prio[7].q.val();
+                } else {
+                    if self.flush_keep.val().get_bit(4) {
+                        self.dec_waves[1].next = self.push_waves.val();
+                        self.dec_vgpr[1].next = self.push_vgpr.val();
+                        self.dec_sgpr[1].next = self.push_sgpr.val();
+                        self.dec_lds[1].next = self.push_lds.val();
+                        self.flush_head_prio.next = self.push_prio.val();
+                    }
                 }
-            }
-            if self.flush_keep.val().get_bit(4) & (self.flush_rank[4].val() == 0) {
-                self.dec_waves[1].next = self.push_waves.val();
-                self.dec_vgpr[1].next = self.push_vgpr.val();
-                self.dec_sgpr[1].next = self.push_sgpr.val();
-                self.dec_lds[1].next = self.push_lds.val();
-                self.flush_head_prio.next = self.push_prio.val();
             }
         }
         for s in 0..3 {

@@ -510,8 +510,11 @@ impl Logic for GpuFrontend {
             self.host_res.next = self.res_r.q.val();
         }
         self.ctrl.launch_valid.next = self.l_pc.val();
+        // the id goes with any BE kernel in the launch register (Unit 4 reads it only with
+        // `launch_valid`): the done-register compare (`l_pc`) stays off the path into Unit 4's
+        // duplicate compares
         self.ctrl.launch_id.next = 0.into();
-        if self.l_pc.val() {
+        if self.l_be.val() {
             self.ctrl.launch_id.next = self.l_kid.q.val();
         }
         self.ctrl.launch_idem.next = self.l_pc.val() & self.l_idem.q.val() & self.rsten_r.q.val();

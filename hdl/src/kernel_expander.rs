@@ -408,6 +408,8 @@ pub struct KernelExpander<
     ack_hit: Signal<Local, Bits<B>>,
     /// The lowest of them (one-hot).
     ack_oh: Signal<Local, Bits<B>>,
+    /// Some entry below the one looked at is hit (the prefix OR that forms `ack_oh`).
+    ack_seen: Signal<Local, Bit>,
     /// Its slot number.
     ack_slot: Signal<Local, Bits<SLB>>,
     /// The BE order head's entries below it (bit i < the head's index; all ones without a head).
@@ -798,7 +800,16 @@ impl<
                 self.ack_hit.next = self.ack_hit.val().replace_bit(i, true);
             }
         }
-        self.ack_oh.next = self.ack_hit.val() & (!self.ack_hit.val() + self.one_b.val());
+        // the lowest hit by a prefix OR (no carry chain after the compares: `x & (!x + 1)`
+        // mapped to a carry chain that sat on the answer → go / skip → `fin_be` path)
+        self.ack_oh.next = 0.into();
+        self.ack_seen.next = false;
+        for i in 0..B {
+            if self.ack_hit.val().get_bit(i) & !self.ack_seen.val() {
+                self.ack_oh.next = self.ack_oh.val().replace_bit(i, true);
+            }
+            self.ack_seen.next = self.ack_seen.val() | self.ack_hit.val().get_bit(i);
+        }
         self.ack_ok.next = self.ack_hit.val().any();
         self.ack_slot.next = 0.into();
         for i in 0..B {

@@ -183,6 +183,7 @@ impl<
             rec_start: Default::default(),
             ack_hit: Default::default(),
             ack_oh: Default::default(),
+            ack_seen: Default::default(),
             ack_slot: Default::default(),
             be_below: Default::default(),
             ack_ok: Default::default(),
