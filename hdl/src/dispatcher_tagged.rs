@@ -1708,8 +1708,30 @@ impl Logic for DispatcherTagged {
             // is accepted (`push_wr`: no error checks on the data path; a refused push lands
             // in an entry beyond the count, a don't-care), the count takes `push_accept`
             self.push_wr[c].next = self.push_valid.val() & (self.push_channel.val() == (c == 1));
+        }
+        // flush: the BE channel's sources that stay (class 0; entries 0..3, the push) and their
+        // ranks (source k can only land in entry j <= k)
+        self.flush_keep.next = 0.into();
+        for k in 0..4 {
+            if (self.fifo_count[1].q.val().index() > k) & !self.fifo_class[4 + k].q.val() {
+                self.flush_keep.next = self.flush_keep.val().replace_bit(k, true);
+            }
+        }
+        if self.push_wr[1].val() & !self.push_class.val() {
+            self.flush_keep.next = self.flush_keep.val().replace_bit(4, true);
+        }
+        self.flush_rank[0].next = 0.into();
+        for k in 0..4 {
+            self.flush_rank[k + 1].next = self.flush_rank[k].val();
+            if self.flush_keep.val().get_bit(k) {
+                self.flush_rank[k + 1].next = self.flush_rank[k].val() + 1;
+            }
+        }
+        for c in 0..2 {
             // shift queue: entry e takes e+1 on a pop, the push lands behind the last entry;
-            // written with the (late) pop as the last select
+            // written with the (late) pop as the last select. The flush (`cu_reset`, channel 1)
+            // sits in the branch without a pop: no pop of channel 1 comes with it (the hold), so
+            // its compaction is not a select after the pop
             for e in 0..4 {
                 if self.pop[c].val() {
                     if self.push_wr[c].val() & (self.fifo_count[c].q.val().index() == e + 1) {
@@ -1756,6 +1778,46 @@ impl Logic for DispatcherTagged {
                         self.fifo_class[c * 4 + e].d.next = self.push_class.val();
                         self.fifo_kslot[c * 4 + e].d.next = self.push_kslot.val();
                     }
+                    // flush (`cu_reset`): the BE channel keeps its class-0 WGs in order; entry
+                    // e takes the staying source of rank e (sources e..=3, the push)
+                    if (c == 1) & self.cu_reset.val() {
+                        for k in 0..4 {
+                            if (k >= e)
+                                & self.flush_keep.val().get_bit(k)
+                                & (self.flush_rank[k].val().index() == e)
+                            {
+                                self.fifo_id[c * 4 + e].d.next = self.fifo_id[c * 4 + k].q.val();
+                                self.fifo_prio[c * 4 + e].d.next =
+                                    self.fifo_prio[c * 4 + k].q.val();
+                                self.fifo_waves[c * 4 + e].d.next =
+                                    self.fifo_waves[c * 4 + k].q.val();
+                                self.fifo_vgpr[c * 4 + e].d.next =
+                                    self.fifo_vgpr[c * 4 + k].q.val();
+                                self.fifo_sgpr[c * 4 + e].d.next =
+                                    self.fifo_sgpr[c * 4 + k].q.val();
+                                self.fifo_lds[c * 4 + e].d.next = self.fifo_lds[c * 4 + k].q.val();
+                                self.fifo_indep[c * 4 + e].d.next =
+                                    self.fifo_indep[c * 4 + k].q.val();
+                                self.fifo_class[c * 4 + e].d.next =
+                                    self.fifo_class[c * 4 + k].q.val();
+                                self.fifo_kslot[c * 4 + e].d.next =
+                                    self.fifo_kslot[c * 4 + k].q.val();
+                            }
+                        }
+                        if self.flush_keep.val().get_bit(4)
+                            & (self.flush_rank[4].val().index() == e)
+                        {
+                            self.fifo_id[c * 4 + e].d.next = self.push_id.val();
+                            self.fifo_prio[c * 4 + e].d.next = self.push_prio.val();
+                            self.fifo_waves[c * 4 + e].d.next = self.push_waves.val();
+                            self.fifo_vgpr[c * 4 + e].d.next = self.push_vgpr.val();
+                            self.fifo_sgpr[c * 4 + e].d.next = self.push_sgpr.val();
+                            self.fifo_lds[c * 4 + e].d.next = self.push_lds.val();
+                            self.fifo_indep[c * 4 + e].d.next = self.push_indep.val();
+                            self.fifo_class[c * 4 + e].d.next = self.push_class.val();
+                            self.fifo_kslot[c * 4 + e].d.next = self.push_kslot.val();
+                        }
+                    }
                 }
             }
             if self.pop[c].val() {
@@ -1765,6 +1827,14 @@ impl Logic for DispatcherTagged {
             } else {
                 if self.push_accept[c].val() {
                     self.fifo_count[c].d.next = self.fifo_count[c].q.val() + 1;
+                }
+                // flush: the count from the exact acceptance (`flush_keep` bit 4 only places
+                // the data)
+                if (c == 1) & self.cu_reset.val() {
+                    self.fifo_count[c].d.next = self.flush_rank[4].val();
+                    if self.push_accept[c].val() & !self.push_class.val() {
+                        self.fifo_count[c].d.next = self.flush_rank[4].val() + 1;
+                    }
                 }
             }
         }
@@ -1782,24 +1852,6 @@ impl Logic for DispatcherTagged {
         self.dec_vgpr[2].next = self.push_vgpr.val();
         self.dec_sgpr[2].next = self.push_sgpr.val();
         self.dec_lds[2].next = self.push_lds.val();
-        // flush: the BE channel's sources that stay (class 0; entries 0..3, the push) and their
-        // ranks (source k can only land in entry j <= k)
-        self.flush_keep.next = 0.into();
-        for k in 0..4 {
-            if (self.fifo_count[1].q.val().index() > k) & !self.fifo_class[4 + k].q.val() {
-                self.flush_keep.next = self.flush_keep.val().replace_bit(k, true);
-            }
-        }
-        if self.push_wr[1].val() & !self.push_class.val() {
-            self.flush_keep.next = self.flush_keep.val().replace_bit(4, true);
-        }
-        self.flush_rank[0].next = 0.into();
-        for k in 0..4 {
-            self.flush_rank[k + 1].next = self.flush_rank[k].val();
-            if self.flush_keep.val().get_bit(k) {
-                self.flush_rank[k + 1].next = self.flush_rank[k].val() + 1;
-            }
-        }
         // decoder 1 decodes the flush's new head (the first source that stays) in a `cu_reset`
         // cycle (entry 1 of channel 1 is not needed then: nothing pops it). Its output is loaded
         // into the head only when the head itself does not stay (`flush_keep` bit 0 clear), so
@@ -2022,6 +2074,21 @@ impl Logic for DispatcherTagged {
                 self.load_need_sgpr_hi[c].next = self.head_need_sgpr_1w[c].q.val();
                 self.load_need_sgpr_lo[c].next = 0.into();
             }
+            // a flush replacing the BE head loads decoder 1 (no pop of channel 1 comes with it,
+            // so the pop stays the last select)
+            if (c == 1) & self.cu_reset.val() & !self.flush_keep.val().get_bit(0) {
+                self.load_waves_hi[c].next = self.dec_waves_hi[1].val();
+                self.load_waves_lo[c].next = self.dec_waves_lo[1].val();
+                self.load_need_vgpr_hi[c].next = self.dec_need_vgpr_hi[1].val();
+                self.load_need_vgpr_lo[c].next = self.dec_need_vgpr_lo[1].val();
+                self.load_need_sgpr_hi[c].next = self.dec_need_sgpr_hi[1].val();
+                self.load_need_sgpr_lo[c].next = self.dec_need_sgpr_lo[1].val();
+                self.head_need_vgpr_1w[c].d.next = self.dec_need_vgpr_1w[1].val();
+                self.head_need_sgpr_1w[c].d.next = self.dec_need_sgpr_1w[1].val();
+                self.head_need_lds[c].d.next = self.dec_need_lds[1].val();
+                self.head_prio[c].d.next = self.flush_head_prio.val();
+                self.head_waves_odd[c].d.next = self.dec_waves[1].val().get_bit(0);
+            }
             if self.pop[c].val() {
                 if self.fifo_count[c].q.val().get_bits::<2>(1).any() {
                     self.load_waves_hi[c].next = self.entry1_waves_hi[c].q.val();
@@ -2072,55 +2139,10 @@ impl Logic for DispatcherTagged {
             self.head_need_sgpr_lo[c].d.next = self.load_need_sgpr_lo[c].val();
         }
 
-        // ---- flush (`cu_reset`): the BE channel keeps its class-0 WGs in order (the channel is
-        // held this cycle, so nothing pops it); a replaced head loads decoder 1 ----
+        // ---- flush (`cu_reset`; its FIFO entries, count and head load are written above, in
+        // the branches without a pop): a replaced head leaves split mode ----
         if self.cu_reset.val() {
-            for j in 0..4 {
-                for k in 0..4 {
-                    if (k >= j)
-                        & self.flush_keep.val().get_bit(k)
-                        & (self.flush_rank[k].val().index() == j)
-                    {
-                        self.fifo_id[4 + j].d.next = self.fifo_id[4 + k].q.val();
-                        self.fifo_prio[4 + j].d.next = self.fifo_prio[4 + k].q.val();
-                        self.fifo_waves[4 + j].d.next = self.fifo_waves[4 + k].q.val();
-                        self.fifo_vgpr[4 + j].d.next = self.fifo_vgpr[4 + k].q.val();
-                        self.fifo_sgpr[4 + j].d.next = self.fifo_sgpr[4 + k].q.val();
-                        self.fifo_lds[4 + j].d.next = self.fifo_lds[4 + k].q.val();
-                        self.fifo_indep[4 + j].d.next = self.fifo_indep[4 + k].q.val();
-                        self.fifo_class[4 + j].d.next = self.fifo_class[4 + k].q.val();
-                        self.fifo_kslot[4 + j].d.next = self.fifo_kslot[4 + k].q.val();
-                    }
-                }
-                if self.flush_keep.val().get_bit(4) & (self.flush_rank[4].val().index() == j) {
-                    self.fifo_id[4 + j].d.next = self.push_id.val();
-                    self.fifo_prio[4 + j].d.next = self.push_prio.val();
-                    self.fifo_waves[4 + j].d.next = self.push_waves.val();
-                    self.fifo_vgpr[4 + j].d.next = self.push_vgpr.val();
-                    self.fifo_sgpr[4 + j].d.next = self.push_sgpr.val();
-                    self.fifo_lds[4 + j].d.next = self.push_lds.val();
-                    self.fifo_indep[4 + j].d.next = self.push_indep.val();
-                    self.fifo_class[4 + j].d.next = self.push_class.val();
-                    self.fifo_kslot[4 + j].d.next = self.push_kslot.val();
-                }
-            }
-            // (the count from the exact acceptance; `flush_keep` bit 4 only places the data)
-            self.fifo_count[1].d.next = self.flush_rank[4].val();
-            if self.push_accept[1].val() & !self.push_class.val() {
-                self.fifo_count[1].d.next = self.flush_rank[4].val() + 1;
-            }
             if !self.flush_keep.val().get_bit(0) {
-                self.head_waves_hi[1].d.next = self.dec_waves_hi[1].val();
-                self.head_waves_lo[1].d.next = self.dec_waves_lo[1].val();
-                self.head_need_vgpr_hi[1].d.next = self.dec_need_vgpr_hi[1].val();
-                self.head_need_vgpr_lo[1].d.next = self.dec_need_vgpr_lo[1].val();
-                self.head_need_vgpr_1w[1].d.next = self.dec_need_vgpr_1w[1].val();
-                self.head_need_sgpr_hi[1].d.next = self.dec_need_sgpr_hi[1].val();
-                self.head_need_sgpr_lo[1].d.next = self.dec_need_sgpr_lo[1].val();
-                self.head_need_sgpr_1w[1].d.next = self.dec_need_sgpr_1w[1].val();
-                self.head_need_lds[1].d.next = self.dec_need_lds[1].val();
-                self.head_prio[1].d.next = self.flush_head_prio.val();
-                self.head_waves_odd[1].d.next = self.dec_waves[1].val().get_bit(0);
                 self.split_left[1].d.next = 0.into();
                 self.head_split[1].d.next = false;
                 self.head_split_more[1].d.next = false;

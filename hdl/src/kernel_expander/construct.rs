@@ -174,6 +174,7 @@ impl<
             lb_m_be: Default::default(),
             lb_f_rt: Default::default(),
             lb_f_be: Default::default(),
+            lb_seen: Default::default(),
             sfree: Default::default(),
             rec_rt: Default::default(),
             rec_be: Default::default(),
