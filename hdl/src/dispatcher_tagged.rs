@@ -12,9 +12,9 @@
 //! both files (the price of keeping `dispatcher.v` byte-identical; RustHDL has no way to
 //! generate the two tops from one kernel without changing the old one's netlist).
 //!
-//! **Cost** (board config, HX8K CB132, in the flow's harness): **7457 LCs, 10 BRAMs, 59.7 MHz
-//! median** of nextpnr seeds 1–3 (60.5, 58.7, 59.7; session 13; session 10: 7525 LCs, 53.3
-//! MHz) — *Cost* below.
+//! **Cost** (board config, HX8K CB132, in the flow's harness): **7451 LCs, 10 BRAMs, 65.1 MHz
+//! median** of nextpnr seeds 1–3 (65.1, 71.1, 62.2; session 14; session 13: 7457 LCs, 59.7
+//! MHz; session 10: 7525 LCs, 53.3 MHz) — *Cost* below.
 //!
 //! ## Ports (the exported module `top` has exactly these, in this order)
 //! Every port of `dispatcher` (same names, widths, order and meaning), then:
@@ -91,14 +91,18 @@
 //! candidate) and an active withdraw's kslot match registered ahead (`wd_match_cont`: entry 1's
 //! kslot, or the push landing in the emptied FIFO, against the popped head's); the VGPR and LDS
 //! ok vectors' "has a start" bits are flip-flops apart from `match_fits`, and-ed in the decision
-//! stage (session 13). ECP5-85F speed 6 (`synth report --target ecp5-85f --only
-//! dispatcher_tagged --seeds 1,2,3 --speeds 6`, README block `ecp5`, 2026-11-27, session 13):
-//! 6733 LUT4, 178 `CCU2C`, 2036 FF, **85.8 MHz median (84.4, 86.9, 85.8)** (session 11: 80.9,
-//! session 10: 70.7); critical paths: the weighted scorer's popcount (`score_used_bits` →
-//! `score_free`, seed 1), a new withdraw command's kslot compare with the BE head → the hold →
-//! the channel pick → `pop` → `fifo_kslot[4]` (seed 2), the push's class → the flush's
-//! compaction → decoder 1 → the BE head's need registers (seed 3); see `docs/gpu_frontend.md`,
-//! *Timing (session 13)*.
+//! stage (session 13); the flush's decoder-1 select takes the first staying source among
+//! entries 1..3 and the push (no ranks), and on channel 1 the flush is written in the branches
+//! without a pop, so the pop is the last select of the FIFO entries, the count and the head
+//! registers (no pop of channel 1 in a `cu_reset` cycle); the scorer's nibble counts are
+//! boolean (session 14). ECP5-85F speed 6 (`synth report --target ecp5-85f --only
+//! dispatcher_tagged --seeds 1,2,3 --speeds 6`, README block `ecp5`, 2026-11-27, session 14):
+//! 6531 LUT4, 184 `CCU2C`, 2022 FF, **86.8 MHz median (87.7, 86.5, 86.8)** (session 13: 85.8,
+//! session 11: 80.9, session 10: 70.7); critical paths: the push's class → the flush's keep →
+//! decoder 1 → the BE head's need registers (seed 1), a new withdraw command's kslot compare
+//! with the BE head → the hold → the channel pick → `pop` → the head registers (seed 2), the
+//! match registers → the pick → channel 0's head registers (seed 3); see
+//! `docs/gpu_frontend.md`, *Timing (session 14, front)*.
 
 use rust_hdl::prelude::*;
 
