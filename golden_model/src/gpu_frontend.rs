@@ -511,7 +511,9 @@ impl CycleModel for GpuFrontend {
         let pc_in = PreemptIn {
             reset: i.reset,
             launch_valid: launch_to_pc,
-            launch_id: if launch_to_pc { l.kid } else { 0 },
+            // the id is offered with any BE kernel in the launch register (Unit 4 reads it only
+            // with `launch_valid`): the done-register compare stays off the id's path
+            launch_id: if l_be { l.kid } else { 0 },
             launch_idem: launch_to_pc && l.idem && self.reset_enable,
             submit_ready: e_o.sub_ready && !blk,
             start_valid: e_o.start_valid,

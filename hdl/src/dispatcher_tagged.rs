@@ -12,9 +12,9 @@
 //! both files (the price of keeping `dispatcher.v` byte-identical; RustHDL has no way to
 //! generate the two tops from one kernel without changing the old one's netlist).
 //!
-//! **Cost** (board config, HX8K CB132, in the flow's harness): **7457 LCs, 10 BRAMs, 59.7 MHz
-//! median** of nextpnr seeds 1–3 (60.5, 58.7, 59.7; session 13; session 10: 7525 LCs, 53.3
-//! MHz) — *Cost* below.
+//! **Cost** (board config, HX8K CB132, in the flow's harness): **7451 LCs, 10 BRAMs, 65.1 MHz
+//! median** of nextpnr seeds 1–3 (65.1, 71.1, 62.2; session 14; session 13: 7457 LCs, 59.7
+//! MHz; session 10: 7525 LCs, 53.3 MHz) — *Cost* below.
 //!
 //! ## Ports (the exported module `top` has exactly these, in this order)
 //! Every port of `dispatcher` (same names, widths, order and meaning), then:
@@ -91,14 +91,18 @@
 //! candidate) and an active withdraw's kslot match registered ahead (`wd_match_cont`: entry 1's
 //! kslot, or the push landing in the emptied FIFO, against the popped head's); the VGPR and LDS
 //! ok vectors' "has a start" bits are flip-flops apart from `match_fits`, and-ed in the decision
-//! stage (session 13). ECP5-85F speed 6 (`synth report --target ecp5-85f --only
-//! dispatcher_tagged --seeds 1,2,3 --speeds 6`, README block `ecp5`, 2026-11-27, session 13):
-//! 6733 LUT4, 178 `CCU2C`, 2036 FF, **85.8 MHz median (84.4, 86.9, 85.8)** (session 11: 80.9,
-//! session 10: 70.7); critical paths: the weighted scorer's popcount (`score_used_bits` →
-//! `score_free`, seed 1), a new withdraw command's kslot compare with the BE head → the hold →
-//! the channel pick → `pop` → `fifo_kslot[4]` (seed 2), the push's class → the flush's
-//! compaction → decoder 1 → the BE head's need registers (seed 3); see `docs/gpu_frontend.md`,
-//! *Timing (session 13)*.
+//! stage (session 13); the flush's decoder-1 select takes the first staying source among
+//! entries 1..3 and the push (no ranks), and on channel 1 the flush is written in the branches
+//! without a pop, so the pop is the last select of the FIFO entries, the count and the head
+//! registers (no pop of channel 1 in a `cu_reset` cycle); the scorer's nibble counts are
+//! boolean (session 14). ECP5-85F speed 6 (`synth report --target ecp5-85f --only
+//! dispatcher_tagged --seeds 1,2,3 --speeds 6`, README block `ecp5`, 2026-11-27, session 14):
+//! 6531 LUT4, 184 `CCU2C`, 2022 FF, **86.8 MHz median (87.7, 86.5, 86.8)** (session 13: 85.8,
+//! session 11: 80.9, session 10: 70.7); critical paths: the push's class → the flush's keep →
+//! decoder 1 → the BE head's need registers (seed 1), a new withdraw command's kslot compare
+//! with the BE head → the hold → the channel pick → `pop` → the head registers (seed 2), the
+//! match registers → the pick → channel 0's head registers (seed 3); see
+//! `docs/gpu_frontend.md`, *Timing (session 14, front)*.
 
 use rust_hdl::prelude::*;
 
@@ -1708,8 +1712,30 @@ impl Logic for DispatcherTagged {
             // is accepted (`push_wr`: no error checks on the data path; a refused push lands
             // in an entry beyond the count, a don't-care), the count takes `push_accept`
             self.push_wr[c].next = self.push_valid.val() & (self.push_channel.val() == (c == 1));
+        }
+        // flush: the BE channel's sources that stay (class 0; entries 0..3, the push) and their
+        // ranks (source k can only land in entry j <= k)
+        self.flush_keep.next = 0.into();
+        for k in 0..4 {
+            if (self.fifo_count[1].q.val().index() > k) & !self.fifo_class[4 + k].q.val() {
+                self.flush_keep.next = self.flush_keep.val().replace_bit(k, true);
+            }
+        }
+        if self.push_wr[1].val() & !self.push_class.val() {
+            self.flush_keep.next = self.flush_keep.val().replace_bit(4, true);
+        }
+        self.flush_rank[0].next = 0.into();
+        for k in 0..4 {
+            self.flush_rank[k + 1].next = self.flush_rank[k].val();
+            if self.flush_keep.val().get_bit(k) {
+                self.flush_rank[k + 1].next = self.flush_rank[k].val() + 1;
+            }
+        }
+        for c in 0..2 {
             // shift queue: entry e takes e+1 on a pop, the push lands behind the last entry;
-            // written with the (late) pop as the last select
+            // written with the (late) pop as the last select. The flush (`cu_reset`, channel 1)
+            // sits in the branch without a pop: no pop of channel 1 comes with it (the hold), so
+            // its compaction is not a select after the pop
             for e in 0..4 {
                 if self.pop[c].val() {
                     if self.push_wr[c].val() & (self.fifo_count[c].q.val().index() == e + 1) {
@@ -1756,6 +1782,46 @@ impl Logic for DispatcherTagged {
                         self.fifo_class[c * 4 + e].d.next = self.push_class.val();
                         self.fifo_kslot[c * 4 + e].d.next = self.push_kslot.val();
                     }
+                    // flush (`cu_reset`): the BE channel keeps its class-0 WGs in order; entry
+                    // e takes the staying source of rank e (sources e..=3, the push)
+                    if (c == 1) & self.cu_reset.val() {
+                        for k in 0..4 {
+                            if (k >= e)
+                                & self.flush_keep.val().get_bit(k)
+                                & (self.flush_rank[k].val().index() == e)
+                            {
+                                self.fifo_id[c * 4 + e].d.next = self.fifo_id[c * 4 + k].q.val();
+                                self.fifo_prio[c * 4 + e].d.next =
+                                    self.fifo_prio[c * 4 + k].q.val();
+                                self.fifo_waves[c * 4 + e].d.next =
+                                    self.fifo_waves[c * 4 + k].q.val();
+                                self.fifo_vgpr[c * 4 + e].d.next =
+                                    self.fifo_vgpr[c * 4 + k].q.val();
+                                self.fifo_sgpr[c * 4 + e].d.next =
+                                    self.fifo_sgpr[c * 4 + k].q.val();
+                                self.fifo_lds[c * 4 + e].d.next = self.fifo_lds[c * 4 + k].q.val();
+                                self.fifo_indep[c * 4 + e].d.next =
+                                    self.fifo_indep[c * 4 + k].q.val();
+                                self.fifo_class[c * 4 + e].d.next =
+                                    self.fifo_class[c * 4 + k].q.val();
+                                self.fifo_kslot[c * 4 + e].d.next =
+                                    self.fifo_kslot[c * 4 + k].q.val();
+                            }
+                        }
+                        if self.flush_keep.val().get_bit(4)
+                            & (self.flush_rank[4].val().index() == e)
+                        {
+                            self.fifo_id[c * 4 + e].d.next = self.push_id.val();
+                            self.fifo_prio[c * 4 + e].d.next = self.push_prio.val();
+                            self.fifo_waves[c * 4 + e].d.next = self.push_waves.val();
+                            self.fifo_vgpr[c * 4 + e].d.next = self.push_vgpr.val();
+                            self.fifo_sgpr[c * 4 + e].d.next = self.push_sgpr.val();
+                            self.fifo_lds[c * 4 + e].d.next = self.push_lds.val();
+                            self.fifo_indep[c * 4 + e].d.next = self.push_indep.val();
+                            self.fifo_class[c * 4 + e].d.next = self.push_class.val();
+                            self.fifo_kslot[c * 4 + e].d.next = self.push_kslot.val();
+                        }
+                    }
                 }
             }
             if self.pop[c].val() {
@@ -1765,6 +1831,14 @@ impl Logic for DispatcherTagged {
             } else {
                 if self.push_accept[c].val() {
                     self.fifo_count[c].d.next = self.fifo_count[c].q.val() + 1;
+                }
+                // flush: the count from the exact acceptance (`flush_keep` bit 4 only places
+                // the data)
+                if (c == 1) & self.cu_reset.val() {
+                    self.fifo_count[c].d.next = self.flush_rank[4].val();
+                    if self.push_accept[c].val() & !self.push_class.val() {
+                        self.fifo_count[c].d.next = self.flush_rank[4].val() + 1;
+                    }
                 }
             }
         }
@@ -1782,47 +1856,37 @@ impl Logic for DispatcherTagged {
         self.dec_vgpr[2].next = self.push_vgpr.val();
         self.dec_sgpr[2].next = self.push_sgpr.val();
         self.dec_lds[2].next = self.push_lds.val();
-        // flush: the BE channel's sources that stay (class 0; entries 0..3, the push) and their
-        // ranks (source k can only land in entry j <= k)
-        self.flush_keep.next = 0.into();
-        for k in 0..4 {
-            if (self.fifo_count[1].q.val().index() > k) & !self.fifo_class[4 + k].q.val() {
-                self.flush_keep.next = self.flush_keep.val().replace_bit(k, true);
-            }
-        }
-        if self.push_wr[1].val() & !self.push_class.val() {
-            self.flush_keep.next = self.flush_keep.val().replace_bit(4, true);
-        }
-        self.flush_rank[0].next = 0.into();
-        for k in 0..4 {
-            self.flush_rank[k + 1].next = self.flush_rank[k].val();
-            if self.flush_keep.val().get_bit(k) {
-                self.flush_rank[k + 1].next = self.flush_rank[k].val() + 1;
-            }
-        }
         // decoder 1 decodes the flush's new head (the first source that stays) in a `cu_reset`
-        // cycle (entry 1 of channel 1 is not needed then: nothing pops it)
-        self.flush_head_prio.next = 0.into();
-        if self.cu_reset.val() {
-            self.dec_waves[1].next = 0.into();
-            self.dec_vgpr[1].next = 0.into();
-            self.dec_sgpr[1].next = 0.into();
-            self.dec_lds[1].next = 0.into();
-            for k in 0..4 {
-                if self.flush_keep.val().get_bit(k) & (self.flush_rank[k].val() == 0) {
-                    self.dec_waves[1].next = self.fifo_waves[4 + k].q.val();
-                    self.dec_vgpr[1].next = self.fifo_vgpr[4 + k].q.val();
-                    self.dec_sgpr[1].next = self.fifo_sgpr[4 + k].q.val();
-                    self.dec_lds[1].next = self.fifo_lds[4 + k].q.val();
-                    self.flush_head_prio.next = self.fifo_prio[4 + k].q.val();
+        // cycle (entry 1 of channel 1 is not needed then: nothing pops it). Its output is loaded
+        // into the head only when the head itself does not stay (`flush_keep` bit 0 clear), so
+        // the first source that stays is taken among entries 1..3 and the push; entry 1 is the
+        // decoder's own input, kept also when no source stays (the count is then 0: an empty
+        // FIFO's head registers are not read, as after a pop of the last entry). No ranks and
+        // no zero default on this path (a select of four, entry 1 last).
+        self.flush_head_prio.next = self.fifo_prio[5].q.val();
+        if self.cu_reset.val() & !self.flush_keep.val().get_bit(1) {
+            if self.flush_keep.val().get_bit(2) {
+                self.dec_waves[1].next = self.fifo_waves[6].q.val();
+                self.dec_vgpr[1].next = self.fifo_vgpr[6].q.val();
+                self.dec_sgpr[1].next = self.fifo_sgpr[6].q.val();
+                self.dec_lds[1].next = self.fifo_lds[6].q.val();
+                self.flush_head_prio.next = self.fifo_prio[6].q.val();
+            } else {
+                if self.flush_keep.val().get_bit(3) {
+                    self.dec_waves[1].next = self.fifo_waves[7].q.val();
+                    self.dec_vgpr[1].next = self.fifo_vgpr[7].q.val();
+                    self.dec_sgpr[1].next = self.fifo_sgpr[7].q.val();
+                    self.dec_lds[1].next = self.fifo_lds[7].q.val();
+                    self.flush_head_prio.next = self.fifo_prio[7].q.val();
+                } else {
+                    if self.flush_keep.val().get_bit(4) {
+                        self.dec_waves[1].next = self.push_waves.val();
+                        self.dec_vgpr[1].next = self.push_vgpr.val();
+                        self.dec_sgpr[1].next = self.push_sgpr.val();
+                        self.dec_lds[1].next = self.push_lds.val();
+                        self.flush_head_prio.next = self.push_prio.val();
+                    }
                 }
-            }
-            if self.flush_keep.val().get_bit(4) & (self.flush_rank[4].val() == 0) {
-                self.dec_waves[1].next = self.push_waves.val();
-                self.dec_vgpr[1].next = self.push_vgpr.val();
-                self.dec_sgpr[1].next = self.push_sgpr.val();
-                self.dec_lds[1].next = self.push_lds.val();
-                self.flush_head_prio.next = self.push_prio.val();
             }
         }
         for s in 0..3 {
@@ -2014,6 +2078,21 @@ impl Logic for DispatcherTagged {
                 self.load_need_sgpr_hi[c].next = self.head_need_sgpr_1w[c].q.val();
                 self.load_need_sgpr_lo[c].next = 0.into();
             }
+            // a flush replacing the BE head loads decoder 1 (no pop of channel 1 comes with it,
+            // so the pop stays the last select)
+            if (c == 1) & self.cu_reset.val() & !self.flush_keep.val().get_bit(0) {
+                self.load_waves_hi[c].next = self.dec_waves_hi[1].val();
+                self.load_waves_lo[c].next = self.dec_waves_lo[1].val();
+                self.load_need_vgpr_hi[c].next = self.dec_need_vgpr_hi[1].val();
+                self.load_need_vgpr_lo[c].next = self.dec_need_vgpr_lo[1].val();
+                self.load_need_sgpr_hi[c].next = self.dec_need_sgpr_hi[1].val();
+                self.load_need_sgpr_lo[c].next = self.dec_need_sgpr_lo[1].val();
+                self.head_need_vgpr_1w[c].d.next = self.dec_need_vgpr_1w[1].val();
+                self.head_need_sgpr_1w[c].d.next = self.dec_need_sgpr_1w[1].val();
+                self.head_need_lds[c].d.next = self.dec_need_lds[1].val();
+                self.head_prio[c].d.next = self.flush_head_prio.val();
+                self.head_waves_odd[c].d.next = self.dec_waves[1].val().get_bit(0);
+            }
             if self.pop[c].val() {
                 if self.fifo_count[c].q.val().get_bits::<2>(1).any() {
                     self.load_waves_hi[c].next = self.entry1_waves_hi[c].q.val();
@@ -2064,55 +2143,10 @@ impl Logic for DispatcherTagged {
             self.head_need_sgpr_lo[c].d.next = self.load_need_sgpr_lo[c].val();
         }
 
-        // ---- flush (`cu_reset`): the BE channel keeps its class-0 WGs in order (the channel is
-        // held this cycle, so nothing pops it); a replaced head loads decoder 1 ----
+        // ---- flush (`cu_reset`; its FIFO entries, count and head load are written above, in
+        // the branches without a pop): a replaced head leaves split mode ----
         if self.cu_reset.val() {
-            for j in 0..4 {
-                for k in 0..4 {
-                    if (k >= j)
-                        & self.flush_keep.val().get_bit(k)
-                        & (self.flush_rank[k].val().index() == j)
-                    {
-                        self.fifo_id[4 + j].d.next = self.fifo_id[4 + k].q.val();
-                        self.fifo_prio[4 + j].d.next = self.fifo_prio[4 + k].q.val();
-                        self.fifo_waves[4 + j].d.next = self.fifo_waves[4 + k].q.val();
-                        self.fifo_vgpr[4 + j].d.next = self.fifo_vgpr[4 + k].q.val();
-                        self.fifo_sgpr[4 + j].d.next = self.fifo_sgpr[4 + k].q.val();
-                        self.fifo_lds[4 + j].d.next = self.fifo_lds[4 + k].q.val();
-                        self.fifo_indep[4 + j].d.next = self.fifo_indep[4 + k].q.val();
-                        self.fifo_class[4 + j].d.next = self.fifo_class[4 + k].q.val();
-                        self.fifo_kslot[4 + j].d.next = self.fifo_kslot[4 + k].q.val();
-                    }
-                }
-                if self.flush_keep.val().get_bit(4) & (self.flush_rank[4].val().index() == j) {
-                    self.fifo_id[4 + j].d.next = self.push_id.val();
-                    self.fifo_prio[4 + j].d.next = self.push_prio.val();
-                    self.fifo_waves[4 + j].d.next = self.push_waves.val();
-                    self.fifo_vgpr[4 + j].d.next = self.push_vgpr.val();
-                    self.fifo_sgpr[4 + j].d.next = self.push_sgpr.val();
-                    self.fifo_lds[4 + j].d.next = self.push_lds.val();
-                    self.fifo_indep[4 + j].d.next = self.push_indep.val();
-                    self.fifo_class[4 + j].d.next = self.push_class.val();
-                    self.fifo_kslot[4 + j].d.next = self.push_kslot.val();
-                }
-            }
-            // (the count from the exact acceptance; `flush_keep` bit 4 only places the data)
-            self.fifo_count[1].d.next = self.flush_rank[4].val();
-            if self.push_accept[1].val() & !self.push_class.val() {
-                self.fifo_count[1].d.next = self.flush_rank[4].val() + 1;
-            }
             if !self.flush_keep.val().get_bit(0) {
-                self.head_waves_hi[1].d.next = self.dec_waves_hi[1].val();
-                self.head_waves_lo[1].d.next = self.dec_waves_lo[1].val();
-                self.head_need_vgpr_hi[1].d.next = self.dec_need_vgpr_hi[1].val();
-                self.head_need_vgpr_lo[1].d.next = self.dec_need_vgpr_lo[1].val();
-                self.head_need_vgpr_1w[1].d.next = self.dec_need_vgpr_1w[1].val();
-                self.head_need_sgpr_hi[1].d.next = self.dec_need_sgpr_hi[1].val();
-                self.head_need_sgpr_lo[1].d.next = self.dec_need_sgpr_lo[1].val();
-                self.head_need_sgpr_1w[1].d.next = self.dec_need_sgpr_1w[1].val();
-                self.head_need_lds[1].d.next = self.dec_need_lds[1].val();
-                self.head_prio[1].d.next = self.flush_head_prio.val();
-                self.head_waves_odd[1].d.next = self.dec_waves[1].val().get_bit(0);
                 self.split_left[1].d.next = 0.into();
                 self.head_split[1].d.next = false;
                 self.head_split_more[1].d.next = false;

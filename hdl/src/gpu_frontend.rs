@@ -45,16 +45,16 @@
 //! ## Cost (ECP5-85F speed 6, in the `synth` flow's harness; command
 //! `ECP5_VENV=/work/main/.venv-ecp5 PNR_TIMEOUT=2400 ./target/release/synth report --target
 //! ecp5-85f --only gpu_frontend --seeds 1,2,3 --speeds 6 --readme README.md`, 2026-11-27,
-//! session 13, yowasp tools, the README row)
-//! **9603 LUT4**, 418 `CCU2C` (11 129 LUT4 sites, 13 % of the 85F), **3320 FFs** (incl. the
-//! harness's), **2 EBR** (the expander's descriptor store). **Fmax 80.3 MHz median (seeds 1,
-//! 2, 3: 75.3, 80.3, 81.5) — the 100 MHz goal is missed.** Critical path (median seed): the
-//! glue's launch kid (`l_kid`) → the preemption controller's duplicate compare → its `used`
-//! flags (9 cells, 2.73 ns logic + 9.72 ns routing); other seeds in the same RTL family (front's
-//! run, 80.9 MHz): Unit 4's queue head → the submit kid → the expander's `store_flags` read,
-//! `dispatcher_tagged`'s weighted scorer popcount, the hold of the BE head for a new withdraw
-//! → pick → `pop`. History (64.0 → 73.8 → 73.7 → 80.9 → 80.3 MHz): `docs/gpu_frontend.md`,
-//! *Timing* sections.
+//! session 14, yowasp tools, the README row)
+//! **9174 LUT4**, 404 `CCU2C` (10 656 LUT4 sites, 13 % of the 85F), **3306 FFs** (incl. the
+//! harness's), **2 EBR** (the expander's descriptor store). **Fmax 77.9 MHz median (seeds 1,
+//! 2, 3: 73.7, 77.9, 81.1) — the 100 MHz goal is missed** (session 13's RTL: 80.3 (75.3, 80.3,
+//! 81.5); the seeds spread over about 6 MHz, so no change is resolved). Critical path (median
+//! seed and seed 3): the BE head's kslot compared with a new withdraw command (the glue's
+//! withdraw register) → the dispatcher's hold → the channel pick → channel 0's pop → its head
+//! registers (8–9 cells, 2.5–2.7 ns logic + 9.6–10.4 ns routing); seed 1: Unit 4's answer id →
+//! the expander's answer compare → the skip pop of the BE order queue (`be_ord`). History
+//! (64.0 → 73.8 → 73.7 → 80.9 → 80.3 → 77.9 MHz): `docs/gpu_frontend.md`, *Timing* sections.
 
 use crate::dispatcher_tagged::DispatcherTagged;
 use crate::kernel_expander::BoardKernelExpander;
@@ -510,8 +510,11 @@ impl Logic for GpuFrontend {
             self.host_res.next = self.res_r.q.val();
         }
         self.ctrl.launch_valid.next = self.l_pc.val();
+        // the id goes with any BE kernel in the launch register (Unit 4 reads it only with
+        // `launch_valid`): the done-register compare (`l_pc`) stays off the path into Unit 4's
+        // duplicate compares
         self.ctrl.launch_id.next = 0.into();
-        if self.l_pc.val() {
+        if self.l_be.val() {
             self.ctrl.launch_id.next = self.l_kid.q.val();
         }
         self.ctrl.launch_idem.next = self.l_pc.val() & self.l_idem.q.val() & self.rsten_r.q.val();

@@ -62,40 +62,38 @@
 //! ## Structure and cost
 //! Per entry: kid, WG count, shape (BE: copied from the store), `pushed`, `queued` (WGs pushed
 //! whose dispatch has not ended), `live` (records in flight); flags as vectors over the entries
-//! (`used`, and for BE `start`, `go`, `skip`, `dead`, and `allp` = every WG pushed). Two
-//! shift queues of slot numbers (RT, BE) keep arrival / submission order of the kernels still
-//! pushing; the push port reads their heads through one one-hot mux. The **descriptor store**
-//! sits inside the expander: two block RAMs indexed by kid (WG count, WB × 2^IB bits; shape,
-//! SB × 2^IB), written by `desc_we`, read by the submit's kid (read before write). A count of 0
-//! means "never described": the RAMs power up zero (their init values), so a submit of an
-//! undescribed kid is refused with `ZERO_WGS`. A third, two-bit memory (`store_flags`, same
-//! addresses and writes; `store_nz` before session 13) says "described" (count ≠ 0) and "one
-//! WG" (count = 1): `ZERO_WGS`, the order-queue append and the entry's first "next push is the
-//! last" read it, not the count's block RAM (on the ECP5 it is LUT RAM with a flip-flop output,
-//! so the DP16KD's slow read port feeds only the entry's count register). "The next push is
-//! the kernel's last WG" (`pushed + 1 == wgs`) is a flip-flop per entry (`rt_last_q`,
-//! `be_last_q`), loaded with the entry and updated by each of its pushes (`pushed + 2 ==
-//! wgs`), so a push's pop of the order queue starts at flip-flops (session 13). `DUP_ID` compares the RT kid with
-//! the R RT entries; an answer's kid is compared with the B BE entries. The finished vectors
-//! of the done report (`fin_rt`, `fin_be`, and `sfree`) are flip-flops computed a cycle ahead
-//! from the next state (flags, and "queued and live reach 0" decoded from the counters'
-//! values 0, 1, 2 and the cycle's increments and decrements, no adder); the report's timing is
-//! unchanged. A skip answer pops the BE order head when the head is hit and no entry below it
-//! is (`be_below`, from the head's registers), not through the lowest-hit carry chain
-//! (`ack_oh`; session 11, same values). The `queued` counters' next values are the register's
-//! sums (+1, −1, −2, from the flip-flops) selected by the last record and the withdraw, then by
-//! the push decision (session 13: no carry chain after the push pick; same values).
+//! (`used`, and for BE `start`, `go`, `skip`, `dead`, and `allp` = every WG pushed). Two shift
+//! queues of slot numbers (RT, BE) keep arrival / submission order of the kernels still pushing;
+//! the push port reads their heads through one one-hot mux. The **descriptor store** sits inside
+//! the expander: two block RAMs indexed by kid (WG count, WB × 2^IB bits; shape, SB × 2^IB),
+//! written by `desc_we`, read by the submit's kid (read before write). A count of 0 means "never
+//! described": the RAMs power up zero (their init values), so a submit of an undescribed kid is
+//! refused with `ZERO_WGS`. A third, two-bit memory (`store_flags`, same addresses and writes) says
+//! "described" (count ≠ 0) and "one WG" (count = 1): `ZERO_WGS`, the order-queue append and the
+//! entry's first "next push is the last" read it, not the count's block RAM (on the ECP5 it is LUT
+//! RAM with a flip-flop output, so the DP16KD's slow read port feeds only the entry's count
+//! register). "The next push is the kernel's last WG" (`pushed + 1 == wgs`) is a flip-flop per
+//! entry (`rt_last_q`, `be_last_q`), loaded with the entry and updated by each of its pushes
+//! (`pushed + 2 == wgs`), so a push's pop of the order queue starts at flip-flops. `DUP_ID`
+//! compares the RT kid with the R RT entries; an answer's kid is compared with the B BE entries.
+//! The finished vectors of the done report (`fin_rt`, `fin_be`, and `sfree`) are flip-flops
+//! computed a cycle ahead from the next state (flags, and "queued and live reach 0" decoded from
+//! the counters' values 0, 1, 2 and the cycle's increments and decrements, no adder); the report's
+//! timing is unchanged. A skip answer pops the BE order head when the head is hit and none below it
+//! is (`be_below`, from the head's registers). The `queued` counters' next values are sums from the
+//! flip-flops selected by the last record, the withdraw, then the push. The lowest answer hit and
+//! the BE lowest finished bits are prefix ORs, not carry chains.
 //!
 //! ## Cost (board config; history in `docs/gpu_frontend.md`)
 //! iCE40 HX8K CB132, the `synth` flow's measurement harness (`cargo run --release -p synth --
 //! report --only kernel_expander --seeds 1,2,3`, the README row, measured on session 10's RTL and not
 //! since): **2625 LCs, 64.4 MHz median (66.2, 63.9, 64.4)**, 3 `SB_RAM40_4K`.
 //! ECP5-85F speed 6 (`ECP5_VENV=… PNR_TIMEOUT=2400 ./target/release/synth report --target
-//! ecp5-85f --only kernel_expander --seeds 1,2,3 --speeds 6 --readme README.md`, session 13,
-//! the README row): **1914 LUT4**, 216 `CCU2C`, 2660 LUT4 sites, 1084 FF, 2 EBR; **96.5 MHz
-//! median (95.0, 96.5, 98.1)**: the 100 MHz target is not met. Critical path (median seed): an
-//! answer's kid (`ack_kid`) compared with `be_kids` → the go / skip flags → the registered
-//! finished vector `fin_be` (9 cells, 2.85 ns logic + 7.52 ns routing).
+//! ecp5-85f --only kernel_expander --seeds 1,2,3 --speeds 6 --readme README.md`, session 14,
+//! the README row): **1961 LUT4**, 203 `CCU2C`, 2669 LUT4 sites, 1084 FF, 2 EBR; **103.8 MHz
+//! median (97.5, 105.5, 103.8)**, meets 100 MHz. Critical path (median seed): a `be_queued`
+//! counter → the withdraw / event checks → the error code register (9.64 ns); seed 1: an
+//! answer's kid → the skip pop → `be_ord` (10.25 ns).
 //! Full config (16 + 8 entries, 12-bit kids; yosys `synth_ice40` area only, same command,
 //! before session 10; `store_nz` adds a 4096 × 1 memory): 4047 LUT4s, 2221 flip-flops, 966
 //! carries, 39 `SB_RAM40_4K` (the 4096-entry store).
@@ -390,6 +388,8 @@ pub struct KernelExpander<
     lb_f_rt: Signal<Local, Bits<R>>,
     /// Lowest bit of `fin_be`.
     lb_f_be: Signal<Local, Bits<B>>,
+    /// Prefix ORs of the BE `lb_*` scans (bit 0 `m_be`, bit 1 `fin_be`).
+    lb_seen: Signal<Local, Bits<2>>,
     /// BE entries of skipped kernels with nothing queued or live: freed silently this cycle.
     sfree: Signal<Local, Bits<B>>,
     /// The RT entry a legal record names (one-hot; 0 if the record is illegal or absent).
@@ -408,6 +408,8 @@ pub struct KernelExpander<
     ack_hit: Signal<Local, Bits<B>>,
     /// The lowest of them (one-hot).
     ack_oh: Signal<Local, Bits<B>>,
+    /// Some entry below the one looked at is hit (the prefix OR that forms `ack_oh`).
+    ack_seen: Signal<Local, Bit>,
     /// Its slot number.
     ack_slot: Signal<Local, Bits<SLB>>,
     /// The BE order head's entries below it (bit i < the head's index; all ones without a head).
@@ -644,8 +646,7 @@ impl<
                 self.p_shape.next = self.be_shapes[i].q.val();
             }
         }
-        // "the next push is the kernel's last WG", per entry from registers, then selected: no
-        // adder after the head mux
+        // "the next push is the kernel's last WG", per entry from registers, then selected
         self.p_last.next = (self.push_rt.val()
             & (self.rt_hsel.val() & self.rt_last_q.q.val()).any())
             | (self.push_be.val() & (self.be_hsel.val() & self.be_last_q.q.val()).any());
@@ -669,9 +670,24 @@ impl<
         self.m_rt.next = self.fin_rt.val() & !self.rr_rt_lo.q.val();
         self.m_be.next = self.fin_be.val() & !self.rr_be_lo.q.val();
         self.lb_m_rt.next = self.m_rt.val() & (!self.m_rt.val() + self.one_r.val());
-        self.lb_m_be.next = self.m_be.val() & (!self.m_be.val() + self.one_b.val());
         self.lb_f_rt.next = self.fin_rt.val() & (!self.fin_rt.val() + self.one_r.val());
-        self.lb_f_be.next = self.fin_be.val() & (!self.fin_be.val() + self.one_b.val());
+        self.lb_m_be.next = 0.into();
+        self.lb_f_be.next = 0.into();
+        self.lb_seen.next = 0.into();
+        for i in 0..B {
+            if self.m_be.val().get_bit(i) & !self.lb_seen.val().get_bit(0) {
+                self.lb_m_be.next = self.lb_m_be.val().replace_bit(i, true);
+            }
+            if self.fin_be.val().get_bit(i) & !self.lb_seen.val().get_bit(1) {
+                self.lb_f_be.next = self.lb_f_be.val().replace_bit(i, true);
+            }
+            if self.m_be.val().get_bit(i) {
+                self.lb_seen.next = self.lb_seen.val() | 1;
+            }
+            if self.fin_be.val().get_bit(i) {
+                self.lb_seen.next = self.lb_seen.val() | 2;
+            }
+        }
         self.pick_rt.next = 0.into();
         self.pick_be.next = 0.into();
         if self.m_rt.val().any() {
@@ -798,7 +814,15 @@ impl<
                 self.ack_hit.next = self.ack_hit.val().replace_bit(i, true);
             }
         }
-        self.ack_oh.next = self.ack_hit.val() & (!self.ack_hit.val() + self.one_b.val());
+        // the lowest hit by a prefix OR (`x & (!x + 1)` was a carry chain after the compares)
+        self.ack_oh.next = 0.into();
+        self.ack_seen.next = false;
+        for i in 0..B {
+            if self.ack_hit.val().get_bit(i) & !self.ack_seen.val() {
+                self.ack_oh.next = self.ack_oh.val().replace_bit(i, true);
+            }
+            self.ack_seen.next = self.ack_seen.val() | self.ack_hit.val().get_bit(i);
+        }
         self.ack_ok.next = self.ack_hit.val().any();
         self.ack_slot.next = 0.into();
         for i in 0..B {
@@ -836,8 +860,7 @@ impl<
         // ---- order queues: pop the head (last WG pushed, or answered skip), append ----
         self.pop_rt.next = self.push_rt.val() & self.p_last.val();
         // a skip answer pops the head when the head is its lowest hit: the head is hit and no
-        // entry below it is (`be_below` from the order head's registers, so no carry chain
-        // of `ack_oh` after the answer's compares)
+        // entry below it is (`be_below` from the order head's registers)
         self.be_below.next = self.be_hsel.val() - self.one_b.val();
         self.pop_be.next = (self.push_be.val() & self.p_last.val())
             | (self.ack_skip.val()
