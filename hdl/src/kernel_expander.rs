@@ -86,8 +86,8 @@
 //!
 //! ## Cost (board config; history in `docs/gpu_frontend.md`)
 //! iCE40 HX8K CB132, the `synth` flow's measurement harness (`cargo run --release -p synth --
-//! report --only kernel_expander --seeds 1,2,3`, the README row, measured on session 10's RTL and not
-//! since): **2625 LCs, 64.4 MHz median (66.2, 63.9, 64.4)**, 3 `SB_RAM40_4K`.
+//! report --only kernel_expander --seeds 1,2,3 --readme README.md`, the README row, session 14's
+//! RTL): **2746 LCs, 82.2 MHz median (77.1, 82.2, 83.1)**, 4 `ICESTORM_RAM` (nextpnr).
 //! ECP5-85F speed 6 (`ECP5_VENV=… PNR_TIMEOUT=2400 ./target/release/synth report --target
 //! ecp5-85f --only kernel_expander --seeds 1,2,3 --speeds 6 --readme README.md`, session 14,
 //! the README row): **1961 LUT4**, 203 `CCU2C`, 2669 LUT4 sites, 1084 FF, 2 EBR; **103.8 MHz

@@ -719,29 +719,26 @@ impl<const D: usize, const IB: usize> Logic for PreemptCtrl<D, IB> {
 
         // ---- launch (S2.2): the first empty slot after the removal ----
         // `tail` = the first empty slot of the start-of-cycle state; a done moves it down one
-        // with the rest (the shift). The id is written into it in every cycle, `launch_valid`
-        // or not (without a taken launch it lands in a slot that is empty after the edge, which
-        // nothing reads: the head, the table and the compares are masked by `used`), so the
-        // launch strobe does not reach the ids' D inputs; the idem flag is written on every
-        // `launch_valid` (a refused launch writes an empty slot), so only `used` waits for the
-        // duplicate check.
+        // with the rest (the shift). The id and idem flag are written into it on every
+        // `launch_valid` (a refused launch writes an empty slot, which nothing reads), so only
+        // `used` waits for the duplicate check.
         self.tail.next = !self.used.q.val() & ((self.used.q.val() << 1) | self.one.val());
         for i in 0..D {
             self.id_here[i].next = self.ids[i].q.val();
             self.id_up[i].next = self.ids[i].q.val();
-            if self.tail.val().get_bit(i) {
+            if self.launch_valid.val() & self.tail.val().get_bit(i) {
                 self.id_here[i].next = self.launch_id.val();
             }
         }
         for i in 0..(D - 1) {
             self.id_up[i].next = self.ids[i + 1].q.val();
-            if self.tail.val().get_bit(i + 1) {
+            if self.launch_valid.val() & self.tail.val().get_bit(i + 1) {
                 self.id_up[i].next = self.launch_id.val();
             }
         }
         // a launch into a full array with a removal pending: the last slot after the shift
         for i in (D - 1)..D {
-            if self.used.q.val().get_bit(i) {
+            if self.launch_valid.val() & self.used.q.val().get_bit(i) {
                 self.id_up[i].next = self.launch_id.val();
             }
         }
