@@ -46,15 +46,15 @@
 //! `ECP5_VENV=/work/main/.venv-ecp5 PNR_TIMEOUT=2400 ./target/release/synth report --target
 //! ecp5-85f --only gpu_frontend --seeds 1,2,3 --speeds 6 --readme README.md`, 2026-11-27,
 //! session 14, yowasp tools, the README row)
-//! **9174 LUT4**, 404 `CCU2C` (10 656 LUT4 sites, 13 % of the 85F), **3306 FFs** (incl. the
-//! harness's), **2 EBR** (the expander's descriptor store). **Fmax 77.9 MHz median (seeds 1,
-//! 2, 3: 73.7, 77.9, 81.1) — the 100 MHz goal is missed** (session 13's RTL: 80.3 (75.3, 80.3,
-//! 81.5); the seeds spread over about 6 MHz, so no change is resolved). Critical path (median
-//! seed and seed 3): the BE head's kslot compared with a new withdraw command (the glue's
-//! withdraw register) → the dispatcher's hold → the channel pick → channel 0's pop → its head
-//! registers (8–9 cells, 2.5–2.7 ns logic + 9.6–10.4 ns routing); seed 1: Unit 4's answer id →
-//! the expander's answer compare → the skip pop of the BE order queue (`be_ord`). History
-//! (64.0 → 73.8 → 73.7 → 80.9 → 80.3 → 77.9 MHz): `docs/gpu_frontend.md`, *Timing* sections.
+//! **9339 LUT4**, 404 `CCU2C` (10 821 LUT4 sites, 13 % of the 85F), **3306 FFs** (incl. the
+//! harness's), **2 EBR** (the expander's descriptor store). **Fmax 81.7 MHz median (seeds 1,
+//! 2, 3: 82.3, 81.7, 81.0) — the 100 MHz goal is missed.** Critical path (median seed): the
+//! preemption controller's `room` register → the record-strobe selects (`d_v`) → `room` (10
+//! cells, 3.12 ns logic + 9.12 ns routing); front's run of the same family (77.9 MHz, with a
+//! `preempt_ctrl` change since reverted): the BE head's kslot compared with a new withdraw →
+//! the dispatcher's hold → the channel pick → channel 0's pop → its head registers; Unit 4's
+//! answer id → the expander's answer compare → the skip pop of `be_ord`. History (64.0 → 73.8
+//! → 73.7 → 80.9 → 80.3 → 81.7 MHz): `docs/gpu_frontend.md`, *Timing* sections.
 
 use crate::dispatcher_tagged::DispatcherTagged;
 use crate::kernel_expander::BoardKernelExpander;
