@@ -509,26 +509,15 @@ impl<
         for zz in (LT + 3)..(LT + 4) {
             self.rtag.next = self.tag[zz].q.val();
         }
-        self.ok.next = self.fit[0].found.val()
-            & self.fit[1].found.val()
-            & self.fit[2].found.val()
-            & self.fit[3].found.val()
-            & self.fit[4].found.val()
-            & self.fit[5].found.val()
-            & self.fit[6].found.val()
-            & self.fit[7].found.val()
-            & self.fit[8].found.val();
+        self.ok.next = true;
+        for j in 0..9 {
+            self.ok.next = self.ok.val() & self.fit[j].found.val();
+        }
         self.commit.next = self.rtag.val().get_bit(5) & !self.rtag.val().get_bit(4) & self.ok.val();
-        self.keep_next.next = !self.reset.val()
-            & self.fit[0].found_early.val()
-            & self.fit[1].found_early.val()
-            & self.fit[2].found_early.val()
-            & self.fit[3].found_early.val()
-            & self.fit[4].found_early.val()
-            & self.fit[5].found_early.val()
-            & self.fit[6].found_early.val()
-            & self.fit[7].found_early.val()
-            & self.fit[8].found_early.val();
+        self.keep_next.next = !self.reset.val();
+        for j in 0..9 {
+            self.keep_next.next = self.keep_next.val() & self.fit[j].found_early.val();
+        }
         for zz in (LT + 2)..(LT + 3) {
             self.keep_next.next = self.keep_next.val()
                 & self.tag[zz].q.val().get_bit(5)
