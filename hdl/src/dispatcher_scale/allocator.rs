@@ -284,11 +284,14 @@ pub struct Allocator<
     hit: Signal<Local, Bit>,
     /// The record's tag and verdict.
     rtag: Signal<Local, Bits<6>>,
-    ok: Signal<Local, Bit>,
+    /// The record commits (valid, not refused, all nine found): `commit_r` registered.
     commit: Signal<Local, Bit>,
     /// `commit` of the next cycle, decided a cycle ahead from the tag and the fits'
     /// `found_early`: the fits' mask registers keep their masks only then (no gate behind them).
     keep_next: Signal<Local, Bit>,
+    /// `keep_next` registered: the commit of the record shown in this cycle (the tag a stage
+    /// on, the fits' `found` = their `found_early` a cycle on, cleared by a reset like the tag).
+    commit_r: DFF<Bit>,
     mnum: Vec<Constant<Bits<4>>>,
     la: Constant<Bits<4>>,
     one4: Constant<Bits<4>>,
@@ -415,9 +418,9 @@ impl<
             busy: locals(16),
             hit: Default::default(),
             rtag: Default::default(),
-            ok: Default::default(),
             commit: Default::default(),
             keep_next: Default::default(),
+            commit_r: Default::default(),
             mnum: (0..16).map(konst).collect(),
             la: konst(Self::LA as u64),
             one4: konst(1),
@@ -509,11 +512,6 @@ impl<
         for zz in (LT + 3)..(LT + 4) {
             self.rtag.next = self.tag[zz].q.val();
         }
-        self.ok.next = true;
-        for j in 0..9 {
-            self.ok.next = self.ok.val() & self.fit[j].found.val();
-        }
-        self.commit.next = self.rtag.val().get_bit(5) & !self.rtag.val().get_bit(4) & self.ok.val();
         self.keep_next.next = !self.reset.val();
         for j in 0..9 {
             self.keep_next.next = self.keep_next.val() & self.fit[j].found_early.val();
@@ -526,6 +524,9 @@ impl<
         for j in 0..9 {
             self.fit[j].keep.next = self.keep_next.val();
         }
+        dff_setup!(self, clock, commit_r);
+        self.commit_r.d.next = self.keep_next.val();
+        self.commit.next = self.commit_r.q.val();
         self.rec_valid.next = self.rtag.val().get_bit(5);
         self.rec_err.next = self.rtag.val().get_bit(4);
         self.rec_ok.next = self.commit.val();
