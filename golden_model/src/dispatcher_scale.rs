@@ -1102,6 +1102,21 @@ pub struct AllocatorOut {
     pub rec_mask_lds: u128,
 }
 
+/// A getter and a setter of nine per-map fields as one array in map order (VGPR u0..u3, SGPR
+/// u0..u3, LDS), from one list of the fields.
+macro_rules! nine_maps {
+    ($(#[$gd:meta])* $get:ident, $(#[$sd:meta])* $set:ident, $t:ty, [$($f:ident),* $(,)?]) => {
+        $(#[$gd])*
+        pub fn $get(&self) -> [$t; 9] {
+            [$(self.$f),*]
+        }
+        $(#[$sd])*
+        pub fn $set(&mut self, v: [$t; 9]) {
+            [$(self.$f),*] = v;
+        }
+    };
+}
+
 impl AllocatorOut {
     /// The write refresh's part.
     pub fn refresh(&self) -> MapRefreshOut {
@@ -1127,62 +1142,42 @@ impl AllocatorOut {
             eligible: self.eligible,
         }
     }
-    /// The nine bases in map order.
-    pub fn bases(&self) -> [u8; 9] {
+    nine_maps!(
+        /// The nine bases in map order.
+        bases,
+        /// Set the nine bases.
+        set_bases,
+        u8,
         [
-            self.rec_base_vgpr0,
-            self.rec_base_vgpr1,
-            self.rec_base_vgpr2,
-            self.rec_base_vgpr3,
-            self.rec_base_sgpr0,
-            self.rec_base_sgpr1,
-            self.rec_base_sgpr2,
-            self.rec_base_sgpr3,
-            self.rec_base_lds,
+            rec_base_vgpr0,
+            rec_base_vgpr1,
+            rec_base_vgpr2,
+            rec_base_vgpr3,
+            rec_base_sgpr0,
+            rec_base_sgpr1,
+            rec_base_sgpr2,
+            rec_base_sgpr3,
+            rec_base_lds
         ]
-    }
-    /// Set the nine bases.
-    pub fn set_bases(&mut self, b: [u8; 9]) {
+    );
+    nine_maps!(
+        /// The nine regions in map order.
+        masks,
+        /// Set the nine regions.
+        set_masks,
+        u128,
         [
-            self.rec_base_vgpr0,
-            self.rec_base_vgpr1,
-            self.rec_base_vgpr2,
-            self.rec_base_vgpr3,
-            self.rec_base_sgpr0,
-            self.rec_base_sgpr1,
-            self.rec_base_sgpr2,
-            self.rec_base_sgpr3,
-            self.rec_base_lds,
-        ] = b;
-    }
-    /// The nine regions in map order.
-    pub fn masks(&self) -> [u128; 9] {
-        [
-            self.rec_mask_vgpr0,
-            self.rec_mask_vgpr1,
-            self.rec_mask_vgpr2,
-            self.rec_mask_vgpr3,
-            self.rec_mask_sgpr0,
-            self.rec_mask_sgpr1,
-            self.rec_mask_sgpr2,
-            self.rec_mask_sgpr3,
-            self.rec_mask_lds,
+            rec_mask_vgpr0,
+            rec_mask_vgpr1,
+            rec_mask_vgpr2,
+            rec_mask_vgpr3,
+            rec_mask_sgpr0,
+            rec_mask_sgpr1,
+            rec_mask_sgpr2,
+            rec_mask_sgpr3,
+            rec_mask_lds
         ]
-    }
-    /// Set the nine regions.
-    pub fn set_masks(&mut self, m: [u128; 9]) {
-        [
-            self.rec_mask_vgpr0,
-            self.rec_mask_vgpr1,
-            self.rec_mask_vgpr2,
-            self.rec_mask_vgpr3,
-            self.rec_mask_sgpr0,
-            self.rec_mask_sgpr1,
-            self.rec_mask_sgpr2,
-            self.rec_mask_sgpr3,
-            self.rec_mask_lds,
-        ] = m;
-    }
+    );
     fn from_refresh(r: MapRefreshOut) -> Self {
         Self {
             rd_vgpr0: r.rd_vgpr0,
