@@ -56,7 +56,8 @@
 //!   [`PowerHistory`], whose pairwise order a decision in d reads is that of the histories of
 //!   d − 2 (the checker's window for it: 6 cycles).
 //! - Emb. 3: `g` counts cycles with a head, every head stable, a free slot and no head fitting
-//!   any module (cached runs); at `SPLIT_THRESHOLD` (≠ 0) the lowest stable independent head of
+//!   an eligible module (cached runs; SPEC "Patent scale": a module whose maps changed within K
+//!   is treated as not fitting, here as in the pick); at `SPLIT_THRESHOLD` (≠ 0) the lowest stable independent head of
 //!   ≥ 2 waves enters split mode (one wave at priority 3, `disp_sub`).
 //! - Step 9: a WG that cannot fit an empty module is refused at the push (`NEVER_FITS`).
 //!
@@ -165,7 +166,6 @@ pub struct DispatcherFull<
     nd_s0: Vec<DFF<Bits<8>>>,
     nd_s1: Vec<DFF<Bits<8>>>,
     nd_l: Vec<DFF<Bits<8>>>,
-    fit_r: Vec<DFF<Bits<16>>>,
     fite_r: Vec<DFF<Bits<16>>>,
     // --- per module state
     wfree: Vec<DFF<Bits<5>>>,
@@ -248,7 +248,6 @@ pub struct DispatcherFull<
     /// The positions that get q1: bit k set iff k < waves mod 4.
     q1pos: Signal<Local, Bits<4>>,
     ok: Signal<Local, Bit>,
-    fitv: Vec<Signal<Local, Bits<16>>>,
     fitev: Vec<Signal<Local, Bits<16>>>,
     busy_v: Signal<Local, Bits<16>>,
     free_v: Signal<Local, Bits<64>>,
@@ -467,7 +466,6 @@ impl<
             nd_s0: locals(4),
             nd_s1: locals(4),
             nd_l: locals(4),
-            fit_r: locals(4),
             fite_r: locals(4),
             wfree: locals(64),
             ptr: locals(16),
@@ -542,7 +540,6 @@ impl<
                 .map(|x| konst(((x / 4 + 4 - x % 4) % 4) as u64))
                 .collect(),
             ok: Default::default(),
-            fitv: locals(4),
             fitev: locals(4),
             busy_v: Default::default(),
             free_v: Default::default(),
@@ -705,7 +702,6 @@ impl<
             self.nd_s0[c].clock.next = self.clock.val();
             self.nd_s1[c].clock.next = self.clock.val();
             self.nd_l[c].clock.next = self.clock.val();
-            self.fit_r[c].clock.next = self.clock.val();
             self.fite_r[c].clock.next = self.clock.val();
             self.wlen[c].clock.next = self.clock.val();
             self.wlen[c].d.next = self.wlen[c].q.val();
@@ -771,7 +767,6 @@ impl<
             if self.p_x.val() > self.sat.val() {
                 self.nd_s1[c].d.next = self.sat.val().get_bits::<8>(0);
             }
-            self.fitv[c].next = 0.into();
             self.fitev[c].next = 0.into();
         }
         // ---------------- stage 2: every head × module × unit on the runs, registered
@@ -867,14 +862,12 @@ impl<
                         & (self.rot_v[k].val() >= self.sh_v[c * 4 + k].val())
                         & (self.rot_s[k].val() >= self.sh_s[c * 4 + k].val());
                 }
-                self.fitv[c].next = self.fitv[c].val().replace_bit(m, self.ok.val());
                 self.fitev[c].next = self.fitev[c]
                     .val()
                     .replace_bit(m, self.ok.val() & self.alloc.eligible.val().get_bit(m));
             }
         }
         for c in 0..4 {
-            self.fit_r[c].d.next = self.fitv[c].val();
             self.fite_r[c].d.next = self.fitev[c].val();
         }
         // ---------------- the decision: slot, modules per channel, channel pick
@@ -1352,7 +1345,7 @@ impl<
             if self.hv[c].val() & !self.cand[c].val() {
                 self.allstable.next = false;
             }
-            if self.cand[c].val() & self.fit_r[c].q.val().any() {
+            if self.cand[c].val() & self.fite_r[c].q.val().any() {
                 self.anyfit.next = true;
             }
         }
