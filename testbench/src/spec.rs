@@ -55,6 +55,28 @@ impl fmt::Display for Violation {
 
 impl std::error::Error for Violation {}
 
+/// Rules a checker does not report (it still follows the trace): for negative tests of a rule
+/// that another one implies. A checker holds one and reports every violation through
+/// [`Muted::fail`].
+#[derive(Clone, Debug, Default)]
+pub struct Muted(Vec<&'static str>);
+
+impl Muted {
+    /// Mute `rules` as well.
+    pub fn extend(&mut self, rules: &[&'static str]) {
+        self.0.extend_from_slice(rules);
+    }
+
+    /// `Err` with the violation unless `rule` is muted.
+    pub fn fail(&self, cycle: usize, rule: &'static str, detail: String) -> Result<(), Violation> {
+        if self.0.contains(&rule) {
+            Ok(())
+        } else {
+            Err(Violation::new(cycle, rule, detail))
+        }
+    }
+}
+
 /// A transaction-level scoreboard for one unit, fed the port values of one trace.
 ///
 /// Cycle convention as in [`golden_model::CycleModel::step`]: `check(cycle, i, o)` receives the

@@ -429,21 +429,8 @@ impl LockSpecChecker {
                         self.stats.preemptions += 1
                     }
                     Some(h)
-                        if self.released_recently(h, l, t) || bit(revoke, h) || bit(deny, h) =>
+                        if !(self.released_recently(h, l, t) || bit(revoke, h) || bit(deny, h)) =>
                     {
-                        // freed in this cycle, then taken as a free lock
-                        self.stats.free_grants += 1;
-                        if let Some(&x) = waiters
-                            .iter()
-                            .find(|&&x| self.surely_at_least(x, w, t, false))
-                        {
-                            return v(
-                                "grant-legal",
-                                format!("free lock {l} to requester {w} past waiter {x}, which it does not beat"),
-                            );
-                        }
-                    }
-                    Some(h) => {
                         return v(
                             "grant-legal",
                             format!(
@@ -451,7 +438,8 @@ impl LockSpecChecker {
                         ),
                         )
                     }
-                    None => {
+                    // free, or freed in this cycle and then taken as a free lock
+                    _ => {
                         self.stats.free_grants += 1;
                         if let Some(&x) = waiters
                             .iter()

@@ -44,7 +44,7 @@
 //! `resume-only-skipped-or-killed` (implied by the others: only with `no-submit-while-preempted`
 //! muted can a SUBMITTED entry reach a resume), `every-launch-completes`.
 
-use crate::spec::{SpecChecker, Violation};
+use crate::spec::{Muted, SpecChecker, Violation};
 use golden_model::preempt_ctrl::{PreemptConfig, PreemptIn, PreemptOut};
 use std::collections::VecDeque;
 
@@ -90,9 +90,8 @@ pub struct PreemptSpec {
     pub completions: u64,
     /// The trace ends drained (`every-launch-completes` is judged at its end).
     drained: bool,
-    /// Rules not reported (the checker still follows the trace): for negative tests of a rule
-    /// that another one implies.
-    muted: Vec<&'static str>,
+    /// Rules not reported (the checker still follows the trace).
+    muted: Muted,
 }
 
 impl PreemptSpec {
@@ -113,7 +112,7 @@ impl PreemptSpec {
             stall: 0,
             completions: 0,
             drained: false,
-            muted: vec![],
+            muted: Muted::default(),
         }
     }
 
@@ -130,16 +129,12 @@ impl PreemptSpec {
     /// The same checker with `rules` muted: a muted rule's violation is not reported and the
     /// checker goes on with the state the trace shows.
     pub fn without(mut self, rules: &[&'static str]) -> Self {
-        self.muted.extend_from_slice(rules);
+        self.muted.extend(rules);
         self
     }
 
     fn fail(&self, c: usize, rule: &'static str, d: String) -> Result<(), Violation> {
-        if self.muted.contains(&rule) {
-            Ok(())
-        } else {
-            Err(Violation::new(c, rule, d))
-        }
+        self.muted.fail(c, rule, d)
     }
 
     fn active(&self) -> usize {
