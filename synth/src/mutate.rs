@@ -1108,6 +1108,27 @@ mod tests {
     use testbench::lock_unit::LockUnitBoard;
     use testbench::unit::BoardUnit;
 
+    /// The trace budget: 12 up to 6000 candidate faults, then one trace per 500 (rounded up),
+    /// never smaller for a larger design; the front end's export gets more than a unit alone.
+    #[test]
+    fn trace_budget_grows_with_the_design() {
+        assert_eq!(budget_traces(0), MIN_TRACES);
+        assert_eq!(budget_traces(768), 12);
+        assert_eq!(budget_traces(6000), 12);
+        assert_eq!(budget_traces(6001), 13);
+        assert_eq!(budget_traces(9073), 19);
+        assert!((0..20_000).all(|f| budget_traces(f) <= budget_traces(f + 1)));
+        let counts = site_counts(
+            "gpu_frontend",
+            &testbench::gpu_frontend::GpuFrontendBoard::verilog(),
+        );
+        let faults: usize = counts.iter().filter(|m| m.1).map(|m| m.3).sum();
+        assert!(
+            faults > 6000 && faults_budget(&counts) > MIN_TRACES,
+            "{faults} faults"
+        );
+    }
+
     /// One schemata build of the lock unit with 9 random faults and a `grant` register bit
     /// stuck at 1: the unmutated design passes every check (`run_mutants` fails otherwise), the
     /// stuck bit is caught by lockstep, the spec checker and the invariants, and the report ends
