@@ -231,9 +231,10 @@ enum Cmd {
         /// Seed of the fault sites and the traces.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Random traces per mutant.
-        #[arg(long, default_value_t = 12)]
-        traces: usize,
+        /// Random traces per mutant (default: the unit's budget, one per 500 candidate faults,
+        /// at least 12: `synth::mutate::budget_traces`).
+        #[arg(long)]
+        traces: Option<usize>,
         /// Cycles per trace.
         #[arg(long, default_value_t = 8000)]
         cycles: usize,

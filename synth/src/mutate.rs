@@ -14,7 +14,9 @@
 //! Verilator; mutant K runs by driving `mutant_sel = K` (0 = the original design, which must pass
 //! every check). One C++ compile instead of N.
 //!
-//! **Checks**, each on the unit's standard random traces ([`BoardUnit::random_trace`]), each
+//! **Checks**, each on the unit's standard random traces ([`BoardUnit::random_trace`]; trace k
+//! of seed S is the trace of seed 1000·S + k, 8000 cycles; as many traces as the unit's budget,
+//! [`budget_traces`]: one per 500 candidate faults, at least 12, unless `--traces` says), each
 //! alone: lockstep against the golden cycle model (any output differs in any cycle), the spec
 //! checker ([`CheckedUnit::spec_checker`]), the port invariants ([`BoardUnit::invariants`]).
 //! For a unit composed of units (`gpu_frontend`, SPEC Unit 8: "every unit's own checker also
@@ -54,8 +56,9 @@ pub struct Options {
     pub count: usize,
     /// Seed of the site choice.
     pub seed: u64,
-    /// Random traces per mutant and their length in cycles.
-    pub traces: usize,
+    /// Random traces per mutant (`None`: the unit's budget, [`budget_traces`]) and their
+    /// length in cycles.
+    pub traces: Option<usize>,
     pub cycles: usize,
     /// ABC's CPU seconds per survivor for its equivalence proof ([`prove`]; 0: no proofs).
     pub prove_secs: u64,
@@ -66,11 +69,31 @@ impl Default for Options {
         Options {
             count: 200,
             seed: 1,
-            traces: 12,
+            traces: None,
             cycles: 8000,
             prove_secs: prove::time_limit(),
         }
     }
+}
+
+/// Least traces per mutant ([`budget_traces`]): a unit of up to 6000 candidate faults gets
+/// these 12 × 8000 cycles (at 74d036f every unit but `dispatcher_tagged`, 6017 faults → 13
+/// traces, and `gpu_frontend`, 9073 faults → 19).
+pub const MIN_TRACES: usize = 12;
+
+/// Candidate faults per trace of the budget ([`budget_traces`]).
+pub const FAULTS_PER_TRACE: usize = 500;
+
+/// The trace budget of a unit whose export has `faults` candidate faults (the sum over its
+/// modules holding logic, as `candidate sites:` prints): one trace per [`FAULTS_PER_TRACE`]
+/// faults, at least [`MIN_TRACES`]. The same formula for every unit: the small units keep 12
+/// traces, a composition gets the budget its size asks for (the front end, with the sites of
+/// its three units and its glue), since its one stream has to reach the corners of every unit
+/// inside it, each through the others. More traces only add traces (trace k is the same at
+/// any budget, and a trace's prefix does not depend on its length), so a larger budget never
+/// loses a fault that a smaller one catches.
+pub fn budget_traces(faults: usize) -> usize {
+    MIN_TRACES.max(faults.div_ceil(FAULTS_PER_TRACE))
 }
 
 /// Run the injected-fault score on the registered unit `name` ([`testbench::for_each_unit!`]).
@@ -492,6 +515,11 @@ pub fn site_counts(unit: &str, verilog: &str) -> Vec<(String, bool, usize, usize
     counts_of(&sites_by_module(unit, verilog))
 }
 
+/// [`budget_traces`] of the faults in the modules holding logic of a [`site_counts`] list.
+fn faults_budget(counts: &[(String, bool, usize, usize)]) -> usize {
+    budget_traces(counts.iter().filter(|m| m.1).map(|m| m.3).sum())
+}
+
 fn counts_of(by_module: &[ModuleSites]) -> Vec<(String, bool, usize, usize)> {
     by_module
         .iter()
@@ -902,11 +930,13 @@ pub fn run<U: CheckedUnit>(o: &Options) -> Result<Report> {
     let verilog = U::verilog();
     let by_module = sites_by_module(U::NAME, &verilog);
     let counts = counts_of(&by_module);
+    let mut o = o.clone();
+    o.traces = Some(o.traces.unwrap_or_else(|| faults_budget(&counts)));
     if o.count == 0 {
         return Ok(Report {
             unit: U::NAME,
             mutants: vec![],
-            cycles_per_mutant: o.traces * o.cycles,
+            cycles_per_mutant: o.traces.unwrap_or(MIN_TRACES) * o.cycles,
             secs: 0.0,
             sites: counts,
             internal: false,
@@ -917,7 +947,7 @@ pub fn run<U: CheckedUnit>(o: &Options) -> Result<Report> {
     }
     let sites: Vec<Vec<Mutant>> = by_module.into_iter().flat_map(|m| m.sites).collect();
     let mutants = pick(&sites, o.count.min(65535), o.seed);
-    let mut r = run_mutants::<U>(&verilog, &mutants, o)?;
+    let mut r = run_mutants::<U>(&verilog, &mutants, &o)?;
     r.sites = counts;
     Ok(r)
 }
@@ -932,8 +962,11 @@ pub fn run_mutants<U: CheckedUnit>(
     let v = schemata(verilog, mutants);
     let ports = U::ports();
     let notes = equivalence_notes(U::NAME);
+    let n_traces = o
+        .traces
+        .unwrap_or_else(|| faults_budget(&site_counts(U::NAME, verilog)));
     // traces and the model's answers, once
-    let traces: Vec<Vec<U::In>> = (0..o.traces)
+    let traces: Vec<Vec<U::In>> = (0..n_traces)
         .map(|k| U::random_trace(o.seed.wrapping_mul(1000) + k as u64, o.cycles))
         .collect();
     let wants: Vec<Vec<U::Out>> = traces
@@ -951,7 +984,7 @@ pub fn run_mutants<U: CheckedUnit>(
     let mut report = Report {
         unit: U::NAME,
         mutants: vec![],
-        cycles_per_mutant: o.traces * o.cycles,
+        cycles_per_mutant: n_traces * o.cycles,
         secs: 0.0,
         sites: vec![],
         internal: internal.is_some(),
@@ -1075,6 +1108,27 @@ mod tests {
     use testbench::lock_unit::LockUnitBoard;
     use testbench::unit::BoardUnit;
 
+    /// The trace budget: 12 up to 6000 candidate faults, then one trace per 500 (rounded up),
+    /// never smaller for a larger design; the front end's export gets more than a unit alone.
+    #[test]
+    fn trace_budget_grows_with_the_design() {
+        assert_eq!(budget_traces(0), MIN_TRACES);
+        assert_eq!(budget_traces(768), 12);
+        assert_eq!(budget_traces(6000), 12);
+        assert_eq!(budget_traces(6001), 13);
+        assert_eq!(budget_traces(9073), 19);
+        assert!((0..20_000).all(|f| budget_traces(f) <= budget_traces(f + 1)));
+        let counts = site_counts(
+            "gpu_frontend",
+            &testbench::gpu_frontend::GpuFrontendBoard::verilog(),
+        );
+        let faults: usize = counts.iter().filter(|m| m.1).map(|m| m.3).sum();
+        assert!(
+            faults > 6000 && faults_budget(&counts) > MIN_TRACES,
+            "{faults} faults"
+        );
+    }
+
     /// One schemata build of the lock unit with 9 random faults and a `grant` register bit
     /// stuck at 1: the unmutated design passes every check (`run_mutants` fails otherwise), the
     /// stuck bit is caught by lockstep, the spec checker and the invariants, and the report ends
@@ -1102,7 +1156,7 @@ mod tests {
             &Options {
                 count: mutants.len(),
                 seed: 3,
-                traces: 2,
+                traces: Some(2),
                 cycles: 3000,
                 // the survivors' proof has its own test (`sub_module_tests`)
                 prove_secs: 0,

@@ -45,7 +45,7 @@ fn internal_ports_catch_a_dispatcher_fault_the_system_checker_misses() {
         &Options {
             count: 1,
             seed: 3,
-            traces: 12,
+            traces: Some(12),
             cycles: 8000,
             prove_secs: 0,
         },
