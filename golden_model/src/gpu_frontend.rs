@@ -39,7 +39,7 @@
 //! | addr | register | reset | meaning |
 //! |---|---|---|---|
 //! | 0x00..=0x0F | the dispatcher's registers | (dispatcher) | passed to the dispatcher's config port with `cfg_addr[3:0]` (its map: 0 `POLICY` .. 8 `POWER_WINDOW`; 9..15 its `BAD_CFG`) |
-//! | 0x10 | `MAX_INFLIGHT` | 8 | passed to Unit 4 through a register, so one cycle later than the port's write (written in t: Unit 4 writes it at the edge of t+1, effective from t+2; `cfg_data` 1..=8; 0, 9..15 Unit 4's `BAD_CFG` in t+2; above 15 the front-end's `BAD_CFG` in t+1) |
+//! | 0x10 | `MAX_INFLIGHT` | 8 | passed to Unit 4 (`cfg_data` 1..=8; 0, 9..15 Unit 4's `BAD_CFG`; above 15 the front-end's `BAD_CFG`) |
 //! | 0x11 | `AUTO_PREEMPT` | 1 | 1: the policy below drives Unit 4's `preempt`/`resume`; 0: the host inputs do (data above 1 → `BAD_CFG`) |
 //! | 0x12 | `RESET_ENABLE` | 1 | 0: every BE kernel enters Unit 4 as not idempotent (skip only, never a CU reset); read when the kernel enters Unit 4 (data above 1 → `BAD_CFG`) |
 //! | 0x13..=0x1F | — | — | `BAD_CFG`, nothing written |
@@ -57,15 +57,11 @@
 //!    empty or leaving). The RT `DUP_ID` check is the
 //!    expander's, the BE one Unit 4's (their error ports); a refused kernel leaves too.
 //! 3. **Descriptor**: a BE kernel handed to Unit 4 in t is written into the expander's
-//!    descriptor store in t+1 unless Unit 4 refused it (`pc_error` with `DUP_ID` in t+1). Unit 4
-//!    can submit it in t+1 at the earliest, so it reaches the expander (step 4's submit
-//!    register) in t+2 at the earliest: the store, read before write, has it then.
-//! 4. **Unit 4 → expander**: the submit stream through the **submit register** (one kid;
-//!    Unit 4's `submit_ready` = the register is empty, so Unit 4 submits at most every second
-//!    cycle; the expander's `sub_valid` = the register is full and no `cu_reset` in this cycle,
-//!    `sub_kid` = its kid (0 when empty); it empties when the expander takes it (`sub_ready`)
-//!    and in a `cu_reset` cycle — that kernel is SUBMITTED in Unit 4, which kills and, after the
-//!    resume, resubmits it); `ack` → the expander's answer input; the
+//!    descriptor store in t+1 unless Unit 4 refused it (`pc_error` with `DUP_ID` in t+1), and
+//!    in t+1 no submission is taken (the store is read before write), so the kernel is
+//!    described before Unit 4 can submit it.
+//! 4. **Unit 4 → expander**: the submit stream (`submit_ready` = the expander's `sub_ready`,
+//!    both held low in a cycle of step 3's write), `ack` → the expander's answer input; the
 //!    expander's `start` → Unit 4; the expander's `done` of t reaches Unit 4 in t+1 through
 //!    the **done register** (so Unit 4 frees a BE kernel's entry at the edge of the cycle after
 //!    its `kernel_done`; the done is always legal then: the kernel is RUNNING until it, a CU
@@ -100,11 +96,8 @@
 //! counter) and the push register, and it ends in the push register. So no combinational path
 //! runs through the logic of two units. The expander's `done` (its done report: counter
 //! compares and a round-robin pick) ends in the glue's done register instead of Unit 4's done
-//! compare; Unit 4's submission ends in the submit register instead of the expander's store read
-//! (and Unit 4's `room` → submit loop no longer runs through the expander's `sub_ready`), and a
-//! `MAX_INFLIGHT` write in Unit 4's write register. The glue adds registers for: the launch
-//! (launch register), its error, the descriptor (one cycle), the submission, Unit 4's register
-//! write, the push, the withdraw, the done and the policy's strobes.
+//! compare. The glue adds registers for: the launch (launch register), its error, the
+//! descriptor (one cycle), the push, the withdraw, the done and the policy's strobes.
 //!
 //! Latency: an RT kernel launched in t with room everywhere: in the launch register in t+1,
 //! taken by the expander at that edge, its first WG pushed in t+2, in the push register in t+3
@@ -112,9 +105,7 @@
 //! A kernel's `kernel_done` comes in the cycle of the expander's report (its registers); for a
 //! BE kernel Unit 4 sees `done` one cycle later (done register), so its table entry, and its
 //! share of `inflight`, last one cycle longer, and a relaunch of its kid taken in the
-//! `kernel_done` cycle reaches Unit 4 one cycle later (t+2 instead of t+1). A BE kernel
-//! submitted by Unit 4 in t enters the expander in t+1 at the earliest (submit register, since
-//! session 15: before, in t), and Unit 4 submits at most one BE kernel every second cycle.
+//! `kernel_done` cycle reaches Unit 4 one cycle later (t+2 instead of t+1).
 
 use crate::dispatcher::tagged::{TaggedConfig, TaggedDispatcher, TaggedIn, TaggedOut};
 use crate::dispatcher::DispIn;
@@ -319,10 +310,6 @@ pub struct GpuFrontend {
     dreg: Option<Kernel>,
     /// Push register.
     preg: Option<Push>,
-    /// Submit register: the kid of a BE kernel Unit 4 submitted, waiting for the expander.
-    sreg: Option<u32>,
-    /// Unit 4's register write (`MAX_INFLIGHT`) of the previous cycle.
-    pcfg: Option<u32>,
     /// Withdraw register (the BE slot).
     wreg: Option<u32>,
     /// Done register: the kid of the expander's `done` of the previous cycle (to Unit 4).
@@ -353,8 +340,6 @@ impl GpuFrontend {
             lreg: None,
             dreg: None,
             preg: None,
-            sreg: None,
-            pcfg: None,
             wreg: None,
             dnreg: None,
             preempt_r: false,
@@ -389,13 +374,10 @@ impl GpuFrontend {
     pub fn reset_enable(&self) -> bool {
         self.reset_enable
     }
-    /// Nothing held by the glue (launch, descriptor, submit, Unit 4's register write, push,
-    /// withdraw and done registers empty).
+    /// Nothing held by the glue (launch, descriptor, push, withdraw and done registers empty).
     pub fn glue_idle(&self) -> bool {
         self.lreg.is_none()
             && self.dreg.is_none()
-            && self.sreg.is_none()
-            && self.pcfg.is_none()
             && self.preg.is_none()
             && self.wreg.is_none()
             && self.dnreg.is_none()
@@ -405,8 +387,6 @@ impl GpuFrontend {
         self.lreg = None;
         self.dreg = None;
         self.preg = None;
-        self.sreg = None;
-        self.pcfg = None;
         self.wreg = None;
         self.dnreg = None;
         self.preempt_r = false;
@@ -480,8 +460,7 @@ impl CycleModel for GpuFrontend {
         let busy = |c: u32| self.preg.is_some_and(|p| p.class == c);
         let room_rt = d_o.room & 1 != 0 && !busy(RT);
         let room_be = d_o.room & 2 != 0 && !busy(BE);
-        // the submit register's kernel goes to the expander (dropped in a cu_reset cycle)
-        let sub_go = self.sreg.is_some() && !pc_o.cu_reset;
+        let blk = self.dreg.is_some();
         let dup = pc_o.error && pc_o.error_code == PreemptError::DupId as u32;
         let desc = self.dreg.filter(|_| !dup);
         let l = self.lreg.unwrap_or_default();
@@ -497,8 +476,12 @@ impl CycleModel for GpuFrontend {
             desc_kid: desc.map_or(0, |k| k.kid),
             desc_wgs: desc.map_or(0, |k| k.wgs),
             desc_shape: desc.map_or(0, |k| k.shape()),
-            sub_valid: sub_go,
-            sub_kid: self.sreg.unwrap_or(0),
+            sub_valid: pc_o.submit_valid && !blk,
+            sub_kid: if pc_o.submit_valid && !blk {
+                pc_o.submit_id
+            } else {
+                0
+            },
             room_rt,
             room_be,
             rec_valid: d_o.base.disp_valid,
@@ -532,7 +515,7 @@ impl CycleModel for GpuFrontend {
             // with `launch_valid`): the done-register compare stays off the id's path
             launch_id: if l_be { l.kid } else { 0 },
             launch_idem: launch_to_pc && l.idem && self.reset_enable,
-            submit_ready: self.sreg.is_none(),
+            submit_ready: e_o.sub_ready && !blk,
             start_valid: e_o.start_valid,
             start_id: e_o.start_kid,
             done_valid: self.dnreg.is_some(),
@@ -540,8 +523,8 @@ impl CycleModel for GpuFrontend {
             killed: d_o.reclaim_done,
             preempt,
             resume,
-            cfg_we: self.pcfg.is_some(),
-            cfg_max_inflight: self.pcfg.unwrap_or(0),
+            cfg_we: pc_cfg,
+            cfg_max_inflight: if pc_cfg { i.cfg_data } else { 0 },
         };
         let pc_o2 = self.pc.step(&pc_in);
         debug_assert_eq!(pc_o, pc_o2, "Unit 4's outputs are a function of its state");
@@ -621,17 +604,6 @@ impl CycleModel for GpuFrontend {
         } else {
             None
         };
-        // 4. the submit register (Unit 4 shows no submission in a cu_reset cycle)
-        debug_assert!(
-            !(pc_o.submit_valid && pc_o.cu_reset),
-            "gpu_frontend: Unit 4 submits in a cu_reset cycle"
-        );
-        self.sreg = match self.sreg {
-            _ if pc_o.cu_reset => None,
-            Some(_) if e_o.sub_ready => None,
-            Some(k) => Some(k),
-            None => pc_o.submit_valid.then_some(pc_o.submit_id),
-        };
         // 5./6. push and withdraw registers
         self.preg = if e_o.push_valid && !(pc_o.cu_reset && e_o.push_class == BE) {
             Some(Push {
@@ -661,8 +633,7 @@ impl CycleModel for GpuFrontend {
                 None => self.lreg = Some(k),
             }
         }
-        // register writes (Unit 4's through its write register)
-        self.pcfg = pc_cfg.then_some(i.cfg_data);
+        // register writes
         if i.cfg_we && i.cfg_addr >= 0x10 {
             match (i.cfg_addr, i.cfg_data) {
                 (ADDR_MAX_INFLIGHT, d) if d < 16 => {}

@@ -15,7 +15,7 @@
 //! | `launch_valid`, `launch_ready` | in, out | 1, 1 | launch stream of kernels |
 //! | `launch_kid`, `launch_class`, `launch_idem`, `launch_wgs` | in | 8, 1, 1, 8 | kernel id, class (0 RT, 1 BE), idempotent, WG count (1..=255) |
 //! | `launch_waves`, `launch_vgpr`, `launch_sgpr`, `launch_lds`, `launch_indep` | in | 4, 5, 4, 5, 1 | the WG shape |
-//! | `cfg_we`, `cfg_addr`, `cfg_data` | in | 1, 5, 16 | registers: 0x00–0x0F the dispatcher's, 0x10 `MAX_INFLIGHT` (reaches Unit 4 one cycle later: effective from t+2, its `BAD_CFG` in t+2), 0x11 `AUTO_PREEMPT` (reset 1), 0x12 `RESET_ENABLE` (reset 1) |
+//! | `cfg_we`, `cfg_addr`, `cfg_data` | in | 1, 5, 16 | registers: 0x00–0x0F the dispatcher's, 0x10 `MAX_INFLIGHT`, 0x11 `AUTO_PREEMPT` (reset 1), 0x12 `RESET_ENABLE` (reset 1) |
 //! | `preempt`, `resume` | in | 1, 1 | host commands to Unit 4 while `AUTO_PREEMPT` = 0 |
 //! | `done_valid`, `done_slot`, `retire_class`, `cu_reset_done` | in | 1, 3, 8, 1 | from the compute modules: a record completed, retire strobes, the CU reset is done |
 //! | `disp_valid`, `disp_id`, `disp_module`, `disp_slot`, `disp_sub`, `disp_waves`, `disp_vgpr_base`, `disp_sgpr_base`, `disp_lds_base`, `disp_class`, `disp_kslot`, `disp_last` | out | 1, 8, 1, 3, 1, 6, 8, 6, 4, 1, 3, 1 | dispatch record with its kernel tag (registered) |
@@ -29,13 +29,8 @@
 //! ## Structure
 //! Sub-blocks `ctrl` (Unit 4), `expander`, `disp`; glue registers: the launch register (one
 //! kernel, 46 bits), the descriptor register (a BE kernel handed to Unit 4, written into the
-//! expander's store one cycle later unless Unit 4 answered `DUP_ID`), the **submit register**
-//! (Unit 4 → expander, one kid: Unit 4's `submit_ready` = the register is empty, so Unit 4
-//! submits at most every second cycle; the expander takes the kernel from it when `sub_ready`,
-//! one cycle or more after Unit 4's submission, so its descriptor is always written first; a
-//! kernel still in it in a `cu_reset` cycle is dropped — Unit 4 counts it SUBMITTED, kills it
-//! and resubmits it after the resume), Unit 4's register-write register (`MAX_INFLIGHT` one
-//! cycle late), the push register (expander → dispatcher, one WG), the withdraw register,
+//! expander's store one cycle later unless Unit 4 answered `DUP_ID`; the submission is held
+//! in that cycle), the push register (expander → dispatcher, one WG), the withdraw register,
 //! the done register (the expander's `done` → Unit 4 one cycle later; a BE kernel in the launch
 //! register whose kid it holds is not offered to Unit 4 in that cycle), the policy's
 //! `preempt`/`resume` strobes and its `preempt_done` flag, `AUTO_PREEMPT`,
@@ -45,9 +40,7 @@
 //! registered output or combinational from the source's registers, except the expander's push
 //! port (which reads `room` from the dispatcher's FIFO counters) — and that one ends in the
 //! push register; the expander's `done` report (deep: counter compares, round-robin pick) ends
-//! in the done register, not in Unit 4's done compare; Unit 4's submission (its queue head's
-//! id) ends in the submit register, not in the expander's store read, and Unit 4's `room` →
-//! submit → `room` loop no longer runs through the expander's `sub_ready`.
+//! in the done register, not in Unit 4's done compare.
 //!
 //! ## Cost (ECP5-85F speed 6, in the `synth` flow's harness; command
 //! `ECP5_VENV=/work/main/.venv-ecp5 PNR_TIMEOUT=2400 ./target/release/synth report --target
@@ -214,11 +207,6 @@ pub struct GpuFrontend {
     p_idx: DFF<Bits<8>>,
     /// Push register: the WG shape.
     p_shape: DFF<Bits<19>>,
-    /// Submit register (Unit 4 → expander): a BE kernel Unit 4 submitted; the expander takes it
-    /// from here (Unit 4's `submit_ready` = the register is empty).
-    s_v: DFF<Bit>,
-    /// Submit register: its kid (0 while empty).
-    s_kid: DFF<Bits<8>>,
     /// Withdraw register (expander → dispatcher): withdraw a skipped kernel's queued WGs.
     w_v: DFF<Bit>,
     /// Withdraw register: its BE slot.
@@ -239,10 +227,6 @@ pub struct GpuFrontend {
     /// Register 0x12, RESET_ENABLE: idempotent flags pass to Unit 4 (1, reset value) or are cleared
     /// (0).
     rsten_r: DFFWithInit<Bit>,
-    /// Unit 4's register write (0x10 `MAX_INFLIGHT`), one cycle after the port's.
-    pcw: DFF<Bit>,
-    /// Its data (`cfg_data[3:0]`; 0 without a write).
-    pcd: DFF<Bits<4>>,
     /// The front-end's own error strobe (registered).
     err_q: DFF<Bit>,
     /// Its code: 1 NEVER_FITS, 2 ZERO_WGS, 3 BAD_CFG.
@@ -269,9 +253,9 @@ pub struct GpuFrontend {
     l_be: Signal<Local, Bit>,
     /// It is offered to Unit 4 (a BE kernel whose kid is not in the done register this cycle).
     l_pc: Signal<Local, Bit>,
-    /// The expander takes the submit register's kernel (not in a `cu_reset` cycle: the kernel is
-    /// dropped then, Unit 4 kills it).
-    sub_go: Signal<Local, Bit>,
+    /// A descriptor write is pending: Unit 4's submissions wait one cycle (the store is written
+    /// first).
+    blk: Signal<Local, Bit>,
     /// The pending descriptor is written (Unit 4 did not refuse the launch as `DUP_ID`).
     desc_ok: Signal<Local, Bit>,
     /// The `preempt` Unit 4 sees (the policy's or the host's, by AUTO_PREEMPT).
@@ -373,8 +357,6 @@ impl GpuFrontend {
             p_slot: Default::default(),
             p_idx: Default::default(),
             p_shape: Default::default(),
-            s_v: Default::default(),
-            s_kid: Default::default(),
             w_v: Default::default(),
             w_slot: Default::default(),
             dn_v: Default::default(),
@@ -384,8 +366,6 @@ impl GpuFrontend {
             pdone: Default::default(),
             auto_r: DFFWithInit::new(true),
             rsten_r: DFFWithInit::new(true),
-            pcw: Default::default(),
-            pcd: Default::default(),
             err_q: Default::default(),
             err_code_q: Default::default(),
             a_max: Constant::new(0x10u64.into()),
@@ -397,7 +377,7 @@ impl GpuFrontend {
             l_rt: Default::default(),
             l_be: Default::default(),
             l_pc: Default::default(),
-            sub_go: Default::default(),
+            blk: Default::default(),
             desc_ok: Default::default(),
             host_pre: Default::default(),
             host_res: Default::default(),
@@ -426,8 +406,8 @@ impl Logic for GpuFrontend {
     fn update(&mut self) {
         dff_setup!(
             self, clock, l_v, l_kid, l_class, l_idem, l_wgs, l_shape, d_v, d_kid, d_wgs, d_shape,
-            p_v, p_class, p_slot, p_idx, p_shape, s_v, s_kid, w_v, w_slot, dn_v, dn_kid, pre_r,
-            res_r, pdone, auto_r, rsten_r, pcw, pcd, err_q, err_code_q
+            p_v, p_class, p_slot, p_idx, p_shape, w_v, w_slot, dn_v, dn_kid, pre_r, res_r, pdone,
+            auto_r, rsten_r, err_q, err_code_q
         );
         clock!(self, clock, ctrl, expander, disp);
         self.ctrl.reset.next = self.reset.val();
@@ -440,6 +420,7 @@ impl Logic for GpuFrontend {
         // a BE kernel whose kid is in the done register waits a cycle (Unit 4 frees it then)
         self.l_pc.next =
             self.l_be.val() & !(self.dn_v.q.val() & (self.dn_kid.q.val() == self.l_kid.q.val()));
+        self.blk.next = self.d_v.q.val();
         self.desc_ok.next =
             self.d_v.q.val() & !(self.ctrl.error.val() & (self.ctrl.error_code.val() == 1u64));
         self.disp_cfg.next = self.cfg_we.val() & !self.cfg_addr.val().get_bit(4);
@@ -497,10 +478,11 @@ impl Logic for GpuFrontend {
             self.expander.desc_wgs.next = self.d_wgs.q.val();
             self.expander.desc_shape.next = self.d_shape.q.val();
         }
-        // Unit 4's submissions through the submit register
-        self.sub_go.next = self.s_v.q.val() & !self.ctrl.cu_reset.val();
-        self.expander.sub_valid.next = self.sub_go.val();
-        self.expander.sub_kid.next = self.s_kid.q.val();
+        self.expander.sub_valid.next = self.ctrl.submit_valid.val() & !self.blk.val();
+        self.expander.sub_kid.next = 0.into();
+        if self.ctrl.submit_valid.val() & !self.blk.val() {
+            self.expander.sub_kid.next = self.ctrl.submit_id.val();
+        }
         self.expander.room_rt.next =
             self.disp.room.val().get_bit(0) & !(self.p_v.q.val() & !self.p_class.q.val());
         self.expander.room_be.next =
@@ -536,7 +518,7 @@ impl Logic for GpuFrontend {
             self.ctrl.launch_id.next = self.l_kid.q.val();
         }
         self.ctrl.launch_idem.next = self.l_pc.val() & self.l_idem.q.val() & self.rsten_r.q.val();
-        self.ctrl.submit_ready.next = !self.s_v.q.val();
+        self.ctrl.submit_ready.next = self.expander.sub_ready.val() & !self.blk.val();
         self.ctrl.start_valid.next = self.expander.start_valid.val();
         self.ctrl.start_id.next = self.expander.start_kid.val();
         self.ctrl.done_valid.next = self.dn_v.q.val();
@@ -544,9 +526,11 @@ impl Logic for GpuFrontend {
         self.ctrl.killed.next = self.disp.reclaim_done.val();
         self.ctrl.preempt.next = self.host_pre.val();
         self.ctrl.resume.next = self.host_res.val();
-        // Unit 4's register write through a register (its `MAX_INFLIGHT` one cycle later)
-        self.ctrl.cfg_we.next = self.pcw.q.val();
-        self.ctrl.cfg_max_inflight.next = self.pcd.q.val();
+        self.ctrl.cfg_we.next = self.pc_cfg.val();
+        self.ctrl.cfg_max_inflight.next = 0.into();
+        if self.pc_cfg.val() {
+            self.ctrl.cfg_max_inflight.next = self.cfg_data.val().get_bits::<4>(0);
+        }
 
         // ---- the launch port ----
         self.leaves.next = self.l_rt.val() & self.expander.rt_ready.val()
@@ -646,20 +630,6 @@ impl Logic for GpuFrontend {
             self.p_idx.d.next = self.expander.push_idx.val();
             self.p_shape.d.next = self.expander.push_shape.val();
         }
-        // submit register: filled when empty (Unit 4's `submit_ready`), emptied when the expander
-        // takes it; dropped in a `cu_reset` cycle (Unit 4 shows no submission then)
-        if self.s_v.q.val() & self.expander.sub_ready.val() {
-            self.s_v.d.next = false;
-            self.s_kid.d.next = 0.into();
-        }
-        if !self.s_v.q.val() {
-            self.s_v.d.next = self.ctrl.submit_valid.val();
-            self.s_kid.d.next = self.ctrl.submit_id.val();
-        }
-        if self.ctrl.cu_reset.val() {
-            self.s_v.d.next = false;
-            self.s_kid.d.next = 0.into();
-        }
         // withdraw register
         self.w_v.d.next = self.expander.withdraw_valid.val();
         self.w_slot.d.next = self.expander.withdraw_slot.val();
@@ -688,12 +658,7 @@ impl Logic for GpuFrontend {
                     | self.bit18.val();
             }
         }
-        // Unit 4's write register; registers 0x11, 0x12 and the error register
-        self.pcw.d.next = self.pc_cfg.val();
-        self.pcd.d.next = 0.into();
-        if self.pc_cfg.val() {
-            self.pcd.d.next = self.cfg_data.val().get_bits::<4>(0);
-        }
+        // registers 0x11, 0x12 and the error register
         self.cfg_bad.next = self.cfg_we.val()
             & self.cfg_addr.val().get_bit(4)
             & !self.pc_cfg.val()
@@ -727,8 +692,6 @@ impl Logic for GpuFrontend {
             self.p_slot.d.next = 0.into();
             self.p_idx.d.next = 0.into();
             self.p_shape.d.next = 0.into();
-            self.s_v.d.next = false;
-            self.s_kid.d.next = 0.into();
             self.w_v.d.next = false;
             self.w_slot.d.next = 0.into();
             self.dn_v.d.next = false;
@@ -738,8 +701,6 @@ impl Logic for GpuFrontend {
             self.pdone.d.next = false;
             self.auto_r.d.next = true;
             self.rsten_r.d.next = true;
-            self.pcw.d.next = false;
-            self.pcd.d.next = 0.into();
             self.err_q.d.next = false;
             self.err_code_q.d.next = 0.into();
         }
