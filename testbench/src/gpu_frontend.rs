@@ -292,9 +292,8 @@ struct Mix {
 /// The dispatcher's module-choice registers of a segment, written in its first cycles (the
 /// first segment's right after the trace's reset): the policy (a third each `first`,
 /// `max_weighted_free`, `min_power_history`), for the scorer free weights with large nibbles
-/// half the time, for the power history heavy power weights, a short or a long window (128 up
-/// to 65535 cycles, drawn by bit length: long enough for a counter to saturate at 0xFFFF, or
-/// to turn once in a trace, or never) and each module's own rate of
+/// half the time, for the power history heavy power weights, a short or a long window (up to
+/// 4095 cycles: long enough for a counter to saturate at 0xFFFF) and each module's own rate of
 /// retire strobes (percent of cycles with every class's bit set; 0: the sparse random strobes
 /// of every segment), so the choice meets unequal modules, ties and saturated counters.
 #[derive(Clone, Copy, Debug, Default)]
@@ -321,13 +320,10 @@ impl Profile {
         let policy = r.below(3) as u32;
         let free_weights = nibbles(r);
         let power_weights = nibbles(r);
-        // long windows over the register's whole range by bit length (at least 128 cycles:
-        // `dispatcher_tagged::window_len`), so windows that turn once in a trace, or never,
-        // and every bit of the length are met
         let power_window = if r.below(2) == 0 {
             8 + r.below(120) as u32
         } else {
-            128 | crate::dispatcher_tagged::window_len(r.0.next_u64())
+            1024 + r.below(3072) as u32
         };
         let rate = |r: &mut R| [0, 10, 50, 95][r.below(4) as usize];
         let retire = if policy == 2 {
@@ -588,18 +584,6 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
             };
             let wide = r.below(100) < mix.wide;
             draw_shape(&mut r, &mut k, &mix, wide);
-            // a tenth of the kernels (not in a storm): one need one block longer than the free
-            // tail of a map of the dispatcher inside (`dispatcher_tagged::tail_need`: one wave
-            // on the unit the module's split pointer gives it), so every start of its searches
-            // meets the boundary of its end-of-map test as the maps fill and drain
-            let x = r.0.next_u64();
-            if !mix.tiny && x % 10 == 0 {
-                match crate::dispatcher_tagged::tail_need(&m.dispatcher().inner().res, x) {
-                    (0, need) => (k.waves, k.vgpr) = (1, need as u32),
-                    (1, need) => (k.waves, k.sgpr) = (1, need as u32),
-                    (_, need) => k.lds = need as u32,
-                }
-            }
             next_kid[class as usize] = (k.kid + 1) & 0xFF;
             // a VGPR / SGPR need just above what a unit holds for the kernel's wave pairs
             // (limit + 1 or + 2, or any value up to the port's maximum): every row of the
@@ -684,18 +668,7 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
                 5 => (ADDR_AUTO_PREEMPT, 0),
                 6 => (0x13 + r.below(13) as u32, r.below(3) as u32),
                 7 => (ADDR_AUTO_PREEMPT, 2 + r.below(100) as u32),
-                // window lengths over their whole range by bit length
-                // (`dispatcher_tagged::window_len`), other addresses any value
-                _ => {
-                    let a = 2 + r.below(14) as u32;
-                    let x = r.0.next_u64();
-                    let d = if (2..=5).contains(&a) || a == 8 {
-                        crate::dispatcher_tagged::window_len(x)
-                    } else {
-                        (x % (1 << 16)) as u32
-                    };
-                    (a, d)
-                }
+                _ => (2 + r.below(14) as u32, r.below(1 << 16) as u32),
             };
             if addr == ADDR_AUTO_PREEMPT && data == 0 {
                 auto = false;
