@@ -282,6 +282,52 @@ impl Rng {
     }
 }
 
+/// A window length (`WIN_LEN[y]` at 2..=5, `POWER_WINDOW` at 8: 16-bit cycle counts) drawn
+/// over the register's whole range by bit length, from one random word `x`: the bit length b
+/// uniform in 0..=16, the value uniform among the b-bit values. Each bit of the register is
+/// the top bit of one draw in 17, and every length class is met — windows that turn every few
+/// cycles, once or twice in an 8000-cycle trace (4096..=8191: bit 12 set), or never (a uniform
+/// 16-bit draw gives 32768 cycles on average: such a window never turns within a trace, so the
+/// high bits of a length were written but never shown).
+pub fn window_len(x: u64) -> u32 {
+    let b = (x % 17) as u32;
+    if b == 0 {
+        0
+    } else {
+        (1 << (b - 1)) | ((x >> 8) as u32 & ((1 << (b - 1)) - 1))
+    }
+}
+
+/// The free tail of a map of `n` blocks (bit = 1: free): the free blocks above its highest
+/// used one (`n` when the map is empty).
+pub fn free_tail(map: u128, n: usize) -> usize {
+    let used = !map & ((1u128 << n) - 1);
+    if used == 0 {
+        n
+    } else {
+        n - 1 - (127 - used.leading_zeros() as usize)
+    }
+}
+
+/// A need one block longer than the free tail of one map (at most the map), from the random
+/// word `x` over the model's maps `res`: module and map kind (0 VGPR, 1 SGPR, 2 LDS) from
+/// `x`'s bits; a VGPR / SGPR need is per wave of a one-wave WG, on the unit module m's split
+/// pointer gives that wave. Returns (kind, need). Such a need meets the search's end-of-map
+/// test at the start where the tail begins, exactly where a fit would run one block past the
+/// map, so every start of every search meets the boundary of its end test as the maps fill and
+/// drain (a random need meets it at start k only when it is exactly 17 − k, or 9 − k, with
+/// block k − 1 used: near a map's low end that is a long, rare need).
+pub fn tail_need(res: &golden_model::dispatcher::Resources, x: u64) -> (usize, usize) {
+    let (m, kind) = ((x >> 20) as usize & 1, (x >> 22) as usize % 3);
+    let u = res.split(m, 1).iter().position(|&w| w == 1).unwrap_or(0);
+    let (map, n) = match kind {
+        0 => (res.vgpr[m][u], 16),
+        1 => (res.sgpr[m][u], 8),
+        _ => (res.lds[m], 16),
+    };
+    (kind, (free_tail(map, n) + 1).min(n))
+}
+
 /// A random front-end-like stream on the board config, with the model in the loop: RT WGs
 /// into channel 0 and BE WGs into channel 1 in runs per kernel slot (now and then an RT WG in
 /// channel 1), completions of live slots in any order (no BE completion while a CU reset is
@@ -297,7 +343,9 @@ impl Rng {
 /// time a power window of 8..=127 cycles), then one push or completion every 24..=39 cycles
 /// and no other event, keeping 1..=7 WGs in flight (drawn per segment), so the spec checker
 /// judges the policy on maps of every fill that stood still longer than a score may be old.
-/// Returns the inputs and the model's outputs.
+/// A tenth of the good WGs take one need one block longer than the free tail of one of the
+/// model's maps ([`tail_need`]), and window-length writes draw the whole 16-bit range by bit
+/// length ([`window_len`]). Returns the inputs and the model's outputs.
 pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
     let cfg = TaggedConfig::board();
     let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
@@ -419,7 +467,7 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                 } else {
                     r.below(1 + 8 / q as u64) as usize
                 };
-                let wg = Wg {
+                let mut wg = Wg {
                     id: next_id & 0xFF,
                     prio: r.below(4) as usize,
                     waves: if r.pct(1) { 0 } else { waves },
@@ -435,6 +483,17 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                     },
                     indep: r.pct(30),
                 };
+                // a tenth of the good WGs: one need one block longer than the free tail of a
+                // map of the model ([`tail_need`]; one wave, on the unit the module's split
+                // pointer gives it), so every start's end-of-map test meets its boundary
+                let x = r.next();
+                if x % 10 == 0 && !over_v && !over_s && wg.waves != 0 {
+                    match tail_need(&m.inner().res, x) {
+                        (0, need) => (wg.waves, wg.vgpr) = (1, need),
+                        (1, need) => (wg.waves, wg.sgpr) = (1, need),
+                        (_, need) => wg.lds = need,
+                    }
+                }
                 next_id += 1;
                 let tag = if be {
                     if be_left == 0 {
@@ -486,6 +545,8 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                     0 => r.below(4) as u32,
                     1 if r.pct(50) => 2 + r.below(12) as u32,
                     1 => 16 + r.below(48) as u32,
+                    // window lengths over their whole range by bit length ([`window_len`])
+                    2..=5 | 8 => window_len(r.next()),
                     _ => r.below(1 << 16) as u32,
                 };
             }
@@ -622,5 +683,33 @@ crate::board_unit! {
     }
     fn random_trace(seed: u64, cycles: usize) -> Vec<TaggedIn> {
         random_run(seed, cycles).0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every bit length of a window register is drawn, so a window of 4096..=8191 cycles (bit
+    /// 12 its top bit, turning within an 8000-cycle trace) is met one draw in 17.
+    #[test]
+    fn window_len_draws_every_bit_length() {
+        let mut r = Rng(7);
+        let mut tops = [0usize; 17];
+        for _ in 0..17_000 {
+            let w = window_len(r.next());
+            tops[(32 - w.leading_zeros()) as usize] += 1;
+        }
+        assert!(tops.iter().all(|&n| n > 700), "bit lengths {tops:?}");
+    }
+
+    /// The free tail counts the free blocks above the highest used one.
+    #[test]
+    fn free_tail_of_maps() {
+        assert_eq!(free_tail(0xFFFF, 16), 16);
+        assert_eq!(free_tail(0xFFFE, 16), 15);
+        assert_eq!(free_tail(0x7FFF, 16), 0);
+        assert_eq!(free_tail(0xF0, 8), 4);
+        assert_eq!(free_tail(0x0F, 8), 0);
     }
 }
