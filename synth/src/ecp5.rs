@@ -28,6 +28,16 @@
 //! LUT-RAM included) out of the device's, `TRELLIS_FF`, `DP16KD` block RAMs (EBRs) and
 //! `MULT18X18D` DSPs, and per speed grade the Fmax of every seed, their median, and, when the
 //! median misses 100 MHz, nextpnr's critical path (source and sink cell) of the median seed.
+//!
+//! ## Seeds that do not route (session 16, issue #22)
+//! A seed whose nextpnr stops after placement without a routed result (its time limit
+//! `PNR_TIMEOUT`, an error exit, or stopped by hand while routing) is recorded as unrouted —
+//! `unrouted_by_seed` in the JSON (seed and why), `N: unrouted` in the README cell — and the
+//! flow goes on with the next seed. The median is over the routed seeds; when some did not
+//! route the cell says so (`27.2 (1: unrouted, 2: 27.2, 3: 26.9; median of 2 routed of 3)`),
+//! and with none routed `fmax_mhz` is null and the cell reads `unrouted (1: unrouted, …)`. A
+//! failure before routing (yosys, packing, placement: the unit does not fit) still ends the
+//! unit as before.
 
 use anyhow::{anyhow, bail, ensure, Context, Result};
 use serde::Serialize;
@@ -287,14 +297,82 @@ pub fn parse_stat(log: &str) -> YosysCells {
 #[derive(Clone, Debug, Serialize)]
 pub struct GradeResult {
     pub speed: u8,
-    /// Median of the seeds (the lower middle value for an even count).
-    pub fmax_mhz: f64,
+    /// Median of the routed seeds (the lower middle value for an even count); None (JSON null)
+    /// when no seed routed.
+    pub fmax_mhz: Option<f64>,
+    /// Every routed seed's Fmax (the unrouted ones are in `unrouted_by_seed`).
     pub fmax_mhz_by_seed: Vec<(u64, f64)>,
     pub meets_100mhz: bool,
     /// nextpnr's critical path of the median seed when the median misses 100 MHz.
     pub critical_path: Option<String>,
-    /// Wall-clock seconds of each seed's place and route.
+    /// Wall-clock seconds of each seed's place and route (routed or not).
     pub pnr_s_by_seed: Vec<(u64, f64)>,
+    /// Seeds that placed but did not route, with why (time limit, exit status).
+    pub unrouted_by_seed: Vec<(u64, String)>,
+    /// Every seed run, in the order run.
+    pub seeds: Vec<u64>,
+}
+
+impl GradeResult {
+    /// `fmax_mhz` etc. from the seeds' outcomes (`Ok(Fmax)` routed, `Err(why)` unrouted), in
+    /// the order run; `critical_path` and `pnr_s_by_seed` are left for the caller.
+    pub fn of_seeds(speed: u8, outcomes: &[(u64, std::result::Result<f64, String>)]) -> Self {
+        let by_seed: Vec<(u64, f64)> = outcomes
+            .iter()
+            .filter_map(|(s, r)| r.as_ref().ok().map(|f| (*s, *f)))
+            .collect();
+        let fmax_mhz = median(&by_seed.iter().map(|s| s.1).collect::<Vec<_>>());
+        GradeResult {
+            speed,
+            fmax_mhz,
+            fmax_mhz_by_seed: by_seed,
+            meets_100mhz: fmax_mhz.is_some_and(|f| f >= 100.0),
+            critical_path: None,
+            pnr_s_by_seed: vec![],
+            unrouted_by_seed: outcomes
+                .iter()
+                .filter_map(|(s, r)| r.as_ref().err().map(|e| (*s, e.clone())))
+                .collect(),
+            seeds: outcomes.iter().map(|s| s.0).collect(),
+        }
+    }
+
+    /// The README cell: `median (seed: Fmax, …)`, every seed in the order run, an unrouted
+    /// one as `N: unrouted`, and `; median of R routed of N` when some did not route.
+    pub fn cell(&self) -> String {
+        let seeds = self
+            .seeds
+            .iter()
+            .map(|s| match self.fmax_mhz_by_seed.iter().find(|f| f.0 == *s) {
+                Some((_, f)) => format!("{s}: {f:.1}"),
+                None => format!("{s}: unrouted"),
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let routed = self.fmax_mhz_by_seed.len();
+        match self.fmax_mhz {
+            None => format!("unrouted ({seeds})"),
+            Some(f) if routed == self.seeds.len() => format!("{f:.1} ({seeds})"),
+            Some(f) => format!(
+                "{f:.1} ({seeds}; median of {routed} routed of {})",
+                self.seeds.len()
+            ),
+        }
+    }
+}
+
+/// Whether a nextpnr log reached routing (placement done): nextpnr-ecp5 routes the globals
+/// first (`Routing globals...`), then router1 (`Routing..`, `Setting up routing queue.`) or
+/// router2 (`Setting up routing resources...`) — messages of nextpnr-ecp5 0.11.1.
+pub fn reached_routing(log: &str) -> bool {
+    [
+        "Routing globals...",
+        "Routing..",
+        "Setting up routing queue.",
+        "Setting up routing resources...",
+    ]
+    .iter()
+    .any(|m| log.contains(m))
 }
 
 /// One unit on the ECP5-85F. `fmax_mhz`, `fmax_mhz_by_seed` and `meets_100mhz` are speed
@@ -303,9 +381,12 @@ pub struct GradeResult {
 pub struct Ecp5Result {
     pub unit: String,
     pub target: &'static str,
-    pub fmax_mhz: f64,
+    /// Median of the routed seeds at speed 6; None (JSON null) when none routed.
+    pub fmax_mhz: Option<f64>,
     pub fmax_mhz_by_seed: Vec<(u64, f64)>,
     pub meets_100mhz: bool,
+    /// Speed 6's seeds that did not route, with why ([`GradeResult::unrouted_by_seed`]).
+    pub unrouted_by_seed: Vec<(u64, String)>,
     /// LUT4 cells after `synth_ecp5` (harness included).
     pub lut4s: u32,
     /// CCU2C carry cells (two LUT4 sites each).
@@ -339,11 +420,9 @@ impl Ecp5Result {
     }
 }
 
-fn by_seed_text(v: &[(u64, f64)]) -> String {
-    v.iter()
-        .map(|(s, f)| format!("{s}: {f:.1}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// The first line of an error, for a per-seed reason.
+fn first_line(e: &anyhow::Error) -> String {
+    format!("{e:#}").lines().next().unwrap_or("").to_string()
 }
 
 /// Placement seeds per speed grade: `first` for speed 6, `other` for the grades after it.
@@ -447,13 +526,13 @@ pub fn synthesize(
     let placer = placer(unit);
     for (k, &speed) in speeds.iter().enumerate() {
         let seeds = if k == 0 { &seeds.first } else { &seeds.other };
-        let mut by_seed = vec![];
+        let mut outcomes = vec![];
         let mut times = vec![];
         let mut logs = vec![];
         for &seed in seeds.iter() {
             let log_name = format!("nextpnr_s{speed}_seed{seed}.log");
             let t = Instant::now();
-            run_limited(
+            let ran = run_limited(
                 Command::new(&tools.nextpnr)
                     .current_dir(&dir)
                     .args(DEVICE_ARGS)
@@ -477,12 +556,23 @@ pub fn synthesize(
                 &format!("nextpnr-ecp5 (speed {speed}, seed {seed})"),
                 &dir.join(&log_name),
                 flow::pnr_timeout(),
-            )?;
+            );
             times.push((seed, t.elapsed().as_secs_f64()));
             let log = std::fs::read_to_string(dir.join(&log_name))?;
-            let fmax = flow::last_fmax(&log)
-                .ok_or_else(|| anyhow!("no `Max frequency for clock` in {log_name}"))?;
-            if uses.is_none() {
+            let fmax = match ran {
+                // placed but not routed: record the seed, go on with the next one
+                Err(e) if reached_routing(&log) => {
+                    eprintln!(
+                        "  {unit}: speed {speed} seed {seed} unrouted: {}",
+                        first_line(&e)
+                    );
+                    Err(first_line(&e))
+                }
+                Err(e) => return Err(e),
+                Ok(()) => Ok(flow::last_fmax(&log)
+                    .ok_or_else(|| anyhow!("no `Max frequency for clock` in {log_name}"))?),
+            };
+            if uses.is_none() && (fmax.is_ok() || last_use(&log, "TRELLIS_COMB").is_some()) {
                 let u = |c: &str| last_use(&log, c);
                 uses = Some((
                     u("TRELLIS_COMB")
@@ -492,26 +582,25 @@ pub fn synthesize(
                     u("MULT18X18D").unwrap_or_default(),
                 ));
             }
-            by_seed.push((seed, fmax));
+            outcomes.push((seed, fmax));
             logs.push(log);
         }
-        let fmax_mhz = median(&by_seed.iter().map(|s| s.1).collect::<Vec<_>>()).expect("a seed");
-        let median_log = by_seed
-            .iter()
-            .position(|s| s.1 == fmax_mhz)
-            .map(|i| &logs[i]);
-        grades.push(GradeResult {
-            speed,
-            fmax_mhz,
-            fmax_mhz_by_seed: by_seed,
-            meets_100mhz: fmax_mhz >= 100.0,
-            critical_path: (fmax_mhz < 100.0)
-                .then(|| median_log.and_then(|l| critical_path(l)))
-                .flatten(),
-            pnr_s_by_seed: times,
+        let mut g = GradeResult::of_seeds(speed, &outcomes);
+        let median_log = g.fmax_mhz.and_then(|m| {
+            outcomes
+                .iter()
+                .position(|s| s.1.as_ref().ok() == Some(&m))
+                .map(|i| &logs[i])
         });
+        g.critical_path = (!g.meets_100mhz)
+            .then(|| median_log.and_then(|l| critical_path(l)))
+            .flatten();
+        g.pnr_s_by_seed = times;
+        grades.push(g);
     }
-    let (comb, ffs, ebrs, dsps) = uses.expect("a run");
+    let (comb, ffs, ebrs, dsps) = uses.ok_or_else(|| {
+        anyhow!("no nextpnr log of {unit} gives the device utilisation (TRELLIS_COMB)")
+    })?;
     let g6 = grades[0].clone();
     Ok(Ecp5Result {
         unit: unit.to_string(),
@@ -519,6 +608,7 @@ pub fn synthesize(
         fmax_mhz: g6.fmax_mhz,
         fmax_mhz_by_seed: g6.fmax_mhz_by_seed,
         meets_100mhz: g6.meets_100mhz,
+        unrouted_by_seed: g6.unrouted_by_seed,
         lut4s: cells.lut4s,
         carries: cells.carries,
         comb,
@@ -610,7 +700,7 @@ pub const TABLE_HEADER: &str = "| unit | LUT4 | carry (CCU2C) | LUT4 sites (TREL
 pub fn table_row(r: &Ecp5Result) -> String {
     let grade = |s: u8| {
         r.grade(s)
-            .map(|g| format!("{:.1} ({})", g.fmax_mhz, by_seed_text(&g.fmax_mhz_by_seed)))
+            .map(GradeResult::cell)
             .unwrap_or_else(|| "not run".into())
     };
     format!(
@@ -723,13 +813,12 @@ pub fn report(o: &ReportOptions) -> Result<()> {
         match synthesize(&tools, &unit, &v, &work, o.freq, &o.seeds, &o.speeds) {
             Ok(r) => {
                 eprintln!(
-                    "  {} LUT4, {} FF, {} EBR, {} DSP; speed 6: {:.1} MHz ({}); yosys {:.0} s ({}), nextpnr {:.0} s",
+                    "  {} LUT4, {} FF, {} EBR, {} DSP; speed 6: {} MHz; yosys {:.0} s ({}), nextpnr {:.0} s",
                     r.lut4s,
                     r.ffs.used,
                     r.ebrs.used,
                     r.dsps.used,
-                    r.fmax_mhz,
-                    by_seed_text(&r.fmax_mhz_by_seed),
+                    r.grades[0].cell(),
                     r.yosys_s,
                     r.yosys,
                     r.grades
@@ -821,6 +910,97 @@ mod tests {
         let stamped = "[00000.570829]         8 cells\n[00000.570832]         4   LUT4\n[00000.570835]         4   TRELLIS_FF\n[00000.570843] \n";
         let c = parse_stat(stamped);
         assert_eq!((c.lut4s, c.ffs), (4, 4));
+    }
+
+    fn result_of(grades: Vec<GradeResult>) -> Ecp5Result {
+        let g6 = grades[0].clone();
+        let u = |used| Use { used, total: 83640 };
+        Ecp5Result {
+            unit: "lock_unit_full".into(),
+            target: "ecp5-85f",
+            fmax_mhz: g6.fmax_mhz,
+            fmax_mhz_by_seed: g6.fmax_mhz_by_seed,
+            meets_100mhz: g6.meets_100mhz,
+            unrouted_by_seed: g6.unrouted_by_seed,
+            lut4s: 28091,
+            carries: 1303,
+            comb: u(32119),
+            ffs: u(4436),
+            ebrs: Use {
+                used: 0,
+                total: 208,
+            },
+            dsps: Use {
+                used: 0,
+                total: 156,
+            },
+            harness_ffs: 0,
+            target_mhz: 100.0,
+            grades,
+            yosys_s: 0.0,
+            yosys: String::new(),
+            router: "router2".into(),
+            placer: "static".into(),
+        }
+    }
+
+    #[test]
+    fn rows_with_unrouted_seeds() {
+        let why = || Err("did not finish within 5400 s".to_string());
+        // every seed routed: the cell of every row so far
+        let all = GradeResult::of_seeds(6, &[(1, Ok(112.7)), (2, Ok(110.6)), (3, Ok(102.9))]);
+        assert_eq!(all.cell(), "110.6 (1: 112.7, 2: 110.6, 3: 102.9)");
+        assert!(all.meets_100mhz && all.unrouted_by_seed.is_empty());
+        // seed 1 unrouted: the median of the two routed (the lower middle), the count said
+        let some = GradeResult::of_seeds(6, &[(1, why()), (2, Ok(27.2)), (3, Ok(26.9))]);
+        assert_eq!(
+            some.cell(),
+            "26.9 (1: unrouted, 2: 27.2, 3: 26.9; median of 2 routed of 3)"
+        );
+        assert_eq!(some.fmax_mhz, Some(26.9));
+        assert_eq!(some.fmax_mhz_by_seed, vec![(2, 27.2), (3, 26.9)]);
+        assert_eq!(some.unrouted_by_seed.len(), 1);
+        assert_eq!(some.seeds, vec![1, 2, 3]);
+        // a middle seed unrouted keeps its place in the list
+        let mid = GradeResult::of_seeds(6, &[(1, Ok(27.1)), (2, why()), (3, Ok(30.0))]);
+        assert_eq!(
+            mid.cell(),
+            "27.1 (1: 27.1, 2: unrouted, 3: 30.0; median of 2 routed of 3)"
+        );
+        // none routed: no Fmax (JSON null), never meets 100 MHz
+        let none = GradeResult::of_seeds(6, &[(2, why()), (3, why())]);
+        assert_eq!(none.cell(), "unrouted (2: unrouted, 3: unrouted)");
+        assert_eq!((none.fmax_mhz, none.meets_100mhz), (None, false));
+        // the README row and the JSON (outside tools read unit, fmax_mhz, fmax_mhz_by_seed,
+        // meets_100mhz: names kept, unrouted_by_seed added)
+        let row = table_row(&result_of(vec![some]));
+        assert_eq!(row, "| lock_unit_full | 28091 | 1303 | 32119 (38 %) | 4436 | 0 | 0 | 26.9 (1: unrouted, 2: 27.2, 3: 26.9; median of 2 routed of 3) | **no** | not run |");
+        let j = serde_json::to_value(result_of(vec![none])).unwrap();
+        assert_eq!(j["unit"], "lock_unit_full");
+        assert!(j["fmax_mhz"].is_null());
+        assert_eq!(j["fmax_mhz_by_seed"], serde_json::json!([]));
+        assert_eq!(j["meets_100mhz"], false);
+        assert_eq!(j["unrouted_by_seed"][0][0], 2);
+        assert_eq!(j["unrouted_by_seed"][1][1], "did not finish within 5400 s");
+        assert_eq!(j["grades"][0]["seeds"], serde_json::json!([2, 3]));
+        let j = serde_json::to_value(result_of(vec![all])).unwrap();
+        assert_eq!(j["fmax_mhz"], 110.6);
+        assert_eq!(j["fmax_mhz_by_seed"][2], serde_json::json!([3, 102.9]));
+    }
+
+    #[test]
+    fn routing_reached_only_after_placement() {
+        assert!(reached_routing(
+            "Info: Placement done\nInfo: Routing globals...\n"
+        ));
+        assert!(reached_routing("Info: Setting up routing resources...\nInfo:     iter=1 wires=9 overused=3 overuse=4 archfail=NA\n"));
+        assert!(reached_routing(
+            "Info: Routing..\nInfo: Setting up routing queue.\n"
+        ));
+        assert!(!reached_routing(LOG.split("Critical path").next().unwrap()));
+        assert!(!reached_routing(
+            "Info: Running placer\nERROR: Unable to place cell 'x'\n"
+        ));
     }
 
     #[test]
