@@ -487,7 +487,7 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                 // map of the model ([`tail_need`]; one wave, on the unit the module's split
                 // pointer gives it), so every start's end-of-map test meets its boundary
                 let x = r.next();
-                if x % 10 == 0 && !over_v && !over_s && wg.waves != 0 {
+                if x.is_multiple_of(10) && !over_v && !over_s && wg.waves != 0 {
                     match tail_need(&m.inner().res, x) {
                         (0, need) => (wg.waves, wg.vgpr) = (1, need),
                         (1, need) => (wg.waves, wg.sgpr) = (1, need),
