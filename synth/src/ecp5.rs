@@ -29,12 +29,12 @@
 //! `MULT18X18D` DSPs, and per speed grade the Fmax of every seed, their median, and, when the
 //! median misses 100 MHz, nextpnr's critical path (source and sink cell) of the median seed.
 //!
-//! ## Seeds that do not route (session 16, issue #22)
+//! ## Seeds that do not route
 //! A seed whose nextpnr stops after placement without a routed result (its time limit
 //! `PNR_TIMEOUT`, an error exit, or stopped by hand while routing) is recorded as unrouted —
 //! `unrouted_by_seed` in the JSON (seed and why), `N: unrouted` in the README cell — and the
 //! flow goes on with the next seed. The median is over the routed seeds; when some did not
-//! route the cell says so (`27.2 (1: unrouted, 2: 27.2, 3: 26.9; median of 2 routed of 3)`),
+//! route the cell says so (`26.9 (1: unrouted, 2: 27.2, 3: 26.9; median of 2 routed of 3)`),
 //! and with none routed `fmax_mhz` is null and the cell reads `unrouted (1: unrouted, …)`. A
 //! failure before routing (yosys, packing, placement: the unit does not fit) still ends the
 //! unit as before.

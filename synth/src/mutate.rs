@@ -930,13 +930,16 @@ pub fn run<U: CheckedUnit>(o: &Options) -> Result<Report> {
     let verilog = U::verilog();
     let by_module = sites_by_module(U::NAME, &verilog);
     let counts = counts_of(&by_module);
-    let mut o = o.clone();
-    o.traces = Some(o.traces.unwrap_or_else(|| faults_budget(&counts)));
+    let traces = o.traces.unwrap_or_else(|| faults_budget(&counts));
+    let o = Options {
+        traces: Some(traces),
+        ..o.clone()
+    };
     if o.count == 0 {
         return Ok(Report {
             unit: U::NAME,
             mutants: vec![],
-            cycles_per_mutant: o.traces.unwrap_or(MIN_TRACES) * o.cycles,
+            cycles_per_mutant: traces * o.cycles,
             secs: 0.0,
             sites: counts,
             internal: false,

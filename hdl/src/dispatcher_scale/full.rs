@@ -57,8 +57,9 @@
 //!   d − 2 (the checker's window for it: 6 cycles).
 //! - Emb. 3: `g` counts cycles with a head, every head stable, a free slot and no head fitting
 //!   an eligible module (cached runs; SPEC "Patent scale": a module whose maps changed within K
-//!   is treated as not fitting, here as in the pick); at `SPLIT_THRESHOLD` (≠ 0) the lowest stable independent head of
-//!   ≥ 2 waves enters split mode (one wave at priority 3, `disp_sub`).
+//!   is treated as not fitting, here as in the pick); at `SPLIT_THRESHOLD` (≠ 0) the lowest
+//!   stable independent head of ≥ 2 waves enters split mode (one wave at priority 3,
+//!   `disp_sub`).
 //! - Step 9: a WG that cannot fit an empty module is refused at the push (`NEVER_FITS`).
 //!
 //! **Cost** (`docs/dispatcher_scale.md`, "Session 14 (lead)"): `ECP5_YOSYS=/usr/bin/yosys synth
