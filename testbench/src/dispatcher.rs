@@ -785,13 +785,24 @@ pub fn flavour_segment<R: proptest::prelude::Rng>(
     }
     // one priority for both channels in half the segments (ties, marks)
     let one_prio = r.pct(50).then(|| r.below(4));
+    // quiet policy segments (half of them, policy `max_weighted_free`): busy stretches as
+    // below, and after one cycle in 12 a gap of 18..=33 cycles without requests (retire strobes
+    // go on) and then a push of a small WG: that WG is decided on maps the busy stretches fragmented and that
+    // stood still longer than the serial scorer's whole period (8 items + its pipeline, the
+    // module-policy window of the spec checker), so a wrong free count or weight decides the
+    // module on its own instead of hiding in the window's spread of scores
+    let quiet = kind == Flavour::Policy && r.pct(50);
+    if quiet {
+        t.push(DispIn::cfg(reg::POLICY, 1));
+    }
+    let mut after_gap = false;
     while t.len() < len {
         let mut i = DispIn::default();
         if r.pct(idle) {
             t.push(i);
             continue;
         }
-        if r.pct(push) {
+        if after_gap || r.pct(push) {
             let (waves, vgpr, sgpr, lds, indep) = match kind {
                 Flavour::Boundary => (
                     r.of(&[1, 1, 2, 2, 3, 4]),
@@ -823,6 +834,13 @@ pub fn flavour_segment<R: proptest::prelude::Rng>(
                     r.pct(80),
                 ),
             };
+            // after a quiet gap a small WG, which fits both modules more often than not: the
+            // policy, not the fit, decides where it goes
+            let (waves, vgpr, sgpr, lds) = if after_gap {
+                (1 + r.below(2), 1 + r.below(3), r.below(3), r.below(3))
+            } else {
+                (waves, vgpr, sgpr, lds)
+            };
             // good descriptors only: clamp to what an empty module holds
             let q = waves.div_ceil(2);
             i.push_valid = true;
@@ -834,11 +852,11 @@ pub fn flavour_segment<R: proptest::prelude::Rng>(
             i.push_lds = lds;
             i.push_indep = indep;
         }
-        if r.pct(done) {
+        if !after_gap && r.pct(done) {
             i.done_valid = true;
             i.done_slot = r.below(6);
         }
-        if r.pct(1) {
+        if !quiet && r.pct(1) {
             // a config write now and then: policy, threshold, weights
             let (a, d) = match r.below(4) {
                 0 => (reg::POLICY, r.below(3)),
@@ -855,8 +873,25 @@ pub fn flavour_segment<R: proptest::prelude::Rng>(
                 i.retire_class |= 1 << b;
             }
         }
+        after_gap = false;
+        let gap = if quiet && r.below(12) == 0 {
+            after_gap = true;
+            18 + r.below(16)
+        } else {
+            0
+        };
         t.push(i);
+        for _ in 0..gap {
+            let mut g = DispIn::default();
+            for b in 0..8 {
+                if r.below(16) < retire {
+                    g.retire_class |= 1 << b;
+                }
+            }
+            t.push(g);
+        }
     }
+    t.truncate(len);
     t
 }
 
