@@ -786,11 +786,12 @@ pub fn flavour_segment<R: proptest::prelude::Rng>(
     // one priority for both channels in half the segments (ties, marks)
     let one_prio = r.pct(50).then(|| r.below(4));
     // quiet policy segments (half of them, policy `max_weighted_free`): busy stretches as
-    // below, and after one cycle in 12 a gap of 18..=33 cycles without requests (retire strobes
-    // go on) and then a push of a small WG: that WG is decided on maps the busy stretches fragmented and that
-    // stood still longer than the serial scorer's whole period (8 items + its pipeline, the
-    // module-policy window of the spec checker), so a wrong free count or weight decides the
-    // module on its own instead of hiding in the window's spread of scores
+    // below, and after one cycle in 12 a gap of 18..=33 cycles without requests (retire
+    // strobes go on) and then a push of a small WG: that WG is decided on maps the busy
+    // stretches fragmented and that stood still longer than the serial scorer's whole period
+    // (8 items + its pipeline, the module-policy window of the spec checker), so a wrong free
+    // count or weight decides the module on its own instead of hiding in the window's spread
+    // of scores
     let quiet = kind == Flavour::Policy && r.pct(50);
     if quiet {
         t.push(DispIn::cfg(reg::POLICY, 1));
