@@ -677,7 +677,8 @@ pub enum Flavour {
     Boundary,
     /// `max_weighted_free` with sparse weights and `min_power_history` with short windows and
     /// sparse retire strobes, small WGs keeping both modules near a tie (a fifth of them up to
-    /// 8 waves).
+    /// 8 waves); half of the segments quiet (`max_weighted_free` decisions after request-free
+    /// gaps longer than the scorer's period).
     Policy,
     /// A small split threshold, big independent WGs and rare completions: heads enter split
     /// mode often, on both channels, from every FIFO position.
