@@ -609,7 +609,7 @@ crate::board_unit! {
     /// cycles: bad inputs, config churn, resets in 1 % of the cycles) and, in 3 of 5 segments,
     /// one of the [`Flavour`]s (512..2048 cycles, a reset at most at the start: boundary needs
     /// on fragmented maps, the module policies on near ties, forced splits; see
-    /// [`flavour_segment`]). In boundary segments a third of the pushes into an empty channel
+    /// [`flavour_segment`]). In boundary segments two thirds of the pushes into an empty channel
     /// are tail probes on the model's maps of that cycle ([`tail_probe`]).
     fn random_trace(seed: u64, cycles: usize) -> Vec<DispIn> {
         use proptest::strategy::ValueTree;
@@ -640,13 +640,13 @@ crate::board_unit! {
                 if trace.len() == cycles {
                     break;
                 }
-                // boundary segments: a third of the pushes into an empty channel (decided within
+                // boundary segments: two thirds of the pushes into an empty channel (decided within
                 // a few cycles) are tail probes on the model's maps as they stand (a need one
                 // block past a map's free tail, see [`tail_probe`])
                 if probes
                     && raw.push_valid
                     && model.queued(raw.push_channel as usize) == 0
-                    && runner.rng().next_u64().is_multiple_of(3)
+                    && runner.rng().next_u64() % 3 != 0
                 {
                     let pick = runner.rng().next_u64();
                     if let Some((w, v, s, l)) = tail_probe(&model.res, &cfg, pick) {
