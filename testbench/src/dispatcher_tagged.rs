@@ -328,6 +328,41 @@ pub fn tail_need(res: &golden_model::dispatcher::Resources, x: u64) -> (usize, u
     (kind, (free_tail(map, n) + 1).min(n))
 }
 
+/// [`tail_need`] for a WG of any wave count: from the random word `x` over the model's maps
+/// `res`, a module, a map kind (0 VGPR, 1 SGPR, 2 LDS), q in 1..=4 and 2q − 1 or 2q waves (on
+/// the unit that the module's split pointer gives q waves, the need is q × the per-wave need:
+/// bit j of the decoders' q-wave thermometer row is bit ⌊j/q⌋ of the one-wave need), a side:
+/// half the time the least need whose q-wave total crosses the free tail t of that unit's map
+/// (⌈(t + 1)/q⌉ per wave: bit t of the row set, the end-of-map test fails at the tail's start),
+/// else the largest that fits inside it (⌊t/q⌋: bit t clear, the tail's start fits). Returns
+/// (kind, waves, need per wave; for LDS the WG's need, waves 0: keep the WG's own). Every row
+/// (q) of the need decoders meets its end-of-map boundary at the bit the maps' fill gives, from
+/// both sides — [`tail_need`] meets only the one-wave row. A crossing need above the map's q-wave
+/// limit (an empty map's tail) takes the fitting side (no `NEVER_FITS` from this draw).
+pub fn tail_need_waves(res: &golden_model::dispatcher::Resources, x: u64) -> (usize, usize, usize) {
+    let (m, kind) = ((x >> 20) as usize & 1, (x >> 22) as usize % 3);
+    let q = 1 + (x >> 24) as usize % 4;
+    let waves = 2 * q - ((x >> 26) as usize & 1);
+    let cross = (x >> 27) & 1 == 0;
+    if kind == 2 {
+        let t = free_tail(res.lds[m], 16);
+        return (kind, 0, if cross { (t + 1).min(16) } else { t });
+    }
+    let u = res
+        .split(m, waves)
+        .iter()
+        .position(|&w| w == q)
+        .unwrap_or(0);
+    let (map, n) = match kind {
+        0 => (res.vgpr[m][u], 16),
+        _ => (res.sgpr[m][u], 8),
+    };
+    let t = free_tail(map, n);
+    let over = (t + 1).div_ceil(q);
+    let need = if cross && over <= n / q { over } else { t / q };
+    (kind, waves, need)
+}
+
 /// A random front-end-like stream on the board config, with the model in the loop: RT WGs
 /// into channel 0 and BE WGs into channel 1 in runs per kernel slot (now and then an RT WG in
 /// channel 1), completions of live slots in any order (no BE completion while a CU reset is
@@ -335,17 +370,22 @@ pub fn tail_need(res: &golden_model::dispatcher::Resources, x: u64) -> (usize, u
 /// cycles later (sometimes a second confirmation during the walk, sometimes a reset during the
 /// walk), bad inputs (a class-1 push into channel 0, completions of idle slots, bad register
 /// writes), backpressure (full FIFOs: pushes are offered whatever `push_ready`), register
-/// writes (policy, split threshold: small, or 16..=63), retire strobes and resets now and then;
-/// VGPR and SGPR needs up to the map (a fiftieth each above it: `NEVER_FITS`), LDS needs
-/// mostly small, a tenth 6..=16 blocks; a bad completion names an idle slot. The push rate changes every 256 cycles; a third of
-/// those segments are sparse: a state-dependent module policy written (`max_weighted_free`
-/// two times in three, else `min_power_history`; half the time new free weights, half the
-/// time a power window of 8..=127 cycles), then one push or completion every 24..=39 cycles
-/// and no other event, keeping 1..=7 WGs in flight (drawn per segment), so the spec checker
-/// judges the policy on maps of every fill that stood still longer than a score may be old.
+/// writes (policy, split threshold: small, or 16..=63, or after a reset in four the reset value),
+/// retire strobes and resets now and then (none in half the 2048-cycle epochs, twice as many in
+/// the others); VGPR and SGPR needs up to the map (a fiftieth each above it: `NEVER_FITS`), LDS
+/// needs mostly small, a tenth 6..=16 blocks; a bad completion names an idle slot. The push
+/// rate changes every 256 cycles; a third of those segments are sparse: a state-dependent
+/// module policy written (`max_weighted_free` two times in three, else `min_power_history`;
+/// half the time new free weights, half the time a power window of 8..=127 cycles), then one
+/// push or completion every 24..=39 cycles and no other event, keeping 1..=7 WGs in flight
+/// (drawn per segment), so the spec checker judges the policy on maps of every fill that stood
+/// still longer than a score may be old.
 /// A tenth of the good WGs take one need one block longer than the free tail of one of the
-/// model's maps ([`tail_need`]), and window-length writes draw the whole 16-bit range by bit
-/// length ([`window_len`]). Returns the inputs and the model's outputs.
+/// model's maps ([`tail_need`]), another tenth a need at either side of a free tail at any wave
+/// count ([`tail_need_waves`]), and window-length writes draw the whole 16-bit range by bit
+/// length ([`window_len`]; a quarter of the busy segments start by writing all four). The
+/// share of RT WGs pushed into the BE channel is drawn per segment (10, 10, 50 or 90 %).
+/// Returns the inputs and the model's outputs.
 pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
     let cfg = TaggedConfig::board();
     let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
@@ -369,19 +409,36 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
     let mut next_event = 0usize;
     // a sparse segment's occupancy: WGs kept in flight (1..=7)
     let mut keep = 1usize;
+    // the share of RT WGs pushed into the BE channel (per cent, drawn per segment), so the
+    // flush meets BE FIFOs holding every mix of kept (class 0) and flushed WGs, full ones too
+    let mut rt_in_be = 10;
+    // random resets per 1000 cycles, drawn per 2048-cycle epoch: none (half the epochs) or
+    // twice the mean, so long written windows turn within a reset-free stretch
+    let mut reset_pm = 2;
+    // window lengths still to write in this segment (a window profile: WIN_LEN[0..4])
+    let mut win_writes = 0usize;
     while ins.len() < cycles {
         let k = ins.len();
+        if k % 2048 == 0 {
+            reset_pm = if r.pct(50) { 0 } else { 4 };
+        }
         if k % 256 == 0 {
+            rt_in_be = [10, 10, 50, 90][r.below(4) as usize];
             let kind = r.below(6) as usize;
             sparse = kind >= 4;
             push_pct = [0, 20, 55, 90, 0, 0][kind];
             next_event = k + 2 + r.below(24) as usize;
             keep = 1 + r.below(7) as usize;
+            // a quarter of the busy segments start with a window profile: all four window
+            // lengths written ([`window_len`]), so the windows turn at every pace (every
+            // cycle, a few times, once or never in a trace) while both heads contend
+            win_writes = if !sparse && r.pct(25) { 4 } else { 0 };
         }
         let mut i = TaggedIn::default();
-        if ins[k - 1].base.reset {
-            // a split threshold: small (heads enter split mode now and then) or above the
-            // pipeline's slack, so a split that comes too early shows
+        if ins[k - 1].base.reset && r.pct(75) {
+            // after three resets in four, a split threshold: small (heads enter split mode now
+            // and then) or above the pipeline's slack, so a split that comes too early shows;
+            // the fourth keeps the reset value (256)
             i = TaggedIn::from(DispIn::cfg(
                 golden_model::dispatcher::reg::SPLIT_THRESHOLD,
                 if r.pct(50) {
@@ -390,7 +447,7 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                     16 + r.below(48) as u32
                 },
             ));
-        } else if !sparse && r.pct(1) && r.pct(20) {
+        } else if !sparse && r.below(1000) < reset_pm {
             i.base.reset = true;
             confirm_at = None;
             reset_open_until = 0;
@@ -494,6 +551,22 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                         (_, need) => wg.lds = need,
                     }
                 }
+                // another tenth: the same at any wave count, from both sides of the tail
+                // ([`tail_need_waves`]), so every q-wave row of the need decoders meets it
+                if x % 10 == 1 && !over_v && !over_s && wg.waves != 0 {
+                    match tail_need_waves(&m.inner().res, x) {
+                        // (the other register need kept within its q-wave limit)
+                        (0, waves, need) => {
+                            let q = waves.div_ceil(2);
+                            (wg.waves, wg.vgpr, wg.sgpr) = (waves, need, wg.sgpr.min(8 / q));
+                        }
+                        (1, waves, need) => {
+                            let q = waves.div_ceil(2);
+                            (wg.waves, wg.sgpr, wg.vgpr) = (waves, need, wg.vgpr.min(16 / q));
+                        }
+                        (_, _, need) => wg.lds = need,
+                    }
+                }
                 next_id += 1;
                 let tag = if be {
                     if be_left == 0 {
@@ -512,7 +585,7 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                     }
                 };
                 let mut ch = if be { BE_CHANNEL } else { 0 };
-                if !be && r.pct(10) {
+                if !be && r.pct(rt_in_be) {
                     ch = BE_CHANNEL;
                 }
                 let bad = r.pct(2);
@@ -549,6 +622,11 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                     2..=5 | 8 => window_len(r.next()),
                     _ => r.below(1 << 16) as u32,
                 };
+            } else if !sparse && win_writes > 0 {
+                i.base.cfg_we = true;
+                i.base.cfg_addr = golden_model::dispatcher::reg::WIN_LEN0 + 4 - win_writes as u32;
+                i.base.cfg_data = window_len(r.next());
+                win_writes -= 1;
             }
             if r.pct(10) {
                 i.base.retire_class = r.below(256);
@@ -701,6 +779,55 @@ mod tests {
             tops[(32 - w.leading_zeros()) as usize] += 1;
         }
         assert!(tops.iter().all(|&n| n > 700), "bit lengths {tops:?}");
+    }
+
+    /// A q-wave tail need crosses the free tail of the unit that gets q waves (the crossing
+    /// side) or fits inside it, never above the map's q-wave limit.
+    #[test]
+    fn tail_need_waves_meets_the_tail_from_both_sides() {
+        let mut r = Rng(11);
+        let mut res = golden_model::dispatcher::Resources::new(
+            golden_model::dispatcher::DispatcherConfig::board(),
+        );
+        let (mut cross, mut fit) = (0, 0);
+        for _ in 0..4000 {
+            for m in 0..2 {
+                res.lds[m] = r.next() as u128 & 0xFFFF;
+                res.ptr[m] = r.below(2) as usize;
+                for u in 0..2 {
+                    res.vgpr[m][u] = r.next() as u128 & 0xFFFF;
+                    res.sgpr[m][u] = r.next() as u128 & 0xFF;
+                }
+            }
+            let x = r.next();
+            let (kind, waves, need) = tail_need_waves(&res, x);
+            let m = (x >> 20) as usize & 1;
+            let (q, t, n) = match kind {
+                2 => (1, free_tail(res.lds[m], 16), 16),
+                _ => {
+                    let q = waves.div_ceil(2);
+                    let u = res.split(m, waves).iter().position(|&w| w == q).unwrap();
+                    let (map, n) = if kind == 0 {
+                        (res.vgpr[m][u], 16)
+                    } else {
+                        (res.sgpr[m][u], 8)
+                    };
+                    (q, free_tail(map, n), n)
+                }
+            };
+            assert!(q * need <= n, "{kind} {waves} {need}");
+            if q * need > t {
+                assert!(q * (need - 1) <= t);
+                cross += 1;
+            } else {
+                assert!(q * (need + 1) > t);
+                fit += 1;
+            }
+        }
+        assert!(
+            cross > 1000 && fit > 1000,
+            "{cross} crossing, {fit} fitting"
+        );
     }
 
     /// The free tail counts the free blocks above the highest used one.
