@@ -640,13 +640,13 @@ crate::board_unit! {
                 if trace.len() == cycles {
                     break;
                 }
-                // boundary segments: two thirds of the pushes into an empty channel (decided within
-                // a few cycles) are tail probes on the model's maps as they stand (a need one
-                // block past a map's free tail, see [`tail_probe`])
+                // boundary segments: two thirds of the pushes into an empty channel (decided
+                // within a few cycles) are tail probes on the model's maps as they stand (a need
+                // one block past a map's free tail, see [`tail_probe`])
                 if probes
                     && raw.push_valid
                     && model.queued(raw.push_channel as usize) == 0
-                    && runner.rng().next_u64() % 3 != 0
+                    && !runner.rng().next_u64().is_multiple_of(3)
                 {
                     let pick = runner.rng().next_u64();
                     if let Some((w, v, s, l)) = tail_probe(&model.res, &cfg, pick) {
