@@ -292,8 +292,9 @@ struct Mix {
 /// The dispatcher's module-choice registers of a segment, written in its first cycles (the
 /// first segment's right after the trace's reset): the policy (a third each `first`,
 /// `max_weighted_free`, `min_power_history`), for the scorer free weights with large nibbles
-/// half the time, for the power history heavy power weights, a short or a long window (up to
-/// 4095 cycles: long enough for a counter to saturate at 0xFFFF) and each module's own rate of
+/// half the time, for the power history heavy power weights, a short or a long window (128 up
+/// to 65535 cycles, drawn by bit length: long enough for a counter to saturate at 0xFFFF, or
+/// to turn once in a trace, or never) and each module's own rate of
 /// retire strobes (percent of cycles with every class's bit set; 0: the sparse random strobes
 /// of every segment), so the choice meets unequal modules, ties and saturated counters.
 #[derive(Clone, Copy, Debug, Default)]
@@ -320,10 +321,13 @@ impl Profile {
         let policy = r.below(3) as u32;
         let free_weights = nibbles(r);
         let power_weights = nibbles(r);
+        // long windows over the register's whole range by bit length (at least 128 cycles:
+        // `dispatcher_tagged::window_len`), so windows that turn once in a trace, or never,
+        // and every bit of the length are met
         let power_window = if r.below(2) == 0 {
             8 + r.below(120) as u32
         } else {
-            1024 + r.below(3072) as u32
+            128 | crate::dispatcher_tagged::window_len(r.0.next_u64())
         };
         let rate = |r: &mut R| [0, 10, 50, 95][r.below(4) as usize];
         let retire = if policy == 2 {
@@ -374,8 +378,8 @@ impl Mix {
         }
     }
 
-    /// Map pressure: half the WGs small, half big (a need the rest of a unit's map holds only
-    /// when the small ones leave), records that run 100..400 cycles — a big WG meets a unit
+    /// Map pressure: of the WGs a third with three or four wave pairs, the rest half small,
+    /// half big (a need the rest of a unit's map holds only when the small ones leave), records that run 100..400 cycles — a big WG meets a unit
     /// whose low blocks a small one holds and whose free tail is too short, so every start of
     /// the dispatcher's searches meets its end-of-map test with a need that crosses it.
     fn pressure(r: &mut R) -> Self {
@@ -395,20 +399,22 @@ impl Mix {
         }
     }
 
-    /// A storm of tiny best-effort kernels: one WG each, offered in most cycles, that run long
-    /// — eight of them run at once in the dispatcher's eight slots, so Unit 4's table and the
-    /// expander's BE slots fill up to their last entries with running kernels.
+    /// A storm of tiny best-effort kernels: one WG each, offered in most cycles, that run
+    /// 20..720 cycles — eight of them run at once in the dispatcher's eight slots, so Unit 4's
+    /// table and the expander's BE slots fill up to their last entries with running kernels, and
+    /// the kernels finish in every order (a young one in the last slot before the older ones:
+    /// every order of the expander's round-robin done report, also its wrap).
     fn be_storm(r: &mut R) -> Self {
         Self {
             launch: 400,
             rt: 0,
             rt_wgs: 1,
             be_wgs: 1,
-            run: 200,
+            run: 700,
             idem: 50,
             wide: 0,
             tiny: true,
-            run_min: 300,
+            run_min: 20,
             pressure: false,
             profile: Profile::draw(r),
             many_waves: false,
@@ -425,9 +431,17 @@ fn draw_shape(r: &mut R, k: &mut Kernel, mix: &Mix, wide: bool) {
     if pressure {
         // one wave pair: small (VGPR 1..=4, SGPR 1..=2, LDS 1..=3) or big (VGPR 5..=16,
         // SGPR 3..=8, LDS 4..=16: more than the free tail beside one or several small ones,
-        // wherever that tail starts)
+        // wherever that tail starts); a third of the WGs have three or four wave pairs
         k.waves = 1 + r.below(2) as u32;
-        if r.below(2) == 0 {
+        if r.below(3) == 0 {
+            // three or four wave pairs (5..=8 waves, every row of the need decoders' widest
+            // thermometers), any need per pair the launch check passes
+            k.waves = 5 + r.below(4) as u32;
+            let q = k.waves.div_ceil(2);
+            k.vgpr = r.below(1 + 16 / q as u64) as u32;
+            k.sgpr = r.below(1 + 8 / q as u64) as u32;
+            k.lds = r.below(17) as u32;
+        } else if r.below(2) == 0 {
             k.vgpr = 1 + r.below(4) as u32;
             k.sgpr = 1 + r.below(2) as u32;
             k.lds = 1 + r.below(3) as u32;
@@ -486,7 +500,7 @@ fn draw_shape(r: &mut R, k: &mut Kernel, mix: &Mix, wide: bool) {
 /// slots (never of a killed WG), retire strobes, and resets (rare; more often while Unit 4 is
 /// preempted, and most often during a reclaim walk). Segments with wide shapes draw the needs
 /// as the tagged dispatcher's own stream does (up to the whole map); a sixth of the segments
-/// are storms of tiny one-WG BE kernels that run 300..500 cycles (each opens with
+/// are storms of tiny one-WG BE kernels that run 20..720 cycles (each opens with
 /// `MAX_INFLIGHT` = 8), so eight run at once and Unit 4's table fills with running kernels to
 /// its last entry, and about a seventh press the maps (small and big needs mixed, long
 /// records). WG counts reach 255; half of the good `MAX_INFLIGHT` writes are 8. Every segment
@@ -584,6 +598,19 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
             };
             let wide = r.below(100) < mix.wide;
             draw_shape(&mut r, &mut k, &mix, wide);
+            // a tenth of the kernels (a third in a pressure segment, whose long records keep
+            // the maps as the launch saw them; none in a storm): one need one block longer than
+            // the free tail of a map of the dispatcher inside (`dispatcher_tagged::tail_need`: one wave
+            // on the unit the module's split pointer gives it), so every start of its searches
+            // meets the boundary of its end-of-map test as the maps fill and drain
+            let x = r.0.next_u64();
+            if !mix.tiny && (x % 10 == 0 || mix.pressure && x % 3 == 0) {
+                match crate::dispatcher_tagged::tail_need(&m.dispatcher().inner().res, x) {
+                    (0, need) => (k.waves, k.vgpr) = (1, need as u32),
+                    (1, need) => (k.waves, k.sgpr) = (1, need as u32),
+                    (_, need) => k.lds = need as u32,
+                }
+            }
             next_kid[class as usize] = (k.kid + 1) & 0xFF;
             // a VGPR / SGPR need just above what a unit holds for the kernel's wave pairs
             // (limit + 1 or + 2, or any value up to the port's maximum): every row of the
@@ -668,7 +695,18 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
                 5 => (ADDR_AUTO_PREEMPT, 0),
                 6 => (0x13 + r.below(13) as u32, r.below(3) as u32),
                 7 => (ADDR_AUTO_PREEMPT, 2 + r.below(100) as u32),
-                _ => (2 + r.below(14) as u32, r.below(1 << 16) as u32),
+                // window lengths over their whole range by bit length
+                // (`dispatcher_tagged::window_len`), other addresses any value
+                _ => {
+                    let a = 2 + r.below(14) as u32;
+                    let x = r.0.next_u64();
+                    let d = if (2..=5).contains(&a) || a == 8 {
+                        crate::dispatcher_tagged::window_len(x)
+                    } else {
+                        (x % (1 << 16)) as u32
+                    };
+                    (a, d)
+                }
             };
             if addr == ADDR_AUTO_PREEMPT && data == 0 {
                 auto = false;
