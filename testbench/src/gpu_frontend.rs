@@ -604,7 +604,7 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
             // on the unit the module's split pointer gives it), so every start of its searches
             // meets the boundary of its end-of-map test as the maps fill and drain
             let x = r.0.next_u64();
-            if !mix.tiny && (x % 10 == 0 || mix.pressure && x % 3 == 0) {
+            if !mix.tiny && (x.is_multiple_of(10) || mix.pressure && x.is_multiple_of(3)) {
                 match crate::dispatcher_tagged::tail_need(&m.dispatcher().inner().res, x) {
                     (0, need) => (k.waves, k.vgpr) = (1, need as u32),
                     (1, need) => (k.waves, k.sgpr) = (1, need as u32),
