@@ -168,15 +168,27 @@ fn unit_checkers_accept_the_rtl_internal_ports_of_a_system_stream() {
     }
 }
 
+/// The registry stream's traces of seeds 2026, 2027, … (`CYCLES` each) until the internal
+/// ports have seen launches, records, a CU reset and a skip (at most four traces): CU resets
+/// come in bursts of the stream's segments, so one fixed 20 000-cycle trace may have none
+/// (seed 2026 on a session-17 stream that was not merged: its first at cycle 21 113).
 #[test]
 fn unit_checkers_accept_the_rtl_internal_ports_of_the_registry_trace() {
-    let (ins, _) = testbench::gpu_frontend::random_run(2026, CYCLES);
-    let s = judge_internal_ports(&ins[1..], "registry trace, seed 2026");
-    println!("{s:?}");
-    assert!(
-        s.launches > 20 && s.records > 50 && s.cu_resets > 0 && s.skips > 0,
-        "too little traffic on the internal ports: {s:?}"
-    );
+    let mut s = Seen::default();
+    for seed in 2026..2030 {
+        let (ins, _) = testbench::gpu_frontend::random_run(seed, CYCLES);
+        let t = judge_internal_ports(&ins[1..], &format!("registry trace, seed {seed}"));
+        println!("seed {seed}: {t:?}");
+        s.launches += t.launches;
+        s.pushes += t.pushes;
+        s.records += t.records;
+        s.cu_resets += t.cu_resets;
+        s.skips += t.skips;
+        if s.launches > 20 && s.records > 50 && s.cu_resets > 0 && s.skips > 0 {
+            return;
+        }
+    }
+    panic!("too little traffic on the internal ports in four traces: {s:?}");
 }
 
 /// Cycles of the Verilator run of the system stream in the default test run (`GF_PROBE_CYCLES=N`

@@ -714,11 +714,14 @@ fn registry_stream_passes_the_system_checker() {
 /// 1..=400 seeds 12, 152 and 387 have one each (`search_skip_window_seeds`), so they join the
 /// list. Session 12's stream (2048-cycle segments, a module-choice profile per segment,
 /// many-wave segments) changed every trace once more: none of the eight has a window start now,
-/// and of seeds 1..=400 only seed 72 has one, so it joins the list.
+/// and of seeds 1..=400 only seed 72 has one, so it joins the list. Every stream change moves
+/// them (a session-17 stream, not merged, left none of the nine with one): the window start is
+/// now made on purpose by `directed_skip_window_starts` (every run, whatever the stream), and
+/// this test keeps the nine seeds as registry traces the checker must accept, printing their
+/// window starts (no longer required > 0).
 #[test]
 fn registry_stream_skip_window_seeds() {
     use testbench::gpu_frontend::{random_run, FrontendChecker};
-    let mut starts = 0;
     for seed in [12, 64, 69, 72, 84, 104, 144, 152, 387] {
         let (ins, outs) = random_run(seed, 200_000);
         let mut chk = FrontendChecker::new();
@@ -732,9 +735,7 @@ fn registry_stream_skip_window_seeds() {
             "seed {seed}: {} records started a next attempt inside a skip's window",
             chk.sys.stats.window_starts
         );
-        starts += chk.sys.stats.window_starts;
     }
-    assert!(starts > 0, "a next attempt started inside a skip's window");
 }
 
 /// `GF_DUMP=N`: print the N cycles of a registry trace up to a failing cycle, one line per
@@ -938,4 +939,188 @@ fn search_skip_window_seeds() {
             println!("seed {seed}: {} window starts", chk.sys.stats.window_starts);
         }
     }
+}
+
+/// A directed trace for the skip window (independent of the registry's random stream): the host
+/// runs Unit 4 by hand (`AUTO_PREEMPT` = 0, `MAX_INFLIGHT` = `inflight`) and keeps BE kernels
+/// of `wgs` small WGs (not idempotent: skips only, never a CU reset) on the launch port; in
+/// round `r` it strobes `preempt` `lead + r % spread` cycles after a launch was taken, so the
+/// strobe meets each cycle of a kernel's way from submission to its entry check, and `resume`
+/// in the first cycle Unit 4's registered `preempt_done` shows (the earliest legal resume: the
+/// cycle of the last skip). The far side completes a record `run` cycles after the cycle that
+/// follows it (`run` = 0: in that next cycle, the earliest) and a skipped kernel's records at
+/// once. With one WG per kernel and `run` = 0 the skipped expander entry is free by the cycle
+/// after the skip, Unit 4 resubmits the skipped kernel (the head of its queue) into it at
+/// once, and its WG 0 is recorded 7 cycles after that: inside the skip's orphan window
+/// ([`SysConfig::orphan_window`] = 8). Returns the inputs and the composed model's outputs.
+fn skip_window_trace(
+    rounds: usize,
+    lead: usize,
+    spread: usize,
+    wgs: u32,
+    run: usize,
+    inflight: u32,
+) -> (Vec<GfIn>, Vec<GfOut>) {
+    use golden_model::gpu_frontend::{GpuFrontend, ADDR_AUTO_PREEMPT, ADDR_MAX_INFLIGHT, BE};
+    use golden_model::ResetInput;
+    let mut m = GpuFrontend::new();
+    let mut ins = vec![
+        GfIn::reset_input(),
+        GfIn::cfg(ADDR_AUTO_PREEMPT, 0),
+        GfIn::cfg(ADDR_MAX_INFLIGHT, inflight),
+    ];
+    let mut outs: Vec<GfOut> = ins.iter().map(|i| m.step(i)).collect();
+    // (due cycle, slot, kslot) of the records in the modules
+    let mut running: Vec<(usize, u32, u32)> = vec![];
+    let mut kid = 0u32;
+    let mut preempt_at = None;
+    let mut round = 0usize;
+    let mut done_seen = false;
+    while round < rounds || m.preempt_ctrl().outputs().preempted {
+        let t = ins.len();
+        assert!(t < 100 * rounds + 10_000, "the directed trace stalled");
+        let prev = outs[t - 1].clone();
+        if prev.disp_valid {
+            running.push((t + run, prev.disp_slot, prev.disp_kslot));
+        }
+        if prev.kernel_skip_valid {
+            for x in running.iter_mut().filter(|x| x.2 == prev.kernel_skip_slot) {
+                x.0 = t;
+            }
+        }
+        let mut i = if round < rounds {
+            GfIn::launch(&Kernel {
+                kid,
+                class: BE,
+                idem: false,
+                wgs,
+                waves: 1,
+                vgpr: 1,
+                sgpr: 1,
+                lds: 1,
+                indep: false,
+            })
+        } else {
+            GfIn::default()
+        };
+        let po = m.preempt_ctrl().outputs();
+        done_seen |= po.preempt_done;
+        if po.preempted && done_seen {
+            i.resume = true;
+            done_seen = false;
+        } else if !po.preempted && preempt_at.is_some_and(|p| t >= p) {
+            i.preempt = true;
+            preempt_at = None;
+            round += 1;
+        }
+        if let Some(p) = running.iter().position(|x| x.0 <= t) {
+            i.done_valid = true;
+            i.done_slot = running.swap_remove(p).1;
+        }
+        let o = m.step(&i);
+        if i.launch_valid && o.launch_ready {
+            kid = (kid + 1) & 0xFF;
+            if preempt_at.is_none() && !o.preempted {
+                preempt_at = Some(t + lead + round % spread);
+            }
+        }
+        ins.push(i);
+        outs.push(o);
+    }
+    // drain: the far side completes what is left
+    for _ in 0..400 {
+        let t = ins.len();
+        let prev = outs[t - 1].clone();
+        if prev.disp_valid {
+            running.push((t + run, prev.disp_slot, prev.disp_kslot));
+        }
+        let mut i = GfIn::default();
+        if let Some(p) = running.iter().position(|x| x.0 <= t) {
+            i.done_valid = true;
+            i.done_slot = running.swap_remove(p).1;
+        }
+        outs.push(m.step(&i));
+        ins.push(i);
+    }
+    (ins, outs)
+}
+
+/// The skip window, directed: a resubmitted kernel's first record inside the orphan window of
+/// the skip that freed its expander slot starts the slot's next attempt (SPEC Unit 8's system
+/// checker, "Which records of a skip's window are orphans"), on traces that make it happen
+/// whatever the registry stream does ([`skip_window_trace`]: `MAX_INFLIGHT` 1, 2 and 8, one
+/// WG per kernel, completions in the cycle after the record; 200 preempt rounds each). Every
+/// cycle is judged by the system checker, the port checker and each unit's own checker on its
+/// internal ports (the model's probe), the trace is drained at the end, and each trace must
+/// have a window start (session 17: 147 of 147 skips at `MAX_INFLIGHT` 1, 48 of 278 at 2,
+/// 113 of 842 at 8). A slower far side (completion one cycle later) or two WGs per kernel
+/// start no next attempt inside the window: the entry is freed too late.
+#[test]
+fn directed_skip_window_starts() {
+    use golden_model::gpu_frontend::GpuFrontend;
+    use testbench::gpu_frontend::FrontendChecker;
+    for inflight in [1, 2, 8] {
+        let (ins, outs) = skip_window_trace(200, 0, 12, 1, 0, inflight);
+        let mut chk = FrontendChecker::new();
+        let mut m = GpuFrontend::new();
+        let mut pc = PreemptSpec::new(PreemptConfig::board());
+        let mut exp = ExpanderSpec::new(ExpanderConfig::board());
+        let mut disp = TaggedChecker::new(TaggedConfig::board());
+        for (c, (i, o)) in ins.iter().zip(&outs).enumerate() {
+            chk.check(c, i, o).unwrap_or_else(|v| panic!("{v}"));
+            m.step(i);
+            let p = m.probe();
+            pc.check(c, &p.pc_in, &p.pc_out)
+                .unwrap_or_else(|v| panic!("preempt_ctrl: {v}"));
+            exp.check(c, &p.exp_in, &p.exp_out)
+                .unwrap_or_else(|v| panic!("kernel_expander: {v}"));
+            disp.check(c, &p.disp_in, &p.disp_out)
+                .unwrap_or_else(|v| panic!("dispatcher_tagged: {v}"));
+        }
+        chk.sys
+            .finish_drained(ins.len())
+            .unwrap_or_else(|v| panic!("{v}"));
+        let s = &chk.sys.stats;
+        println!(
+            "MAX_INFLIGHT {inflight}: {} cycles, {} skips, {} window starts, kernels done {:?}",
+            ins.len(),
+            s.skips,
+            s.window_starts,
+            s.kernels_done
+        );
+        assert!(
+            s.window_starts > 0,
+            "MAX_INFLIGHT {inflight}: a next attempt started inside a skip's window ({} skips)",
+            s.skips
+        );
+    }
+}
+
+/// A reading aid (not a check; `cargo test --release --test gpu_frontend_system
+/// measure_expander_queued_max -- --ignored --nocapture`): the largest `queued` (WGs pushed, not
+/// yet fully recorded) of each RT / BE entry of the expander inside, over `synth mutate`'s
+/// traces of seed 41 and more (registry traces 41 000 + 0..60, 8000 cycles). Session 17: 5 at
+/// every entry (the dispatcher's FIFO of 4 and the push register), so a counter's bit 3 was
+/// never set.
+#[test]
+#[ignore]
+fn measure_expander_queued_max() {
+    use golden_model::gpu_frontend::GpuFrontend;
+    use testbench::gpu_frontend::random_run;
+    let mut mx = [[0u32; 8]; 2];
+    for seed in 0..60u64 {
+        let (ins, _) = random_run(41000 + seed, 8000);
+        let mut m = GpuFrontend::new();
+        for i in &ins {
+            m.step(i);
+            for c in 0..2u32 {
+                for s in 0..8u32 {
+                    if let Some(e) = m.expander().entry(c, s) {
+                        mx[c as usize][s as usize] = mx[c as usize][s as usize].max(e.queued);
+                    }
+                }
+            }
+        }
+    }
+    println!("max queued RT {:?} BE {:?}", mx[0], mx[1]);
 }

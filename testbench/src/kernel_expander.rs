@@ -4,7 +4,8 @@
 //! with go or skip, preempts, pulses CU resets, resubmits skipped and killed kernels after
 //! resume), and a dispatcher + compute-module stand-in (two channel FIFOs of random depth with
 //! back-pressure, records one per cycle RT first, random splits into sub-WGs, completions in any
-//! order after random run times, withdraw of a skipped kernel's queued WGs one per cycle, the BE
+//! order after random run times, withdraw of a skipped kernel's queued WGs one per cycle (now
+//! and then in the cycle of a last record of its WG ahead of them: an orphan), the BE
 //! channel emptied at a CU reset and every BE WG reclaimed before `be_killed`), plus deliberate
 //! bad events (duplicate RT kids, zero WG counts, undescribed submits, records / completions /
 //! withdraw reports no entry can take, answers nobody awaits), idle cycles and rare resets.
@@ -354,6 +355,25 @@ pub fn generate(cfg: ExpanderConfig, seed: u64, cycles: usize) -> Vec<ExpIn> {
         }
 
         // ---- the dispatcher: withdraw, or one record per cycle, RT first ----
+        // a third of the withdraw cycles with two WGs of the skipped kernel at the head of the
+        // BE FIFO also record the first one (a WG the dispatcher decided before the withdraw:
+        // an orphan, ended at once) while the withdraw drops the next: a last record and a
+        // withdraw report of one entry in one cycle (`queued` − 2)
+        if let Some(s) = far.withdrawing {
+            let live = model.entry(BE, s).map_or(0, |e| e.live);
+            let two = far.fifo[1].len() >= 2
+                && far.fifo[1][0].slot == s
+                && far.fifo[1][0].subs <= 1
+                && far.fifo[1][1].slot == s;
+            if two && live < cfg.live_max() && rng.range(0, 2) == 0 {
+                far.fifo[1].pop_front();
+                i.rec_valid = true;
+                i.rec_class = BE;
+                i.rec_slot = s;
+                i.rec_last = true;
+                far.jobs.push((BE, s, now + 1));
+            }
+        }
         if let Some(s) = far.withdrawing {
             match far.fifo[1].front() {
                 Some(w) if w.slot == s => {
@@ -364,7 +384,7 @@ pub fn generate(cfg: ExpanderConfig, seed: u64, cycles: usize) -> Vec<ExpIn> {
                 _ => far.withdrawing = None,
             }
         }
-        if rng.range(0, 99) < mix.dispatch as usize {
+        if !i.rec_valid && rng.range(0, 99) < mix.dispatch as usize {
             for ch in 0..2 {
                 if ch == 1 && i.wdr_valid {
                     break;
