@@ -43,6 +43,10 @@
 //! - An RT kid is not held by an RT entry (`DUP_ID`); WG counts are not 0 (`ZERO_WGS`).
 //! - `be_killed` comes after `flush_be`, never between a `start` and its answer, and after it no
 //!   record or completion of a killed kernel comes (the reclaim ends them all).
+//! - A BE submit's kid is not held by a BE entry still owed an answer (not yet started, or
+//!   started and unanswered): Unit 4 holds each id once and submits it again only after a skip
+//!   answer or a kill. Not checked; so an answer's kid names at most one entry (the lowest-slot
+//!   pick among several is never needed).
 //!
 //! ## Latency (cycle t = the input's cycle; pinned by the test `rtl_contract_latencies`)
 //! - `rt_ready`, `sub_ready`, `kdone_*`, `done_*`, `rt_active`, `be_orphans` are combinational
