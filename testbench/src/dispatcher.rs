@@ -798,6 +798,12 @@ pub fn flavour_segment<R: proptest::prelude::Rng>(
         t.push(DispIn::cfg(reg::POLICY, 1));
     }
     let mut after_gap = false;
+    // a cycle's retire strobes: each of the 8 class bits with `retire` / 16
+    let strobes = |r: &mut Rand<R>| {
+        (0..8)
+            .filter(|_| r.below(16) < retire)
+            .fold(0u64, |s, b| s | 1 << b)
+    };
     while t.len() < len {
         let mut i = DispIn::default();
         if r.pct(idle) {
@@ -870,27 +876,19 @@ pub fn flavour_segment<R: proptest::prelude::Rng>(
             i.cfg_addr = a;
             i.cfg_data = d;
         }
-        for b in 0..8 {
-            if r.below(16) < retire {
-                i.retire_class |= 1 << b;
-            }
-        }
-        after_gap = false;
+        i.retire_class = strobes(r);
         let gap = if quiet && r.below(12) == 0 {
-            after_gap = true;
             18 + r.below(16)
         } else {
             0
         };
+        after_gap = gap > 0;
         t.push(i);
         for _ in 0..gap {
-            let mut g = DispIn::default();
-            for b in 0..8 {
-                if r.below(16) < retire {
-                    g.retire_class |= 1 << b;
-                }
-            }
-            t.push(g);
+            t.push(DispIn {
+                retire_class: strobes(r),
+                ..DispIn::default()
+            });
         }
     }
     t.truncate(len);
