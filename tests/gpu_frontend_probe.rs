@@ -10,18 +10,11 @@
 //! ports out, `testbench::gpu_frontend_probe::probe_verilog`): 250 000 cycles of the system
 //! stream by default, `GF_PROBE_CYCLES=1000000` for 10^6 (passed, 2026-11-27).
 
-use golden_model::dispatcher::tagged::TaggedConfig;
 use golden_model::gpu_frontend::{GfIn, GfOut, GpuFrontend, Probe};
 use golden_model::gpu_model::system::{SysParams, System};
-use golden_model::kernel_expander::ExpanderConfig;
-use golden_model::preempt_ctrl::PreemptConfig;
 use golden_model::{CycleModel, ResetInput};
-use testbench::gpu_frontend_probe::{probe, probe_verilog, ProbePorts};
+use testbench::gpu_frontend_probe::{probe, probe_verilog, ProbePorts, UnitCheckers};
 use testbench::rtl::RtlSim;
-use testbench::spec::dispatcher_tagged::TaggedChecker;
-use testbench::spec::kernel_expander::ExpanderSpec;
-use testbench::spec::preempt_ctrl::PreemptSpec;
-use testbench::spec::SpecChecker;
 use testbench::verilator::{self, TracePorts};
 
 /// What the unit checkers saw on the RTL's internal ports (so a pass is not an idle trace).
@@ -40,9 +33,7 @@ struct Seen {
 struct Judge {
     what: String,
     model: GpuFrontend,
-    pc: PreemptSpec,
-    exp: ExpanderSpec,
-    disp: TaggedChecker,
+    units: UnitCheckers,
     seen: Seen,
 }
 
@@ -51,9 +42,7 @@ impl Judge {
         Self {
             what: what.to_string(),
             model: GpuFrontend::new(),
-            pc: PreemptSpec::new(PreemptConfig::board()),
-            exp: ExpanderSpec::new(ExpanderConfig::board()),
-            disp: TaggedChecker::new(TaggedConfig::board()),
+            units: UnitCheckers::default(),
             seen: Seen::default(),
         }
     }
@@ -80,18 +69,9 @@ impl Judge {
                 "{what}: cycle {c}: the RTL's {ports} differ from the composed model's\nRTL {p:#?}\nmodel {m:#?}"
             );
         }
-        let fail = |u: &str, v: testbench::spec::Violation| -> ! {
+        self.units.check(c, p).unwrap_or_else(|(u, v)| {
             panic!("{what}: {u}'s own checker on the RTL's internal ports: {v}")
-        };
-        self.pc
-            .check(c, &p.pc_in, &p.pc_out)
-            .unwrap_or_else(|v| fail("preempt_ctrl", v));
-        self.exp
-            .check(c, &p.exp_in, &p.exp_out)
-            .unwrap_or_else(|v| fail("kernel_expander", v));
-        self.disp
-            .check(c, &p.disp_in, &p.disp_out)
-            .unwrap_or_else(|v| fail("dispatcher_tagged", v));
+        });
         let s = &mut self.seen;
         s.launches += usize::from(p.pc_in.launch_valid && p.pc_out.launch_ready);
         s.pushes += usize::from(p.exp_out.push_valid);

@@ -6,16 +6,11 @@
 //! reclaim, bad inputs, a drain that gives every resource back, a coverage count of every
 //! interaction, a negative test per system rule, and the evaluation's qualitative outcome.
 
-use golden_model::dispatcher::tagged::TaggedConfig;
 use golden_model::gpu_frontend::{GfIn, GfOut, Kernel};
 use golden_model::gpu_model::system::{SysParams, SysStats, System};
-use golden_model::kernel_expander::ExpanderConfig;
-use golden_model::preempt_ctrl::PreemptConfig;
 use golden_model::CycleModel;
-use testbench::spec::dispatcher_tagged::TaggedChecker;
+use testbench::gpu_frontend_probe::UnitCheckers;
 use testbench::spec::gpu_frontend::{SysConfig, SystemSpec};
-use testbench::spec::kernel_expander::ExpanderSpec;
-use testbench::spec::preempt_ctrl::PreemptSpec;
 use testbench::spec::{SpecChecker, Violation};
 
 /// A recorded trace of the front-end's ports.
@@ -30,9 +25,7 @@ struct Trace {
 fn run(p: SysParams, cycles: u64, mut poke: impl FnMut(&mut System)) -> Result<Trace, Violation> {
     let mut sys = System::new(p);
     let mut spec = SystemSpec::board();
-    let mut pc = PreemptSpec::new(PreemptConfig::board());
-    let mut exp = ExpanderSpec::new(ExpanderConfig::board());
-    let mut disp = TaggedChecker::new(TaggedConfig::board());
+    let mut units = UnitCheckers::default();
     let (mut ins, mut outs) = (vec![], vec![]);
     let mut quiet_for = 0;
     let mut c = 0usize;
@@ -45,16 +38,9 @@ fn run(p: SysParams, cycles: u64, mut poke: impl FnMut(&mut System)) -> Result<T
         }
         let (i, o) = sys.step();
         spec.check(c, &i, &o)?;
-        let pr = sys.fe.probe();
-        let unit = |r: Result<(), Violation>, u: &str| {
-            r.map_err(|v| Violation::new(v.cycle, v.rule, format!("{u}: {}", v.detail)))
-        };
-        unit(pc.check(c, &pr.pc_in, &pr.pc_out), "preempt_ctrl")?;
-        unit(exp.check(c, &pr.exp_in, &pr.exp_out), "kernel_expander")?;
-        unit(
-            disp.check(c, &pr.disp_in, &pr.disp_out),
-            "dispatcher_tagged",
-        )?;
+        units
+            .check(c, sys.fe.probe())
+            .map_err(|(u, v)| Violation::new(v.cycle, v.rule, format!("{u}: {}", v.detail)))?;
         ins.push(i);
         outs.push(o);
         c += 1;
@@ -1063,19 +1049,13 @@ fn directed_skip_window_starts() {
         let (ins, outs) = skip_window_trace(200, 0, 12, 1, 0, inflight);
         let mut chk = FrontendChecker::new();
         let mut m = GpuFrontend::new();
-        let mut pc = PreemptSpec::new(PreemptConfig::board());
-        let mut exp = ExpanderSpec::new(ExpanderConfig::board());
-        let mut disp = TaggedChecker::new(TaggedConfig::board());
+        let mut units = UnitCheckers::default();
         for (c, (i, o)) in ins.iter().zip(&outs).enumerate() {
             chk.check(c, i, o).unwrap_or_else(|v| panic!("{v}"));
             m.step(i);
-            let p = m.probe();
-            pc.check(c, &p.pc_in, &p.pc_out)
-                .unwrap_or_else(|v| panic!("preempt_ctrl: {v}"));
-            exp.check(c, &p.exp_in, &p.exp_out)
-                .unwrap_or_else(|v| panic!("kernel_expander: {v}"));
-            disp.check(c, &p.disp_in, &p.disp_out)
-                .unwrap_or_else(|v| panic!("dispatcher_tagged: {v}"));
+            units
+                .check(c, m.probe())
+                .unwrap_or_else(|(u, v)| panic!("{u}: {v}"));
         }
         chk.sys
             .finish_drained(ins.len())
