@@ -374,7 +374,7 @@ pub fn tail_need_waves(res: &golden_model::dispatcher::Resources, x: u64) -> (us
 /// retire strobes and resets now and then (none in half the 2048-cycle epochs, twice as many in
 /// the others); VGPR and SGPR needs up to the map (a fiftieth each above it: `NEVER_FITS`), LDS
 /// needs mostly small, a tenth 6..=16 blocks; a bad completion names an idle slot. The push
-/// rate changes every 256 cycles; a third of those segments are sparse: a state-dependent
+/// rate changes every 256 cycles; two in seven of those segments are sparse: a state-dependent
 /// module policy written (`max_weighted_free` two times in three, else `min_power_history`;
 /// half the time new free weights, half the time a power window of 8..=127 cycles), then one
 /// push or completion every 24..=39 cycles and no other event, keeping 1..=7 WGs in flight
@@ -385,6 +385,15 @@ pub fn tail_need_waves(res: &golden_model::dispatcher::Resources, x: u64) -> (us
 /// count ([`tail_need_waves`]), and window-length writes draw the whole 16-bit range by bit
 /// length ([`window_len`]; a quarter of the busy segments start by writing all four). The
 /// share of RT WGs pushed into the BE channel is drawn per segment (10, 10, 50 or 90 %).
+/// A seventh of the segments are wave-slot segments: sparse ones under `max_weighted_free`
+/// (VGPR weight at least 1; a third weigh the VGPR count only, a third VGPR and SGPR only)
+/// with a script of events: 7- or 8-wave WGs of one per-wave need (drawn per segment) pushed
+/// in pairs into one channel, so the second waits in entry 1 and reaches the head through the
+/// entry-1 decoder, and a waiting one is placed when a many-wave WG completes; one-wave WGs
+/// with small needs pushed into the other channel, decided after a quiet gap between two
+/// modules that each hold a 7-wave WG (four waves on one unit, one wave slot free on the
+/// other): the choice reads free counts that differ only by the many-wave regions and the
+/// one-wave WGs beside them, so a wrong 4-wave region turns it.
 /// Returns the inputs and the model's outputs.
 pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
     let cfg = TaggedConfig::board();
@@ -403,7 +412,7 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
     let mut confirm_at: Option<usize> = None;
     let mut reset_open_until = 0usize;
     // bursts: the push rate changes every few hundred cycles (idle stretches, saturation), and
-    // a fifth of the segments are sparse (below)
+    // two in seven of the segments are sparse and one in seven wave-slot (below)
     let mut push_pct = 55;
     let mut sparse = false;
     let mut next_event = 0usize;
@@ -417,6 +426,18 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
     let mut reset_pm = 2;
     // window lengths still to write in this segment (a window profile: WIN_LEN[0..4])
     let mut win_writes = 0usize;
+    // a wave-slot segment (a sparse one under `max_weighted_free` with 7- and 8-wave WGs, see
+    // below): the per-wave needs of its many-wave WGs (VGPR, SGPR, LDS), their channel (the
+    // one-wave WGs take the other), whether the second many-wave WG of a pair is pushed in
+    // this cycle, and which in-flight slots hold a many-wave WG (from the model's records)
+    let mut waveslot = false;
+    let mut big_need = (0usize, 0usize, 0usize);
+    let mut big_ch = 0usize;
+    let mut big_pair = false;
+    let mut big_slot = [false; 8];
+    // the first cycle a wave-slot segment's one-wave push may come: 24..=39 cycles after the
+    // last event that changed the maps
+    let mut ws_quiet_from = 0usize;
     while ins.len() < cycles {
         let k = ins.len();
         if k % 2048 == 0 {
@@ -424,11 +445,24 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
         }
         if k % 256 == 0 {
             rt_in_be = [10, 10, 50, 90][r.below(4) as usize];
-            let kind = r.below(6) as usize;
+            let kind = r.below(7) as usize;
             sparse = kind >= 4;
-            push_pct = [0, 20, 55, 90, 0, 0][kind];
+            waveslot = kind == 6;
+            push_pct = [0, 20, 55, 90, 0, 0, 0][kind];
             next_event = k + 2 + r.below(24) as usize;
             keep = 1 + r.below(7) as usize;
+            big_pair = false;
+            if waveslot {
+                // the many-wave WGs of the segment share one need, so two modules each holding
+                // one score alike and a one-wave WG's choice is a tie (or close) that a wrong
+                // region of one of them turns
+                big_ch = r.below(2) as usize;
+                big_need = (
+                    r.below(5) as usize,
+                    r.below(3) as usize,
+                    r.below(9) as usize,
+                );
+            }
             // a quarter of the busy segments start with a window profile: all four window
             // lengths written ([`window_len`]), so the windows turn at every pace (every
             // cycle, a few times, once or never in a trace) while both heads contend
@@ -460,14 +494,22 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
             // exact judgements meet maps of every fill, not only nearly empty ones
             i = TaggedIn::from(DispIn::cfg(
                 golden_model::dispatcher::reg::POLICY,
-                if r.pct(67) { 1 } else { 2 },
+                if waveslot || r.pct(67) { 1 } else { 2 },
             ));
-        } else if sparse && k % 256 == 1 && r.pct(50) {
-            i = TaggedIn::from(DispIn::cfg(
-                golden_model::dispatcher::reg::FREE_WEIGHTS,
-                r.below(1 << 16) as u32,
-            ));
-        } else if sparse && k % 256 == 2 && r.pct(50) {
+        } else if sparse && k % 256 == 1 && (waveslot || r.pct(50)) {
+            // (a wave-slot segment always writes weights, the VGPR weight at least 1: the
+            // many-wave WGs' regions show in the VGPR free counts; a third of them weigh the
+            // VGPR count only and a third the VGPR and SGPR counts only, so two modules' scores
+            // tie or differ by one block's weight more often than under four random weights)
+            let w = r.below(1 << 16) as u32;
+            let w = if waveslot {
+                let w = w & !15 | (1 + w % 15);
+                [w, w & 15, w & 0xFF | 0x10][r.below(3) as usize]
+            } else {
+                w
+            };
+            i = TaggedIn::from(DispIn::cfg(golden_model::dispatcher::reg::FREE_WEIGHTS, w));
+        } else if sparse && !waveslot && k % 256 == 2 && r.pct(50) {
             // a short power window: the tumbling windows turn over inside the segment
             i = TaggedIn::from(DispIn::cfg(
                 golden_model::dispatcher::reg::POWER_WINDOW,
@@ -476,7 +518,13 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
         } else {
             let event = sparse && k >= next_event;
             if event {
-                next_event = k + 24 + r.below(16) as usize;
+                // (a wave-slot segment's events come every 6..=13 cycles: a one-wave push
+                // waits for its own quiet stretch, below)
+                next_event = k + if waveslot {
+                    6 + r.below(8) as usize
+                } else {
+                    24 + r.below(16) as usize
+                };
             }
             let live: Vec<usize> = m
                 .in_flight()
@@ -485,18 +533,57 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                 .map(|x| x.0)
                 .collect();
             let queued = !m.queued_tags(0).is_empty() || !m.queued_tags(BE_CHANNEL).is_empty();
-            let complete_now = if sparse {
+            // a wave-slot segment's event: while a WG waits, complete a many-wave one (the
+            // waiting one takes its unit); else complete a one-wave WG in flight (four times in
+            // five: its spare slot is free again); else, with fewer than two many-wave WGs in
+            // flight (and a time in four anyway), push a pair of them into their channel in
+            // consecutive cycles (the first is placed or waits at the head, the second waits
+            // in entry 1 and reaches the head through the entry-1 decoder); else, 24..=39
+            // cycles after the last of these events (the maps stood still longer than a score
+            // may be old), push a one-wave WG into the other channel: with a 7-wave WG on each
+            // module it chooses between two modules with one free wave slot each, by their
+            // free counts
+            let mut ws_pick = None;
+            let mut ws_big = None;
+            if waveslot && big_pair {
+                (ws_big, big_pair) = (Some(true), false);
+            } else if waveslot && event {
+                let bigs: Vec<usize> = live.iter().copied().filter(|&s| big_slot[s]).collect();
+                let ones: Vec<usize> = live.iter().copied().filter(|&s| !big_slot[s]).collect();
+                if queued {
+                    let from = if bigs.is_empty() { &live } else { &bigs };
+                    if !from.is_empty() {
+                        ws_pick = Some(from[r.below(from.len() as u64) as usize]);
+                    }
+                } else if !ones.is_empty() && r.pct(80) {
+                    ws_pick = Some(ones[r.below(ones.len() as u64) as usize]);
+                } else if bigs.len() < 2 || r.pct(25) {
+                    (ws_big, big_pair) = (Some(true), true);
+                } else if k >= ws_quiet_from {
+                    ws_big = Some(false);
+                }
+            }
+            if ws_pick.is_some() || ws_big.is_some() {
+                ws_quiet_from = k + 24 + r.below(16) as usize;
+            }
+            let complete_now = if waveslot {
+                ws_pick.is_some()
+            } else if sparse {
                 event && !live.is_empty() && (queued || live.len() >= keep || r.pct(10))
             } else {
                 r.pct(35)
             };
-            let push_now = if sparse {
+            let push_now = if waveslot {
+                ws_big.is_some()
+            } else if sparse {
                 event && !complete_now
             } else {
                 r.pct(push_pct)
             };
             if push_now {
-                let be = r.pct(50);
+                let ws_ch = ws_big.map(|b| if b { big_ch } else { 1 - big_ch });
+                // (channel 0 takes RT WGs only)
+                let be = r.pct(50) && ws_ch != Some(0);
                 // a fiftieth each: a VGPR / SGPR need per wave above what a unit holds for its
                 // q waves. Such a WG draws its wave count uniformly from 1..=8 (the never-fits
                 // decode has one limit per wave pair) and, half the time, a need just above
@@ -567,6 +654,24 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                         (_, _, need) => wg.lds = need,
                     }
                 }
+                // a wave-slot segment's WG: a 7- or 8-wave WG with the segment's need, or a
+                // one-wave WG with a small need
+                match ws_big {
+                    Some(true) => {
+                        // (not independent: a many-wave WG that waits is not split; one in
+                        // eight has 8 waves, which leaves its module no wave slot)
+                        wg.waves = if r.pct(12) { 8 } else { 7 };
+                        (wg.vgpr, wg.sgpr, wg.lds) = big_need;
+                        wg.indep = false;
+                    }
+                    Some(false) => {
+                        wg.waves = 1;
+                        wg.vgpr = r.below(5) as usize;
+                        wg.sgpr = r.below(3) as usize;
+                        wg.lds = r.below(4) as usize;
+                    }
+                    None => {}
+                }
                 next_id += 1;
                 let tag = if be {
                     if be_left == 0 {
@@ -588,6 +693,9 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                 if !be && r.pct(rt_in_be) {
                     ch = BE_CHANNEL;
                 }
+                if let Some(c) = ws_ch {
+                    ch = c;
+                }
                 let bad = r.pct(2);
                 i = TaggedIn::push(if bad { 0 } else { ch }, &wg, tag);
                 if bad {
@@ -597,7 +705,10 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
             // a completion of a live slot (BE ones only while no CU reset is open)
             if complete_now {
                 if !live.is_empty() {
-                    let s = live[r.below(live.len() as u64) as usize];
+                    let s = match ws_pick {
+                        Some(s) => s,
+                        None => live[r.below(live.len() as u64) as usize],
+                    };
                     i.base.done_valid = true;
                     i.base.done_slot = s as u32;
                 } else if r.pct(5) {
@@ -653,7 +764,13 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                 }
             }
         }
-        outs.push(m.step(&i));
+        let o = m.step(&i);
+        if o.base.disp_valid {
+            // (a record's wave counts: 3 bits per unit)
+            let w = o.base.disp_waves;
+            big_slot[o.base.disp_slot as usize] = (w & 7) + (w >> 3 & 7) >= 7;
+        }
+        outs.push(o);
         ins.push(i);
     }
     (ins, outs)
@@ -828,6 +945,56 @@ mod tests {
             cross > 1000 && fit > 1000,
             "{cross} crossing, {fit} fitting"
         );
+    }
+
+    /// Wave-slot segments: 7- and 8-wave WGs are accepted behind another WG of their FIFO (they
+    /// reach the head through entry 1) and placed with four waves on a unit, and one-wave WGs
+    /// are decided under `max_weighted_free` while each module has a unit with all four wave
+    /// slots taken and another with a free one (both modules fit: the choice reads the free
+    /// counts the many-wave regions left).
+    #[test]
+    fn wave_slot_segments_queue_many_wave_wgs_and_contest_them() {
+        let (mut queued, mut four_wave, mut contests) = (0usize, 0usize, 0usize);
+        for seed in 1..=3 {
+            let (ins, outs) = random_run(seed, 8000);
+            let mut m = TaggedDispatcher::new(TaggedConfig::board());
+            // the free wave slots of each (module, unit) before each cycle's step
+            let mut before: Vec<Vec<Vec<usize>>> = vec![];
+            for (k, i) in ins.iter().enumerate() {
+                before.push(m.inner().res.slots_free.clone());
+                let b = &i.base;
+                let ahead = m.queued_tags(b.push_channel as usize).len();
+                let o = m.step(i);
+                assert_eq!(o, outs[k], "replay of seed {seed} at cycle {k}");
+                if b.push_valid && b.push_waves >= 7 && ahead >= 1 && !o.base.error {
+                    queued += 1;
+                }
+                let d = &o.base;
+                if !d.disp_valid || k < 2 {
+                    continue;
+                }
+                let w: Vec<u64> = (0..2).map(|t| d.disp_waves >> (3 * t) & 7).collect();
+                four_wave += usize::from(w.contains(&4));
+                // the record of cycle k is the decision of cycle k - 1, on the state before it
+                let s = &before[k - 1];
+                let full_and_one = |u: &Vec<usize>| u.contains(&0) && u.iter().any(|&f| f >= 1);
+                if w.iter().sum::<u64>() == 1
+                    && m.inner().regs.policy == golden_model::dispatcher::Policy::MaxWeightedFree
+                    && s.iter().all(full_and_one)
+                {
+                    contests += 1;
+                }
+            }
+        }
+        let counts = format!(
+            "{queued} queued many-wave pushes, {four_wave} four-wave placements, {contests} \
+             contests"
+        );
+        assert!(
+            queued >= 100 && four_wave >= 100 && contests >= 10,
+            "{counts}"
+        );
+        println!("{counts}");
     }
 
     /// The free tail counts the free blocks above the highest used one.
