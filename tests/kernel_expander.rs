@@ -267,6 +267,89 @@ fn stimulus_covers_every_event_and_error() {
     }
 }
 
+/// The done report's round robin (RT slots, then BE slots, from the one after the last
+/// reported) meets every case of two finished kernels on the board's scored traces (those of
+/// `synth mutate --seed 1..=5`: trace 1000·S + k, k < 12, 8000 cycles): two finished in one
+/// cycle; both below the pointer with none RT (the pick wraps to the lowest BE slot); two BE
+/// slots above the pointer; and, as the first report after a reset, RT slot 0 with a BE slot
+/// and BE slot 0 with another (the pointer's reset value decides). The pick is recomputed here
+/// the way the RTL makes it (masks of the slots at or below the last report) and must be the
+/// model's `kernel_done`.
+#[test]
+fn stimulus_reaches_the_done_report_backlog() {
+    let cfg = ExpanderConfig::board();
+    let fin = |e: &Option<golden_model::kernel_expander::Entry>| {
+        e.is_some_and(|e| {
+            e.st == golden_model::kernel_expander::EState::Go
+                && !e.dead
+                && e.pushed == e.wgs
+                && e.queued == 0
+                && e.live == 0
+        })
+    };
+    let low = |x: u32| x & x.wrapping_neg();
+    // two finished, wrap with two BE, two BE above the pointer, first report: RT 0 + BE, BE 0 + BE
+    let mut n = [0u64; 5];
+    for seed in 1..=5u64 {
+        for k in 0..12 {
+            let mut m = Model::new(cfg);
+            // RT slots and BE slots at or below the last report (reset: none)
+            let (mut lo_rt, mut lo_be, mut first) = (0u32, 0u32, true);
+            for i in generate(cfg, seed * 1000 + k, 8000) {
+                if i.reset {
+                    (lo_rt, lo_be, first) = (0, 0, true);
+                    m.step(&i);
+                    continue;
+                }
+                let bits = |es: &[Option<golden_model::kernel_expander::Entry>]| -> u32 {
+                    (0..es.len()).filter(|&j| fin(&es[j])).map(|j| 1 << j).sum()
+                };
+                let (f_rt, f_be) = (bits(m.rt_entries()), bits(m.be_entries()));
+                let (m_rt, m_be) = (f_rt & !lo_rt, f_be & !lo_be);
+                if f_rt.count_ones() + f_be.count_ones() >= 2 {
+                    n[0] += 1;
+                    n[1] += (m_rt == 0 && m_be == 0 && f_rt == 0) as u64;
+                    n[2] += (m_rt == 0 && m_be.count_ones() >= 2) as u64;
+                    n[3] += (first && f_rt & 1 != 0 && f_be != 0) as u64;
+                    n[4] += (first && f_rt == 0 && f_be & 1 != 0) as u64;
+                }
+                let o = m.outputs(i.room_rt, i.room_be);
+                if f_rt | f_be != 0 {
+                    let (p_rt, p_be) = match () {
+                        _ if m_rt != 0 => (low(m_rt), 0),
+                        _ if m_be != 0 => (0, low(m_be)),
+                        _ if f_rt != 0 => (low(f_rt), 0),
+                        _ => (0, low(f_be)),
+                    };
+                    let want = if p_rt != 0 {
+                        (lo_rt, lo_be) = (p_rt | (p_rt - 1), 0);
+                        (
+                            RT,
+                            m.rt_entries()[p_rt.trailing_zeros() as usize].unwrap().kid,
+                        )
+                    } else {
+                        (lo_rt, lo_be) = ((1 << cfg.rt_entries) - 1, p_be | (p_be - 1));
+                        (
+                            BE,
+                            m.be_entries()[p_be.trailing_zeros() as usize].unwrap().kid,
+                        )
+                    };
+                    assert!(o.kdone_valid && (o.kdone_class, o.kdone_kid) == want);
+                    first = false;
+                } else {
+                    assert!(!o.kdone_valid);
+                }
+                m.step(&i);
+            }
+        }
+    }
+    println!("two finished {}, wrap over two BE {}, two BE above the pointer {}, first report RT 0 + BE {}, BE 0 + BE {}", n[0], n[1], n[2], n[3], n[4]);
+    assert!(
+        n.iter().all(|&c| c > 0),
+        "a done-report case never met: {n:?}"
+    );
+}
+
 /// The worked example of the module doc on the RTL and the model: the contract's exact cycles.
 #[test]
 fn rtl_contract_latencies() {
