@@ -1042,6 +1042,12 @@ impl Dispatcher {
         &self.cfg
     }
 
+    /// Whether a decision of the previous cycle is still to be committed (regions taken,
+    /// record registered this cycle).
+    pub fn deciding(&self) -> bool {
+        self.pending.is_some()
+    }
+
     /// WGs queued in `channel` (including a head in split mode).
     pub fn queued(&self, channel: usize) -> usize {
         self.fifo[channel].len()

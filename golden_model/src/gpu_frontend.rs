@@ -109,7 +109,7 @@
 
 use crate::dispatcher::tagged::{TaggedConfig, TaggedDispatcher, TaggedIn, TaggedOut};
 use crate::dispatcher::DispIn;
-use crate::kernel_expander::{ExpIn, ExpOut, ExpanderConfig, KernelExpander};
+use crate::kernel_expander::{EState, Entry, ExpIn, ExpOut, ExpanderConfig, KernelExpander};
 use crate::preempt_ctrl::{PreemptConfig, PreemptCtrl, PreemptError, PreemptIn, PreemptOut};
 use crate::CycleModel;
 
@@ -381,6 +381,25 @@ impl GpuFrontend {
             && self.preg.is_none()
             && self.wreg.is_none()
             && self.dnreg.is_none()
+    }
+
+    /// No WG anywhere between the launch port and a record: the glue's registers empty, Unit
+    /// 4's queue empty, every expander entry that will push has pushed all its WGs, both
+    /// dispatcher channels empty, no decision to commit and no block being released. From such
+    /// a cycle on, as long as no kernel is launched and no WG completes, the dispatcher's maps
+    /// stand still (the random stream's map probes wait for it).
+    pub fn nothing_to_dispatch(&self) -> bool {
+        let pushing = |e: &Option<Entry>| {
+            e.is_some_and(|e| !e.dead && e.st != EState::Skipped && e.pushed < e.wgs)
+        };
+        let d = self.disp.inner();
+        self.glue_idle()
+            && self.pc.queue().next().is_none()
+            && !self.exp.rt_entries().iter().any(pushing)
+            && !self.exp.be_entries().iter().any(pushing)
+            && (0..2).all(|c| d.queued(c) == 0)
+            && !d.deciding()
+            && d.res.releasing.is_empty()
     }
 
     fn clear_glue(&mut self) {

@@ -287,6 +287,9 @@ struct Mix {
     /// four wave pairs queue behind each other, so every row of the FIFO entries' need
     /// decoders meets its shapes.
     many_waves: bool,
+    /// Map probes ([`Mix::map_probe`]): one-WG kernels whose need meets a free tail of the maps
+    /// as they stand, launched only when nothing else is on its way to the dispatcher.
+    probe: bool,
 }
 
 /// The dispatcher's module-choice registers of a segment, written in its first cycles (the
@@ -360,17 +363,50 @@ impl Mix {
             pressure: false,
             profile: Profile::draw(r),
             many_waves: r.below(3) == 0,
+            probe: false,
         }
     }
 
-    /// The knobs of a segment: a storm one time in six, else drawn.
+    /// The knobs of a segment: a storm one time in six, else map pressure one time in five,
+    /// else map probes one time in four, else drawn (a sixth each of storms, pressure and
+    /// probes).
     fn segment(r: &mut R) -> Self {
         if r.below(6) == 0 {
             Self::be_storm(r)
         } else if r.below(5) == 0 {
             Self::pressure(r)
+        } else if r.below(4) == 0 {
+            Self::map_probe(r)
         } else {
             Self::draw(r)
+        }
+    }
+
+    /// Map probes: few ordinary kernels (small WG counts, any shape) and records that run
+    /// 20..120 cycles, all of one class (RT or BE, drawn), so the maps hold a few WGs of every
+    /// size in one channel's placements; between them the stream launches
+    /// probe kernels (in `random_run`): when nothing is on its way to the dispatcher, a one-WG
+    /// kernel whose need is drawn on the dispatcher's maps as they stand (the tagged stream's
+    /// [`crate::dispatcher_tagged::tail_need_waves`]: at either side of a unit's free tail, any
+    /// wave count), and no WG completes until its record (or 20 cycles). The need meets the
+    /// search on the maps it was drawn on, 7 or more cycles after the launch, so every start's
+    /// end-of-map test meets the boundary the maps' fill gives (no probe while a kernel of the
+    /// other class is held: RT work meeting BE work would preempt, and a reclaim move the maps).
+    fn map_probe(r: &mut R) -> Self {
+        Self {
+            launch: 5,
+            rt: [0, 100][r.below(2) as usize],
+            rt_wgs: 4,
+            be_wgs: 4,
+            run: 100,
+            idem: 70,
+            wide: 70,
+            tiny: false,
+            run_min: 20,
+            pressure: false,
+            profile: Profile::draw(r),
+            many_waves: true,
+            probe: true,
         }
     }
 
@@ -392,6 +428,7 @@ impl Mix {
             pressure: true,
             profile: Profile::draw(r),
             many_waves: false,
+            probe: false,
         }
     }
 
@@ -412,6 +449,7 @@ impl Mix {
             pressure: false,
             profile: Profile::draw(r),
             many_waves: false,
+            probe: false,
         }
     }
 }
@@ -488,13 +526,22 @@ fn draw_shape(r: &mut R, k: &mut Kernel, mix: &Mix, wide: bool) {
 /// as the tagged dispatcher's own stream does (up to the whole map); a sixth of the segments
 /// are storms of tiny one-WG BE kernels that run 300..500 cycles (each opens with
 /// `MAX_INFLIGHT` = 8), so eight run at once and Unit 4's table fills with running kernels to
-/// its last entry, and about a seventh press the maps (small and big needs mixed, long
-/// records). WG counts reach 255; half of the good `MAX_INFLIGHT` writes are 8. Every segment
+/// its last entry, a sixth press the maps (small and big needs mixed, long records), and a
+/// sixth probe them ([`Mix::map_probe`]: one-WG kernels whose need meets a free tail of the
+/// maps as they stand when nothing else is on its way, no completion until the record; such a
+/// segment opens with a reset when work is held). WG counts reach 255; half of the good
+/// `MAX_INFLIGHT` writes are 8. Every segment
 /// writes its module choice in its first cycles ([`Profile`]: policy, free weights with large
 /// nibbles, power weights, a power window of up to 4095 cycles, dense retire strobes per
 /// module under `min_power_history`), and a third of the drawn segments take wave counts from
 /// all of 1..=8. Returns the inputs and the model's outputs.
 pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
+    random_run_probed(seed, cycles).0
+}
+
+/// [`random_run`] and its map probes: (offered, recorded before their 20-cycle freeze ended).
+pub fn random_run_probed(seed: u64, cycles: usize) -> ((Vec<GfIn>, Vec<GfOut>), (usize, usize)) {
+    let mut probes = (0, 0);
     let mut r = R(Rng::new(seed));
     let mut m = GpuFrontend::new();
     let mut ins = vec![GfIn::reset_input()];
@@ -506,6 +553,10 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
     let mut held: Vec<(u32, u32)> = vec![];
     let mut auto = true;
     let mut manual_until = 0usize;
+    // the cycle a map probe was offered (no completion until its record), the next probe's
+    // earliest cycle
+    let mut probe_at: Option<usize> = None;
+    let mut next_probe = 0usize;
     while ins.len() < cycles {
         let t = ins.len();
         // the outputs of a reset cycle are the registers' before the reset: the far side and
@@ -542,6 +593,13 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
                 prev.disp_kslot,
             ));
         }
+        if let Some(at) = probe_at {
+            if (prev.disp_valid && t > at + 1) || t > at + 20 {
+                probes.1 += prev.disp_valid as usize;
+                probe_at = None;
+                next_probe = t + r.below(16) as usize;
+            }
+        }
         if prev.kernel_skip_valid {
             for x in far.running.iter_mut() {
                 if x.2 == BE && x.3 == prev.kernel_skip_slot {
@@ -561,18 +619,73 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
         } else {
             40_000
         };
-        if r.below(reset_odds) == 0 {
+        // a map-probe segment opens with a reset when work is held: its probes need a dispatcher
+        // with nothing on its way, and a backlog of kernels of up to 255 WGs would not drain
+        // within the segment
+        let probe_reset = t % SEGMENT == 0 && mix.probe && !held.is_empty();
+        if probe_reset || r.below(reset_odds) == 0 {
             i.reset = true;
             far = FarSide::default();
             offer = None;
             held.clear();
             auto = true;
+            probe_at = None;
             ins.push(i.clone());
             outs.push(m.step(&i));
             continue;
         }
-        // host: kernels
-        if offer.is_none() && r.below(1000) < mix.launch {
+        // host: kernels (a map probe when nothing else is on its way to the dispatcher)
+        // the segment's one class (RT work meeting BE work would preempt), a free expander entry
+        // of it, and for BE no preemption (the expander holds RT kernels, Unit 4 BE kernels)
+        let probe_class = if mix.rt == 100 { RT } else { BE };
+        let probe_room = if probe_class == RT {
+            m.expander().rt_entries().iter().any(|e| e.is_none())
+        } else {
+            m.expander().be_entries().iter().any(|e| e.is_none()) && !prev.preempted
+        };
+        if mix.probe
+            && offer.is_none()
+            && probe_at.is_none()
+            && t >= next_probe
+            && probe_room
+            && !prev.reclaim_busy
+            && !far.reset_open
+            && m.nothing_to_dispatch()
+            && held.iter().all(|h| h.0 == probe_class)
+        {
+            let class = probe_class;
+            let mut k = Kernel {
+                kid: next_kid[class as usize],
+                class,
+                idem: r.below(100) < mix.idem,
+                wgs: 1,
+                waves: 1 + r.below(2) as u32,
+                vgpr: r.below(2) as u32,
+                sgpr: r.below(2) as u32,
+                lds: r.below(2) as u32,
+                indep: r.below(3) == 0,
+            };
+            next_kid[class as usize] = (k.kid + 1) & 0xFF;
+            let x = r.0.next_u64();
+            match crate::dispatcher_tagged::tail_need_waves(&m.dispatcher().inner().res, x) {
+                (2, _, need) => k.lds = need as u32,
+                (kind, waves, need) => {
+                    // the other map's need 0 for wide WGs (it would decide the fit)
+                    k.waves = waves as u32;
+                    if waves > 2 {
+                        (k.vgpr, k.sgpr) = (0, 0);
+                    }
+                    if kind == 0 {
+                        k.vgpr = need as u32;
+                    } else {
+                        k.sgpr = need as u32;
+                    }
+                }
+            }
+            offer = Some(k);
+            probe_at = Some(t);
+            probes.0 += 1;
+        } else if offer.is_none() && probe_at.is_none() && r.below(1000) < mix.launch {
             let class = if r.below(100) < mix.rt { RT } else { BE };
             let mut k = Kernel {
                 kid: next_kid[class as usize],
@@ -705,7 +818,7 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
         let due: Vec<usize> = (0..far.running.len())
             .filter(|&p| far.running[p].0 <= t)
             .collect();
-        if !due.is_empty() && r.below(10) != 0 {
+        if !due.is_empty() && probe_at.is_none() && r.below(10) != 0 {
             let p = due[r.below(due.len() as u64) as usize];
             let x = far.running.swap_remove(p);
             i.done_valid = true;
@@ -741,7 +854,7 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
         ins.push(i);
         outs.push(o);
     }
-    (ins, outs)
+    ((ins, outs), probes)
 }
 
 crate::board_unit! {
@@ -826,5 +939,24 @@ mod tests {
             invariants(o).unwrap_or_else(|e| panic!("cycle {c}: {e}"));
             chk.check(c, i, o).unwrap_or_else(|v| panic!("{v}"));
         }
+    }
+
+    /// The map probes happen and most are decided on the maps they were drawn on (recorded
+    /// before completions resume); the rest fit nowhere then (a crossing need) or wait for a
+    /// table slot. Seeds 1..=8 × 8000 cycles (the trace length of `synth mutate`): 267 probes
+    /// offered in 4 of the 8 traces, 169 recorded in the window (2026-11-28).
+    #[test]
+    fn map_probes_are_decided_on_the_maps_they_were_drawn_on() {
+        let (mut offered, mut recorded, mut with) = (0, 0, 0);
+        for seed in 1..=8 {
+            let (_, (o, r)) = random_run_probed(seed, 8000);
+            offered += o;
+            recorded += r;
+            with += (o > 0) as usize;
+        }
+        assert!(
+            offered >= 200 && recorded * 2 >= offered && with >= 3,
+            "probes offered {offered}, recorded in the window {recorded}, traces with probes {with}"
+        );
     }
 }
