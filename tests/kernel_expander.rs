@@ -278,15 +278,7 @@ fn stimulus_covers_every_event_and_error() {
 #[test]
 fn stimulus_reaches_the_done_report_backlog() {
     let cfg = ExpanderConfig::board();
-    let fin = |e: &Option<golden_model::kernel_expander::Entry>| {
-        e.is_some_and(|e| {
-            e.st == golden_model::kernel_expander::EState::Go
-                && !e.dead
-                && e.pushed == e.wgs
-                && e.queued == 0
-                && e.live == 0
-        })
-    };
+    let fin = |e: &Option<golden_model::kernel_expander::Entry>| e.is_some_and(|e| e.finished());
     let low = |x: u32| x & x.wrapping_neg();
     // two finished, wrap with two BE, two BE above the pointer, first report: RT 0 + BE, BE 0 + BE
     let mut n = [0u64; 5];

@@ -316,7 +316,9 @@ pub struct Entry {
 }
 
 impl Entry {
-    fn finished(&self) -> bool {
+    /// Started (GO), not killed, every WG pushed and none queued or running: the kernel is
+    /// done and waits for the done report's round robin.
+    pub fn finished(&self) -> bool {
         self.st == EState::Go
             && !self.dead
             && self.pushed == self.wgs
