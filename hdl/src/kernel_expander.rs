@@ -98,9 +98,7 @@
 //! median (97.5, 105.5, 103.8)**, meets 100 MHz. Critical path (median seed): a `be_queued`
 //! counter → the withdraw / event checks → the error code register (9.64 ns); seed 1: an
 //! answer's kid → the skip pop → `be_ord` (10.25 ns).
-//! Full config (16 + 8 entries, 12-bit kids; yosys `synth_ice40` area only, same command,
-//! before session 10; `store_nz` adds a 4096 × 1 memory): 4047 LUT4s, 2221 flip-flops, 966
-//! carries, 39 `SB_RAM40_4K` (the 4096-entry store).
+//! Full config (16 + 8 entries, 12-bit kids): area in `docs/gpu_frontend.md`.
 //!
 //! ## Worked example (pinned on the RTL and the model by `tests/kernel_expander.rs`, `rtl_contract_latencies`)
 //! RT kernel {kid 5, 2 WGs} in cycle 0 → slot 0; `push` {RT, slot 0, WG 0} in cycle 1, WG 1 in
@@ -1197,8 +1195,5 @@ pub type SmallKernelExpander = KernelExpander<2, 2, 3, 3, 4, 2, 1>;
 /// Non-power-of-two: 3 RT + 5 BE entries.
 pub type OddKernelExpander = KernelExpander<3, 5, 4, 4, 5, 3, 3>;
 
-/// Verilog of an expander as module `top`.
-pub fn verilog<U: Block>(mut uut: U) -> String {
-    uut.connect_all();
-    generate_verilog(&uut)
-}
+/// Verilog of a block as module `top` (connected first).
+pub use crate::top_verilog as verilog;

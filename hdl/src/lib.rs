@@ -13,3 +13,9 @@ pub mod preempt_ctrl;
 pub mod run_finder;
 pub mod schedule_gen;
 pub mod simt_issue;
+
+/// Verilog of a block as module `top`: connects it, then exports it (`generate_verilog`).
+pub fn top_verilog<U: rust_hdl::prelude::Block>(mut uut: U) -> String {
+    uut.connect_all();
+    rust_hdl::prelude::generate_verilog(&uut)
+}

@@ -941,8 +941,5 @@ pub type DegeneratePreemptCtrl = PreemptCtrl<1, 2>;
 /// Small non-power-of-two: D = 5, 3-bit ids.
 pub type SmallPreemptCtrl = PreemptCtrl<5, 3>;
 
-/// Verilog of a controller as module `top`.
-pub fn verilog<U: Block>(mut uut: U) -> String {
-    uut.connect_all();
-    generate_verilog(&uut)
-}
+/// Verilog of a block as module `top` (connected first).
+pub use crate::top_verilog as verilog;

@@ -679,8 +679,5 @@ pub type ThreeSimtIssue = SimtIssue<3, 8, 2>;
 pub type Tiny2SimtIssue = SimtIssue<2, 3, 1>;
 pub type Tiny3SimtIssue = SimtIssue<3, 3, 2>;
 
-/// Verilog of a block as module `top`.
-pub fn verilog<U: Block>(mut uut: U) -> String {
-    uut.connect_all();
-    generate_verilog(&uut)
-}
+/// Verilog of a block as module `top` (connected first).
+pub use crate::top_verilog as verilog;
