@@ -394,10 +394,6 @@ pub fn tail_need_waves(res: &golden_model::dispatcher::Resources, x: u64) -> (us
 /// modules that each hold a 7-wave WG (four waves on one unit, one wave slot free on the
 /// other): the choice reads free counts that differ only by the many-wave regions and the
 /// one-wave WGs beside them, so a wrong 4-wave region turns it.
-/// A third of the busy segments are slot-bound: light WGs only (one or two waves, small
-/// needs), so the eight kernel slots hold the WGs back, both heads wait and contend by priority
-/// at each freed slot, and two completions in consecutive cycles give a decision with two free
-/// slots followed at once by one on the other module.
 /// Returns the inputs and the model's outputs.
 pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
     let cfg = TaggedConfig::board();
@@ -442,8 +438,6 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
     // the first cycle a wave-slot segment's one-wave push may come: 24..=39 cycles after the
     // last event that changed the maps
     let mut ws_quiet_from = 0usize;
-    // a slot-bound segment (a third of the busy ones, below): light WGs only
-    let mut light = false;
     while ins.len() < cycles {
         let k = ins.len();
         if k % 2048 == 0 {
@@ -469,14 +463,6 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                     r.below(9) as usize,
                 );
             }
-            // a third of the busy segments (push rate 55 or 90 %) are slot-bound: every WG is
-            // light (one wave, two a time in four; VGPR 0..=2 per wave, SGPR 0..=1, LDS
-            // 0..=1), so the eight kernel slots, not the maps, hold the WGs back: both
-            // channels' heads wait for a slot, each completion frees one, two completions in
-            // consecutive cycles leave two free slots for one decision (any pair of slots) and
-            // the next decision follows at once on the other module, and the heads contend by
-            // priority in nearly every decision cycle (window turns meet them)
-            light = push_pct >= 55 && r.pct(33);
             // a quarter of the busy segments start with a window profile: all four window
             // lengths written ([`window_len`]), so the windows turn at every pace (every
             // cycle, a few times, once or never in a trace) while both heads contend
@@ -683,13 +669,6 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                         wg.vgpr = r.below(5) as usize;
                         wg.sgpr = r.below(3) as usize;
                         wg.lds = r.below(4) as usize;
-                    }
-                    // a slot-bound segment's WG (see above; `NEVER_FITS` draws stay)
-                    None if light && !over_v && !over_s && wg.waves != 0 => {
-                        wg.waves = 1 + usize::from(r.pct(25));
-                        wg.vgpr = r.below(3) as usize;
-                        wg.sgpr = r.below(2) as usize;
-                        wg.lds = r.below(2) as usize;
                     }
                     None => {}
                 }
@@ -1013,52 +992,6 @@ mod tests {
         );
         assert!(
             queued >= 100 && four_wave >= 100 && contests >= 10,
-            "{counts}"
-        );
-        println!("{counts}");
-    }
-
-    /// Slot-bound segments: decisions taken with exactly two kernel slots free are followed by
-    /// a record on the other module in the next cycle (the second free slot is used at once:
-    /// the slot table's "two slots free" lookahead decides whether that decision may come), for
-    /// every slot as the higher of the two free ones; and decisions meet both heads queued.
-    #[test]
-    fn slot_bound_segments_decide_back_to_back_with_two_slots_free() {
-        let (mut back_to_back, mut contended) = (0usize, 0usize);
-        let mut second_free = [0usize; 8];
-        for seed in 1..=3 {
-            let (ins, outs) = random_run(seed, 8000);
-            let mut m = TaggedDispatcher::new(TaggedConfig::board());
-            // per cycle before its step: the free slots, and whether both channels queue a WG
-            let mut free: Vec<Vec<usize>> = vec![];
-            let mut both: Vec<bool> = vec![];
-            for (k, i) in ins.iter().enumerate() {
-                let busy: Vec<usize> = m.in_flight().into_iter().map(|x| x.0).collect();
-                free.push((0..8).filter(|s| !busy.contains(s)).collect());
-                both.push(!m.queued_tags(0).is_empty() && !m.queued_tags(BE_CHANNEL).is_empty());
-                let o = m.step(i);
-                assert_eq!(o, outs[k], "replay of seed {seed} at cycle {k}");
-            }
-            for k in 2..outs.len() - 1 {
-                let (d, e) = (&outs[k].base, &outs[k + 1].base);
-                if !d.disp_valid {
-                    continue;
-                }
-                // the record of cycle k is the decision of cycle k - 1, on the state before it
-                contended += usize::from(both[k - 1]);
-                let f = &free[k - 1];
-                if f.len() == 2 && e.disp_valid && e.disp_module != d.disp_module {
-                    back_to_back += 1;
-                    second_free[f[1]] += 1;
-                }
-            }
-        }
-        let counts = format!(
-            "{back_to_back} back-to-back decisions from two free slots (by the higher free \
-             slot: {second_free:?}), {contended} decisions with both heads queued"
-        );
-        assert!(
-            back_to_back >= 100 && second_free[1..].iter().all(|&n| n >= 3) && contended >= 1000,
             "{counts}"
         );
         println!("{counts}");
