@@ -167,7 +167,10 @@ pub fn mixes() -> Vec<Mix> {
 /// of 2^k PCs (k = 1..=pc_bits, at a random base), so PCs that share their high bits meet in
 /// the unit's PC compares (a TLR against a branch target, taken against fall-through): every
 /// compare is decided at every bit position, the lowest ones included, not only at the top bits
-/// where two PCs spread over the range usually differ.
+/// where two PCs spread over the range usually differ. A third family places the blocks at a base
+/// PC and its one-bit neighbours (`base ^ 1 << b`), so that a TLR and a branch target often differ
+/// in exactly one bit, at any position: every stage of the prefix compares (less and equal, taken
+/// and fall-through, every thread) then decides a result that no other bit settles.
 pub fn program_strategy(cfg: SimtConfig, sync: u8) -> impl Strategy<Value = BlockProgram> {
     let pcs = 1usize << cfg.pc_bits;
     let max_blocks = pcs.min(10);
@@ -180,16 +183,33 @@ pub fn program_strategy(cfg: SimtConfig, sync: u8) -> impl Strategy<Value = Bloc
                 .prop_map(move |set| set.into_iter().map(|p| base + p).collect())
         })
         .boxed();
-    prop_oneof![spread, packed].prop_flat_map(move |set: std::collections::BTreeSet<u32>| {
-        let pcs: Vec<u32> = set.into_iter().collect();
-        let n = pcs.len();
-        (
-            Just(pcs),
-            proptest::collection::vec(any::<u8>().prop_map(move |x| x < sync), n),
-            proptest::collection::vec((0..n, 0..n), n),
-        )
-            .prop_map(|(pcs, sync, succ)| BlockProgram { pcs, sync, succ })
-    })
+    let bits = cfg.pc_bits;
+    let neighbours = (
+        any::<u32>(),
+        proptest::sample::subsequence(
+            (0..bits).collect::<Vec<usize>>(),
+            1..=bits.min(max_blocks - 1),
+        ),
+    )
+        .prop_map(move |(base, flips)| {
+            let base = base % pcs as u32;
+            std::iter::once(base)
+                .chain(flips.into_iter().map(|b| base ^ (1u32 << b)))
+                .collect::<std::collections::BTreeSet<u32>>()
+        })
+        .boxed();
+    prop_oneof![spread, packed, neighbours].prop_flat_map(
+        move |set: std::collections::BTreeSet<u32>| {
+            let pcs: Vec<u32> = set.into_iter().collect();
+            let n = pcs.len();
+            (
+                Just(pcs),
+                proptest::collection::vec(any::<u8>().prop_map(move |x| x < sync), n),
+                proptest::collection::vec((0..n, 0..n), n),
+            )
+                .prop_map(|(pcs, sync, succ)| BlockProgram { pcs, sync, succ })
+        },
+    )
 }
 
 pub fn choice_strategy(cfg: SimtConfig, mix: Mix) -> impl Strategy<Value = Choice> {
