@@ -1971,7 +1971,5 @@ impl Logic for Dispatcher {
 
 /// The board dispatcher as Verilog (module `top`, the exported `dispatcher.v`).
 pub fn verilog() -> String {
-    let mut uut = Dispatcher::new();
-    uut.connect_all();
-    generate_verilog(&uut)
+    crate::top_verilog(Dispatcher::new())
 }

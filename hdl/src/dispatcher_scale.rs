@@ -440,9 +440,7 @@ pub type RunCacheFull = RunCache<128, 64, 48, 64, 8, 7, 6>;
 
 /// The exported Verilog of a run cache (module `top`).
 pub fn run_cache_verilog<B: Block + Default>() -> String {
-    let mut b = B::default();
-    b.connect_all();
-    generate_verilog(&b)
+    crate::top_verilog(B::default())
 }
 
 // -------------------------------------------------------------------------------------------
@@ -698,7 +696,5 @@ impl Logic for Matcher {
 
 /// The exported Verilog of the matcher (module `top`).
 pub fn matcher_verilog() -> String {
-    let mut b = Matcher::default();
-    b.connect_all();
-    generate_verilog(&b)
+    crate::top_verilog(Matcher::default())
 }

@@ -2634,7 +2634,5 @@ impl Logic for DispatcherTagged {
 
 /// The board tagged dispatcher as Verilog (module `top`, the exported `dispatcher_tagged.v`).
 pub fn verilog() -> String {
-    let mut uut = DispatcherTagged::new();
-    uut.connect_all();
-    generate_verilog(&uut)
+    crate::top_verilog(DispatcherTagged::new())
 }

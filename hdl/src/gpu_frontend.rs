@@ -709,7 +709,5 @@ impl Logic for GpuFrontend {
 
 /// The board front-end as Verilog (module `top`; `synth export` names it `gpu_frontend`).
 pub fn verilog() -> String {
-    let mut uut = GpuFrontend::new();
-    uut.connect_all();
-    generate_verilog(&uut)
+    crate::top_verilog(GpuFrontend::new())
 }

@@ -628,7 +628,5 @@ pub type AllocatorFull = Allocator<128, 64, 128, 48, 64, 8, 7, 6, 2, 0, 128, 256
 
 /// The exported Verilog of an allocator (module `top`).
 pub fn allocator_verilog<B: Block + Default>() -> String {
-    let mut b = B::default();
-    b.connect_all();
-    generate_verilog(&b)
+    crate::top_verilog(B::default())
 }

@@ -1493,7 +1493,5 @@ impl<
 
 /// The exported Verilog of an integrated dispatcher (module `top`).
 pub fn dispatcher_full_verilog<B: Block + Default>() -> String {
-    let mut b = B::default();
-    b.connect_all();
-    generate_verilog(&b)
+    crate::top_verilog(B::default())
 }

@@ -909,7 +909,5 @@ pub type MapRamFull = MapRam<128, 64, 128, 48>;
 
 /// The exported Verilog of a map RAM (module `top`).
 pub fn map_ram_verilog<B: Block + Default>() -> String {
-    let mut b = B::default();
-    b.connect_all();
-    generate_verilog(&b)
+    crate::top_verilog(B::default())
 }

@@ -785,7 +785,5 @@ pub type MapRefreshFull = MapRefresh<128, 64, 128, 48, 64, 8, 7, 6, 2, 0, 128>;
 
 /// The exported Verilog of a map RAM with write refresh (module `top`).
 pub fn map_refresh_verilog<B: Block + Default>() -> String {
-    let mut b = B::default();
-    b.connect_all();
-    generate_verilog(&b)
+    crate::top_verilog(B::default())
 }

@@ -2,7 +2,6 @@
 //! parameters), the parameter functions it uses, and the Verilog export of a configuration.
 
 use super::LockUnit;
-use rust_hdl::prelude::*;
 
 /// `clog2(n)` as the lock unit counts ID bits: at least 1 (the width of an ID of `n` things).
 pub const fn id_bits(n: usize) -> usize {
@@ -61,7 +60,4 @@ pub type OddLockUnit = lock_unit_type!(warps 3, locks 1, prio_bits 2, fifo_depth
 pub type SmallLockUnit = lock_unit_type!(warps 5, locks 3, prio_bits 2, fifo_depth 3, hold_bits 8);
 
 /// Verilog of a lock unit as module `top` (RustHDL's generator names the top module `top`).
-pub fn verilog<U: Block>(mut uut: U) -> String {
-    uut.connect_all();
-    generate_verilog(&uut)
-}
+pub use crate::top_verilog as verilog;

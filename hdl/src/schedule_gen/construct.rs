@@ -224,14 +224,10 @@ impl<
 
 /// The board block as Verilog (module `top`, the exported `schedule_gen.v`).
 pub fn verilog() -> String {
-    let mut uut = ScheduleGen::new();
-    uut.connect_all();
-    generate_verilog(&uut)
+    crate::top_verilog(ScheduleGen::new())
 }
 
 /// The full block (64×64) as Verilog (module `top`; `synth report --full`).
 pub fn full_verilog() -> String {
-    let mut uut = FullScheduleGen::new();
-    uut.connect_all();
-    generate_verilog(&uut)
+    crate::top_verilog(FullScheduleGen::new())
 }
