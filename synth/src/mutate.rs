@@ -105,8 +105,10 @@ pub const FAULTS_PER_TRACE: usize = 500;
 /// decoders' four-pair rows (60 traces caught 6 of 7), end-of-map tests at single starts,
 /// Unit 4's duplicate compare of one queue slot, the expander's done order — not missing
 /// checks. The number is the default run's length, not one picked for a seed. The other units
-/// keep the size formula: each reaches the goal at 12 or 13 traces at the measured seeds, and
-/// the front end's run takes about 6.6 times longer (docs/verification.md, session 20, gf20).
+/// keep the size formula for now (the same reason holds for each: applying it to them only
+/// adds traces, at their run time's cost); the front end's run takes 6 to 7 times longer: 584
+/// and 729 s at seeds 4 and 5 against 97..121 s for 19 traces (docs/verification.md, session
+/// 20, gf20).
 pub fn budget_traces(faults: usize) -> usize {
     MIN_TRACES.max(faults.div_ceil(FAULTS_PER_TRACE))
 }
