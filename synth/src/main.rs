@@ -232,7 +232,8 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Random traces per mutant (default: the unit's budget, one per 500 candidate faults,
-        /// at least 12: `synth::mutate::budget_traces`).
+        /// at least 12; the front end at least the default run's 10^6 cycles:
+        /// `synth::mutate::unit_budget`).
         #[arg(long)]
         traces: Option<usize>,
         /// Cycles per trace.
