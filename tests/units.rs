@@ -19,7 +19,7 @@ macro_rules! unit_suite {
                 export_has_the_port_table: suite::export_has_the_port_table::<U>();
                 verilator_lint_is_clean: suite::verilator_lint_is_clean::<U>();
                 registry_entry: suite::registry_entry::<U>();
-                verilator_replay_1m_cycles: suite::verilator_replay::<U>(2026, 1_000_000);
+                verilator_replay_1m_cycles: suite::verilator_replay::<U>(2026, suite::DEFAULT_REPLAY_CYCLES);
                 verilator_long_regression: suite::verilator_long_regression::<U>(10_000_000);
             }
         }

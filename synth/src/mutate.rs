@@ -114,8 +114,9 @@ pub fn budget_traces(faults: usize) -> usize {
 }
 
 /// Verilator cycles that the default `cargo test` drives through every unit's export, lockstep
-/// with the golden model and the spec checker (`tests/units.rs`, `verilator_replay_1m_cycles`).
-pub const DEFAULT_RUN_CYCLES: usize = 1_000_000;
+/// with the golden model and the spec checker (`tests/units.rs`, `verilator_replay_1m_cycles`):
+/// the suite's own number, so the budget follows it.
+pub const DEFAULT_RUN_CYCLES: usize = testbench::suite::DEFAULT_REPLAY_CYCLES;
 
 /// Units whose trace budget covers [`DEFAULT_RUN_CYCLES`] ([`budget_traces`]: why the front end).
 pub const DEFAULT_RUN_UNITS: &[&str] = &["gpu_frontend"];

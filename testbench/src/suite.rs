@@ -109,6 +109,11 @@ pub fn registry_entry<U: CheckedUnit>() {
         .unwrap_or_else(|v| panic!("{}: {v}", U::NAME));
 }
 
+/// Cycles of the default run's Verilator replay of every unit (`tests/units.rs`,
+/// `verilator_replay_1m_cycles`: [`verilator_replay`] with seed 2026); `synth mutate` sizes the
+/// front end's trace budget by it.
+pub const DEFAULT_REPLAY_CYCLES: usize = 1_000_000;
+
 /// `cycles` cycles of [`BoardUnit::random_trace`] (`seed`) on the export under Verilator:
 /// equal to the golden model every cycle and accepted by the spec checker.
 pub fn verilator_replay<U: CheckedUnit>(seed: u64, cycles: usize) {
