@@ -45,6 +45,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use testbench::spec::judge;
+use testbench::suite::DEFAULT_REPLAY_CYCLES;
 use testbench::unit::CheckedUnit;
 use testbench::verilator::{self, Port, TracePorts};
 
@@ -95,7 +96,7 @@ pub const FAULTS_PER_TRACE: usize = 500;
 /// loses a fault that a smaller one catches.
 ///
 /// **The front end** ([`DEFAULT_RUN_UNITS`]) gets at least the traces of the default run
-/// instead ([`unit_budget`]: [`DEFAULT_RUN_CYCLES`] / 8000 = 125 traces): the default `cargo
+/// instead ([`unit_budget`]: [`DEFAULT_REPLAY_CYCLES`] / 8000 = 125 traces): the default `cargo
 /// test` replays 10^6 cycles of the unit's standard random stream on its export against the
 /// golden model and the spec checker (`tests/units.rs`, `verilator_replay_1m_cycles`, seed
 /// 2026: the same `random_run` the mutants see), so a fault that 10^6 cycles of that stream
@@ -113,21 +114,16 @@ pub fn budget_traces(faults: usize) -> usize {
     MIN_TRACES.max(faults.div_ceil(FAULTS_PER_TRACE))
 }
 
-/// Verilator cycles that the default `cargo test` drives through every unit's export, lockstep
-/// with the golden model and the spec checker (`tests/units.rs`, `verilator_replay_1m_cycles`):
-/// the suite's own number, so the budget follows it.
-pub const DEFAULT_RUN_CYCLES: usize = testbench::suite::DEFAULT_REPLAY_CYCLES;
-
-/// Units whose trace budget covers [`DEFAULT_RUN_CYCLES`] ([`budget_traces`]: why the front end).
+/// Units whose trace budget covers [`DEFAULT_REPLAY_CYCLES`] ([`budget_traces`]: why the front end).
 pub const DEFAULT_RUN_UNITS: &[&str] = &["gpu_frontend"];
 
 /// The trace budget of unit `unit` with `faults` candidate faults and traces of `cycles`
 /// cycles: [`budget_traces`], and for a unit of [`DEFAULT_RUN_UNITS`] at least the traces that
-/// make up [`DEFAULT_RUN_CYCLES`].
+/// make up [`DEFAULT_REPLAY_CYCLES`].
 pub fn unit_budget(unit: &str, faults: usize, cycles: usize) -> usize {
     let b = budget_traces(faults);
     if DEFAULT_RUN_UNITS.contains(&unit) {
-        b.max(DEFAULT_RUN_CYCLES.div_ceil(cycles.max(1)))
+        b.max(DEFAULT_REPLAY_CYCLES.div_ceil(cycles.max(1)))
     } else {
         b
     }
