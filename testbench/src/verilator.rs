@@ -236,13 +236,9 @@ const VERILATOR_ARGS: &[&str] = &[
     "fast",
 ];
 
-/// Make variables of the C++ build. `OPT_FAST=-O1`: measured on the largest model of the
-/// default run (the full-config dispatcher, 8 MB of Verilog, 30 MB of C++) the build takes 153 s
-/// of CPU against 200 at `-O3` (96 at `-O0`) and its 10^5-cycle closed-loop test runs as fast
-/// (88 s against 90; 120 at `-O0`); the front end's 10^6-cycle replay model takes 5.5 s of user
-/// CPU against 6.6 (on a loaded machine); small models build in 3.1 s against 4.2. (Verilator's
-/// default `-Os` was measured earlier at about 1.5x the run time of `-O3`.) Details:
-/// docs/verification.md, "Cost of the default run".
+/// Make variables of the C++ build. `-O1` rather than `-O3`: the large models build in about
+/// three quarters of the CPU time and run as fast (the measurements: docs/verification.md, "Cost
+/// of the default run", session 21).
 const MAKE_VARS: &[&str] = &["OPT_FAST=-O1", "OPT_SLOW=-O1"];
 
 /// Verilator's runtime library objects: the same for every model (no tracing, no coverage, the
