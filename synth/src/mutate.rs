@@ -114,7 +114,8 @@ pub fn budget_traces(faults: usize) -> usize {
     MIN_TRACES.max(faults.div_ceil(FAULTS_PER_TRACE))
 }
 
-/// Units whose trace budget covers [`DEFAULT_REPLAY_CYCLES`] ([`budget_traces`]: why the front end).
+/// Units whose trace budget covers [`DEFAULT_REPLAY_CYCLES`] ([`budget_traces`]: why the front
+/// end).
 pub const DEFAULT_RUN_UNITS: &[&str] = &["gpu_frontend"];
 
 /// The trace budget of unit `unit` with `faults` candidate faults and traces of `cycles`
