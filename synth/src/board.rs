@@ -48,15 +48,24 @@ impl Bridge {
 }
 
 /// The bridge variant of the unit named `name` in [`UNITS`] (`None` for an unknown name); a
-/// unit of [`ECP5_ONLY`] has the full bridge.
+/// unit with a ULX3S bitstream only ([`ulx3s_only`]) has the full bridge.
 pub fn bridge_of(name: &str) -> Option<Bridge> {
-    if ECP5_ONLY.contains(&name) {
+    if ulx3s_only(name) {
         return Some(Bridge::Full);
     }
     UNITS.iter().find(|(n, _, _)| *n == name).map(|u| u.2)
 }
 
-/// Units with a ULX3S bitstream only (they cannot fit the HX8K: the export's list):
+/// A registered unit with a ULX3S bitstream ([`crate::ulx3s::UNITS`]) and none on the Alchitry
+/// Cu: the units of [`ECP5_ONLY`], which cannot fit the HX8K, and those not (yet) given a Cu
+/// clock in [`UNITS`] (`kernel_expander`, `dispatcher_tagged`).
+pub fn ulx3s_only(name: &str) -> bool {
+    name != "bridge_only"
+        && !UNITS.iter().any(|u| u.0 == name)
+        && crate::ulx3s::clock_of(name).is_some()
+}
+
+/// Units that cannot fit the HX8K (the export's list). They and the other [`ulx3s_only`] units:
 /// [`visit_unit`] finds them with the full bridge and their ULX3S clock
 /// ([`crate::ulx3s::UNITS`]), for `synth build --board ulx3s-85f`, `record-scenario` and
 /// `board --sim`; `synth build --board alchitry-cu` refuses them.
@@ -104,7 +113,7 @@ pub fn visit_unit<V: UnitVisitor>(name: &str, v: V) -> Option<V::Out> {
     }
     let (clock, bridge) = match UNITS.iter().find(|(n, _, _)| *n == name) {
         Some(&(_, clock, bridge)) => (clock, bridge),
-        None if ECP5_ONLY.contains(&name) => (crate::ulx3s::clock_of(name)?, Bridge::Full),
+        None if ulx3s_only(name) => (crate::ulx3s::clock_of(name)?, Bridge::Full),
         None => return None,
     };
     testbench::unit::visit(name, &mut OnBoard(Some(v), clock, bridge))

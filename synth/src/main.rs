@@ -709,6 +709,11 @@ fn board_build(
             if synth::board::ECP5_ONLY.contains(&name) {
                 anyhow::bail!("`{name}` does not fit the HX8K: build it with --board ulx3s-85f");
             }
+            if synth::board::ulx3s_only(name) {
+                anyhow::bail!(
+                    "`{name}` has no Alchitry Cu clock (synth::board::UNITS): build it with --board ulx3s-85f"
+                );
+            }
             let mut cfg = if name == "bridge_only" {
                 bridge_only_config(clock.unwrap_or(synth::board::BRIDGE_ONLY_MHZ))
             } else {
