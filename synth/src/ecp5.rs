@@ -16,7 +16,10 @@
 //! `$ECP5_ROUTER` name them for every unit ([`placer`], [`router`]), and the JSON's `placer`
 //! and `router` say what placed and routed a row. `ECP5_REUSE_NETLIST=1` skips yosys for a
 //! unit whose work directory holds a netlist (`harness.json`, `stat.txt`) synthesized from the
-//! same `unit.v` and `harness.v` (the full lock unit's yosys takes 13–22 min).
+//! same `unit.v` and `harness.v` (the full lock unit's yosys takes 13–22 min); with it,
+//! `ECP5_REUSE_ROUTES=1` also skips nextpnr for a seed whose finished log and argument file
+//! (`nextpnr_s<speed>_seed<seed>.{log,args}`) are there (a long flow run resumed, or seeds run
+//! side by side in copies of the work directory and gathered into one row).
 //!
 //! ## What is measured
 //! The unit is exported with unique names ([`crate::names`]) and instantiated by its unit name
@@ -531,32 +534,46 @@ pub fn synthesize(
         let mut logs = vec![];
         for &seed in seeds.iter() {
             let log_name = format!("nextpnr_s{speed}_seed{seed}.log");
+            let args_name = format!("nextpnr_s{speed}_seed{seed}.args");
+            let args: Vec<String> = DEVICE_ARGS
+                .iter()
+                .map(|a| a.to_string())
+                .chain([
+                    "--speed".into(),
+                    speed.to_string(),
+                    "--freq".into(),
+                    format!("{target_mhz}"),
+                    "--timing-allow-fail".into(),
+                    "--seed".into(),
+                    seed.to_string(),
+                    "--router".into(),
+                    router.clone(),
+                    "--placer".into(),
+                    placer.clone(),
+                    "--json".into(),
+                    "harness.json".into(),
+                    "--textcfg".into(),
+                    format!("harness_s{speed}_seed{seed}.config"),
+                ])
+                .collect();
+            let args_text = args.join(" ") + "\n";
             let t = Instant::now();
-            let ran = run_limited(
-                Command::new(&tools.nextpnr)
-                    .current_dir(&dir)
-                    .args(DEVICE_ARGS)
-                    .args([
-                        "--speed",
-                        &speed.to_string(),
-                        "--freq",
-                        &format!("{target_mhz}"),
-                        "--timing-allow-fail",
-                        "--seed",
-                        &seed.to_string(),
-                        "--router",
-                        &router,
-                        "--placer",
-                        &placer,
-                        "--json",
-                        "harness.json",
-                        "--textcfg",
-                        &format!("harness_s{speed}_seed{seed}.config"),
-                    ]),
-                &format!("nextpnr-ecp5 (speed {speed}, seed {seed})"),
-                &dir.join(&log_name),
-                flow::pnr_timeout(),
-            );
+            let ran = if reuse && reusable_route(&dir, &log_name, &args_name, &args_text) {
+                eprintln!(
+                    "  {unit}: ECP5_REUSE_ROUTES=1: speed {speed} seed {seed}: the finished run in {log_name} reused"
+                );
+                Ok(())
+            } else {
+                let _ = std::fs::remove_file(dir.join(&args_name));
+                let ran = run_limited(
+                    Command::new(&tools.nextpnr).current_dir(&dir).args(&args),
+                    &format!("nextpnr-ecp5 (speed {speed}, seed {seed})"),
+                    &dir.join(&log_name),
+                    flow::pnr_timeout(),
+                );
+                std::fs::write(dir.join(&args_name), &args_text)?;
+                ran
+            };
             times.push((seed, t.elapsed().as_secs_f64()));
             let log = std::fs::read_to_string(dir.join(&log_name))?;
             let fmax = match ran {
@@ -627,6 +644,19 @@ pub fn synthesize(
         router,
         placer,
     })
+}
+
+/// `ECP5_REUSE_ROUTES=1` (with a reused netlist): the seed's nextpnr log in `dir` is a finished
+/// run ("Program finished normally." and a `Max frequency for clock` line) of the same
+/// arguments (`args_name` holds them, written beside every run), so it is the run this flow
+/// would make again: nextpnr is deterministic for a netlist, its arguments and a seed.
+fn reusable_route(dir: &Path, log_name: &str, args_name: &str, args_text: &str) -> bool {
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).ok();
+    std::env::var("ECP5_REUSE_ROUTES").as_deref() == Ok("1")
+        && read(args_name).as_deref() == Some(args_text)
+        && read(log_name).is_some_and(|l| {
+            l.contains("Program finished normally.") && flow::last_fmax(&l).is_some()
+        })
 }
 
 /// A config's Verilog, generated only when the config is selected: the full configs take
