@@ -558,7 +558,8 @@ pub fn synthesize(
                 .collect();
             let args_text = args.join(" ") + "\n";
             let t = Instant::now();
-            let ran = if reuse && reusable_route(&dir, &log_name, &args_name, &args_text) {
+            let reuse_route = reuse && std::env::var("ECP5_REUSE_ROUTES").as_deref() == Ok("1");
+            let ran = if reuse_route && reusable_route(&dir, &log_name, &args_name, &args_text) {
                 eprintln!(
                     "  {unit}: ECP5_REUSE_ROUTES=1: speed {speed} seed {seed}: the finished run in {log_name} reused"
                 );
@@ -646,14 +647,13 @@ pub fn synthesize(
     })
 }
 
-/// `ECP5_REUSE_ROUTES=1` (with a reused netlist): the seed's nextpnr log in `dir` is a finished
+/// For `ECP5_REUSE_ROUTES=1` (with a reused netlist): the seed's nextpnr log in `dir` is a finished
 /// run ("Program finished normally." and a `Max frequency for clock` line) of the same
 /// arguments (`args_name` holds them, written beside every run), so it is the run this flow
 /// would make again: nextpnr is deterministic for a netlist, its arguments and a seed.
 fn reusable_route(dir: &Path, log_name: &str, args_name: &str, args_text: &str) -> bool {
     let read = |f: &str| std::fs::read_to_string(dir.join(f)).ok();
-    std::env::var("ECP5_REUSE_ROUTES").as_deref() == Ok("1")
-        && read(args_name).as_deref() == Some(args_text)
+    read(args_name).as_deref() == Some(args_text)
         && read(log_name).is_some_and(|l| {
             l.contains("Program finished normally.") && flow::last_fmax(&l).is_some()
         })
@@ -1016,6 +1016,28 @@ mod tests {
         let j = serde_json::to_value(result_of(vec![all])).unwrap();
         assert_eq!(j["fmax_mhz"], 110.6);
         assert_eq!(j["fmax_mhz_by_seed"][2], serde_json::json!([3, 102.9]));
+    }
+
+    #[test]
+    fn a_route_is_reused_only_finished_and_with_the_same_arguments() {
+        let dir = std::env::temp_dir().join(format!("gpu_sched_reuse_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (log, args) = ("nextpnr_s6_seed2.log", "nextpnr_s6_seed2.args");
+        let done = "Info: Max frequency for clock '$glbnet$clk': 26.89 MHz (FAIL at 100.00 MHz)\n\
+                    Info: Program finished normally.\n";
+        let a = "--85k --seed 2 --router router2\n";
+        assert!(!reusable_route(&dir, log, args, a), "no log");
+        std::fs::write(dir.join(log), done).unwrap();
+        assert!(!reusable_route(&dir, log, args, a), "no argument file");
+        std::fs::write(dir.join(args), a).unwrap();
+        assert!(reusable_route(&dir, log, args, a));
+        assert!(
+            !reusable_route(&dir, log, args, "--85k --seed 2 --router router1\n"),
+            "other arguments"
+        );
+        std::fs::write(dir.join(log), "Info: Routing..\n").unwrap();
+        assert!(!reusable_route(&dir, log, args, a), "an unfinished run");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
