@@ -527,6 +527,79 @@ fn negative_orphan_order() {
     );
 }
 
+/// `preempt-cause`: Unit 4's `preempted` raised before any kernel was taken (nothing held, so
+/// neither the policy nor, under `AUTO_PREEMPT` = 1, the host had a cause).
+#[test]
+fn negative_preempt_cause_auto() {
+    let t = clean();
+    assert!(t.outs.iter().any(|o| o.preempted), "the trace preempts");
+    let c = (1..t.ins.len())
+        .find(|&c| !t.ins[c - 1].reset && t.ins[c].launch_valid && t.outs[c].launch_ready)
+        .expect("a launch taken after the reset");
+    assert!(!t.outs[c].preempted);
+    let mut o = t.outs.clone();
+    o[c].preempted = true;
+    expect(&t.ins, &o, "preempt-cause", Some(c));
+}
+
+/// `preempt-cause` with `AUTO_PREEMPT` = 0: a rise of `preempted` whose host `preempt` strobe
+/// is taken out of the trace (the kernels held are no cause while the policy is off).
+#[test]
+fn negative_preempt_cause_host() {
+    let mut p = SysParams::busy(2);
+    p.auto_preempt = false;
+    p.storm = 0.01;
+    let t = run(p, 20_000, |_| {}).unwrap();
+    let r = (100..t.outs.len())
+        .find(|&c| t.outs[c].preempted && !t.outs[c - 1].preempted)
+        .expect("a host preempt");
+    let lag = SysConfig::board().policy_lag;
+    let mut ins = t.ins.clone();
+    for i in &mut ins[r - lag..r] {
+        i.preempt = false;
+    }
+    expect(&ins, &t.outs, "preempt-cause", Some(r));
+}
+
+/// `resume-cause`: a one-cycle drop of `preempted` right after the policy raised it for an RT
+/// kernel (which is still held: its WGs take 20–120 cycles), `AUTO_PREEMPT` = 1.
+#[test]
+fn negative_resume_cause() {
+    let t = clean();
+    let r = (100..t.outs.len())
+        .find(|&c| t.outs[c].preempted && !t.outs[c - 1].preempted)
+        .expect("the policy preempts");
+    assert!(t.outs[r + 1].preempted && t.outs[r + 2].preempted);
+    let mut o = t.outs.clone();
+    o[r + 2].preempted = false;
+    expect(&t.ins, &o, "resume-cause", Some(r + 2));
+}
+
+/// The policy rules have work in the clean traces: `preempted` rises and falls, under the
+/// policy and under host storms.
+#[test]
+fn policy_rules_see_preempts_and_resumes() {
+    for auto in [true, false] {
+        let mut p = SysParams::busy(3);
+        p.auto_preempt = auto;
+        p.storm = if auto { 0.0 } else { 0.01 };
+        let t = run(p, 30_000, |_| {}).unwrap();
+        let mut spec = SystemSpec::board();
+        for (c, (i, o)) in t.ins.iter().zip(&t.outs).enumerate() {
+            spec.check(c, i, o).unwrap();
+        }
+        let s = &spec.stats;
+        println!(
+            "AUTO_PREEMPT {auto}: {} preempts, {} resumes",
+            s.preempts, s.resumes
+        );
+        assert!(
+            s.preempts > 3 && s.resumes > 3,
+            "AUTO_PREEMPT {auto}: {s:?}"
+        );
+    }
+}
+
 #[test]
 fn negative_reclaim_bound() {
     let t = clean();

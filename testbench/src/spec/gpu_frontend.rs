@@ -102,6 +102,15 @@
 //!   more WGs than its index that may still have records (not done, or done at most
 //!   `SHAPE_KEEP` cycles before). Two equal non-zero bases of one map always overlap (an
 //!   empty region's base is 0). Sub-WG records count for the wave slots only;
+//! - `preempt-cause`: Unit 4's `preempted` rises only for a cause (SPEC Unit 8's preemption
+//!   policy, "an RT launch while BE work is in flight raises `preempt`", and the host's
+//!   `preempt` while `AUTO_PREEMPT` = 0): within [`SysConfig::policy_lag`] cycles before it
+//!   either `AUTO_PREEMPT` was 1, an RT kernel was held (accepted, no `kernel_done` yet) and a
+//!   BE kernel was held, or `AUTO_PREEMPT` was 0 and the host strobed `preempt`;
+//!   `resume-cause`: it falls only when, within that many cycles, `AUTO_PREEMPT` was 1 and no RT
+//!   kernel was held ("when no RT kernel is queued or running, `resume`"), or `AUTO_PREEMPT` was
+//!   0 and the host strobed `resume` (nothing else clears Unit 4's flag; a reset restarts the
+//!   checker);
 //! - `idle-fields-zero`: every output field is 0 while its valid is low;
 //! - `drained` ([`SystemSpec::finish_drained`], after a quiet end of a trace): every kernel
 //!   accepted completed, no record in flight, no error owed — nothing accepted was dropped and
@@ -162,6 +171,9 @@ pub struct SysConfig {
     /// be for it (Unit 4 decides the registered `cu_reset` on its own view, which sees the
     /// done later than the port).
     pub reset_lag: usize,
+    /// Cycles from a cause of Unit 4's `preempted` changing (a host strobe, the policy's view
+    /// of the kernels held) to the change on the port (`preempt-cause`, `resume-cause`).
+    pub policy_lag: usize,
 }
 
 impl SysConfig {
@@ -179,6 +191,7 @@ impl SysConfig {
             orphan_window: 8,
             reset_lag: 2,
             done_lag: 16,
+            policy_lag: 4,
         }
     }
     /// SPEC Unit 8's reclaim bound: table size + 2 cycles.
@@ -359,6 +372,40 @@ struct DupOwed {
     owns: bool,
 }
 
+/// What `preempt-cause` and `resume-cause` read: the last cycle (as far as the ports tell)
+/// `AUTO_PREEMPT` was 1 and was 0, the host's last `preempt` and `resume` strobes, the last
+/// cycle an RT kernel was held and the last one none was, the last cycle a BE kernel was held,
+/// and the previous cycle's `preempted`.
+#[derive(Clone, Copy, Debug)]
+struct PolicyView {
+    auto: bool,
+    auto_on: Option<usize>,
+    auto_off: Option<usize>,
+    host_preempt: Option<usize>,
+    host_resume: Option<usize>,
+    rt_held: Option<usize>,
+    rt_none: Option<usize>,
+    be_held: Option<usize>,
+    preempted: bool,
+}
+
+impl Default for PolicyView {
+    /// After a reset: `AUTO_PREEMPT` = 1, not preempted, nothing seen yet.
+    fn default() -> Self {
+        Self {
+            auto: true,
+            auto_on: None,
+            auto_off: None,
+            host_preempt: None,
+            host_resume: None,
+            rt_held: None,
+            rt_none: None,
+            be_held: None,
+            preempted: false,
+        }
+    }
+}
+
 /// Counters of what the checker judged (so a test can assert that the rules had work).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SysStats {
@@ -376,6 +423,9 @@ pub struct SysStats {
     pub reclaims: u64,
     pub reclaimed_slots: u64,
     pub bad_completions: u64,
+    /// Cycles `preempted` rose and fell (judged by `preempt-cause`, `resume-cause`).
+    pub preempts: u64,
+    pub resumes: u64,
 }
 
 /// The system checker.
@@ -407,6 +457,8 @@ pub struct SystemSpec {
     idem_done: Option<usize>,
     /// Shapes of the kernels records may belong to (`alloc-bound`, `alloc-overlap`).
     shapes: Vec<Shape>,
+    /// `preempt-cause`, `resume-cause`.
+    policy: PolicyView,
     pub stats: SysStats,
 }
 
@@ -430,6 +482,7 @@ impl SystemSpec {
             idem_done: None,
             closed: BTreeMap::new(),
             shapes: vec![],
+            policy: PolicyView::default(),
             stats: SysStats::default(),
         }
     }
@@ -913,7 +966,81 @@ impl SystemSpec {
                 }
             }
         }
+        self.policy_seen(cycle, i, o);
         Ok(())
+    }
+
+    /// `preempt-cause` and `resume-cause` for cycle `cycle`'s `preempted`, against the causes
+    /// seen up to the cycle before.
+    fn judge_policy(&self, cycle: usize, o: &GfOut) -> Result<(), Violation> {
+        let p = &self.policy;
+        let recent = |x: Option<usize>| x.is_some_and(|c| c + self.cfg.policy_lag >= cycle);
+        let lag = self.cfg.policy_lag;
+        if o.preempted && !p.preempted {
+            let host = recent(p.host_preempt) && recent(p.auto_off);
+            let auto = recent(p.auto_on) && recent(p.rt_held) && recent(p.be_held);
+            if !(host || auto) {
+                return Err(Violation::new(
+                    cycle,
+                    "preempt-cause",
+                    format!(
+                        "preempted rose with no cause in the {lag} cycles before: no RT kernel                          held beside a BE kernel under AUTO_PREEMPT = 1, no host preempt under                          AUTO_PREEMPT = 0 ({p:?})"
+                    ),
+                ));
+            }
+        }
+        if !o.preempted && p.preempted {
+            let host = recent(p.host_resume) && recent(p.auto_off);
+            let auto = recent(p.auto_on) && recent(p.rt_none);
+            if !(host || auto) {
+                return Err(Violation::new(
+                    cycle,
+                    "resume-cause",
+                    format!(
+                        "preempted fell with no cause in the {lag} cycles before: an RT kernel                          held throughout under AUTO_PREEMPT = 1, no host resume under                          AUTO_PREEMPT = 0 ({p:?})"
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// What cycle `cycle` shows of the policy's causes (after its launch and `kernel_done`).
+    fn policy_seen(&mut self, cycle: usize, i: &GfIn, o: &GfOut) {
+        let rt = self.held.keys().any(|k| k.0 == 0);
+        let be = self.held.keys().any(|k| k.0 == 1);
+        let p = &mut self.policy;
+        // a write takes effect at the edge: the old value holds in this cycle, the new one after
+        if p.auto {
+            p.auto_on = Some(cycle);
+        } else {
+            p.auto_off = Some(cycle);
+        }
+        if i.cfg_we && i.cfg_addr == ADDR_AUTO_PREEMPT && i.cfg_data < 2 {
+            p.auto = i.cfg_data == 1;
+        }
+        if i.preempt {
+            p.host_preempt = Some(cycle);
+        }
+        if i.resume {
+            p.host_resume = Some(cycle);
+        }
+        if rt {
+            p.rt_held = Some(cycle);
+        } else {
+            p.rt_none = Some(cycle);
+        }
+        if be {
+            p.be_held = Some(cycle);
+        }
+        if o.preempted != p.preempted {
+            if o.preempted {
+                self.stats.preempts += 1;
+            } else {
+                self.stats.resumes += 1;
+            }
+        }
+        self.policy.preempted = o.preempted;
     }
 
     /// End of a quiet trace: every accepted kernel done, nothing in flight, nothing owed.

@@ -17,6 +17,7 @@ impl SpecChecker for SystemSpec {
             return Ok(());
         }
         self.fields_zero(cycle, o)?;
+        self.judge_policy(cycle, o)?;
 
         // --- errors owed from earlier cycles
         let due = self.gf_error_due.filter(|&(c, _)| c == cycle).map(|d| d.1);
