@@ -287,6 +287,48 @@ fn negative_error_unexpected_and_unit_error() {
     expect(&t.ins, &o, "unit-error", Some(c));
 }
 
+/// `unit-error`'s excuses are per source: a Unit 4 `BAD_STATE` is not excused by a write to a
+/// dispatcher register or by a host `preempt` while `AUTO_PREEMPT` = 1 (the host's strobes are
+/// ignored then), a dispatcher `BAD_CFG` not by a write to `MAX_INFLIGHT` (session 22: each
+/// excused every unit's error before; a glue fault that strobed Unit 4's `preempt` after a reset
+/// hid behind the stream's first register write).
+#[test]
+fn negative_unit_error_excuses_are_per_source() {
+    let t = clean();
+    let quiet = |c: usize| {
+        (c - 3..=c + 3).all(|k| {
+            let (i, o) = (&t.ins[k], &t.outs[k]);
+            !i.cfg_we && !i.preempt && !i.resume && !i.reset && !o.pc_error && !o.disp_error
+        })
+    };
+    let c = (100..t.ins.len() - 10)
+        .find(|&c| quiet(c))
+        .expect("a quiet stretch");
+    for (what, addr, host, pc) in [
+        ("a write to a dispatcher register", Some(0u32), false, true),
+        ("a host preempt under AUTO_PREEMPT = 1", None, true, true),
+        ("a write to MAX_INFLIGHT", Some(0x10), false, false),
+    ] {
+        let mut ins = t.ins.clone();
+        if let Some(a) = addr {
+            ins[c].cfg_we = true;
+            ins[c].cfg_addr = a;
+            ins[c].cfg_data = if a == 0x10 { 4 } else { 1 };
+        }
+        ins[c].preempt = host;
+        let mut o = t.outs.clone();
+        if pc {
+            o[c + 1].pc_error = true;
+            o[c + 1].pc_error_code = 3;
+        } else {
+            o[c + 1].disp_error = true;
+            o[c + 1].disp_error_code = 5;
+        }
+        let e = judge(&ins, &o, SysConfig::board()).expect_err(what);
+        assert_eq!((e.rule, e.cycle), ("unit-error", c + 1), "{what}: {e}");
+    }
+}
+
 #[test]
 fn negative_launch_error_and_dup_error() {
     let t = run(busy_bad(1), 30_000, |_| {}).unwrap();
@@ -573,6 +615,30 @@ fn negative_resume_cause() {
     let mut o = t.outs.clone();
     o[r + 2].preempted = false;
     expect(&t.ins, &o, "resume-cause", Some(r + 2));
+}
+
+/// `preempt-due`: a front end that never preempts (`preempted` held low over a trace whose
+/// policy preempts for its RT kernels beside running BE kernels).
+#[test]
+fn negative_preempt_due() {
+    let t = clean();
+    let first = t
+        .outs
+        .iter()
+        .position(|o| o.preempted)
+        .expect("the trace preempts");
+    let mut o = t.outs.clone();
+    for x in &mut o {
+        x.preempted = false;
+    }
+    let e = judge(&t.ins, &o, SysConfig::board()).expect_err("a front end that never preempts");
+    assert_eq!(e.rule, "preempt-due", "{e}");
+    let lag = SysConfig::board().policy_lag;
+    assert!(
+        e.cycle <= first + lag + 2,
+        "caught at {} (the policy first preempted in {first}): {e}",
+        e.cycle
+    );
 }
 
 /// The policy rules have work in the clean traces: `preempted` rises and falls, under the

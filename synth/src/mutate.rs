@@ -941,12 +941,29 @@ fn judge_trace<U: CheckedUnit>(
     internal: Option<String>,
     o: &mut Outcome,
 ) {
+    // `MUTATE_DEBUG=1`: the first differing cycle and the spec checker's verdict, per trace
+    // that decides them (for reading a survivor with `examples/probe_mutants.rs`)
+    let debug = std::env::var("MUTATE_DEBUG").as_deref() == Ok("1");
     if !o.lockstep && (got.len() != want.len() || got.iter().zip(want).any(|(g, w)| g != w)) {
         o.lockstep = true;
+        if debug {
+            if let Some(c) = (0..got.len().min(want.len())).find(|&c| got[c] != want[c]) {
+                eprintln!(
+                    "lockstep: cycle {c}\n  model {:?}\n  rtl   {:?}\n  in    {:?}",
+                    want[c], got[c], inputs[c]
+                );
+            }
+        }
     }
     if !o.spec_top {
         let mut c = U::spec_checker();
-        o.spec_top = got.len() != inputs.len() || judge(c.as_mut(), inputs, got).is_err();
+        let verdict = judge(c.as_mut(), inputs, got);
+        if debug {
+            if let Err(v) = &verdict {
+                eprintln!("spec: {v}");
+            }
+        }
+        o.spec_top = got.len() != inputs.len() || verdict.is_err();
     }
     if o.spec_internal.is_none() {
         o.spec_internal = internal;

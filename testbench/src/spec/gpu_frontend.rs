@@ -70,8 +70,11 @@
 //!   later launch's `DUP_ID`); nothing else changes (the held kernel completes once with its
 //!   own WG count);
 //! - `unit-error`: no other unit error strobes, except `BAD_STATE`/`BAD_CFG` (Unit 4) within
-//!   two cycles of a host `preempt`/`resume`/register write, and `IDLE_SLOT` (dispatcher, code
-//!   4) one cycle after a completion of a slot not in flight (`bad-cpl-error`: it must come);
+//!   two cycles of a host `preempt`/`resume` while `AUTO_PREEMPT` = 0 (the host's strobes are
+//!   ignored otherwise) or of a write to `MAX_INFLIGHT` or `AUTO_PREEMPT`, the dispatcher's
+//!   `BAD_CFG` within two cycles of a write to its registers (0x00–0x0F), and `IDLE_SLOT`
+//!   (dispatcher, code 4) one cycle after a completion of a slot not in flight
+//!   (`bad-cpl-error`: it must come);
 //! - `done-once`: `kernel_done {kid, class}` only for a kernel held (accepted, not done);
 //! - `done-complete`: at `kernel_done` some tag of its class holds a complete attempt: WGs
 //!   0..wgs−1 each dispatched once (its last record seen) and every record of the attempt
@@ -110,7 +113,11 @@
 //!   `resume-cause`: it falls only when, within that many cycles, `AUTO_PREEMPT` was 1 and no RT
 //!   kernel was held ("when no RT kernel is queued or running, `resume`"), or `AUTO_PREEMPT` was
 //!   0 and the host strobed `resume` (nothing else clears Unit 4's flag; a reset restarts the
-//!   checker);
+//!   checker); `preempt-due`: `preempted` is high once, for more than that many cycles plus 2
+//!   in a row (the launch register, the policy's registered strobe and Unit 4's flag make 3
+//!   from a launch's acceptance, a resume under way one more), `AUTO_PREEMPT` was 1 (not written), an RT kernel was held and a WG of a BE kernel's
+//!   current attempt was in flight (its kernel runs in Unit 4: a skip or a CU reset ends the
+//!   attempt);
 //! - `idle-fields-zero`: every output field is 0 while its valid is low;
 //! - `drained` ([`SystemSpec::finish_drained`], after a quiet end of a trace): every kernel
 //!   accepted completed, no record in flight, no error owed — nothing accepted was dropped and
@@ -372,7 +379,7 @@ struct DupOwed {
     owns: bool,
 }
 
-/// What `preempt-cause` and `resume-cause` read: the last cycle (as far as the ports tell)
+/// What `preempt-cause`, `resume-cause` and `preempt-due` read: the last cycle (as far as the ports tell)
 /// `AUTO_PREEMPT` was 1 and was 0, the host's last `preempt` and `resume` strobes, the last
 /// cycle an RT kernel was held and the last one none was, the last cycle a BE kernel was held,
 /// and the previous cycle's `preempted`.
@@ -387,6 +394,10 @@ struct PolicyView {
     rt_none: Option<usize>,
     be_held: Option<usize>,
     preempted: bool,
+    /// `preempt-due`: the first cycle of the current run of cycles in which `AUTO_PREEMPT` was
+    /// 1 (no write to it), an RT kernel was held and a WG of a BE kernel's current attempt was
+    /// in flight.
+    due_since: Option<usize>,
 }
 
 impl Default for PolicyView {
@@ -402,6 +413,7 @@ impl Default for PolicyView {
             rt_none: None,
             be_held: None,
             preempted: false,
+            due_since: None,
         }
     }
 }
@@ -444,6 +456,8 @@ pub struct SystemSpec {
     cfg_error_due: Option<usize>,
     /// Unit 4 errors tolerated up to this cycle (host commands, register writes).
     pc_tolerate_until: Option<usize>,
+    /// The dispatcher's `BAD_CFG` tolerated up to this cycle (a write to its registers).
+    disp_tolerate_until: Option<usize>,
     dups: Vec<DupOwed>,
     /// `kernel_done`s not yet tied to a tag (see the module doc, "Which tag").
     pending: Vec<PendingDone>,
@@ -474,6 +488,7 @@ impl SystemSpec {
             gf_error_due: None,
             cfg_error_due: None,
             pc_tolerate_until: None,
+            disp_tolerate_until: None,
             dups: vec![],
             pending: vec![],
             cpl_prev: None,
@@ -885,7 +900,9 @@ impl SystemSpec {
         }
 
         // --- host commands and register writes
-        if (i.preempt || i.resume) && !i.reset {
+        // the host's strobes reach Unit 4 only while `AUTO_PREEMPT` = 0 (the register's value
+        // in this cycle: a write takes effect after it)
+        if (i.preempt || i.resume) && !i.reset && !self.policy.auto {
             self.pc_tolerate_until = Some(cycle + 2);
         }
         if i.cfg_we {
@@ -901,7 +918,15 @@ impl SystemSpec {
             } else if a == ADDR_RESET_ENABLE {
                 self.reset_enable = d == 1;
             }
-            self.pc_tolerate_until = Some(cycle + 2);
+            // Unit 4's errors from its own register (`MAX_INFLIGHT`) or from the hand-over
+            // between the policy and the host (`AUTO_PREEMPT`); the dispatcher's `BAD_CFG`
+            // from its registers
+            if a == ADDR_MAX_INFLIGHT || a == ADDR_AUTO_PREEMPT {
+                self.pc_tolerate_until = Some(cycle + 2);
+            }
+            if a <= 0x0F {
+                self.disp_tolerate_until = Some(cycle + 2);
+            }
         }
         // --- kernels on their way into Unit 4: `RESET_ENABLE` is read at the hand-over
         for h in self.held.values_mut().filter(|h| h.entry_open) {
@@ -984,7 +1009,9 @@ impl SystemSpec {
                     cycle,
                     "preempt-cause",
                     format!(
-                        "preempted rose with no cause in the {lag} cycles before: no RT kernel                          held beside a BE kernel under AUTO_PREEMPT = 1, no host preempt under                          AUTO_PREEMPT = 0 ({p:?})"
+                        "preempted rose with no cause in the {lag} cycles before: no RT kernel \
+                         held beside a BE kernel under AUTO_PREEMPT = 1, no host preempt under \
+                         AUTO_PREEMPT = 0 ({p:?})"
                     ),
                 ));
             }
@@ -997,7 +1024,21 @@ impl SystemSpec {
                     cycle,
                     "resume-cause",
                     format!(
-                        "preempted fell with no cause in the {lag} cycles before: an RT kernel                          held throughout under AUTO_PREEMPT = 1, no host resume under                          AUTO_PREEMPT = 0 ({p:?})"
+                        "preempted fell with no cause in the {lag} cycles before: an RT kernel \
+                         held throughout under AUTO_PREEMPT = 1, no host resume under \
+                         AUTO_PREEMPT = 0 ({p:?})"
+                    ),
+                ));
+            }
+        }
+        if let Some(since) = p.due_since.filter(|&c| c + lag + 2 < cycle) {
+            if !o.preempted {
+                return Err(Violation::new(
+                    cycle,
+                    "preempt-due",
+                    format!(
+                        "not preempted although since cycle {since} an RT kernel has been held \
+                         and a BE kernel's WG in flight under AUTO_PREEMPT = 1"
                     ),
                 ));
             }
@@ -1009,7 +1050,20 @@ impl SystemSpec {
     fn policy_seen(&mut self, cycle: usize, i: &GfIn, o: &GfOut) {
         let rt = self.held.keys().any(|k| k.0 == 0);
         let be = self.held.keys().any(|k| k.0 == 1);
+        // a BE WG of its tag's current attempt in flight: its kernel runs in Unit 4 (a skip and
+        // a CU reset end the attempt, and Unit 4 no longer counts a skipped or killed kernel)
+        let be_running = self.flight.values().any(|f| {
+            f.class == 1
+                && f.gen.is_some()
+                && self.attempts.get(&(1, f.kslot)).map(|a| a.gen) == f.gen
+        });
+        let auto_write = i.cfg_we && i.cfg_addr == ADDR_AUTO_PREEMPT;
         let p = &mut self.policy;
+        p.due_since = if p.auto && !auto_write && rt && be_running {
+            p.due_since.or(Some(cycle))
+        } else {
+            None
+        };
         // a write takes effect at the edge: the old value holds in this cycle, the new one after
         if p.auto {
             p.auto_on = Some(cycle);

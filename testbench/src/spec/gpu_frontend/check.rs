@@ -133,7 +133,9 @@ impl SpecChecker for SystemSpec {
                 }
                 _ => {}
             }
-        } else if o.disp_error && !(o.disp_error_code == 5 && tolerate_pc) {
+        } else if o.disp_error
+            && !(o.disp_error_code == 5 && self.disp_tolerate_until.is_some_and(|c| cycle <= c))
+        {
             return v(
                 "unit-error",
                 format!("disp_error code {} with no cause", o.disp_error_code),
