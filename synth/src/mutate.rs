@@ -302,7 +302,7 @@ impl Report {
         );
         let _ = writeln!(
             s,
-            "lockstep catches {} of non-equivalent faults (goal >= 95 %); the spec checker alone {} of what lockstep catches (goal >= 90 %)",
+            "lockstep catches {} of non-equivalent faults (goal >= 95 %); the spec checker alone {} of what lockstep catches (goal >= 95 %, issue #25)",
             pct(l, m),
             pct(
                 self.mutants
