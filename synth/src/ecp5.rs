@@ -477,6 +477,8 @@ pub fn synthesize(
         && same("harness.v", &harness)
         && dir.join("harness.json").is_file()
         && dir.join("stat.txt").is_file();
+    // finished nextpnr runs are reused only beside a reused netlist ([`reusable_route`])
+    let reuse_routes = reuse && std::env::var("ECP5_REUSE_ROUTES").as_deref() == Ok("1");
     if reuse {
         eprintln!("  {unit}: ECP5_REUSE_NETLIST=1: yosys skipped, the netlist of the same unit.v and harness.v reused");
     } else {
@@ -558,8 +560,7 @@ pub fn synthesize(
                 .collect();
             let args_text = args.join(" ") + "\n";
             let t = Instant::now();
-            let reuse_route = reuse && std::env::var("ECP5_REUSE_ROUTES").as_deref() == Ok("1");
-            let ran = if reuse_route && reusable_route(&dir, &log_name, &args_name, &args_text) {
+            let ran = if reuse_routes && reusable_route(&dir, &log_name, &args_name, &args_text) {
                 eprintln!(
                     "  {unit}: ECP5_REUSE_ROUTES=1: speed {speed} seed {seed}: the finished run in {log_name} reused"
                 );

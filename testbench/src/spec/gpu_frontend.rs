@@ -115,9 +115,9 @@
 //!   0 and the host strobed `resume` (nothing else clears Unit 4's flag; a reset restarts the
 //!   checker); `preempt-due`: `preempted` is high once, for more than that many cycles plus 2
 //!   in a row (the launch register, the policy's registered strobe and Unit 4's flag make 3
-//!   from a launch's acceptance, a resume under way one more), `AUTO_PREEMPT` was 1 (not written), an RT kernel was held and a WG of a BE kernel's
-//!   current attempt was in flight (its kernel runs in Unit 4: a skip or a CU reset ends the
-//!   attempt);
+//!   from a launch's acceptance, a resume under way one more), `AUTO_PREEMPT` was 1 (not
+//!   written), an RT kernel was held and a WG of a BE kernel's current attempt was in flight
+//!   (its kernel runs in Unit 4: a skip or a CU reset ends the attempt);
 //! - `idle-fields-zero`: every output field is 0 while its valid is low;
 //! - `drained` ([`SystemSpec::finish_drained`], after a quiet end of a trace): every kernel
 //!   accepted completed, no record in flight, no error owed — nothing accepted was dropped and
@@ -179,7 +179,8 @@ pub struct SysConfig {
     /// done later than the port).
     pub reset_lag: usize,
     /// Cycles from a cause of Unit 4's `preempted` changing (a host strobe, the policy's view
-    /// of the kernels held) to the change on the port (`preempt-cause`, `resume-cause`).
+    /// of the kernels held) to the change on the port (`preempt-cause`, `resume-cause`;
+    /// `preempt-due` allows 2 more).
     pub policy_lag: usize,
 }
 
@@ -379,8 +380,8 @@ struct DupOwed {
     owns: bool,
 }
 
-/// What `preempt-cause`, `resume-cause` and `preempt-due` read: the last cycle (as far as the ports tell)
-/// `AUTO_PREEMPT` was 1 and was 0, the host's last `preempt` and `resume` strobes, the last
+/// What `preempt-cause`, `resume-cause` and `preempt-due` read: the last cycle (as far as the
+/// ports tell) `AUTO_PREEMPT` was 1 and was 0, the host's last `preempt` and `resume` strobes, the last
 /// cycle an RT kernel was held and the last one none was, the last cycle a BE kernel was held,
 /// and the previous cycle's `preempted`.
 #[derive(Clone, Copy, Debug)]
@@ -471,7 +472,7 @@ pub struct SystemSpec {
     idem_done: Option<usize>,
     /// Shapes of the kernels records may belong to (`alloc-bound`, `alloc-overlap`).
     shapes: Vec<Shape>,
-    /// `preempt-cause`, `resume-cause`.
+    /// `preempt-cause`, `resume-cause`, `preempt-due`.
     policy: PolicyView,
     pub stats: SysStats,
 }
@@ -995,39 +996,37 @@ impl SystemSpec {
         Ok(())
     }
 
-    /// `preempt-cause` and `resume-cause` for cycle `cycle`'s `preempted`, against the causes
-    /// seen up to the cycle before.
+    /// `preempt-cause`, `resume-cause` and `preempt-due` for cycle `cycle`'s `preempted`,
+    /// against the causes seen up to the cycle before.
     fn judge_policy(&self, cycle: usize, o: &GfOut) -> Result<(), Violation> {
         let p = &self.policy;
         let recent = |x: Option<usize>| x.is_some_and(|c| c + self.cfg.policy_lag >= cycle);
         let lag = self.cfg.policy_lag;
-        if o.preempted && !p.preempted {
-            let host = recent(p.host_preempt) && recent(p.auto_off);
-            let auto = recent(p.auto_on) && recent(p.rt_held) && recent(p.be_held);
-            if !(host || auto) {
-                return Err(Violation::new(
-                    cycle,
+        if o.preempted != p.preempted {
+            // the host's strobe under AUTO_PREEMPT = 0, or the policy's cause under 1
+            let (rule, host, policy, what) = if o.preempted {
+                (
                     "preempt-cause",
-                    format!(
-                        "preempted rose with no cause in the {lag} cycles before: no RT kernel \
-                         held beside a BE kernel under AUTO_PREEMPT = 1, no host preempt under \
-                         AUTO_PREEMPT = 0 ({p:?})"
-                    ),
-                ));
-            }
-        }
-        if !o.preempted && p.preempted {
-            let host = recent(p.host_resume) && recent(p.auto_off);
-            let auto = recent(p.auto_on) && recent(p.rt_none);
-            if !(host || auto) {
+                    p.host_preempt,
+                    recent(p.rt_held) && recent(p.be_held),
+                    "rose with no cause (no RT kernel held beside a BE kernel under \
+                     AUTO_PREEMPT = 1, no host preempt under AUTO_PREEMPT = 0)",
+                )
+            } else {
+                (
+                    "resume-cause",
+                    p.host_resume,
+                    recent(p.rt_none),
+                    "fell with no cause (an RT kernel held throughout under AUTO_PREEMPT = 1, \
+                     no host resume under AUTO_PREEMPT = 0)",
+                )
+            };
+            let caused = (recent(host) && recent(p.auto_off)) || (recent(p.auto_on) && policy);
+            if !caused {
                 return Err(Violation::new(
                     cycle,
-                    "resume-cause",
-                    format!(
-                        "preempted fell with no cause in the {lag} cycles before: an RT kernel \
-                         held throughout under AUTO_PREEMPT = 1, no host resume under \
-                         AUTO_PREEMPT = 0 ({p:?})"
-                    ),
+                    rule,
+                    format!("preempted {what} in the {lag} cycles before: {p:?}"),
                 ));
             }
         }
@@ -1070,7 +1069,7 @@ impl SystemSpec {
         } else {
             p.auto_off = Some(cycle);
         }
-        if i.cfg_we && i.cfg_addr == ADDR_AUTO_PREEMPT && i.cfg_data < 2 {
+        if auto_write && i.cfg_data < 2 {
             p.auto = i.cfg_data == 1;
         }
         if i.preempt {
@@ -1094,7 +1093,7 @@ impl SystemSpec {
                 self.stats.resumes += 1;
             }
         }
-        self.policy.preempted = o.preempted;
+        p.preempted = o.preempted;
     }
 
     /// End of a quiet trace: every accepted kernel done, nothing in flight, nothing owed.
