@@ -237,3 +237,55 @@ mod module_docs_quote_the_readme {
         }
     }
 }
+
+/// Issue #21's reading limits, kept: the README is read in five minutes (at most 150 lines), and
+/// no Rust source outside the dispatcher family (paths naming `dispatcher`, which the issue
+/// leaves to the dispatcher's rebuild) is over 1200 lines.
+#[cfg(test)]
+mod reading_limits {
+    use std::path::{Path, PathBuf};
+
+    fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                rust_files(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+
+    #[test]
+    fn readme_is_at_most_150_lines() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let n = std::fs::read_to_string(root.join("README.md"))
+            .unwrap()
+            .lines()
+            .count();
+        assert!(n <= 150, "README.md has {n} lines (issue #21: at most 150)");
+    }
+
+    #[test]
+    fn no_source_file_over_1200_lines_outside_the_dispatcher() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut files = vec![];
+        for d in ["hdl", "golden_model", "testbench", "synth", "tests"] {
+            rust_files(&root.join(d), &mut files);
+        }
+        assert!(files.len() > 50, "{} Rust files found", files.len());
+        let long: Vec<String> = files
+            .iter()
+            .filter(|p| !p.to_string_lossy().contains("dispatcher"))
+            .filter_map(|p| {
+                let n = std::fs::read_to_string(p).unwrap().lines().count();
+                (n > 1200).then(|| format!("{}: {n} lines", p.display()))
+            })
+            .collect();
+        assert!(
+            long.is_empty(),
+            "issue #21: over 1200 lines:\n{}",
+            long.join("\n")
+        );
+    }
+}

@@ -511,6 +511,18 @@ fn draw_shape(r: &mut R, k: &mut Kernel, mix: &Mix, wide: bool) {
     }
 }
 
+/// The random-stream seeds of the front end's system tests: `1..=4`, or `GF_SEEDS=a..=b` for a
+/// wider sweep (`tests/gpu_frontend_system.rs`, `tests/gpu_frontend_registry.rs`).
+pub fn gf_seeds() -> std::ops::RangeInclusive<u64> {
+    match std::env::var("GF_SEEDS") {
+        Ok(v) => {
+            let (a, b) = v.split_once("..=").expect("GF_SEEDS=a..=b");
+            a.parse().expect("GF_SEEDS start")..=b.parse().expect("GF_SEEDS end")
+        }
+        Err(_) => 1..=4,
+    }
+}
+
 /// The standard random stream, with the composed model in the loop (deterministic in `seed`,
 /// starts with a reset, exactly `cycles` long): RT and BE kernels of random shapes and sizes
 /// (bursts: the launch rate, the RT share, the sizes and run times change every 2048 cycles),

@@ -26,6 +26,8 @@ mod exports;
 mod formal;
 #[path = "../gpu_frontend_probe.rs"]
 mod gpu_frontend_probe;
+#[path = "../gpu_frontend_registry.rs"]
+mod gpu_frontend_registry;
 #[path = "../gpu_frontend_system.rs"]
 mod gpu_frontend_system;
 #[path = "../kernel_expander.rs"]
