@@ -17,7 +17,10 @@
 //! **Checks**, each on the unit's standard random traces ([`BoardUnit::random_trace`]; trace k
 //! of seed S is the trace of seed 1000·S + k, 8000 cycles; as many traces as the unit's budget,
 //! [`unit_budget`]: one per 500 candidate faults, at least 12 — the front end at least the
-//! default run's 10^6 cycles, 125 traces —, unless `--traces` says), each
+//! default run's 10^6 cycles, 125 traces —, unless `--traces` says), then the unit's corner
+//! family if it has one ([`BoardUnit::corner_trace`]: `CORNER_TRACES` traces of seeds
+//! 1000·S + 500 + k aimed at classes of rare events, the same family at every seed; the front
+//! end's 24 WGs-of-many-waves traces), each
 //! alone: lockstep against the golden cycle model (any output differs in any cycle), the spec
 //! checker ([`CheckedUnit::spec_checker`]), the port invariants ([`BoardUnit::invariants`]).
 //! For a unit composed of units (`gpu_frontend`, SPEC Unit 8: "every unit's own checker also
@@ -627,9 +630,12 @@ pub fn run_mutants<U: CheckedUnit>(
         .traces
         .unwrap_or_else(|| faults_budget(U::NAME, &site_counts(U::NAME, verilog), o.cycles));
     // traces and the model's answers, once
+    let base = o.seed.wrapping_mul(1000);
     let traces: Vec<Vec<U::In>> = (0..n_traces)
-        .map(|k| U::random_trace(o.seed.wrapping_mul(1000) + k as u64, o.cycles))
+        .map(|k| U::random_trace(base + k as u64, o.cycles))
+        .chain((0..U::CORNER_TRACES).map(|k| U::corner_trace(base + 500 + k as u64, o.cycles)))
         .collect();
+    let n_traces = traces.len();
     let wants: Vec<Vec<U::Out>> = traces
         .iter()
         .map(|t| {

@@ -290,6 +290,13 @@ struct Mix {
     /// Map probes ([`Mix::map_probe`]): one-WG kernels whose need meets a free tail of the maps
     /// as they stand, launched only when nothing else is on its way to the dispatcher.
     probe: bool,
+    /// Three- and four-pair WGs only ([`Mix::pairs`], the corner family [`corner_run`]), each
+    /// kernel one of these two shapes (waves, VGPR, SGPR, LDS per WG).
+    pairs: bool,
+    palette: [(u32, u32, u32, u32); 2],
+    /// `AUTO_PREEMPT` = 0 for the whole segment and no host `preempt` (corner family): RT and
+    /// BE work side by side on the modules.
+    no_preempt: bool,
 }
 
 /// The dispatcher's module-choice registers of a segment, written in its first cycles (the
@@ -364,6 +371,9 @@ impl Mix {
             profile: Profile::draw(r),
             many_waves: r.below(3) == 0,
             probe: false,
+            pairs: false,
+            palette: [(0, 0, 0, 0); 2],
+            no_preempt: false,
         }
     }
 
@@ -407,6 +417,9 @@ impl Mix {
             profile: Profile::draw(r),
             many_waves: true,
             probe: true,
+            pairs: false,
+            palette: [(0, 0, 0, 0); 2],
+            no_preempt: false,
         }
     }
 
@@ -429,6 +442,55 @@ impl Mix {
             profile: Profile::draw(r),
             many_waves: false,
             probe: false,
+            pairs: false,
+            palette: [(0, 0, 0, 0); 2],
+            no_preempt: false,
+        }
+    }
+
+    /// The corner family's segment ([`corner_run`]): kernels of up to 4 (RT) or 16 (BE) WGs of
+    /// five to eight waves (three or four wave pairs: a four-pair WG fills its unit's wave
+    /// slots), each kernel one of the segment's two shapes (VGPR and SGPR needs up to the
+    /// unit's whole map), records that run 50..250 cycles, no idempotent BE kernel in half the
+    /// segments (so BE WGs drain beside RT ones after a preemption instead of being reset), no
+    /// preemption at all in half of them (`AUTO_PREEMPT` = 0 and no host `preempt`), and the
+    /// free-weight scorer's policy in two segments of three. WGs of one shape on both
+    /// modules, from both channels, leave the scorer ties that one block of a region decides,
+    /// so a wrong block in a three- or four-pair row of a channel's need decoder shows in the
+    /// module choice; the random stream meets such ties too seldom for a scored run.
+    fn pairs(r: &mut R) -> Self {
+        let mut profile = Profile::draw(r);
+        if r.below(3) != 0 {
+            profile.policy = 1;
+        }
+        let shape = |r: &mut R| {
+            let waves = 5 + r.below(4) as u32;
+            let q = waves.div_ceil(2) as u64;
+            (
+                waves,
+                r.below(1 + 16 / q) as u32,
+                r.below(1 + 8 / q) as u32,
+                r.below(6) as u32,
+            )
+        };
+        let palette = [shape(r), shape(r)];
+        Self {
+            launch: [20, 60][r.below(2) as usize],
+            rt: [0, 33, 60, 100][r.below(4) as usize],
+            rt_wgs: 8,
+            be_wgs: [4, 16][r.below(2) as usize],
+            run: 200,
+            idem: [0, 70][r.below(2) as usize],
+            wide: 0,
+            tiny: false,
+            run_min: 50,
+            pressure: false,
+            profile,
+            many_waves: true,
+            probe: false,
+            pairs: true,
+            palette,
+            no_preempt: r.below(2) == 0,
         }
     }
 
@@ -450,6 +512,9 @@ impl Mix {
             profile: Profile::draw(r),
             many_waves: false,
             probe: false,
+            pairs: false,
+            palette: [(0, 0, 0, 0); 2],
+            no_preempt: false,
         }
     }
 }
@@ -459,6 +524,10 @@ impl Mix {
 /// of the wave counts up to 8), so the dispatcher's searches meet needs that reach every end of
 /// its maps; else small needs (VGPR 0..=4, SGPR 0..=2, LDS 0..=5, 1..=3 waves mostly).
 fn draw_shape(r: &mut R, k: &mut Kernel, mix: &Mix, wide: bool) {
+    if mix.pairs {
+        (k.waves, k.vgpr, k.sgpr, k.lds) = mix.palette[r.below(2) as usize];
+        return;
+    }
     let (tiny, pressure) = (mix.tiny, mix.pressure);
     if pressure {
         // one wave pair: small (VGPR 1..=4, SGPR 1..=2, LDS 1..=3) or big (VGPR 5..=16,
@@ -553,13 +622,31 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
 
 /// [`random_run`] and its map probes: (offered, recorded before their 20-cycle freeze ended).
 pub fn random_run_probed(seed: u64, cycles: usize) -> ((Vec<GfIn>, Vec<GfOut>), (usize, usize)) {
+    stream(seed, cycles, Mix::segment)
+}
+
+/// The corner family (`synth mutate`'s traces after the random ones,
+/// [`crate::unit::BoardUnit::corner_trace`]): [`random_run`]'s stream — host, far side,
+/// resets, register writes, bad launches alike — with every segment drawn by [`Mix::pairs`]
+/// (WGs of three and four wave pairs under the free-weight scorer). Deterministic in `seed`,
+/// starts with a reset, exactly `cycles` long; returns the inputs and the model's outputs.
+pub fn corner_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
+    stream(seed, cycles, Mix::pairs).0
+}
+
+/// The stream of [`random_run_probed`] and [`corner_run`], its segments drawn by `segment`.
+fn stream(
+    seed: u64,
+    cycles: usize,
+    segment: fn(&mut R) -> Mix,
+) -> ((Vec<GfIn>, Vec<GfOut>), (usize, usize)) {
     let mut probes = (0, 0);
     let mut r = R(Rng::new(seed));
     let mut m = GpuFrontend::new();
     let mut ins = vec![GfIn::reset_input()];
     let mut outs = vec![m.step(&ins[0])];
     let mut far = FarSide::default();
-    let mut mix = Mix::segment(&mut r);
+    let mut mix = segment(&mut r);
     let mut offer: Option<Kernel> = None;
     let mut next_kid = [0u32; 2];
     let mut held: Vec<(u32, u32)> = vec![];
@@ -620,7 +707,7 @@ pub fn random_run_probed(seed: u64, cycles: usize) -> ((Vec<GfIn>, Vec<GfOut>), 
             }
         }
         if t % SEGMENT == 0 {
-            mix = Mix::segment(&mut r);
+            mix = segment(&mut r);
         }
         let mut i = GfIn::default();
         // a rare reset, more often while a reclaim walk runs or Unit 4 is preempted
@@ -802,13 +889,26 @@ pub fn random_run_probed(seed: u64, cycles: usize) -> ((Vec<GfIn>, Vec<GfOut>), 
             i.cfg_we = true;
             i.cfg_addr = addr;
             i.cfg_data = data;
+        } else if t % SEGMENT == 5 && mix.no_preempt && !ins[t - 1].reset {
+            // a corner segment without preemption: RT and BE work side by side
+            i.cfg_we = true;
+            i.cfg_addr = ADDR_AUTO_PREEMPT;
+            i.cfg_data = 0;
+            auto = false;
+            manual_until = t - t % SEGMENT + SEGMENT;
         } else if !auto && t >= manual_until {
             i.cfg_we = true;
             i.cfg_addr = ADDR_AUTO_PREEMPT;
             i.cfg_data = 1;
             auto = true;
         }
-        if !auto {
+        if !auto && mix.no_preempt {
+            // no host preemption in a corner segment without it (a resume, ignored or not, is
+            // still sent now and then)
+            if prev.preempted && r.below(80) == 0 {
+                i.resume = true;
+            }
+        } else if !auto {
             // the host preempts when RT work meets BE work and resumes some time later
             if !prev.preempted && r.below(60) == 0 {
                 i.preempt = true;
@@ -882,6 +982,10 @@ crate::board_unit! {
     }
     fn random_trace(seed: u64, cycles: usize) -> Vec<GfIn> {
         random_run(seed, cycles).0
+    }
+    const CORNER_TRACES: usize = 24;
+    fn corner_trace(seed: u64, cycles: usize) -> Vec<GfIn> {
+        corner_run(seed, cycles).0
     }
 }
 

@@ -40,6 +40,16 @@ pub trait BoardUnit {
     /// The unit's standard random stimulus (idle cycles, backpressure, bad inputs), deterministic
     /// in `seed`, starting with a reset cycle, exactly `cycles` long.
     fn random_trace(seed: u64, cycles: usize) -> Vec<Self::In>;
+    /// How many traces of the unit's corner family ([`BoardUnit::corner_trace`]) `synth mutate`
+    /// runs after the random ones (seeds 1000 · S + 500 + k): none unless the unit has one.
+    const CORNER_TRACES: usize = 0;
+    /// A trace of the unit's corner family: stimulus aimed at a class of rare events the
+    /// random stream meets too seldom for a scored run, the same for every seed (a family of
+    /// traces, not a trace for one fault). Deterministic in `seed`, starts with a reset, exactly
+    /// `cycles` long. Without a family: the random trace.
+    fn corner_trace(seed: u64, cycles: usize) -> Vec<Self::In> {
+        Self::random_trace(seed, cycles)
+    }
 }
 
 /// Declares a unit's board type and its [`BoardUnit`] impl from the parts that differ between
