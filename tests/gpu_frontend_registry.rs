@@ -515,3 +515,43 @@ fn corner_family_passes_the_port_checker_and_meets_the_pair_rows() {
     assert!(classes[0] > 20 && classes[1] > 20, "{classes:?}");
     assert!(records > 1000, "{records} records in 12 traces");
 }
+
+/// A reading aid (not a check; `cargo test --release --test gpu_frontend_registry
+/// measure_done_backlog -- --ignored --nocapture`): in `synth mutate`'s random traces and its
+/// corner family (seed 53's trace seeds, 8000 cycles), the cycles in which the expander holds
+/// two or more finished entries waiting for the done report's round robin. Session 23: none
+/// (at most one), also in storms of one-WG kernels whose records run 0..=3 cycles (tried as a
+/// second corner family and dropped), so the report's round-robin state (`rr_rt_lo`,
+/// `rr_be_lo`, `lb_seen`, `pick_rt`'s update) decides nothing in these streams: the
+/// survivors there (seeds 4, 53, 71) are unreached, maybe unreachable — not proven.
+#[test]
+#[ignore]
+fn measure_done_backlog() {
+    use golden_model::gpu_frontend::GpuFrontend;
+    use testbench::gpu_frontend::{corner_run, random_run};
+    type Gen = fn(u64, usize) -> (Vec<GfIn>, Vec<GfOut>);
+    let gens: [(&str, Gen, u64); 2] = [
+        ("random", random_run, 53_000),
+        ("corner", corner_run, 53_500),
+    ];
+    for (name, g, base) in gens {
+        let (mut two, mut most) = (0, 0);
+        for k in 0..12 {
+            let (ins, _) = g(base + k, 8000);
+            let mut m = GpuFrontend::new();
+            for i in &ins {
+                m.step(i);
+                let x = m.expander();
+                let n = x
+                    .rt_entries()
+                    .iter()
+                    .chain(x.be_entries())
+                    .filter(|e| e.is_some_and(|e| e.finished()))
+                    .count();
+                two += (n >= 2) as usize;
+                most = most.max(n);
+            }
+        }
+        println!("{name}: {two} cycles with >= 2 finished entries in 12 traces, at most {most}");
+    }
+}

@@ -600,7 +600,7 @@ pub fn run<U: CheckedUnit>(o: &Options) -> Result<Report> {
         return Ok(Report {
             unit: U::NAME,
             mutants: vec![],
-            cycles_per_mutant: traces * o.cycles,
+            cycles_per_mutant: (traces + U::CORNER_TRACES) * o.cycles,
             secs: 0.0,
             sites: counts,
             internal: false,
