@@ -20,7 +20,7 @@
 //! default run's 10^6 cycles, 125 traces —, unless `--traces` says), then the unit's corner
 //! family if it has one ([`BoardUnit::corner_trace`]: `CORNER_TRACES` traces of seeds
 //! 1000·S + 500 + k aimed at classes of rare events, the same family at every seed; the front
-//! end's 24 WGs-of-many-waves traces), each
+//! end's 24 traces of many-wave WGs and 12 of RT pairs), each
 //! alone: lockstep against the golden cycle model (any output differs in any cycle), the spec
 //! checker ([`CheckedUnit::spec_checker`]), the port invariants ([`BoardUnit::invariants`]).
 //! For a unit composed of units (`gpu_frontend`, SPEC Unit 8: "every unit's own checker also
@@ -633,7 +633,7 @@ pub fn run_mutants<U: CheckedUnit>(
     let base = o.seed.wrapping_mul(1000);
     let traces: Vec<Vec<U::In>> = (0..n_traces)
         .map(|k| U::random_trace(base + k as u64, o.cycles))
-        .chain((0..U::CORNER_TRACES).map(|k| U::corner_trace(base + 500 + k as u64, o.cycles)))
+        .chain((0..U::CORNER_TRACES).map(|k| U::corner_trace(base + 500 + k as u64, k, o.cycles)))
         .collect();
     let n_traces = traces.len();
     let wants: Vec<Vec<U::Out>> = traces

@@ -494,6 +494,19 @@ impl Mix {
         }
     }
 
+    /// RT pairs ([`rt_pair_run`]): RT kernels only, of one or two WGs (half each), one
+    /// many-wave shape per segment, offered every ~100 cycles, records of 50..250 cycles, the
+    /// free-weight scorer's policy.
+    fn rt_pairs(r: &mut R) -> Self {
+        let mut m = Self::pairs(r);
+        m.palette[1] = m.palette[0];
+        m.launch = 10;
+        m.rt = 100;
+        m.rt_wgs = 2;
+        m.profile.policy = 1;
+        m
+    }
+
     /// A storm of tiny best-effort kernels: one WG each, offered in most cycles, that run long
     /// — eight of them run at once in the dispatcher's eight slots, so Unit 4's table and the
     /// expander's BE slots fill up to their last entries with running kernels.
@@ -632,6 +645,16 @@ pub fn random_run_probed(seed: u64, cycles: usize) -> ((Vec<GfIn>, Vec<GfOut>), 
 /// starts with a reset, exactly `cycles` long; returns the inputs and the model's outputs.
 pub fn corner_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
     stream(seed, cycles, Mix::pairs).0
+}
+
+/// The corner family's second part ([`crate::unit::BoardUnit::corner_trace`]'s traces
+/// 24..36): [`random_run`]'s stream with every segment drawn by [`Mix::rt_pairs`] — sparse RT
+/// kernels of two WGs of one many-wave shape, so the first is pushed into an empty RT FIFO
+/// (the push decoder) and the second waits in entry 1 (the entry-1 decoder), each placed on its
+/// own module, and the next kernel's choice between the two is a tie that one block of either
+/// region decides. Deterministic in `seed`, starts with a reset, exactly `cycles` long.
+pub fn rt_pair_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
+    stream(seed, cycles, Mix::rt_pairs).0
 }
 
 /// The stream of [`random_run_probed`] and [`corner_run`], its segments drawn by `segment`.
@@ -983,9 +1006,15 @@ crate::board_unit! {
     fn random_trace(seed: u64, cycles: usize) -> Vec<GfIn> {
         random_run(seed, cycles).0
     }
-    const CORNER_TRACES: usize = 24;
-    fn corner_trace(seed: u64, cycles: usize) -> Vec<GfIn> {
-        corner_run(seed, cycles).0
+    /// 24 traces of WGs of many waves from both channels ([`corner_run`]), then 12 of RT
+    /// pairs ([`rt_pair_run`]).
+    const CORNER_TRACES: usize = 36;
+    fn corner_trace(seed: u64, k: usize, cycles: usize) -> Vec<GfIn> {
+        if k < 24 {
+            corner_run(seed, cycles).0
+        } else {
+            rt_pair_run(seed, cycles).0
+        }
     }
 }
 

@@ -41,13 +41,16 @@ pub trait BoardUnit {
     /// in `seed`, starting with a reset cycle, exactly `cycles` long.
     fn random_trace(seed: u64, cycles: usize) -> Vec<Self::In>;
     /// How many traces of the unit's corner family ([`BoardUnit::corner_trace`]) `synth mutate`
-    /// runs after the random ones (seeds 1000 · S + 500 + k): none unless the unit has one.
+    /// runs after the random ones (trace k of seed S: seed 1000 · S + 500 + k): none unless the
+    /// unit has one.
     const CORNER_TRACES: usize = 0;
-    /// A trace of the unit's corner family: stimulus aimed at a class of rare events the
-    /// random stream meets too seldom for a scored run, the same for every seed (a family of
-    /// traces, not a trace for one fault). Deterministic in `seed`, starts with a reset, exactly
-    /// `cycles` long. Without a family: the random trace.
-    fn corner_trace(seed: u64, cycles: usize) -> Vec<Self::In> {
+    /// Trace `k` (< [`BoardUnit::CORNER_TRACES`]) of the unit's corner family: stimulus aimed at
+    /// a class of rare events the random stream meets too seldom for a scored run, the same
+    /// kinds at every seed (a family of traces per class, not a trace for one fault).
+    /// Deterministic in `seed` and `k`, starts with a reset, exactly `cycles` long. Without a
+    /// family: the random trace.
+    fn corner_trace(seed: u64, k: usize, cycles: usize) -> Vec<Self::In> {
+        let _ = k;
         Self::random_trace(seed, cycles)
     }
 }
