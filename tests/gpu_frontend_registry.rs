@@ -464,25 +464,25 @@ fn measure_expander_queued_max() {
     println!("max queued RT {:?} BE {:?}", mx[0], mx[1]);
 }
 
-/// The corner family (the front end's `BoardUnit::corner_trace`: `synth mutate` runs 24 traces
-/// of `testbench::gpu_frontend::corner_run` and 12 of `rt_pair_run` after its random traces) is
-/// judged like the random stream: at `synth mutate`'s trace seeds of seeds 1..=4 (1000 · S +
-/// 500 + k, 8000 cycles; three of each kind per seed) the port checker accepts the model's
-/// outputs, the export under Verilator
-/// equals the model every cycle, and the traces do what the family is for — most accepted
-/// launches are WGs of three or four wave pairs, with both classes, and many records.
+/// The corner family (`testbench::gpu_frontend::corner_family`, the front end's
+/// `BoardUnit::corner_trace`: `synth mutate` runs 24 traces of `corner_run` and 12 of
+/// `rt_pair_run` after its random traces) is judged like the random stream: at `synth mutate`'s
+/// trace seeds of seeds 1..=4 (1000 · S + 500 + k, 8000 cycles; three of each kind per seed)
+/// the port checker accepts the model's outputs, the export under Verilator equals the model
+/// every cycle, and the traces do what the family is for — most accepted launches are WGs of
+/// three or four wave pairs, with both classes, and many records.
 #[test]
 fn corner_family_passes_the_port_checker_and_meets_the_pair_rows() {
-    use testbench::gpu_frontend::{FrontendChecker, GfPorts, GpuFrontendBoard};
+    use testbench::gpu_frontend::{
+        corner_family, FrontendChecker, GfPorts, GpuFrontendBoard, CORNER_PAIR_TRACES,
+    };
     use testbench::unit::BoardUnit;
     let verilator = testbench::verilator::tool_available("verilator");
     let (mut pairs, mut other, mut records, mut classes) = (0, 0, 0, [0; 2]);
     for s in 1..=4u64 {
-        for k in (0..3).chain(24..27) {
+        for k in (0..3).chain(CORNER_PAIR_TRACES..CORNER_PAIR_TRACES + 3) {
             let seed = 1000 * s + 500 + k as u64;
-            let ins = GpuFrontendBoard::corner_trace(seed, k, 8000);
-            let mut m = GpuFrontendBoard::model();
-            let outs: Vec<GfOut> = ins.iter().map(|i| m.step(i)).collect();
+            let (ins, outs) = corner_family(seed, k, 8000);
             if verilator {
                 let got =
                     testbench::verilator::replay(&GpuFrontendBoard::verilog(), &GfPorts, &ins)

@@ -290,10 +290,9 @@ struct Mix {
     /// Map probes ([`Mix::map_probe`]): one-WG kernels whose need meets a free tail of the maps
     /// as they stand, launched only when nothing else is on its way to the dispatcher.
     probe: bool,
-    /// Three- and four-pair WGs only ([`Mix::pairs`], the corner family [`corner_run`]), each
+    /// Three- and four-pair WGs only ([`Mix::pairs`], the corner family [`corner_run`]): each
     /// kernel one of these two shapes (waves, VGPR, SGPR, LDS per WG).
-    pairs: bool,
-    palette: [(u32, u32, u32, u32); 2],
+    palette: Option<[(u32, u32, u32, u32); 2]>,
     /// `AUTO_PREEMPT` = 0 for the whole segment and no host `preempt` (corner family): RT and
     /// BE work side by side on the modules.
     no_preempt: bool,
@@ -371,8 +370,7 @@ impl Mix {
             profile: Profile::draw(r),
             many_waves: r.below(3) == 0,
             probe: false,
-            pairs: false,
-            palette: [(0, 0, 0, 0); 2],
+            palette: None,
             no_preempt: false,
         }
     }
@@ -417,8 +415,7 @@ impl Mix {
             profile: Profile::draw(r),
             many_waves: true,
             probe: true,
-            pairs: false,
-            palette: [(0, 0, 0, 0); 2],
+            palette: None,
             no_preempt: false,
         }
     }
@@ -442,13 +439,12 @@ impl Mix {
             profile: Profile::draw(r),
             many_waves: false,
             probe: false,
-            pairs: false,
-            palette: [(0, 0, 0, 0); 2],
+            palette: None,
             no_preempt: false,
         }
     }
 
-    /// The corner family's segment ([`corner_run`]): kernels of up to 4 (RT) or 16 (BE) WGs of
+    /// The corner family's segment ([`corner_run`]): kernels of up to 8 (RT) or 16 (BE) WGs of
     /// five to eight waves (three or four wave pairs: a four-pair WG fills its unit's wave
     /// slots), each kernel one of the segment's two shapes (VGPR and SGPR needs up to the
     /// unit's whole map), records that run 50..250 cycles, no idempotent BE kernel in half the
@@ -488,8 +484,7 @@ impl Mix {
             profile,
             many_waves: true,
             probe: false,
-            pairs: true,
-            palette,
+            palette: Some(palette),
             no_preempt: r.below(2) == 0,
         }
     }
@@ -499,7 +494,7 @@ impl Mix {
     /// free-weight scorer's policy.
     fn rt_pairs(r: &mut R) -> Self {
         let mut m = Self::pairs(r);
-        m.palette[1] = m.palette[0];
+        m.palette = m.palette.map(|[p, _]| [p, p]);
         m.launch = 10;
         m.rt = 100;
         m.rt_wgs = 2;
@@ -525,8 +520,7 @@ impl Mix {
             profile: Profile::draw(r),
             many_waves: false,
             probe: false,
-            pairs: false,
-            palette: [(0, 0, 0, 0); 2],
+            palette: None,
             no_preempt: false,
         }
     }
@@ -537,8 +531,8 @@ impl Mix {
 /// of the wave counts up to 8), so the dispatcher's searches meet needs that reach every end of
 /// its maps; else small needs (VGPR 0..=4, SGPR 0..=2, LDS 0..=5, 1..=3 waves mostly).
 fn draw_shape(r: &mut R, k: &mut Kernel, mix: &Mix, wide: bool) {
-    if mix.pairs {
-        (k.waves, k.vgpr, k.sgpr, k.lds) = mix.palette[r.below(2) as usize];
+    if let Some(palette) = mix.palette {
+        (k.waves, k.vgpr, k.sgpr, k.lds) = palette[r.below(2) as usize];
         return;
     }
     let (tiny, pressure) = (mix.tiny, mix.pressure);
@@ -657,7 +651,25 @@ pub fn rt_pair_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
     stream(seed, cycles, Mix::rt_pairs).0
 }
 
-/// The stream of [`random_run_probed`] and [`corner_run`], its segments drawn by `segment`.
+/// Traces of the corner family that come from [`corner_run`] (the first ones); the rest of
+/// [`CORNER_TRACES`] come from [`rt_pair_run`].
+pub const CORNER_PAIR_TRACES: usize = 24;
+/// The front end's corner family ([`crate::unit::BoardUnit::corner_trace`], what `synth mutate`
+/// runs after its random traces): 24 traces of [`corner_run`], then 12 of [`rt_pair_run`].
+pub const CORNER_TRACES: usize = 36;
+
+/// Trace `k` of the corner family: [`corner_run`] below [`CORNER_PAIR_TRACES`], else
+/// [`rt_pair_run`]; the inputs and the model's outputs.
+pub fn corner_family(seed: u64, k: usize, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
+    if k < CORNER_PAIR_TRACES {
+        corner_run(seed, cycles)
+    } else {
+        rt_pair_run(seed, cycles)
+    }
+}
+
+/// The stream of [`random_run_probed`], [`corner_run`] and [`rt_pair_run`], its segments drawn
+/// by `segment`.
 fn stream(
     seed: u64,
     cycles: usize,
@@ -1006,15 +1018,9 @@ crate::board_unit! {
     fn random_trace(seed: u64, cycles: usize) -> Vec<GfIn> {
         random_run(seed, cycles).0
     }
-    /// 24 traces of WGs of many waves from both channels ([`corner_run`]), then 12 of RT
-    /// pairs ([`rt_pair_run`]).
-    const CORNER_TRACES: usize = 36;
+    const CORNER_TRACES: usize = CORNER_TRACES;
     fn corner_trace(seed: u64, k: usize, cycles: usize) -> Vec<GfIn> {
-        if k < 24 {
-            corner_run(seed, cycles).0
-        } else {
-            rt_pair_run(seed, cycles).0
-        }
+        corner_family(seed, k, cycles).0
     }
 }
 
