@@ -296,6 +296,9 @@ struct Mix {
     /// `AUTO_PREEMPT` = 0 for the whole segment and no host `preempt` (corner family): RT and
     /// BE work side by side on the modules.
     no_preempt: bool,
+    /// Percent of records the far side completes in the cycle they show ([`Mix::done_race`]):
+    /// the dispatcher's contract puts a slot in flight from the cycle its record is visible.
+    zero_run: u64,
 }
 
 /// The dispatcher's module-choice registers of a segment, written in its first cycles (the
@@ -372,6 +375,7 @@ impl Mix {
             probe: false,
             palette: None,
             no_preempt: false,
+            zero_run: 0,
         }
     }
 
@@ -417,6 +421,7 @@ impl Mix {
             probe: true,
             palette: None,
             no_preempt: false,
+            zero_run: 0,
         }
     }
 
@@ -441,6 +446,7 @@ impl Mix {
             probe: false,
             palette: None,
             no_preempt: false,
+            zero_run: 0,
         }
     }
 
@@ -486,6 +492,7 @@ impl Mix {
             probe: false,
             palette: Some(palette),
             no_preempt: r.below(2) == 0,
+            zero_run: 0,
         }
     }
 
@@ -500,6 +507,36 @@ impl Mix {
         m.rt_wgs = 2;
         m.profile.policy = 1;
         m
+    }
+
+    /// Done races ([`done_race_run`]): tiny kernels of one or two WGs of both classes, offered
+    /// in many cycles, no preemption (`AUTO_PREEMPT` = 0 from the segment's sixth cycle, no host
+    /// `preempt`: every BE kernel is answered go), and most records completed by the far side
+    /// in the cycle they show (the rest run 1..=run cycles). A one-WG BE kernel whose record
+    /// completes at once has its WGs done before Unit 4's go answer comes (two cycles after its
+    /// record), and the answer then finishes it in the same cycle as another kernel's last
+    /// completion: two finished kernels wait for the expander's done report, whose round robin
+    /// decides their order. Streams whose records run a cycle or more never make two finish in
+    /// one cycle (`measure_done_backlog`).
+    fn done_race(r: &mut R) -> Self {
+        Self {
+            launch: [150, 400][r.below(2) as usize],
+            rt: [33, 50][r.below(2) as usize],
+            rt_wgs: 2,
+            be_wgs: 2,
+            run: [4, 40][r.below(2) as usize],
+            idem: [0, 70][r.below(2) as usize],
+            wide: 0,
+            tiny: true,
+            run_min: 0,
+            pressure: false,
+            profile: Profile::draw(r),
+            many_waves: false,
+            probe: false,
+            palette: None,
+            no_preempt: true,
+            zero_run: [50, 80][r.below(2) as usize],
+        }
     }
 
     /// A storm of tiny best-effort kernels: one WG each, offered in most cycles, that run long
@@ -522,6 +559,7 @@ impl Mix {
             probe: false,
             palette: None,
             no_preempt: false,
+            zero_run: 0,
         }
     }
 }
@@ -651,24 +689,40 @@ pub fn rt_pair_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
     stream(seed, cycles, Mix::rt_pairs).0
 }
 
-/// Traces of the corner family that come from [`corner_run`] (the first ones); the rest of
-/// [`CORNER_TRACES`] come from [`rt_pair_run`].
-pub const CORNER_PAIR_TRACES: usize = 24;
-/// The front end's corner family ([`crate::unit::BoardUnit::corner_trace`], what `synth mutate`
-/// runs after its random traces): 24 traces of [`corner_run`], then 12 of [`rt_pair_run`].
-pub const CORNER_TRACES: usize = 36;
+/// The corner family's third part ([`crate::unit::BoardUnit::corner_trace`]'s traces 36..48):
+/// [`random_run`]'s stream with every segment drawn by [`Mix::done_race`] — tiny kernels of
+/// both classes with no preemption, most records completed in the cycle they show, so two
+/// kernels finish in one cycle and wait for the expander's done report. Deterministic in
+/// `seed`, starts with a reset, exactly `cycles` long.
+pub fn done_race_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
+    stream(seed, cycles, Mix::done_race).0
+}
 
-/// Trace `k` of the corner family: [`corner_run`] below [`CORNER_PAIR_TRACES`], else
-/// [`rt_pair_run`]; the inputs and the model's outputs.
+/// Traces of the corner family that come from [`corner_run`] (the first ones); then
+/// [`rt_pair_run`] up to [`CORNER_DONE_RACE_FROM`], then [`done_race_run`].
+pub const CORNER_PAIR_TRACES: usize = 24;
+/// The first trace of the corner family that comes from [`done_race_run`].
+pub const CORNER_DONE_RACE_FROM: usize = 36;
+/// The front end's corner family ([`crate::unit::BoardUnit::corner_trace`], what `synth mutate`
+/// runs after its random traces): 24 traces of [`corner_run`], 12 of [`rt_pair_run`], then 12
+/// of [`done_race_run`] (each kind appended after the others, so no earlier trace changed).
+pub const CORNER_TRACES: usize = 48;
+
+/// Trace `k` of the corner family: [`corner_run`] below [`CORNER_PAIR_TRACES`], then
+/// [`rt_pair_run`], from [`CORNER_DONE_RACE_FROM`] [`done_race_run`]; the inputs and the
+/// model's outputs.
 pub fn corner_family(seed: u64, k: usize, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
     if k < CORNER_PAIR_TRACES {
         corner_run(seed, cycles)
-    } else {
+    } else if k < CORNER_DONE_RACE_FROM {
         rt_pair_run(seed, cycles)
+    } else {
+        done_race_run(seed, cycles)
     }
 }
 
-/// The stream of [`random_run_probed`], [`corner_run`] and [`rt_pair_run`], its segments drawn
+/// The stream of [`random_run_probed`], [`corner_run`], [`rt_pair_run`] and [`done_race_run`], its
+/// segments drawn
 /// by `segment`.
 fn stream(
     seed: u64,
@@ -676,6 +730,8 @@ fn stream(
     segment: fn(&mut R) -> Mix,
 ) -> ((Vec<GfIn>, Vec<GfOut>), (usize, usize)) {
     let mut probes = (0, 0);
+    // the cycle of the last record the far side completed in the cycle it showed
+    let mut zero_done: Option<usize> = None;
     let mut r = R(Rng::new(seed));
     let mut m = GpuFrontend::new();
     let mut ins = vec![GfIn::reset_input()];
@@ -718,6 +774,7 @@ fn stream(
         // a BE record seen while the reset was open, or in its confirmation's cycle, is of a
         // killed WG (no completion of a reset WG after the confirmation: SPEC Unit 8)
         if prev.disp_valid
+            && zero_done != Some(t - 1)
             && !(prev.disp_class == BE && (far.reset_open || ins[t - 1].cu_reset_done))
         {
             far.running.push((
@@ -965,7 +1022,21 @@ fn stream(
         let due: Vec<usize> = (0..far.running.len())
             .filter(|&p| far.running[p].0 <= t)
             .collect();
-        if !due.is_empty() && probe_at.is_none() && r.below(10) != 0 {
+        // a done race: the record of this cycle (registered: a peek with this cycle's inputs)
+        // completed at once, unless it is a BE WG a CU reset kills
+        if mix.zero_run > 0 && r.below(100) < mix.zero_run {
+            let now = m.clone().step(&i);
+            let killed =
+                now.disp_class == BE && (far.reset_open || i.cu_reset_done || now.cu_reset);
+            if now.disp_valid && !killed {
+                i.done_valid = true;
+                i.done_slot = now.disp_slot;
+                zero_done = Some(t);
+            }
+        }
+        if i.done_valid {
+            // the port's one completion of the cycle is taken
+        } else if !due.is_empty() && probe_at.is_none() && r.below(10) != 0 {
             let p = due[r.below(due.len() as u64) as usize];
             let x = far.running.swap_remove(p);
             i.done_valid = true;
