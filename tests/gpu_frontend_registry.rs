@@ -471,28 +471,32 @@ fn measure_expander_queued_max() {
 
 /// The corner family (`testbench::gpu_frontend::corner_family`, the front end's
 /// `BoardUnit::corner_trace`: `synth mutate` runs 24 traces of `corner_run`, 12 of
-/// `rt_pair_run` and 12 of `done_race_run` after its random traces) is judged like the random
-/// stream: at `synth mutate`'s trace seeds (1000 · S + 500 + k, 8000 cycles; three traces of
-/// each of the first two kinds at seeds 1..=4, three done races at seeds 1 and 2) the port
+/// `rt_pair_run`, 12 of `done_race_run` and 12 of `split_reset_run` after its random traces) is
+/// judged like the random stream: at `synth mutate`'s trace seeds (1000 · S + 500 + k, 8000
+/// cycles; three traces of each of the first two kinds at seeds 1..=4, three done races and two
+/// split resets at seeds 1 and 2) the port
 /// checker accepts the model's outputs, the export under Verilator equals the model every
 /// cycle, and the traces do what the family is for — most accepted launches of the first two
 /// kinds are WGs of three or four wave pairs, with both classes, and many records; in the done
 /// races two finished kernels wait for the expander's done report in many cycles (the model
-/// rerun on the inputs), which the random stream never makes (`measure_done_backlog`).
+/// rerun on the inputs), which the random stream never makes (`measure_done_backlog`); the
+/// split resets split WGs with the threshold never written (its reset value, 256).
 #[test]
 fn corner_family_passes_the_port_checker_and_meets_the_pair_rows() {
     use testbench::gpu_frontend::{
         corner_family, FrontendChecker, GfPorts, GpuFrontendBoard, CORNER_DONE_RACE_FROM,
-        CORNER_PAIR_TRACES,
+        CORNER_PAIR_TRACES, CORNER_SPLIT_RESET_FROM,
     };
     use testbench::unit::BoardUnit;
     let verilator = testbench::verilator::tool_available("verilator");
     let (mut pairs, mut other, mut records, mut classes) = (0, 0, 0, [0; 2]);
-    let mut backlog = 0;
+    let (mut backlog, mut splits, mut threshold_writes) = (0, 0, 0);
     let races = CORNER_DONE_RACE_FROM..CORNER_DONE_RACE_FROM + 3;
+    let split_resets = CORNER_SPLIT_RESET_FROM..CORNER_SPLIT_RESET_FROM + 2;
     for s in 1..=4u64 {
         let kinds = (0..3).chain(CORNER_PAIR_TRACES..CORNER_PAIR_TRACES + 3);
-        for k in kinds.chain(races.clone().filter(|_| s <= 2)) {
+        let late = races.clone().chain(split_resets.clone()).filter(|_| s <= 2);
+        for k in kinds.chain(late) {
             let seed = 1000 * s + 500 + k as u64;
             let (ins, outs) = corner_family(seed, k, 8000);
             if verilator {
@@ -509,7 +513,11 @@ fn corner_family_passes_the_port_checker_and_meets_the_pair_rows() {
             for (c, (i, o)) in ins.iter().zip(&outs).enumerate() {
                 chk.check(c, i, o)
                     .unwrap_or_else(|v| panic!("corner trace {seed}: {v}"));
-                if races.contains(&k) {
+                if split_resets.contains(&k) {
+                    splits += o.disp_sub as usize;
+                    threshold_writes += (i.cfg_we && i.cfg_addr == 1) as usize;
+                }
+                if races.contains(&k) || split_resets.contains(&k) {
                     continue;
                 }
                 // accepted in this cycle: the launch's fields while `launch_ready` is up
@@ -530,6 +538,10 @@ fn corner_family_passes_the_port_checker_and_meets_the_pair_rows() {
     }
     println!("done races: {backlog} cycles with two or more finished expander entries in 6 traces");
     assert!(backlog > 100, "{backlog} cycles with a done backlog");
+    println!(
+        "split resets: {splits} split records, {threshold_writes} threshold writes in 4 traces"
+    );
+    assert!(splits > 0 && threshold_writes == 0);
     println!("corner family: {pairs} launches of 3-4 wave pairs (RT {}, BE {}), {other} others, {records} records", classes[0], classes[1]);
     assert!(
         pairs > 10 * other.max(1),

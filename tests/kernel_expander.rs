@@ -216,6 +216,60 @@ fn spec_checker_rules_each_catch_their_fault() {
     }
 }
 
+/// `done-round-robin` (not in the fault table above: the fault needs the state): in cycles where
+/// two or more kernels are finished, the model's report is swapped for another finished kernel
+/// (its kid and class, `done` with it for BE); the checker must name that rule in that cycle.
+#[test]
+fn spec_checker_done_round_robin_catches_a_swapped_report() {
+    let cfg = ExpanderConfig::board();
+    let mut caught = 0;
+    for seed in [11u64, 12, 13] {
+        let t = generate(cfg, seed, 40_000);
+        let mut model = Model::new(cfg);
+        let mut outs = vec![];
+        // (cycle, the other finished kernel: kid, class)
+        let mut swaps: Vec<(usize, u32, u32)> = vec![];
+        for (c, i) in t.iter().enumerate() {
+            let fin: Vec<(u32, u32)> = model
+                .rt_entries()
+                .iter()
+                .map(|e| (RT, e))
+                .chain(model.be_entries().iter().map(|e| (BE, e)))
+                .filter_map(|(class, e)| e.filter(|e| e.finished()).map(|e| (e.kid, class)))
+                .collect();
+            let o = model.step(i);
+            if o.kdone_valid && !i.reset && fin.len() >= 2 {
+                let other = fin
+                    .iter()
+                    .find(|&&(kid, class)| (kid, class) != (o.kdone_kid, o.kdone_class));
+                if let Some(&(kid, class)) = other {
+                    swaps.push((c, kid, class));
+                }
+            }
+            outs.push(o);
+        }
+        assert!(
+            swaps.len() >= 10,
+            "seed {seed}: {} cycles with two finished",
+            swaps.len()
+        );
+        for n in 0..10 {
+            let (c, kid, class) = swaps[n * swaps.len() / 10];
+            let mut bad = outs.clone();
+            let o = &mut bad[c];
+            o.kdone_kid = kid;
+            o.kdone_class = class;
+            o.done_valid = class == BE;
+            o.done_kid = if class == BE { kid } else { 0 };
+            match judge(&mut ExpanderSpec::new(cfg), &t, &bad) {
+                Err(v) if v.rule == "done-round-robin" && v.cycle == c => caught += 1,
+                other => panic!("seed {seed}: swapped report in cycle {c}: {other:?}"),
+            }
+        }
+    }
+    assert_eq!(caught, 30);
+}
+
 /// The stimulus reaches every event: RT and BE kernels, pushes of both classes (a BE push held
 /// back by an RT one), split records, completions, withdrawals, starts, go and skip answers,
 /// dones of both classes, skipped entries freed, flushes and kills, two kernels finishing at

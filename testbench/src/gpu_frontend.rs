@@ -299,6 +299,10 @@ struct Mix {
     /// Percent of records the far side completes in the cycle they show ([`Mix::done_race`]):
     /// the dispatcher's contract puts a slot in flight from the cycle its record is visible.
     zero_run: u64,
+    /// The dispatcher's split threshold keeps its reset value ([`Mix::split_reset`]): the
+    /// segment opens with a reset, and neither the write after a reset nor a random write
+    /// names the register.
+    keep_split: bool,
 }
 
 /// The dispatcher's module-choice registers of a segment, written in its first cycles (the
@@ -376,6 +380,7 @@ impl Mix {
             palette: None,
             no_preempt: false,
             zero_run: 0,
+            keep_split: false,
         }
     }
 
@@ -422,6 +427,7 @@ impl Mix {
             palette: None,
             no_preempt: false,
             zero_run: 0,
+            keep_split: false,
         }
     }
 
@@ -447,6 +453,7 @@ impl Mix {
             palette: None,
             no_preempt: false,
             zero_run: 0,
+            keep_split: false,
         }
     }
 
@@ -493,6 +500,7 @@ impl Mix {
             palette: Some(palette),
             no_preempt: r.below(2) == 0,
             zero_run: 0,
+            keep_split: false,
         }
     }
 
@@ -536,6 +544,19 @@ impl Mix {
             palette: None,
             no_preempt: true,
             zero_run: [50, 80][r.below(2) as usize],
+            keep_split: false,
+        }
+    }
+
+    /// Split at the reset threshold ([`split_reset_run`]): [`Mix::pressure`]'s segment (small
+    /// and big needs, records of 100..400 cycles: a big head fails for hundreds of cycles)
+    /// opened by a reset, after which the split threshold is never written, so the failure
+    /// counter meets the register's reset value (256) instead of the value the stream writes
+    /// after every other reset.
+    fn split_reset(r: &mut R) -> Self {
+        Self {
+            keep_split: true,
+            ..Self::pressure(r)
         }
     }
 
@@ -560,6 +581,7 @@ impl Mix {
             palette: None,
             no_preempt: false,
             zero_run: 0,
+            keep_split: false,
         }
     }
 }
@@ -698,15 +720,24 @@ pub fn done_race_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
     stream(seed, cycles, Mix::done_race).0
 }
 
+/// The corner family's fourth part (traces 48..60): [`random_run`]'s stream with every segment
+/// drawn by [`Mix::split_reset`] — map pressure after a reset, the split threshold at its reset
+/// value. Deterministic in `seed`, starts with a reset, exactly `cycles` long.
+pub fn split_reset_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
+    stream(seed, cycles, Mix::split_reset).0
+}
+
 /// Traces of the corner family that come from [`corner_run`] (the first ones); then
 /// [`rt_pair_run`] up to [`CORNER_DONE_RACE_FROM`], then [`done_race_run`].
 pub const CORNER_PAIR_TRACES: usize = 24;
 /// The first trace of the corner family that comes from [`done_race_run`].
 pub const CORNER_DONE_RACE_FROM: usize = 36;
+/// The first trace of the corner family that comes from [`split_reset_run`].
+pub const CORNER_SPLIT_RESET_FROM: usize = 48;
 /// The front end's corner family ([`crate::unit::BoardUnit::corner_trace`], what `synth mutate`
 /// runs after its random traces): 24 traces of [`corner_run`], 12 of [`rt_pair_run`], then 12
 /// of [`done_race_run`] (each kind appended after the others, so no earlier trace changed).
-pub const CORNER_TRACES: usize = 48;
+pub const CORNER_TRACES: usize = 60;
 
 /// Trace `k` of the corner family: [`corner_run`] below [`CORNER_PAIR_TRACES`], then
 /// [`rt_pair_run`], from [`CORNER_DONE_RACE_FROM`] [`done_race_run`]; the inputs and the
@@ -716,8 +747,10 @@ pub fn corner_family(seed: u64, k: usize, cycles: usize) -> (Vec<GfIn>, Vec<GfOu
         corner_run(seed, cycles)
     } else if k < CORNER_DONE_RACE_FROM {
         rt_pair_run(seed, cycles)
-    } else {
+    } else if k < CORNER_SPLIT_RESET_FROM {
         done_race_run(seed, cycles)
+    } else {
+        split_reset_run(seed, cycles)
     }
 }
 
@@ -813,7 +846,7 @@ fn stream(
         // a map-probe segment opens with a reset when work is held: its probes need a dispatcher
         // with nothing on its way, and a backlog of kernels of up to 255 WGs would not drain
         // within the segment
-        let probe_reset = t % SEGMENT == 0 && mix.probe && !held.is_empty();
+        let probe_reset = t % SEGMENT == 0 && ((mix.probe && !held.is_empty()) || mix.keep_split);
         if probe_reset || r.below(reset_odds) == 0 {
             i.reset = true;
             far = FarSide::default();
@@ -933,7 +966,7 @@ fn stream(
             i.cfg_we = true;
             i.cfg_addr = ADDR_MAX_INFLIGHT;
             i.cfg_data = 8;
-        } else if ins[t - 1].reset {
+        } else if ins[t - 1].reset && !mix.keep_split {
             // after a reset, a split threshold: small (heads enter split mode now and then) or
             // above the pipeline's slack (the dispatcher's own stream does the same)
             i.cfg_we = true;
@@ -978,9 +1011,11 @@ fn stream(
                 auto = false;
                 manual_until = t + 200 + r.below(2000) as usize;
             }
-            i.cfg_we = true;
-            i.cfg_addr = addr;
-            i.cfg_data = data;
+            if !(mix.keep_split && addr == 1) {
+                i.cfg_we = true;
+                i.cfg_addr = addr;
+                i.cfg_data = data;
+            }
         } else if t % SEGMENT == 5 && mix.no_preempt && !ins[t - 1].reset {
             // a corner segment without preemption: RT and BE work side by side
             i.cfg_we = true;

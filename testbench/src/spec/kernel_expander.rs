@@ -25,7 +25,10 @@
 //! - `done-legal`, `done-within-bound`: `kernel_done {kid, class}` only for a finished kernel
 //!   (every WG pushed, none queued, no record in flight; a BE kernel answered go and not
 //!   flushed), once, and at most R + B cycles after it finished (unless a flush makes it dead
-//!   first: it is then run again); `done {kid}` with it for BE;
+//!   first: it is then run again); `done {kid}` with it for BE; `done-round-robin`: a report
+//!   names, of the kernels finished at the cycle's start, the first entry in the order RT slots,
+//!   then BE slots, cyclically from the one after the entry reported last (after a reset: from
+//!   RT slot 0), as the contract's round robin says;
 //! - `levels`: `rt_active` ⇔ an RT kernel is held; `be_orphans` ⇔ a held BE kernel is skipped
 //!   or flushed;
 //! - `idle-fields-zero`: fields read 0 while their valid is low;
@@ -100,6 +103,9 @@ pub struct ExpanderSpec {
     error_due: u32,
     /// Kernels reported done (coverage for tests).
     pub reported: u64,
+    /// The done report's round-robin start: the entry after the one reported last (entries:
+    /// RT slots 0..R, then BE slots R..R + B).
+    rr: usize,
 }
 
 impl ExpanderSpec {
@@ -113,6 +119,7 @@ impl ExpanderSpec {
             withdraw_due: None,
             error_due: 0,
             reported: 0,
+            rr: 0,
         }
     }
 
@@ -208,7 +215,31 @@ impl SpecChecker for ExpanderSpec {
             let class = o.kdone_class;
             let v2 = if class == RT { &self.rt } else { &self.be };
             match v2.iter().position(|k| k.kid == o.kdone_kid && k.finished()) {
-                Some(p) => report = Some((class, p)),
+                Some(p) => {
+                    // the round robin: the first finished entry from `rr` on, cyclically
+                    let (r, n) = (cfg.rt_entries, cfg.rt_entries + cfg.be_entries);
+                    let entry = |class: u32, k: &K| {
+                        k.slot.map(|s| s as usize + if class == RT { 0 } else { r })
+                    };
+                    let fin = self.rt.iter().map(|k| (RT, k));
+                    let first = fin
+                        .chain(self.be.iter().map(|k| (BE, k)))
+                        .filter(|(_, k)| k.finished())
+                        .filter_map(|(c, k)| entry(c, k))
+                        .min_by_key(|&e| (e + n - self.rr) % n);
+                    let got = entry(class, &v2[p]);
+                    if got != first {
+                        return v(
+                            "done-round-robin",
+                            format!(
+                                "kernel_done {} (entry {got:?}); the round robin from entry {} picks entry {first:?}",
+                                o.kdone_kid, self.rr
+                            ),
+                        );
+                    }
+                    self.rr = got.map_or(0, |e| (e + 1) % n);
+                    report = Some((class, p))
+                }
                 None => {
                     return v(
                         "done-legal",
