@@ -396,6 +396,30 @@ pub fn tail_need_waves(res: &golden_model::dispatcher::Resources, x: u64) -> (us
 /// one-wave WGs beside them, so a wrong 4-wave region turns it.
 /// Returns the inputs and the model's outputs.
 pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
+    stream(seed, cycles, false)
+}
+
+/// Traces of the tagged dispatcher's corner family ([`corner_run`], `synth mutate`'s traces
+/// after the random ones).
+pub const CORNER_TRACES: usize = 12;
+
+/// The corner family: [`random_run`]'s stream with two kinds of segment changed. Every busy
+/// segment (push rate 55 or 90 %) is **slot-bound**: light WGs only (one wave, two a time in
+/// four; VGPR 0..=2 per wave, SGPR 0..=1, LDS 0..=1), so the eight kernel slots, not the maps,
+/// hold the WGs back — both heads wait and contend by priority at each freed slot (window turns
+/// meet them), and two completions in consecutive cycles leave two free slots for one decision
+/// followed at once by one on the other module. Every sparse segment **opens with a reset**
+/// and writes its policy, weights and power window two cycles later, so its decisions meet the
+/// registers' reset values (the first window and the power history before their first turn).
+/// Tried as a change of the random stream in session 19 (v1: it caught faults main's stream
+/// missed at some seeds and lost others); as appended traces it cannot lose a catch.
+/// Deterministic in `seed`, starts with a reset, exactly `cycles` long.
+pub fn corner_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
+    stream(seed, cycles, true)
+}
+
+/// The stream of [`random_run`] and (`corner`) [`corner_run`].
+fn stream(seed: u64, cycles: usize, corner: bool) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
     let cfg = TaggedConfig::board();
     let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut m = TaggedDispatcher::new(cfg);
@@ -438,6 +462,11 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
     // the first cycle a wave-slot segment's one-wave push may come: 24..=39 cycles after the
     // last event that changed the maps
     let mut ws_quiet_from = 0usize;
+    // a slot-bound segment (the corner family's busy ones): light WGs only
+    let mut light = false;
+    // the cycle in its segment of a sparse segment's first register write (the corner family's
+    // sparse segments open with a reset and write from their third cycle)
+    let mut sp0 = 0usize;
     while ins.len() < cycles {
         let k = ins.len();
         if k % 2048 == 0 {
@@ -449,6 +478,8 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
             sparse = kind >= 4;
             waveslot = kind == 6;
             push_pct = [0, 20, 55, 90, 0, 0, 0][kind];
+            light = corner && push_pct >= 55;
+            sp0 = if corner && sparse { 2 } else { 0 };
             next_event = k + 2 + r.below(24) as usize;
             keep = 1 + r.below(7) as usize;
             big_pair = false;
@@ -469,7 +500,11 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
             win_writes = if !sparse && r.pct(25) { 4 } else { 0 };
         }
         let mut i = TaggedIn::default();
-        if ins[k - 1].base.reset && r.pct(75) {
+        if sp0 > 0 && k % 256 == 0 {
+            i.base.reset = true;
+            confirm_at = None;
+            reset_open_until = 0;
+        } else if ins[k - 1].base.reset && r.pct(75) {
             // after three resets in four, a split threshold: small (heads enter split mode now
             // and then) or above the pipeline's slack, so a split that comes too early shows;
             // the fourth keeps the reset value (256)
@@ -485,7 +520,7 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
             i.base.reset = true;
             confirm_at = None;
             reset_open_until = 0;
-        } else if sparse && k % 256 == 0 {
+        } else if sparse && k % 256 == sp0 {
             // a sparse segment (a lightly loaded GPU): a state-dependent module policy, then one
             // event (a push, or a completion of a live slot) every 24..=39 cycles and nothing
             // else, so every decision is taken on maps that stood still for longer than a score
@@ -496,7 +531,7 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                 golden_model::dispatcher::reg::POLICY,
                 if waveslot || r.pct(67) { 1 } else { 2 },
             ));
-        } else if sparse && k % 256 == 1 && (waveslot || r.pct(50)) {
+        } else if sparse && k % 256 == sp0 + 1 && (waveslot || r.pct(50)) {
             // (a wave-slot segment always writes weights, the VGPR weight at least 1: the
             // many-wave WGs' regions show in the VGPR free counts; a third of them weigh the
             // VGPR count only and a third the VGPR and SGPR counts only, so two modules' scores
@@ -509,7 +544,7 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                 w
             };
             i = TaggedIn::from(DispIn::cfg(golden_model::dispatcher::reg::FREE_WEIGHTS, w));
-        } else if sparse && !waveslot && k % 256 == 2 && r.pct(50) {
+        } else if sparse && !waveslot && k % 256 == sp0 + 2 && r.pct(50) {
             // a short power window: the tumbling windows turn over inside the segment
             i = TaggedIn::from(DispIn::cfg(
                 golden_model::dispatcher::reg::POWER_WINDOW,
@@ -669,6 +704,13 @@ pub fn random_run(seed: u64, cycles: usize) -> (Vec<TaggedIn>, Vec<TaggedOut>) {
                         wg.vgpr = r.below(5) as usize;
                         wg.sgpr = r.below(3) as usize;
                         wg.lds = r.below(4) as usize;
+                    }
+                    // a slot-bound segment's WG (see [`corner_run`]; `NEVER_FITS` draws stay)
+                    None if light && !over_v && !over_s && wg.waves != 0 => {
+                        wg.waves = 1 + usize::from(r.pct(25));
+                        wg.vgpr = r.below(3) as usize;
+                        wg.sgpr = r.below(2) as usize;
+                        wg.lds = r.below(2) as usize;
                     }
                     None => {}
                 }
@@ -878,6 +920,10 @@ crate::board_unit! {
     }
     fn random_trace(seed: u64, cycles: usize) -> Vec<TaggedIn> {
         random_run(seed, cycles).0
+    }
+    const CORNER_TRACES: usize = CORNER_TRACES;
+    fn corner_trace(seed: u64, _k: usize, cycles: usize) -> Vec<TaggedIn> {
+        corner_run(seed, cycles).0
     }
 }
 
