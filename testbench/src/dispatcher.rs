@@ -612,59 +612,80 @@ crate::board_unit! {
     /// [`flavour_segment`]). In boundary segments two thirds of the pushes into an empty channel
     /// are tail probes on the model's maps of that cycle ([`tail_probe`]).
     fn random_trace(seed: u64, cycles: usize) -> Vec<DispIn> {
-        use proptest::strategy::ValueTree;
-        let cfg = DispatcherConfig::board();
-        let mut runner = crate::unit::seeded_runner(seed);
-        let strat = trace_strategy(512);
-        let mut model = golden_model::dispatcher::Dispatcher::new(cfg);
-        let mut inv = DispInvariants::new(cfg);
-        let reset = DispIn {
-            reset: true,
-            ..DispIn::default()
-        };
-        let o = model.step(&reset);
-        inv.check(&reset, &o).expect("reset cycle");
-        let mut trace = vec![reset];
-        while trace.len() < cycles {
-            let pick = runner.rng().next_u64() % 5;
-            let mut probes = false;
-            let segment = if pick < 2 {
-                strat.new_tree(&mut runner).expect("strategy").current()
-            } else {
-                let kind = Flavour::ALL[(runner.rng().next_u64() % 3) as usize];
-                let len = 512 + (runner.rng().next_u64() % 1536) as usize;
-                probes = kind == Flavour::Boundary;
-                flavour_segment(&mut Rand(runner.rng()), kind, len)
-            };
-            for mut raw in segment {
-                if trace.len() == cycles {
-                    break;
-                }
-                // boundary segments: two thirds of the pushes into an empty channel (decided
-                // within a few cycles) are tail probes on the model's maps as they stand (a need
-                // one block past a map's free tail, see [`tail_probe`])
-                if probes
-                    && raw.push_valid
-                    && model.queued(raw.push_channel as usize) == 0
-                    && !runner.rng().next_u64().is_multiple_of(3)
-                {
-                    let pick = runner.rng().next_u64();
-                    if let Some((w, v, s, l)) = tail_probe(&model.res, &cfg, pick) {
-                        raw.push_waves = w;
-                        raw.push_vgpr = v;
-                        raw.push_sgpr = s;
-                        raw.push_lds = l;
-                    }
-                }
-                let i = inv.bind(&raw, trace.len());
-                let o = model.step(&i);
-                inv.check(&i, &o)
-                    .expect("the golden model keeps the port invariants");
-                trace.push(i);
-            }
-        }
-        trace
+        board_trace(seed, cycles, false)
     }
+    const CORNER_TRACES: usize = CORNER_TRACES;
+    fn corner_trace(seed: u64, _k: usize, cycles: usize) -> Vec<DispIn> {
+        board_trace(seed, cycles, true)
+    }
+}
+
+/// Traces of the board dispatcher's corner family ([`board_trace`] with `corner`, `synth
+/// mutate`'s traces after the random ones).
+pub const CORNER_TRACES: usize = 12;
+
+/// The board stimulus of [`DispatcherBoard`]: its random traces, and (`corner`) its corner
+/// family — every segment a quiet policy segment ([`flavour_segment`] with `all_quiet`:
+/// `max_weighted_free` decisions of small WGs after request-free gaps, one cycle in three
+/// instead of one in twelve, and fewer pushes between them), so the spec checker judges many more module choices on maps
+/// that stood still longer than a score may be old, where a wrong free count of the serial
+/// scorer decides on its own.
+pub fn board_trace(seed: u64, cycles: usize, corner: bool) -> Vec<DispIn> {
+    use proptest::strategy::ValueTree;
+    let cfg = DispatcherConfig::board();
+    let mut runner = crate::unit::seeded_runner(seed);
+    let strat = trace_strategy(512);
+    let mut model = golden_model::dispatcher::Dispatcher::new(cfg);
+    let mut inv = DispInvariants::new(cfg);
+    let reset = DispIn {
+        reset: true,
+        ..DispIn::default()
+    };
+    let o = model.step(&reset);
+    inv.check(&reset, &o).expect("reset cycle");
+    let mut trace = vec![reset];
+    while trace.len() < cycles {
+        let pick = runner.rng().next_u64() % 5;
+        let mut probes = false;
+        let segment = if corner {
+            let len = 512 + (runner.rng().next_u64() % 1536) as usize;
+            flavour_segment(&mut Rand(runner.rng()), Flavour::Policy, len, true)
+        } else if pick < 2 {
+            strat.new_tree(&mut runner).expect("strategy").current()
+        } else {
+            let kind = Flavour::ALL[(runner.rng().next_u64() % 3) as usize];
+            let len = 512 + (runner.rng().next_u64() % 1536) as usize;
+            probes = kind == Flavour::Boundary;
+            flavour_segment(&mut Rand(runner.rng()), kind, len, false)
+        };
+        for mut raw in segment {
+            if trace.len() == cycles {
+                break;
+            }
+            // boundary segments: two thirds of the pushes into an empty channel (decided
+            // within a few cycles) are tail probes on the model's maps as they stand (a need
+            // one block past a map's free tail, see [`tail_probe`])
+            if probes
+                && raw.push_valid
+                && model.queued(raw.push_channel as usize) == 0
+                && !runner.rng().next_u64().is_multiple_of(3)
+            {
+                let pick = runner.rng().next_u64();
+                if let Some((w, v, s, l)) = tail_probe(&model.res, &cfg, pick) {
+                    raw.push_waves = w;
+                    raw.push_vgpr = v;
+                    raw.push_sgpr = s;
+                    raw.push_lds = l;
+                }
+            }
+            let i = inv.bind(&raw, trace.len());
+            let o = model.step(&i);
+            inv.check(&i, &o)
+                .expect("the golden model keeps the port invariants");
+            trace.push(i);
+        }
+    }
+    trace
 }
 
 /// Hand-written trace flavours of the standard board stimulus ([`flavour_segment`]): each
@@ -712,11 +733,15 @@ impl<R: proptest::prelude::Rng> Rand<'_, R> {
 /// port; completions name slots 0..6, which [`DispInvariants::bind`] maps onto live slots).
 /// It opens, in one of three segments, with a reset (the reset values then meet the deep
 /// states below; in half of those the policy write comes first, with a push, in the cycle
-/// after the reset), then with the config writes of its flavour; no reset inside.
+/// after the reset), then with the config writes of its flavour; no reset inside. With
+/// `all_quiet` (the corner family) a policy segment is always quiet, pushes in 40 % of its
+/// busy cycles (60 % otherwise), completes in 40..55 % (30..45 %) and has a gap after one
+/// cycle in three.
 pub fn flavour_segment<R: proptest::prelude::Rng>(
     r: &mut Rand<R>,
     kind: Flavour,
     len: usize,
+    all_quiet: bool,
 ) -> Vec<DispIn> {
     use golden_model::dispatcher::reg;
     let mut t = vec![];
@@ -759,7 +784,14 @@ pub fn flavour_segment<R: proptest::prelude::Rng>(
                 t.push(DispIn::cfg(reg::POWER_WEIGHTS, pw));
                 t.push(DispIn::cfg(reg::POWER_WINDOW, win));
             }
-            (60, 30 + r.below(15), 5, 1 + r.below(4))
+            // (the corner family's all-quiet segments push less and complete more, so a
+            // few WGs stay in flight, the queues drain before a gap and the maps stand still
+            // in it)
+            if all_quiet {
+                (40, 40 + r.below(15), 5, 1 + r.below(4))
+            } else {
+                (60, 30 + r.below(15), 5, 1 + r.below(4))
+            }
         }
         Flavour::Split => {
             t.push(DispIn::cfg(reg::POLICY, r.below(3)));
@@ -793,7 +825,7 @@ pub fn flavour_segment<R: proptest::prelude::Rng>(
     // (8 items + its pipeline, the module-policy window of the spec checker), so a wrong free
     // count or weight decides the module on its own instead of hiding in the window's spread
     // of scores
-    let quiet = kind == Flavour::Policy && r.pct(50);
+    let quiet = kind == Flavour::Policy && (all_quiet || r.pct(50));
     if quiet {
         t.push(DispIn::cfg(reg::POLICY, 1));
     }
@@ -877,7 +909,7 @@ pub fn flavour_segment<R: proptest::prelude::Rng>(
             i.cfg_data = d;
         }
         i.retire_class = strobes(r);
-        let gap = if quiet && r.below(12) == 0 {
+        let gap = if quiet && r.below(if all_quiet { 3 } else { 12 }) == 0 {
             18 + r.below(16)
         } else {
             0

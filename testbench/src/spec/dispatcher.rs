@@ -1397,6 +1397,15 @@ impl DispatcherChecker {
                         if sure_mods.iter().any(|&x| x < m) {
                             hits.push("policy overrides first");
                         }
+                        // every score of the choice known exactly (the maps stood still for the
+                        // whole window): a wrong score decides the module on its own
+                        let exact = |x: usize| {
+                            let (lo, hi) = self.score_range(dn.policy, x, d);
+                            lo == hi
+                        };
+                        if dn.policy == 1 && exact(m) && sure_mods.iter().all(|&x| exact(x)) {
+                            hits.push("policy max_weighted_free, exact scores");
+                        }
                     }
                     let at_end = |b: &[usize], n: &[usize], len: usize| {
                         b.iter()
