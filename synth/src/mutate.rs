@@ -20,7 +20,9 @@
 //! default run's 10^6 cycles, 125 traces —, unless `--traces` says), then the unit's corner
 //! family if it has one ([`BoardUnit::corner_trace`]: `CORNER_TRACES` traces of seeds
 //! 1000·S + 500 + k aimed at classes of rare events, the same family at every seed; the front
-//! end's 24 traces of many-wave WGs and 12 of RT pairs), each
+//! end's 24 traces of many-wave WGs, 12 of RT pairs, 12 done races and 12 split resets; 12
+//! each for the board dispatcher (quiet policy segments) and the tagged dispatcher (slot-bound
+//! and reset-opened segments)), each
 //! alone: lockstep against the golden cycle model (any output differs in any cycle), the spec
 //! checker ([`CheckedUnit::spec_checker`]), the port invariants ([`BoardUnit::invariants`]).
 //! For a unit composed of units (`gpu_frontend`, SPEC Unit 8: "every unit's own checker also
