@@ -185,16 +185,11 @@ fn dump_window(ins: &[GfIn], fail: usize) {
     }
 }
 
-/// A reading aid (not a check; `cargo test --release --test all measure_done_backlog --
-/// --ignored --nocapture`): in `synth mutate`'s random traces and its corner family (seed 53's
-/// trace seeds, 8000 cycles), the cycles in which the expander holds two or more finished
-/// entries waiting for the done report's round robin. Session 23: none in the random and
-/// pair traces (at most one), also in storms of one-WG kernels whose records ran 1..=3 cycles
-/// (the far side never completed a record in the cycle it showed). Two kernels finish in one
-/// cycle only when a BE kernel's go answer (two cycles after its first record) finds its WGs
-/// done while another kernel's last completion comes, so its record must complete in the
-/// cycle it shows — legal (the dispatcher's slot is in flight from then) and what the done
-/// races do (session 24: 1285 cycles in 12 traces, at most two).
+/// A reading aid (not a check; `cargo test --release --test gpu_frontend_registry
+/// measure_split_records -- --ignored --nocapture`): in `synth mutate`'s traces of seeds 3, 4, 5
+/// (registry traces S·1000 + 0..12, 8000 cycles), the split sub-WG records per class, and how
+/// many RT ones had a BE record within 6 cycles (both channels live: the tie of an RT head in
+/// split mode, priority 3, with the BE channel's priority 3).
 #[test]
 #[ignore]
 fn measure_split_records() {
@@ -532,7 +527,7 @@ fn corner_family_passes_the_port_checker_and_meets_the_pair_rows() {
                 records += o.disp_valid as usize;
             }
             if races.contains(&k) {
-                backlog += done_backlog_cycles(&ins);
+                backlog += done_backlog(&ins).0;
             }
         }
     }
@@ -551,19 +546,11 @@ fn corner_family_passes_the_port_checker_and_meets_the_pair_rows() {
     assert!(records > 1000, "{records} records in 24 traces");
 }
 
-/// A reading aid (not a check; `cargo test --release --test gpu_frontend_registry
-/// measure_done_backlog -- --ignored --nocapture`): in `synth mutate`'s random traces and its
-/// corner family (seed 53's trace seeds, 8000 cycles), the cycles in which the expander holds
-/// two or more finished entries waiting for the done report's round robin. Session 23: none
-/// (at most one), also in storms of one-WG kernels whose records run 0..=3 cycles (tried as a
-/// second corner family and dropped), so the report's round-robin state (`rr_rt_lo`,
-/// `rr_be_lo`, `lb_seen`, `pick_rt`'s update) decides nothing in these streams: the
-/// survivors there (seeds 4, 53, 71) are unreached, maybe unreachable — not proven.
-/// The cycles of the composed model run on `ins` in which the expander holds two or more
-/// finished entries (waiting for the done report's round robin).
-fn done_backlog_cycles(ins: &[GfIn]) -> usize {
+/// The composed model run on `ins`: the cycles in which the expander holds two or more
+/// finished entries (waiting for the done report's round robin), and the most it holds at once.
+fn done_backlog(ins: &[GfIn]) -> (usize, usize) {
     let mut m = golden_model::gpu_frontend::GpuFrontend::new();
-    let mut two = 0;
+    let (mut two, mut most) = (0, 0);
     for i in ins {
         m.step(i);
         let x = m.expander();
@@ -574,14 +561,24 @@ fn done_backlog_cycles(ins: &[GfIn]) -> usize {
             .filter(|e| e.is_some_and(|e| e.finished()))
             .count();
         two += (n >= 2) as usize;
+        most = most.max(n);
     }
-    two
+    (two, most)
 }
 
+/// A reading aid (not a check; `cargo test --release --test all measure_done_backlog --
+/// --ignored --nocapture`): in `synth mutate`'s random traces and its corner family (seed 53's
+/// trace seeds, 8000 cycles), the cycles in which the expander holds two or more finished
+/// entries waiting for the done report's round robin. Session 23: none in the random and
+/// pair traces (at most one), also in storms of one-WG kernels whose records ran 1..=3 cycles
+/// (the far side never completed a record in the cycle it showed). Two kernels finish in one
+/// cycle only when a BE kernel's go answer (two cycles after its first record) finds its WGs
+/// done while another kernel's last completion comes, so its record must complete in the
+/// cycle it shows — legal (the dispatcher's slot is in flight from then) and what the done
+/// races do (session 24: 1285 cycles in 12 traces, at most two).
 #[test]
 #[ignore]
 fn measure_done_backlog() {
-    use golden_model::gpu_frontend::GpuFrontend;
     use testbench::gpu_frontend::{corner_run, done_race_run, random_run};
     type Gen = fn(u64, usize) -> (Vec<GfIn>, Vec<GfOut>);
     let gens: [(&str, Gen, u64); 3] = [
@@ -592,20 +589,9 @@ fn measure_done_backlog() {
     for (name, g, base) in gens {
         let (mut two, mut most) = (0, 0);
         for k in 0..12 {
-            let (ins, _) = g(base + k, 8000);
-            let mut m = GpuFrontend::new();
-            for i in &ins {
-                m.step(i);
-                let x = m.expander();
-                let n = x
-                    .rt_entries()
-                    .iter()
-                    .chain(x.be_entries())
-                    .filter(|e| e.is_some_and(|e| e.finished()))
-                    .count();
-                two += (n >= 2) as usize;
-                most = most.max(n);
-            }
+            let (t, m) = done_backlog(&g(base + k, 8000).0);
+            two += t;
+            most = most.max(m);
         }
         println!("{name}: {two} cycles with >= 2 finished entries in 12 traces, at most {most}");
     }

@@ -728,20 +728,22 @@ pub fn split_reset_run(seed: u64, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
 }
 
 /// Traces of the corner family that come from [`corner_run`] (the first ones); then
-/// [`rt_pair_run`] up to [`CORNER_DONE_RACE_FROM`], then [`done_race_run`].
+/// [`rt_pair_run`] up to [`CORNER_DONE_RACE_FROM`], [`done_race_run`] up to
+/// [`CORNER_SPLIT_RESET_FROM`], then [`split_reset_run`].
 pub const CORNER_PAIR_TRACES: usize = 24;
 /// The first trace of the corner family that comes from [`done_race_run`].
 pub const CORNER_DONE_RACE_FROM: usize = 36;
 /// The first trace of the corner family that comes from [`split_reset_run`].
 pub const CORNER_SPLIT_RESET_FROM: usize = 48;
 /// The front end's corner family ([`crate::unit::BoardUnit::corner_trace`], what `synth mutate`
-/// runs after its random traces): 24 traces of [`corner_run`], 12 of [`rt_pair_run`], then 12
-/// of [`done_race_run`] (each kind appended after the others, so no earlier trace changed).
+/// runs after its random traces): 24 traces of [`corner_run`], 12 of [`rt_pair_run`], 12 of
+/// [`done_race_run`], then 12 of [`split_reset_run`] (each kind appended after the others, so
+/// no earlier trace changed).
 pub const CORNER_TRACES: usize = 60;
 
 /// Trace `k` of the corner family: [`corner_run`] below [`CORNER_PAIR_TRACES`], then
-/// [`rt_pair_run`], from [`CORNER_DONE_RACE_FROM`] [`done_race_run`]; the inputs and the
-/// model's outputs.
+/// [`rt_pair_run`], from [`CORNER_DONE_RACE_FROM`] [`done_race_run`], from
+/// [`CORNER_SPLIT_RESET_FROM`] [`split_reset_run`]; the inputs and the model's outputs.
 pub fn corner_family(seed: u64, k: usize, cycles: usize) -> (Vec<GfIn>, Vec<GfOut>) {
     if k < CORNER_PAIR_TRACES {
         corner_run(seed, cycles)
@@ -754,9 +756,8 @@ pub fn corner_family(seed: u64, k: usize, cycles: usize) -> (Vec<GfIn>, Vec<GfOu
     }
 }
 
-/// The stream of [`random_run_probed`], [`corner_run`], [`rt_pair_run`] and [`done_race_run`], its
-/// segments drawn
-/// by `segment`.
+/// The stream of [`random_run_probed`] and of the corner family's kinds ([`corner_family`]),
+/// its segments drawn by `segment`.
 fn stream(
     seed: u64,
     cycles: usize,
@@ -845,9 +846,9 @@ fn stream(
         };
         // a map-probe segment opens with a reset when work is held: its probes need a dispatcher
         // with nothing on its way, and a backlog of kernels of up to 255 WGs would not drain
-        // within the segment
-        let probe_reset = t % SEGMENT == 0 && ((mix.probe && !held.is_empty()) || mix.keep_split);
-        if probe_reset || r.below(reset_odds) == 0 {
+        // within the segment; a split-reset segment always opens with one
+        let segment_reset = t % SEGMENT == 0 && ((mix.probe && !held.is_empty()) || mix.keep_split);
+        if segment_reset || r.below(reset_odds) == 0 {
             i.reset = true;
             far = FarSide::default();
             offer = None;
